@@ -1,0 +1,11 @@
+package io.countersign.engine;
+
+/**
+ * A tool imported from a remote (MCP) server. It is judged on the operator's declaration on its server
+ * record ({@link ToolSettings#serverApprovalBound}), never on its effect or on the server's own hints.
+ */
+public interface RemoteTool extends Tool {
+
+    /** The name of the server record this tool came from. */
+    String serverName();
+}

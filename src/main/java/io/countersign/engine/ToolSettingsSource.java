@@ -1,0 +1,12 @@
+package io.countersign.engine;
+
+/** Port: where the current admin settings come from (the store, or a fixed value in tests). */
+@FunctionalInterface
+public interface ToolSettingsSource {
+
+    ToolSettings current();
+
+    static ToolSettingsSource fixed(ToolSettings settings) {
+        return () -> settings;
+    }
+}
