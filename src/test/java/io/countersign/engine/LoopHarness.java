@@ -1,0 +1,79 @@
+package io.countersign.engine;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** A tool loop over real test tools and a scripted model, recording every request and event. */
+final class LoopHarness {
+    final List<GovernanceEvent> events = Collections.synchronizedList(new ArrayList<>());
+    final List<ChatRequest> requests = Collections.synchronizedList(new ArrayList<>());
+    final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+    final ToolRegistry registry;
+    volatile ToolSettings settings = ToolSettings.defaults();
+    ToolInvocationPolicy invocationPolicy = context -> InvocationVerdict.allowed(null);
+    PreApprovalInvocationPolicy preApprovalPolicy = context -> InvocationVerdict.allowed(null);
+    AgentConfiguration agent = AgentConfiguration.of("helper", ModelConfiguration.scripted("script"),
+            List.of("files"));
+    final Actor maria = Actor.of("maria", Role.OPERATOR);
+    final Actor jonas = Actor.of("jonas", Role.OPERATOR);
+
+    LoopHarness(Tool... tools) {
+        registry = ToolRegistry.of(tools);
+    }
+
+    ToolLoop loop(ChatModel model) {
+        ChatModel recording = request -> {
+            requests.add(request);
+            return model.complete(request);
+        };
+        return ToolLoop.builder(registry, recording)
+                .settings(() -> settings)
+                .invocationPolicies(context -> invocationPolicy.evaluate(context),
+                        context -> preApprovalPolicy.evaluate(context))
+                .events(events::add)
+                .cancellation(cancelled::contains)
+                .build();
+    }
+
+    ToolLoop loop(String script) {
+        return loop(ScriptedChatModel.fromJson(script));
+    }
+
+    RunRequest request(String prompt) {
+        return RunRequest.of(agent, ToolExecutionContext.of(maria, "run-1", Locale.ENGLISH), prompt);
+    }
+
+    List<GovernanceEvent> events(EventType type) {
+        return events.stream().filter(e -> e.type() == type).toList();
+    }
+
+    /** The result the model saw for the call with the given id. */
+    static String resultOf(RunOutcome outcome, String callId) {
+        return outcome.transcript().stream()
+                .filter(m -> m.role() == ChatMessage.Role.TOOL && callId.equals(m.toolCallId()))
+                .map(ChatMessage::content).findFirst()
+                .orElseThrow(() -> new AssertionError("no result for " + callId));
+    }
+
+    /** A script: each argument is one turn's JSON object. */
+    static String script(String... turns) {
+        return "{\"turns\": [" + String.join(",", turns) + "]}";
+    }
+
+    static String calls(String... calls) {
+        return "{\"content\": \"working\", \"toolCalls\": [" + String.join(",", calls) + "],"
+                + " \"usage\": {\"prompt\": 10, \"completion\": 5}}";
+    }
+
+    static String call(String id, String name, String arguments) {
+        return "{\"id\": \"" + id + "\", \"name\": \"" + name + "\", \"arguments\": " + arguments + "}";
+    }
+
+    static String answer(String text) {
+        return "{\"content\": \"" + text + "\", \"usage\": {\"prompt\": 7, \"completion\": 3}}";
+    }
+}

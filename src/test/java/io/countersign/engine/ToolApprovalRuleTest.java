@@ -1,0 +1,64 @@
+package io.countersign.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ToolApprovalRuleTest {
+    private final ToolSettings defaults = ToolSettings.defaults();
+
+    @Test
+    void noToolNeedsNoApproval() {
+        assertThat(ToolApprovalRule.requiresApproval(null, defaults)).isFalse();
+    }
+
+    @Test
+    void approvalMarkerNeedsApprovalEvenForARead() {
+        assertThat(ToolApprovalRule.requiresApproval(new TestTools.Marked("peek"), defaults)).isTrue();
+    }
+
+    @Test
+    void remoteToolFollowsItsServerDeclarationNotItsEffect() {
+        TestTools.Remote remoteWrite = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
+        TestTools.Remote remoteRead = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
+        assertThat(ToolApprovalRule.requiresApproval(remoteRead, defaults)).isTrue();
+        ToolSettings declaredFree = defaults.withServerApprovalBound("srv", false);
+        assertThat(ToolApprovalRule.requiresApproval(remoteWrite, declaredFree)).isFalse();
+        assertThat(ToolApprovalRule.requiresApproval(remoteRead, declaredFree)).isFalse();
+    }
+
+    @Test
+    void writeEffectNeedsApproval() {
+        assertThat(ToolApprovalRule.requiresApproval(TestTools.write("fs_write"), defaults)).isTrue();
+    }
+
+    @Test
+    void configurableReadFollowsItsSetting() {
+        TestTools.Configurable fetch = new TestTools.Configurable("web_fetch", ToolEffect.READ);
+        assertThat(ToolApprovalRule.requiresApproval(fetch, defaults)).isTrue();
+        assertThat(ToolApprovalRule.requiresApproval(fetch, defaults.withApprovalSetting("web_fetch", false)))
+                .isFalse();
+    }
+
+    @Test
+    void configurableWriteSetToNoApprovalStillNeedsApproval() {
+        TestTools.Configurable write = new TestTools.Configurable("cfg_write", ToolEffect.WRITE);
+        assertThat(ToolApprovalRule.requiresApproval(write, defaults.withApprovalSetting("cfg_write", false)))
+                .isTrue();
+    }
+
+    @Test
+    void plainReadNeedsNoApproval() {
+        assertThat(ToolApprovalRule.requiresApproval(TestTools.read("fs_read"), defaults)).isFalse();
+    }
+
+    @Test
+    void ruleReadsTheCurrentSettingsEachTime() {
+        TestTools.Configurable fetch = new TestTools.Configurable("web_fetch", ToolEffect.READ);
+        ToolSettings[] current = {defaults};
+        ToolApprovalRule rule = new ToolApprovalRule(() -> current[0]);
+        assertThat(rule.requiresApproval(fetch)).isTrue();
+        current[0] = defaults.withApprovalSetting("web_fetch", false);
+        assertThat(rule.requiresApproval(fetch)).isFalse();
+    }
+}
