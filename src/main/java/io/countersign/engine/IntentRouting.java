@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -79,8 +78,7 @@ public final class IntentRouting {
             return defaultModel;
         }
         for (ToolCallPolicy policy : modelPolicies) {
-            if (holds(() -> policy.choosesModel(context), "intent policy \"" + policy.name() + "\"",
-                    "choosing the model; it is skipped for this round")) {
+            if (choosesModel(policy, context)) {
                 return policy.model();
             }
         }
@@ -123,15 +121,22 @@ public final class IntentRouting {
         }
         String source = applied != null && survivor.equals(proposed)
                 ? "intent policy \"" + policyName + "\"" : "the dispatch hook";
-        logger.log(Level.WARNING, () -> source + " redirected \"" + emitted.name() + "\" to \"" + survivor.name()
+        warn(source + " redirected \"" + emitted.name() + "\" to \"" + survivor.name()
                 + "\", which is not offered this round; the rewrite is dropped and the emitted call dispatches");
         return new RoutedCall(emitted, emitted, policyName, true);
     }
 
+    private boolean choosesModel(ToolCallPolicy policy, DispatchContext context) {
+        try {
+            return policy.choosesModel(context);
+        } catch (RuntimeException failure) {
+            warnFailed(policy, "choosing the model", "round");
+            return false;
+        }
+    }
+
     /** The policy's rewrite of the call, or {@code null} when it does not apply (or fails) for this call. */
     private ToolCall redirect(ToolCallPolicy policy, ToolCall emitted, DispatchContext context) {
-        String who = "intent policy \"" + policy.name() + "\"";
-        String consequence = "routing a call; it is skipped for this call";
         try {
             if (!policy.redirects(emitted, context)) {
                 return null;
@@ -139,12 +144,12 @@ public final class IntentRouting {
             ObjectNode arguments = policy.argsTransform() == null
                     ? emitted.arguments() : policy.argsTransform().apply(emitted.arguments(), context);
             if (arguments == null) {
-                warnFailed(who, consequence);
+                warnFailed(policy, "routing a call", "call");
                 return null;
             }
             return emitted.withTarget(policy.redirectTo(), arguments);
         } catch (RuntimeException failure) {
-            warnFailed(who, consequence);
+            warnFailed(policy, "routing a call", "call");
             return null;
         }
     }
@@ -153,7 +158,7 @@ public final class IntentRouting {
         try {
             return resolver.resolve(context);
         } catch (RuntimeException failure) {
-            warnFailed("the role model resolver", "choosing the model; the default model is used");
+            warn("the role model resolver failed while choosing the model; the default model is used");
             return null;
         }
     }
@@ -163,28 +168,24 @@ public final class IntentRouting {
         try {
             answer = hook.onDispatch(proposed, emitted, context);
         } catch (RuntimeException failure) {
-            warnFailed("the dispatch hook", "routing a call; the proposed call is kept");
+            warn("the dispatch hook failed while routing a call; the proposed call is kept");
             return proposed;
         }
         // The id ties the tool's result to the assistant turn that asked for it.
         if (answer == null || !answer.id().equals(emitted.id())) {
-            logger.warning("the dispatch hook returned no call or changed the call's id; the proposed call is kept");
+            warn("the dispatch hook returned no call or changed the call's id; the proposed call is kept");
             return proposed;
         }
         return answer;
     }
 
-    private boolean holds(BooleanSupplier test, String who, String consequence) {
-        try {
-            return test.getAsBoolean();
-        } catch (RuntimeException failure) {
-            warnFailed(who, consequence);
-            return false;
-        }
+    // Failures are reported without the exception: its text may quote the conversation or the arguments.
+    private void warnFailed(ToolCallPolicy policy, String during, String skippedFor) {
+        warn("intent policy \"" + policy.name() + "\" failed while " + during + "; it is skipped for this "
+                + skippedFor);
     }
 
-    // The exception is left out on purpose: its text may quote the conversation or the arguments.
-    private void warnFailed(String who, String consequence) {
-        logger.log(Level.WARNING, () -> who + " failed while " + consequence);
+    private void warn(String message) {
+        logger.log(Level.WARNING, message);
     }
 }
