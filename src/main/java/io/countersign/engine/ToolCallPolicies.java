@@ -220,7 +220,8 @@ public final class ToolCallPolicies {
 
         private List<String> nonEmptyArray(String field, JsonNode array, String what) {
             if (array == null || !array.isArray() || array.isEmpty()) {
-                throw error(field, "must be a non-empty array of " + what + "s, got " + kind(array));
+                throw error(field, "must be a non-empty array of " + what + "s, got "
+                        + (array != null && array.isArray() ? "an empty one" : kind(array)));
             }
             List<String> values = new ArrayList<>(array.size());
             for (int i = 0; i < array.size(); i++) {

@@ -200,7 +200,7 @@ class ToolCallPoliciesTest {
                 Arguments.of("empty words", "[{\"name\": \"sales\", \"match\": {\"words\": []},"
                                 + " \"model\": \"cheap-model\"}]",
                         "tool call policy [0] \"sales\": \"match.words\" must be a non-empty array of words,"
-                                + " got array"),
+                                + " got an empty one"),
                 Arguments.of("words not an array", "[{\"name\": \"sales\", \"match\": {\"words\": \"sales\"},"
                                 + " \"model\": \"cheap-model\"}]",
                         "tool call policy [0] \"sales\": \"match.words\" must be a non-empty array of words,"
