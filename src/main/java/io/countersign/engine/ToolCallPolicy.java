@@ -9,8 +9,10 @@ import java.util.function.Predicate;
 /**
  * A declarative per-intent rule applied at two seams of every round: {@code model} chooses the model before it
  * runs (PRE seam), {@code redirectTo} rewrites an emitted call after it (POST seam). {@code match} runs at both
- * seams; {@code guard} gates only the redirect. A policy sets at least one of {@code model} and
- * {@code redirectTo}.
+ * seams; {@code guard} gates only the redirect, so a missing precondition never changes which model reasons. A
+ * policy sets at least one of {@code model} and {@code redirectTo}: a model-only policy never redirects, a
+ * redirect-only policy never chooses the model. {@link IntentRouting} applies a list of them, first match wins
+ * independently at each seam; {@link ToolCallPolicies} reads them from a configuration file.
  *
  * @param name          non-empty, for logging, inspection and tests
  * @param match         the intent gate
@@ -37,6 +39,21 @@ public record ToolCallPolicy(String name, Predicate<DispatchContext> match, Set<
         if (redirectTo != null) {
             Names.requireCode(redirectTo, "policy \"" + name + "\": redirect target");
         }
+    }
+
+    /** A policy that only chooses the model for the rounds whose intent matches. */
+    public static ToolCallPolicy modelFor(String name, Predicate<DispatchContext> match, ModelConfiguration model) {
+        return new ToolCallPolicy(name, match, Set.of(), null, model, null, null);
+    }
+
+    /**
+     * A policy that only redirects, keeping the arguments and with no guard.
+     *
+     * @param whenTool the emitted tool names to redirect; empty means any tool
+     */
+    public static ToolCallPolicy redirect(String name, Predicate<DispatchContext> match, Set<String> whenTool,
+                                          String redirectTo) {
+        return new ToolCallPolicy(name, match, whenTool, redirectTo, null, null, null);
     }
 
     /** True when this policy takes part in the PRE seam and matches. */
