@@ -7,10 +7,10 @@ import java.util.Objects;
 /**
  * Everything a paused run needs to resume in another process, after a restart: the transcript ending with the
  * paused assistant turn, the turn's calls in order, the counters, the offered tool names and the model of the
- * round, the options, the typed fields of an input pause, the invocation history and who the run acts for.
+ * round (it decides the trust zone when the offered set is recomputed), the options, the typed fields of an input pause, the invocation history and who the run acts for.
  * {@link PausedStateCodec} turns it into JSON and back, refusing a damaged state.
  */
-public record PausedState(String runId, RunStatus status, String agentConfiguration, String modelName,
+public record PausedState(String runId, RunStatus status, String agentConfiguration, ModelConfiguration model,
                           List<ChatMessage> transcript, List<PendingCall> calls, RunCounters counters,
                           List<String> offeredTools, RunOptions options, List<InputField> inputFields,
                           ToolInvocationHistory history, Actor initiatingActor, Actor actingUser, Locale locale) {
@@ -18,7 +18,7 @@ public record PausedState(String runId, RunStatus status, String agentConfigurat
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(agentConfiguration, "agentConfiguration");
-        Objects.requireNonNull(modelName, "modelName");
+        Objects.requireNonNull(model, "model");
         Objects.requireNonNull(counters, "counters");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(history, "history");

@@ -38,7 +38,7 @@ public final class PausedStateCodec {
         root.put("runId", state.runId());
         root.put("status", state.status().code());
         root.put("agentConfiguration", state.agentConfiguration());
-        root.put("model", state.modelName());
+        root.set("model", modelToTree(state.model()));
         root.set("transcript", transcriptToTree(state.transcript()));
         ArrayNode calls = root.putArray("calls");
         state.calls().forEach(call -> calls.add(callToTree(call, true)));
@@ -95,7 +95,7 @@ public final class PausedStateCodec {
                     in.text("runId"),
                     status,
                     in.text("agentConfiguration"),
-                    in.text("model"),
+                    modelFromTree(in.object("model")),
                     in.list("transcript", PausedStateCodec::messageFromTree),
                     in.list("calls", PausedStateCodec::callFromTree),
                     new RunCounters(counters.integer("iterations"), new TokenUsage(
@@ -307,6 +307,36 @@ public final class PausedStateCodec {
 
     private static ToolInvocationTarget targetFromTree(Reader in) {
         return new ToolInvocationTarget(in.text("kind"), in.text("identifier"));
+    }
+
+    private static ObjectNode modelToTree(ModelConfiguration model) {
+        ObjectNode node = NODES.objectNode();
+        node.put("name", model.name());
+        node.put("provider", model.provider());
+        node.put("model", model.model());
+        node.put("endpoint", model.endpoint());
+        node.put("trustZone", model.trustZone().code());
+        node.put("temperature", model.temperature());
+        node.put("maxTokens", model.maxTokens());
+        node.put("apiKeyEnvironment", model.apiKeyEnvironment());
+        node.put("apiKeyFile", model.apiKeyFile());
+        return node;
+    }
+
+    private static ModelConfiguration modelFromTree(Reader in) {
+        JsonNode temperature = in.node.get("temperature");
+        JsonNode maxTokens = in.node.get("maxTokens");
+        if (temperature != null && !temperature.isNull() && !temperature.isNumber()) {
+            throw new IllegalArgumentException("field \"model.temperature\" must be a number");
+        }
+        if (maxTokens != null && !maxTokens.isNull() && !maxTokens.isInt()) {
+            throw new IllegalArgumentException("field \"model.maxTokens\" must be an integer");
+        }
+        return new ModelConfiguration(in.text("name"), in.text("provider"), in.text("model"),
+                in.optionalText("endpoint"), in.parse("trustZone", TrustZone::fromCode),
+                temperature == null || temperature.isNull() ? null : temperature.asDouble(),
+                maxTokens == null || maxTokens.isNull() ? null : maxTokens.asInt(),
+                in.optionalText("apiKeyEnvironment"), in.optionalText("apiKeyFile"));
     }
 
     private static ObjectNode actorToTree(Actor actor) {

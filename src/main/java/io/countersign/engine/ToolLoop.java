@@ -37,6 +37,8 @@ public final class ToolLoop {
     private final IdGenerator ids;
     private final ExecutionJournal journal;
     private final RunCancellation cancellation;
+    private final RoleModelResolver roleModelResolver;
+    private final ToolCallDispatchHook dispatchHook;
 
     private ToolLoop(Builder builder) {
         this.registry = builder.registry;
@@ -51,6 +53,8 @@ public final class ToolLoop {
         this.preApprovalPolicy = builder.preApprovalPolicy;
         this.journal = builder.journal;
         this.cancellation = builder.cancellation;
+        this.roleModelResolver = builder.roleModelResolver;
+        this.dispatchHook = builder.dispatchHook;
     }
 
     public static Builder builder(ToolRegistry registry, ChatModel chatModel) {
@@ -94,7 +98,7 @@ public final class ToolLoop {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_APPROVAL);
         Map<Integer, ApprovalDecision.CallVerdict> verdicts = verdictsByIndex(state, decision);
         Segment run = resumed(state, configuration);
-        AgentConfiguration roundConfiguration = run.configurationFor(state.modelName());
+        AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
 
         boolean stale = false;
@@ -112,7 +116,7 @@ public final class ToolLoop {
         }
         if (stale) {
             return new RunOutcome.WaitingForApproval(new PausedState(state.runId(), state.status(),
-                    state.agentConfiguration(), state.modelName(), state.transcript(), rechecked, state.counters(),
+                    state.agentConfiguration(), state.model(), state.transcript(), rechecked, state.counters(),
                     offered, state.options(), state.inputFields(), state.history(), state.initiatingActor(),
                     state.actingUser(), state.locale()));
         }
@@ -151,7 +155,7 @@ public final class ToolLoop {
             throw new InvalidInputException(errors);
         }
         Segment run = resumed(state, configuration);
-        AgentConfiguration roundConfiguration = run.configurationFor(state.modelName());
+        AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
         record(EventType.INPUT_SUBMITTED, null, state.inputCall().call().name(), null, run, roundConfiguration,
                 submission.submittedBy().name(), null);
@@ -183,8 +187,9 @@ public final class ToolLoop {
             if (run.counters.iterations() >= run.configuration.maxRounds()) {
                 return lastAnswer(run);
             }
-            ModelConfiguration model = run.configuration.model();
-            AgentConfiguration roundConfiguration = run.configuration;
+            ModelConfiguration model = run.chooseModel();
+            AgentConfiguration roundConfiguration = model.equals(run.configuration.model())
+                    ? run.configuration : run.configuration.withModel(model);
             List<String> offered = run.offered(roundConfiguration);
             AssistantTurn turn;
             try {
@@ -203,7 +208,7 @@ public final class ToolLoop {
             if (turn.toolCalls().isEmpty()) {
                 return run.completed(turn.content(), false);
             }
-            List<ToolCall> calls = turn.toolCalls();
+            List<ToolCall> calls = run.route(turn.toolCalls(), offered);
             Optional<RunOutcome> pause = scan(run, roundConfiguration, model, calls, offered);
             if (pause.isPresent()) {
                 return pause.get();
@@ -277,7 +282,7 @@ public final class ToolLoop {
         }
         PausedState state = new PausedState(run.runId,
                 awaitsApproval ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT,
-                run.configuration.name(), model.name(), run.transcript, pending, run.counters, offered, run.options,
+                run.configuration.name(), model, run.transcript, pending, run.counters, offered, run.options,
                 fields, run.history, run.context.initiatingActor(), run.context.actingUser(), run.context.locale());
         return Optional.of(awaitsApproval ? new RunOutcome.WaitingForApproval(state)
                 : new RunOutcome.WaitingForInput(state));
@@ -486,6 +491,8 @@ public final class ToolLoop {
         final RunOptions options;
         final Map<String, List<String>> offeredByModel = new HashMap<>();
         final Map<Integer, PendingCall> preRefused = new HashMap<>();
+        /** The intent seams, or {@code null} when nothing is configured: the loop then runs exactly as without. */
+        final IntentRouting routing;
         ToolInvocationHistory history;
         RunCounters counters;
 
@@ -498,23 +505,33 @@ public final class ToolLoop {
             this.history = history;
             this.counters = counters;
             this.options = options;
+            this.routing = configuration.toolCallPolicies().isEmpty() && roleModelResolver == null
+                    && dispatchHook == null ? null
+                    : IntentRouting.of(configuration.toolCallPolicies(), roleModelResolver, dispatchHook);
         }
 
-        /**
-         * The configuration talking to the model of the given name: the agent's default, or one its intent
-         * policies choose. A paused round's model that neither names any more cannot be resumed safely.
-         */
-        AgentConfiguration configurationFor(String modelName) {
-            if (configuration.model().name().equals(modelName)) {
-                return configuration;
+        /** The PRE seam: the model for the next round. */
+        ModelConfiguration chooseModel() {
+            if (routing == null) {
+                return configuration.model();
             }
-            return configuration.toolCallPolicies().stream()
-                    .map(ToolCallPolicy::model)
-                    .filter(model -> model != null && model.name().equals(modelName))
-                    .findFirst()
-                    .map(configuration::withModel)
-                    .orElseThrow(() -> new RunStateException("run " + runId + " paused on model \"" + modelName
-                            + "\", which agent \"" + configuration.name() + "\" no longer names"));
+            return routing.chooseModel(IntentRouting.context(transcript, options.scope(), offered(configuration),
+                    options.toolChoice()), configuration.model());
+        }
+
+        /** The POST seam: the calls to dispatch for the turn just appended to the transcript. */
+        List<ToolCall> route(List<ToolCall> emitted, List<String> offered) {
+            if (routing == null) {
+                return emitted;
+            }
+            DispatchContext context = IntentRouting.context(transcript, options.scope(), offered,
+                    options.toolChoice());
+            return routing.route(emitted, context, Set.copyOf(offered)).stream().map(RoutedCall::call).toList();
+        }
+
+        /** The configuration talking to the model a paused round used, as an intent policy may have chosen. */
+        AgentConfiguration configurationFor(ModelConfiguration model) {
+            return configuration.model().equals(model) ? configuration : configuration.withModel(model);
         }
 
         /**
@@ -595,6 +612,8 @@ public final class ToolLoop {
         private IdGenerator ids = IdGenerator.random();
         private ExecutionJournal journal = ExecutionJournal.NONE;
         private RunCancellation cancellation = RunCancellation.NEVER;
+        private RoleModelResolver roleModelResolver;
+        private ToolCallDispatchHook dispatchHook;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -634,6 +653,18 @@ public final class ToolLoop {
 
         public Builder cancellation(RunCancellation value) {
             this.cancellation = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** The raw PRE-model seam, asked when no intent policy chooses the model. */
+        public Builder roleModelResolver(RoleModelResolver value) {
+            this.roleModelResolver = value;
+            return this;
+        }
+
+        /** The raw POST-model seam, which sees each call after the intent policies and may override it. */
+        public Builder dispatchHook(ToolCallDispatchHook value) {
+            this.dispatchHook = value;
             return this;
         }
 
