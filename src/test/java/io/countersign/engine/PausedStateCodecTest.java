@@ -1,0 +1,200 @@
+package io.countersign.engine;
+
+import static io.countersign.engine.LoopHarness.answer;
+import static io.countersign.engine.LoopHarness.call;
+import static io.countersign.engine.LoopHarness.calls;
+import static io.countersign.engine.LoopHarness.script;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class PausedStateCodecTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final TestTools.Recording fsWrite = TestTools.write("fs_write");
+    private final LoopHarness harness = new LoopHarness(TestTools.read("fs_read"), fsWrite,
+            new TestTools.Input("ask_user"));
+
+    private PausedState approvalPause() {
+        fsWrite.preview.set("+ ## 2.4 — faster sync");
+        harness.preApprovalPolicy = context -> context.arguments().path("path").asText().startsWith("/")
+                ? new InvocationVerdict(ToolInvocationDecision.deny("outside_workspace", "Keep it inside."),
+                "workspace.boundary", null)
+                : InvocationVerdict.allowed(new ToolInvocationTarget("file", context.arguments().path("path").asText()));
+        RunOutcome outcome = harness.loop(script(calls(call("c1", "fs_write", "{\"path\": \"NOTES.md\"}"),
+                call("c2", "fs_write", "{\"path\": \"/etc/passwd\"}"), call("c3", "fs_read", "{}"))))
+                .runLoop(harness.request("tidy").withOptions(new RunOptions(false, "auto",
+                        java.util.Map.of("tenant", "acme"))));
+        return ((RunOutcome.WaitingForApproval) outcome).state();
+    }
+
+    private PausedState inputPause() {
+        RunOutcome paused = harness.loop(script(calls(call("c1", "ask_user", "{\"question\": \"Tone?\"}"))))
+                .runLoop(harness.request("ask"));
+        return ((RunOutcome.WaitingForInput) paused).state();
+    }
+
+    @Test
+    void anApprovalPauseSurvivesTheRoundTripWhole() {
+        PausedState state = approvalPause();
+        PausedState back = PausedStateCodec.fromJson(PausedStateCodec.toJson(state));
+        assertThat(back).isEqualTo(state);
+        assertThat(back.refused()).singleElement().satisfies(call -> {
+            assertThat(call.refusal().explanation()).isEqualTo("Keep it inside.");
+            assertThat(call.refusal().ruleIdentifier()).isEqualTo("workspace.boundary");
+        });
+        assertThat(back.awaitingApproval().get(0).target()).isEqualTo(new ToolInvocationTarget("file", "NOTES.md"));
+        assertThat(back.digest()).isEqualTo(state.digest());
+    }
+
+    @Test
+    void anInputPauseSurvivesTheRoundTripWhole() {
+        PausedState state = inputPause();
+        assertThat(PausedStateCodec.fromJson(PausedStateCodec.toJson(state))).isEqualTo(state);
+    }
+
+    @Test
+    void aRoundTrippedStateResumesInAnotherLoop() {
+        PausedState stored = PausedStateCodec.fromJson(PausedStateCodec.toJson(approvalPause()));
+        ToolLoop another = harness.loop(script(calls(), answer("done")));
+        RunOutcome outcome = another.resumeApproval(stored, harness.agent, ApprovalDecision.approveAll(stored,
+                harness.jonas));
+        assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(fsWrite.executed).hasSize(1);
+    }
+
+    @Test
+    void finishedOutcomesKeepTheirTranscriptAndHistoryThroughJson() {
+        RunOutcome done = harness.loop(script(calls(call("c1", "fs_read", "{}")), answer("fine")))
+                .runLoop(harness.request("read"));
+        assertThat(PausedStateCodec.transcriptFromTree(PausedStateCodec.transcriptToTree(done.transcript())))
+                .isEqualTo(done.transcript());
+        assertThat(PausedStateCodec.historyFromTree(PausedStateCodec.historyToTree(done.history())))
+                .isEqualTo(done.history());
+    }
+
+    private void assertDamaged(Consumer<ObjectNode> damage, String message) throws Exception {
+        ObjectNode root = (ObjectNode) JSON.readTree(PausedStateCodec.toJson(approvalPause()));
+        damage.accept(root);
+        assertThatThrownBy(() -> PausedStateCodec.fromJson(root.toString()))
+                .isInstanceOf(RunStateException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void textThatIsNotJsonIsRefused() {
+        assertThatThrownBy(() -> PausedStateCodec.fromJson("{\"format\": 1, \"runId\": "))
+                .isInstanceOf(RunStateException.class).hasMessageContaining("not valid JSON");
+        assertThatThrownBy(() -> PausedStateCodec.fromJson("[1, 2]"))
+                .isInstanceOf(RunStateException.class).hasMessageContaining("expected a JSON object");
+    }
+
+    @Test
+    void aMissingFieldIsNamed() throws Exception {
+        assertDamaged(root -> root.remove("runId"), "field \"runId\" is missing");
+        assertDamaged(root -> ((ObjectNode) root.get("calls").get(0).get("call")).remove("name"),
+                "field \"calls[0].call.name\" is missing");
+    }
+
+    @Test
+    void aFieldOfTheWrongTypeIsNamed() throws Exception {
+        assertDamaged(root -> ((ObjectNode) root.get("counters")).put("iterations", "two"),
+                "field \"counters.iterations\" must be an integer");
+        assertDamaged(root -> root.put("transcript", "lost"), "field \"transcript\" must be an array");
+        assertDamaged(root -> ((ObjectNode) root.get("calls").get(0)).put("stale", "no"),
+                "field \"calls[0].stale\" must be true or false");
+    }
+
+    @Test
+    void anUnknownStatusOrDispositionIsRefused() throws Exception {
+        assertDamaged(root -> root.put("status", "sleeping"), "\"status\" has the unknown value \"sleeping\"");
+        assertDamaged(root -> ((ObjectNode) root.get("calls").get(0)).put("disposition", "maybe"),
+                "\"calls[0].disposition\" has the unknown value \"maybe\"");
+    }
+
+    @Test
+    void aFinishedStatusIsNotAPause() throws Exception {
+        assertDamaged(root -> root.put("status", "completed"), "must be waiting, not completed");
+    }
+
+    @Test
+    void callsThatDoNotFitTheTranscriptAreRefused() throws Exception {
+        assertDamaged(root -> ((ArrayNode) root.get("calls")).remove(2), "asked for 3 calls but 2 are pending");
+        assertDamaged(root -> ((ObjectNode) root.get("calls").get(1).get("call")).put("id", "forged"),
+                "pending call 1 has id \"forged\"");
+        assertDamaged(root -> ((ArrayNode) root.get("transcript")).remove(1),
+                "must end with the assistant turn");
+    }
+
+    @Test
+    void aStateWithNothingWaitingIsRefused() throws Exception {
+        assertDamaged(root -> ((ObjectNode) root.get("calls").get(0)).put("disposition", "runs_on_resume"),
+                "an approval pause needs at least one call that awaits approval");
+    }
+
+    @Test
+    void aRefusalWithoutItsRuleIsRefused() throws Exception {
+        assertDamaged(root -> ((ObjectNode) root.get("calls").get(1).get("refusal")).put("rule", "Bad Rule"),
+                "rule identifier \"Bad Rule\" must match");
+    }
+
+    @Test
+    void aStateFromANewerFormatSaysSo() throws Exception {
+        assertDamaged(root -> root.put("format", 2), "written by a newer Countersign");
+    }
+
+    @Test
+    void anOversizePreviewIsRefused() throws Exception {
+        assertDamaged(root -> ((ArrayNode) root.get("calls").get(0).get("preview")).add("x".repeat(501)),
+                "at most 500 characters");
+    }
+
+    @Test
+    void aDamagedHistoryLoadsAsIncompleteAndKeepsWhatItCanRead() throws Exception {
+        ObjectNode history = (ObjectNode) JSON.readTree("{\"complete\": true, \"observations\": ["
+                + "{\"tool\": \"fs_read\", \"outcome\": \"ok\", \"target\": null},"
+                + "{\"tool\": \"fs_write\", \"outcome\": \"exploded\", \"target\": null}]}");
+        ToolInvocationHistory loaded = PausedStateCodec.historyFromTree(history);
+        assertThat(loaded.complete()).isFalse();
+        assertThat(loaded.observations()).extracting(ToolInvocationObservation::toolName).containsExactly("fs_read");
+    }
+
+    @Test
+    void everyKindOfHistoryDamageYieldsAnIncompleteHistory() throws Exception {
+        for (String damaged : List.of("{\"observations\": []}", "{\"complete\": \"yes\", \"observations\": []}",
+                "{\"complete\": true}", "{\"complete\": true, \"observations\": [{\"tool\": 3, \"outcome\": \"ok\"}]}",
+                "{\"complete\": true, \"observations\": [{\"tool\": \"t\", \"outcome\": \"ok\","
+                        + " \"target\": {\"kind\": \"file\", \"identifier\": \" \"}}]}",
+                "{\"complete\": true, \"observations\": [{\"tool\": \"t\", \"outcome\": \"ok\", \"extra\": 1}]}",
+                "null")) {
+            assertThat(PausedStateCodec.historyFromTree(JSON.readTree(damaged)).complete()).as(damaged).isFalse();
+        }
+    }
+
+    @Test
+    void aStateWithADamagedHistoryStillLoadsButItsHistoryStaysIncomplete() throws Exception {
+        ObjectNode root = (ObjectNode) JSON.readTree(PausedStateCodec.toJson(approvalPause()));
+        ((ObjectNode) root.get("history")).remove("complete");
+        PausedState loaded = PausedStateCodec.fromJson(root.toString());
+        assertThat(loaded.history().complete()).isFalse();
+        RunOutcome outcome = harness.loop(script(calls(), answer("done"))).resumeApproval(loaded, harness.agent,
+                ApprovalDecision.approveAll(loaded, harness.jonas));
+        assertThat(outcome.history().complete()).isFalse();
+    }
+
+    @Test
+    void theDigestChangesWhenWhatThePersonSeesChanges() {
+        PausedState state = approvalPause();
+        PendingCall first = state.calls().get(0);
+        List<PendingCall> changed = new java.util.ArrayList<>(state.calls());
+        changed.set(0, first.withPreview(new ToolPreview(List.of("+ something else")), false));
+        PausedState other = new PausedState(state.runId(), state.status(), state.agentConfiguration(), state.model(),
+                state.transcript(), changed, state.counters(), state.offeredTools(), state.options(),
+                state.inputFields(), state.history(), state.initiatingActor(), state.actingUser(), state.locale());
+        assertThat(other.digest()).isNotEqualTo(state.digest()).hasSize(64);
+    }
+}
