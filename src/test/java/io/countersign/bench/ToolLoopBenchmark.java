@@ -1,0 +1,119 @@
+package io.countersign.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.AssistantTurn;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.InvocationRules;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.Role;
+import io.countersign.engine.RunOutcome;
+import io.countersign.engine.RunRequest;
+import io.countersign.engine.ScriptedChatModel;
+import io.countersign.engine.TokenUsage;
+import io.countersign.engine.Tool;
+import io.countersign.engine.ToolCall;
+import io.countersign.engine.ToolCallRequest;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolExecutionContext;
+import io.countersign.engine.ToolLoop;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ToolResult;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The loop's own cost: a run of two rounds (one read call, then the answer) with 50 registered tools, the
+ * built-in invocation rules, and a scripted model whose own time is negligible.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class ToolLoopBenchmark {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private ToolLoop loop;
+    private RunRequest request;
+
+    @Setup
+    public void setUp() {
+        ToolRegistry registry = new ToolRegistry();
+        for (int i = 0; i < 50; i++) {
+            registry.register(new BenchTool("tool_" + i));
+        }
+        ObjectNode arguments = JSON.createObjectNode().put("path", "notes.md");
+        ScriptedChatModel model = ScriptedChatModel.of(List.of(
+                new AssistantTurn("", List.of(new ToolCall("c1", "tool_7", arguments)), new TokenUsage(100, 10)),
+                new AssistantTurn("done", List.of(), new TokenUsage(120, 5))));
+        InvocationRules rules = InvocationRules.discover(List.of(), List.of());
+        loop = ToolLoop.builder(registry, model)
+                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .build();
+        AgentConfiguration agent = AgentConfiguration.of("bench", ModelConfiguration.scripted("bench"),
+                List.of("bench"));
+        request = RunRequest.of(agent, ToolExecutionContext.of(Actor.of("bench", Role.OPERATOR), "run-bench",
+                Locale.ENGLISH), "go");
+    }
+
+    @Benchmark
+    public RunOutcome twoRoundsWithOneReadCall() {
+        return loop.runLoop(request);
+    }
+
+    private static final class BenchTool implements Tool {
+        private static final ObjectNode SCHEMA = JSON.createObjectNode().put("type", "object");
+        private final String name;
+
+        static {
+            SCHEMA.putObject("properties").putObject("path").put("type", "string");
+        }
+
+        BenchTool(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return "a benchmark tool";
+        }
+
+        @Override
+        public ObjectNode argumentSchema() {
+            return SCHEMA;
+        }
+
+        @Override
+        public ToolEffect effect() {
+            return ToolEffect.READ;
+        }
+
+        @Override
+        public DataClass dataClass() {
+            return DataClass.PUBLIC_CONTENT;
+        }
+
+        @Override
+        public String group() {
+            return "bench";
+        }
+
+        @Override
+        public ToolResult execute(ToolCallRequest call) {
+            return ToolResult.ok("ok");
+        }
+    }
+}
