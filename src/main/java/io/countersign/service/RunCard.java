@@ -1,0 +1,49 @@
+package io.countersign.service;
+
+import io.countersign.engine.DataClass;
+import io.countersign.engine.InputField;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolInvocationTarget;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a person needs to decide one waiting run, in the order they read it: who and why, what exactly
+ * will happen, what was already refused and why. {@code digest} goes back with the decision; a card that
+ * changed meanwhile is refused as stale.
+ *
+ * @param selfStarted  the viewer started this run
+ * @param fourEyes     the agent requires someone other than the initiator to approve
+ * @param input        the typed input asked for, on an input pause; {@code null} on an approval pause
+ */
+public record RunCard(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
+                      String prompt, String lastModelMessage, String digest, List<PendingCallView> pending,
+                      List<RefusedCallView> refused, InputRequest input, boolean selfStarted, boolean fourEyes) {
+    public RunCard {
+        pending = List.copyOf(pending);
+        refused = List.copyOf(refused);
+    }
+
+    /** A call that waits for a verdict; {@code argumentsJson} is pretty-printed JSON. */
+    public record PendingCallView(int index, String tool, String argumentsJson, ToolInvocationTarget target,
+                                  List<String> preview, ToolEffect effect, boolean remote, DataClass dataClass,
+                                  boolean stale) {
+        public PendingCallView {
+            preview = preview == null ? List.of() : List.copyOf(preview);
+        }
+    }
+
+    /** A call a rule refused before the card was shown, with the rule's explanation for the person. */
+    public record RefusedCallView(int index, String tool, String rule, String reason, String explanation) {
+    }
+
+    /** The form of an input pause; {@code modelGuesses} are hints only, never prefilled values. */
+    public record InputRequest(int index, String tool, List<InputField> fields, Map<String, String> modelGuesses) {
+        public InputRequest {
+            fields = List.copyOf(fields);
+            modelGuesses = Map.copyOf(modelGuesses);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDecision;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operator's use cases, shared by the console and the command line. Every method checks the acting user's
+ * roles and throws {@link NotPermittedException} when they do not allow it; decisions answer with a
+ * {@link DecisionResult} instead, since a refused decision is an expected outcome.
+ */
+public interface RunService {
+
+    /** The agent configurations a run can be started with. */
+    List<AgentSummary> agents(Actor actor);
+
+    /** Starts a run and drives it to its first pause or end. Operators and admins. */
+    StartedRun start(Actor actor, String agent, String prompt, boolean unattended);
+
+    /** Every waiting run, oldest first. Operators, supervisors (read only) and admins. */
+    List<WaitingRun> inbox(Actor actor);
+
+    /** The card of a waiting run, or empty when the run does not wait (any more). */
+    Optional<RunCard> card(Actor actor, String runId);
+
+    /**
+     * Decides an approval card. The decision is committed before this returns; exactly one of several
+     * concurrent deciders wins, the others get {@link DecisionResult.AlreadyDecided}.
+     */
+    DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts);
+
+    /** Submits typed input for an input card; invalid values leave the run waiting. */
+    DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values);
+
+    /** The run's timeline. Any role. */
+    RunTimeline timeline(Actor actor, String runId);
+
+    /** Listens for runs that start waiting, are decided or finish; the listener runs on a background thread. */
+    AutoCloseable onChange(Runnable listener);
+}

@@ -1,0 +1,7 @@
+package io.countersign.service;
+
+import io.countersign.engine.RunStatus;
+
+/** A run that was started, and where it stands after its first stretch. */
+public record StartedRun(String runId, RunStatus status) {
+}
