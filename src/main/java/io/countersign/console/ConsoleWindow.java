@@ -1,0 +1,125 @@
+package io.countersign.console;
+
+import io.countersign.console.card.ApprovalCardController;
+import io.countersign.console.card.ApprovalCardViewModel;
+import io.countersign.console.card.CardSession;
+import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.FxController;
+import io.countersign.console.common.FxmlLoaderFactory;
+import io.countersign.console.common.FxmlLoaderFactory.Loaded;
+import io.countersign.console.common.FxmlView;
+import io.countersign.console.common.LiveClock;
+import io.countersign.console.common.Messages;
+import io.countersign.console.inbox.InboxController;
+import io.countersign.console.inbox.InboxViewModel;
+import io.countersign.console.input.InputCardController;
+import io.countersign.console.input.InputCardViewModel;
+import io.countersign.console.main.MainWindowController;
+import io.countersign.console.main.MainWindowViewModel;
+import io.countersign.console.newrun.NewRunController;
+import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.timeline.TimelineController;
+import io.countersign.console.timeline.TimelineViewModel;
+import io.countersign.engine.Actor;
+import io.countersign.service.RunService;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+/**
+ * The console's composition: builds the view models over the service, loads the views with their controllers,
+ * and puts the main window on a stage. Every service call runs on the given executor.
+ */
+public final class ConsoleWindow {
+    /** The window's size on first show: readable at 1280×800 and up. */
+    public static final double WIDTH = 1280;
+    public static final double HEIGHT = 800;
+
+    private final MainWindowViewModel viewModel;
+    private final MainWindowController controller;
+    private final Scene scene;
+
+    private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene) {
+        this.viewModel = viewModel;
+        this.controller = controller;
+        this.scene = scene;
+    }
+
+    /**
+     * Builds the console for a context and shows it on the stage.
+     *
+     * @param executor where service calls run; never the JavaFX thread
+     * @param clock    the clock waiting times are measured with
+     */
+    public static ConsoleWindow open(Stage stage, ConsoleContext context, Executor executor, Clock clock) {
+        Messages messages = Messages.forLocale(Locale.getDefault());
+        LiveClock liveClock = new LiveClock(clock);
+        ConnectionState connection = new ConnectionState();
+        RunService service = context.service();
+        Actor actor = context.actor();
+
+        InboxViewModel inbox = new InboxViewModel(service, actor, executor, liveClock, messages, connection);
+        ApprovalCardViewModel approval = new ApprovalCardViewModel(
+                new CardSession(service, actor, executor, liveClock, messages, connection));
+        InputCardViewModel input = new InputCardViewModel(
+                new CardSession(service, actor, executor, liveClock, messages, connection));
+        TimelineViewModel timeline = new TimelineViewModel(service, actor, executor, messages, connection,
+                clock.getZone());
+        NewRunViewModel newRun = new NewRunViewModel(service, actor, executor, messages);
+        MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, newRun, actor,
+                context.store(), context.theme(), messages, liveClock, connection);
+
+        Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers = new HashMap<>();
+        controllers.put(InboxController.class, () -> new InboxController(inbox, messages));
+        controllers.put(ApprovalCardController.class, () -> new ApprovalCardController(approval, messages));
+        controllers.put(InputCardController.class, () -> new InputCardController(input, messages));
+        controllers.put(TimelineController.class, () -> new TimelineController(timeline));
+        controllers.put(NewRunController.class, () -> new NewRunController(newRun));
+        FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
+        Loaded<ApprovalCardController> approvalView = details.load(FxmlView.APPROVAL_CARD);
+        Loaded<InputCardController> inputView = details.load(FxmlView.INPUT_CARD);
+        Loaded<TimelineController> timelineView = details.load(FxmlView.TIMELINE);
+        Loaded<NewRunController> newRunView = details.load(FxmlView.NEW_RUN);
+
+        MainWindowController.DetailViews views =
+                new MainWindowController.DetailViews(approvalView, inputView, timelineView, newRunView);
+        controllers.put(MainWindowController.class,
+                () -> new MainWindowController(main, messages, views, newRun, clock.getZone()));
+        Loaded<MainWindowController> window =
+                new FxmlLoaderFactory(controllers, messages.bundle()).load(FxmlView.MAIN_WINDOW);
+
+        Parent root = window.root();
+        Scene scene = new Scene(root, WIDTH, HEIGHT);
+        main.themeProperty().addListener((o, was, now) -> now.apply(scene));
+        context.theme().apply(scene);
+        stage.titleProperty().bind(main.titleProperty());
+        main.windowFocusedProperty().bind(stage.focusedProperty());
+        stage.setMinWidth(960);
+        stage.setMinHeight(600);
+        stage.setScene(scene);
+        stage.show();
+        main.start();
+        return new ConsoleWindow(main, window.controller(), scene);
+    }
+
+    /** Stops listening to the service and stops the window's clock. */
+    public void close() {
+        viewModel.stop();
+        controller.stop();
+    }
+
+    /** The window's view model, for whoever drives the console without a mouse. */
+    public MainWindowViewModel viewModel() {
+        return viewModel;
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+}

@@ -1,0 +1,74 @@
+package io.countersign.console.card;
+
+import io.countersign.console.common.Messages;
+import io.countersign.console.controls.BannerView;
+import io.countersign.service.RunCard;
+import java.util.function.Consumer;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Pos;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.feather.Feather;
+import org.kordamp.ikonli.javafx.FontIcon;
+
+/**
+ * The top of a card, approval or input: the banner, who and which run, how long it has waited and for what,
+ * and a link to the run's timeline.
+ */
+public final class CardHeader extends VBox {
+    private final BannerView banner = new BannerView();
+    private final Label title = new Label();
+    private final Label waiting = new Label();
+    private final Hyperlink timeline = new Hyperlink();
+    private final Label loading = new Label();
+
+    public CardHeader() {
+        getStyleClass().add("card-top");
+        title.getStyleClass().add("card-title");
+        title.setWrapText(true);
+        waiting.getStyleClass().add("card-subtitle");
+        timeline.setGraphic(new FontIcon(Feather.CLOCK));
+        timeline.getStyleClass().add("timeline-link");
+        loading.getStyleClass().add("card-loading");
+        HBox line = new HBox(12, waiting, timeline);
+        line.setAlignment(Pos.BASELINE_LEFT);
+        VBox header = new VBox(2, title, line);
+        header.getStyleClass().add("card-header");
+        getChildren().addAll(banner, header, loading);
+    }
+
+    /**
+     * Shows a card session in the header.
+     *
+     * @param waitingFor   the bundle key of what the run waits for ("Waiting for approval")
+     * @param openTimeline what the timeline link does with the run id
+     */
+    public void bind(CardSession session, Messages messages, String waitingFor, Consumer<String> openTimeline) {
+        banner.bannerProperty().bind(session.bannerProperty());
+        banner.setActionText(messages.get("card.reload"));
+        waiting.textProperty().bind(Bindings.concat(session.waitingTextProperty(), " · ",
+                messages.get(waitingFor)));
+        timeline.setText(messages.get("card.openTimeline"));
+        timeline.setOnAction(event -> {
+            RunCard card = session.cardProperty().get();
+            if (card != null) {
+                openTimeline.accept(card.runId());
+            }
+        });
+        loading.setText(messages.get("card.loading"));
+        loading.visibleProperty().bind(session.busyProperty().and(session.cardProperty().isNull()));
+        loading.managedProperty().bind(loading.visibleProperty());
+        title.textProperty().bind(Bindings.createStringBinding(() -> {
+            RunCard card = session.cardProperty().get();
+            return card == null ? "" : messages.get("card.title", card.agent(), messages.shortRunId(card.runId()),
+                    card.initiator());
+        }, session.cardProperty()));
+    }
+
+    /** What the banner's Reload button does. */
+    public void setOnReload(Runnable reload) {
+        banner.setOnAction(event -> reload.run());
+    }
+}

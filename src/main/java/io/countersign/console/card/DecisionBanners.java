@@ -1,0 +1,63 @@
+package io.countersign.console.card;
+
+import io.countersign.console.common.Banner;
+import io.countersign.console.common.Messages;
+import io.countersign.service.DecisionResult;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+
+/**
+ * What a card shows when the service turns a decision down. Shared by the approval and the input card; a
+ * decision that was done has no banner (the card leaves), and the input card shows invalid input under its
+ * fields instead.
+ */
+public final class DecisionBanners {
+    private static final DateTimeFormatter TIME_OF_DAY = DateTimeFormatter.ofPattern("HH:mm");
+
+    private final Messages messages;
+    private final ZoneId zone;
+
+    public DecisionBanners(Messages messages, ZoneId zone) {
+        this.messages = messages;
+        this.zone = zone;
+    }
+
+    /** The banner for a refused decision, or empty for a decision that was done. */
+    public Optional<Banner> of(DecisionResult result) {
+        if (result instanceof DecisionResult.Stale) {
+            return Optional.of(new Banner(Banner.Kind.WARNING, messages.get("card.stale"), true));
+        }
+        if (result instanceof DecisionResult.AlreadyDecided decided) {
+            String summary = decided.summary() == null || decided.summary().isBlank()
+                    ? messages.get("card.decidedBy", decided.decidedBy(), time(decided))
+                    : messages.get("card.decidedByWithSummary", decided.decidedBy(), time(decided),
+                    decided.summary());
+            return Optional.of(Banner.info(summary));
+        }
+        if (result instanceof DecisionResult.FourEyes) {
+            return Optional.of(Banner.warning(messages.get("card.fourEyes")));
+        }
+        if (result instanceof DecisionResult.NotPermitted notPermitted) {
+            return Optional.of(Banner.danger(messages.get("card.notPermitted", notPermitted.reason())));
+        }
+        if (result instanceof DecisionResult.NotWaiting notWaiting) {
+            return Optional.of(Banner.info(messages.get("card.notWaiting",
+                    notWaiting.status().code().replace('_', ' '))));
+        }
+        if (result instanceof DecisionResult.InvalidInput invalid) {
+            return Optional.of(Banner.danger(messages.get("card.invalidInput", String.join("; ",
+                    invalid.errors().stream().map(error -> error.message()).toList()))));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the card can no longer be decided after this answer. */
+    public static boolean endsTheCard(DecisionResult result) {
+        return result instanceof DecisionResult.AlreadyDecided || result instanceof DecisionResult.NotWaiting;
+    }
+
+    private String time(DecisionResult.AlreadyDecided decided) {
+        return decided.decidedAt() == null ? "?" : TIME_OF_DAY.format(decided.decidedAt().atZone(zone));
+    }
+}

@@ -1,0 +1,118 @@
+package io.countersign.console.card;
+
+import io.countersign.console.common.Messages;
+import io.countersign.console.controls.Badge;
+import io.countersign.console.controls.DiffView;
+import io.countersign.engine.ToolEffect;
+import io.countersign.service.RunCard.PendingCallView;
+import javafx.beans.binding.BooleanBinding;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TitledPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.feather.Feather;
+import org.kordamp.ikonli.javafx.FontIcon;
+
+/**
+ * One waiting call, top to bottom as a person decides it: number, tool and badges with the verdict toggle,
+ * the target, the preview as a diff, and the arguments folded away.
+ */
+final class PendingCallPane extends VBox {
+    private final ToggleButton approve;
+    private final ToggleButton deny;
+
+    PendingCallPane(PendingCallItem item, Messages messages, BooleanBinding editable) {
+        PendingCallView call = item.call();
+        getStyleClass().add("call-pane");
+        setSpacing(8);
+
+        Label number = new Label(Integer.toString(item.position()));
+        number.getStyleClass().add("call-number");
+        number.setMinWidth(Region.USE_PREF_SIZE);
+        Label tool = new Label(call.tool());
+        tool.getStyleClass().addAll("call-tool", "mono");
+        tool.setMinWidth(Region.USE_PREF_SIZE);
+        HBox badges = new HBox(4);
+        badges.setAlignment(Pos.CENTER_LEFT);
+        if (call.effect() == ToolEffect.WRITE) {
+            badges.getChildren().add(new Badge(messages.get("badge.write"), Badge.Kind.WRITE));
+        }
+        if (call.remote()) {
+            badges.getChildren().add(new Badge(messages.get("badge.remote"), Badge.Kind.REMOTE));
+        }
+        if (call.dataClass() != null) {
+            badges.getChildren().add(new Badge(call.dataClass().code(), Badge.Kind.DATA));
+        }
+        if (call.stale()) {
+            badges.getChildren().add(new Badge(messages.get("badge.stale"), Badge.Kind.STALE));
+        }
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+
+        ToggleGroup verdict = new ToggleGroup();
+        approve = new ToggleButton(messages.get("card.approve"), new FontIcon(Feather.CHECK));
+        approve.getStyleClass().addAll("verdict-approve", "left-pill");
+        approve.setToggleGroup(verdict);
+        approve.setAccessibleText(messages.get("card.approveCall", item.position(), call.tool()));
+        deny = new ToggleButton(messages.get("card.deny"), new FontIcon(Feather.X));
+        deny.getStyleClass().addAll("verdict-deny", "right-pill");
+        deny.setToggleGroup(verdict);
+        deny.setAccessibleText(messages.get("card.denyCall", item.position(), call.tool()));
+        approve.disableProperty().bind(editable.not());
+        deny.disableProperty().bind(editable.not());
+        HBox toggle = new HBox(approve, deny);
+        toggle.setMinWidth(Region.USE_PREF_SIZE);
+        showVerdict(item.verdict());
+        item.verdictProperty().addListener((o, was, now) -> showVerdict(now));
+        verdict.selectedToggleProperty().addListener((o, was, now) -> item.verdictProperty().set(
+                now == approve ? Verdict.APPROVE : now == deny ? Verdict.DENY : Verdict.UNDECIDED));
+
+        HBox head = new HBox(10, number, tool, badges, spacer, toggle);
+        head.setAlignment(Pos.CENTER_LEFT);
+        getChildren().add(head);
+
+        if (call.target() != null) {
+            Label target = new Label(messages.get("card.target", call.target().kind(), call.target().identifier()));
+            target.getStyleClass().addAll("call-target", "mono");
+            target.setWrapText(true);
+            getChildren().add(target);
+        }
+        if (!call.preview().isEmpty()) {
+            DiffView preview = new DiffView();
+            preview.setLines(call.preview());
+            getChildren().add(preview);
+        }
+        TextArea arguments = new TextArea(call.argumentsJson());
+        arguments.setEditable(false);
+        arguments.setWrapText(false);
+        arguments.getStyleClass().addAll("call-arguments", "mono");
+        arguments.setPrefRowCount((int) Math.min(12, Math.max(2, call.argumentsJson().lines().count())));
+        TitledPane folded = new TitledPane(messages.get("card.arguments"), arguments);
+        folded.setExpanded(false);
+        folded.setAnimated(false);
+        folded.getStyleClass().add("call-arguments-pane");
+        getChildren().add(folded);
+        updateStyle(item.verdict());
+        item.verdictProperty().addListener((o, was, now) -> updateStyle(now));
+    }
+
+    private void showVerdict(Verdict verdict) {
+        approve.setSelected(verdict == Verdict.APPROVE);
+        deny.setSelected(verdict == Verdict.DENY);
+    }
+
+    private void updateStyle(Verdict verdict) {
+        getStyleClass().removeAll("call-approved", "call-denied");
+        if (verdict == Verdict.APPROVE) {
+            getStyleClass().add("call-approved");
+        } else if (verdict == Verdict.DENY) {
+            getStyleClass().add("call-denied");
+        }
+    }
+}

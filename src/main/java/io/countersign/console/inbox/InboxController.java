@@ -1,0 +1,165 @@
+package io.countersign.console.inbox;
+
+import io.countersign.console.common.FxController;
+import io.countersign.console.common.Messages;
+import io.countersign.service.WaitingRun;
+import java.util.Objects;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.fxml.FXML;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.input.KeyCode;
+import javafx.util.StringConverter;
+
+/** Wires the inbox view to its view model: the list, the search box and the three filters. */
+public final class InboxController implements FxController {
+    private static final String ANY = "";
+
+    private final InboxViewModel viewModel;
+    private final Messages messages;
+
+    @FXML
+    private Label header;
+    @FXML
+    private TextField search;
+    @FXML
+    private ComboBox<String> agentFilter;
+    @FXML
+    private ComboBox<String> toolFilter;
+    @FXML
+    private ComboBox<InboxKind> kindFilter;
+    @FXML
+    private ListView<WaitingRun> list;
+    @FXML
+    private Label placeholder;
+
+    public InboxController(InboxViewModel viewModel, Messages messages) {
+        this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.messages = Objects.requireNonNull(messages, "messages");
+    }
+
+    @FXML
+    private void initialize() {
+        header.textProperty().bind(viewModel.headerProperty());
+        search.textProperty().bindBidirectional(viewModel.searchProperty());
+        search.setOnKeyPressed(event -> {
+            if (event.getCode() == KeyCode.ENTER || event.getCode() == KeyCode.DOWN) {
+                list.requestFocus();
+                if (viewModel.selectedProperty().get() == null) {
+                    viewModel.selectNext();
+                }
+                event.consume();
+            }
+        });
+
+        wireChoice(agentFilter, viewModel.agents(), viewModel.agentProperty(), messages.get("inbox.filter.anyAgent"));
+        wireChoice(toolFilter, viewModel.tools(), viewModel.toolProperty(), messages.get("inbox.filter.anyTool"));
+        kindFilter.getItems().setAll(InboxKind.values());
+        kindFilter.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(InboxKind kind) {
+                return kind == null ? "" : messages.get("inbox.filter.kind." + kind.name());
+            }
+
+            @Override
+            public InboxKind fromString(String text) {
+                throw new UnsupportedOperationException("the kind filter is not editable");
+            }
+        });
+        kindFilter.valueProperty().bindBidirectional(viewModel.kindProperty());
+
+        list.setItems(viewModel.visibleRuns());
+        list.setCellFactory(view -> new InboxCell(viewModel, messages));
+        placeholder.textProperty().bind(Bindings.when(viewModel.filteredProperty())
+                .then(messages.get("inbox.noMatch")).otherwise(messages.get("inbox.nothingWaiting")));
+        list.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
+            if (now != null && now != viewModel.selectedProperty().get()) {
+                viewModel.select(now);
+            }
+        });
+        viewModel.selectedProperty().addListener((o, was, now) -> showSelection(now));
+        // a refresh that replaced rows can drop the list's selection; the view model's selection stands
+        viewModel.visibleRuns().addListener((ListChangeListener<WaitingRun>) change ->
+                showSelection(viewModel.selectedProperty().get()));
+    }
+
+    private void showSelection(WaitingRun run) {
+        if (run == null) {
+            list.getSelectionModel().clearSelection();
+            return;
+        }
+        int index = list.getItems().indexOf(run);
+        if (index < 0) {
+            list.getSelectionModel().clearSelection();
+            return;
+        }
+        if (list.getSelectionModel().getSelectedIndex() != index) {
+            list.getSelectionModel().clearAndSelect(index);
+        }
+        list.getFocusModel().focus(index);
+        scrollIntoView(index);
+    }
+
+    private void scrollIntoView(int index) {
+        // scroll only when the row is out of sight, so the list does not jump while the person works down it
+        var flow = list.lookup(".virtual-flow");
+        if (flow instanceof VirtualFlow<?> virtualFlow) {
+            var first = virtualFlow.getFirstVisibleCell();
+            var last = virtualFlow.getLastVisibleCell();
+            if (first != null && last != null && index >= first.getIndex() && index <= last.getIndex()) {
+                return;
+            }
+        }
+        list.scrollTo(Math.max(0, index - 1));
+    }
+
+    private static void wireChoice(ComboBox<String> box, ObservableList<String> choices,
+                                   ObjectProperty<String> chosen, String anyText) {
+        ObservableList<String> items = FXCollections.observableArrayList(ANY);
+        items.addAll(choices);
+        choices.addListener((ListChangeListener<String>) change -> {
+            String keep = chosen.get();
+            items.setAll(ANY);
+            items.addAll(choices);
+            box.setValue(keep == null ? ANY : keep);
+        });
+        box.setItems(items);
+        box.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(String value) {
+                return value == null || value.equals(ANY) ? anyText : value;
+            }
+
+            @Override
+            public String fromString(String text) {
+                return text;
+            }
+        });
+        box.setValue(ANY);
+        box.valueProperty().addListener((o, was, now) -> chosen.set(now == null || now.equals(ANY) ? null : now));
+        chosen.addListener((o, was, now) -> box.setValue(now == null ? ANY : now));
+    }
+
+    /** Puts the focus into the search box (Ctrl+F). */
+    public void focusSearch() {
+        search.requestFocus();
+        search.selectAll();
+    }
+
+    /** Puts the focus on the list (Esc from the search box). */
+    public void focusList() {
+        list.requestFocus();
+    }
+
+    /** Whether the search box has the focus. */
+    public boolean searchFocused() {
+        return search.isFocused();
+    }
+}

@@ -1,0 +1,355 @@
+package io.countersign.console.inbox;
+
+import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.LiveClock;
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.Tasks;
+import io.countersign.engine.Actor;
+import io.countersign.service.RunService;
+import io.countersign.service.WaitingRun;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.binding.StringBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+
+/**
+ * The inbox: every run that waits for a person, oldest first, filtered by a search and by agent, tool and kind.
+ * Refreshes merge into the list in place, so the selection and the scroll position survive them.
+ */
+public final class InboxViewModel {
+    private static final Comparator<WaitingRun> OLDEST_FIRST =
+            Comparator.comparing(WaitingRun::waitingSince).thenComparing(WaitingRun::runId);
+
+    private final RunService service;
+    private final Actor actor;
+    private final Executor executor;
+    private final LiveClock clock;
+    private final Messages messages;
+    private final ConnectionState connection;
+
+    private final ObservableList<WaitingRun> runs = FXCollections.observableArrayList();
+    private final FilteredList<WaitingRun> visible = new FilteredList<>(runs);
+    private final Map<String, String> searchTexts = new HashMap<>();
+    private final ObservableList<String> agents = FXCollections.observableArrayList();
+    private final ObservableList<String> tools = FXCollections.observableArrayList();
+    private final StringProperty search = new SimpleStringProperty("");
+    private final ObjectProperty<String> agent = new SimpleObjectProperty<>();
+    private final ObjectProperty<String> tool = new SimpleObjectProperty<>();
+    private final ObjectProperty<InboxKind> kind = new SimpleObjectProperty<>(InboxKind.ANY);
+    private final ReadOnlyObjectWrapper<WaitingRun> selected = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper loaded = new ReadOnlyBooleanWrapper();
+    private final BooleanBinding filtered;
+    private final StringBinding header;
+    private Consumer<List<WaitingRun>> arrivalListener = arrived -> {
+    };
+    private boolean refreshing;
+    private boolean refreshAgain;
+    private AutoCloseable subscription;
+
+    public InboxViewModel(RunService service, Actor actor, Executor executor, LiveClock clock, Messages messages,
+                          ConnectionState connection) {
+        this.service = Objects.requireNonNull(service, "service");
+        this.actor = Objects.requireNonNull(actor, "actor");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.messages = Objects.requireNonNull(messages, "messages");
+        this.connection = Objects.requireNonNull(connection, "connection");
+        search.addListener((o, was, now) -> applyFilter());
+        agent.addListener((o, was, now) -> applyFilter());
+        tool.addListener((o, was, now) -> applyFilter());
+        kind.addListener((o, was, now) -> applyFilter());
+        filtered = Bindings.createBooleanBinding(
+                () -> !search.get().isBlank() || agent.get() != null || tool.get() != null
+                        || kind.get() != InboxKind.ANY, search, agent, tool, kind);
+        header = Bindings.createStringBinding(() -> filtered.get() && visible.size() != runs.size()
+                        ? messages.get("inbox.header.filtered", visible.size(), runs.size())
+                        : messages.get("inbox.header", runs.size()),
+                filtered, visible, runs);
+    }
+
+    /** Loads the inbox and keeps it current: every change the service reports refreshes it. */
+    public void start() {
+        if (subscription == null) {
+            subscription = service.onChange(() -> Platform.runLater(this::refresh));
+        }
+        refresh();
+    }
+
+    /** Stops listening for changes. */
+    public void stop() {
+        if (subscription != null) {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                System.getLogger(InboxViewModel.class.getName()).log(System.Logger.Level.DEBUG,
+                        "closing the change subscription failed", e);
+            }
+            subscription = null;
+        }
+    }
+
+    /** Asks the service for the inbox in the background; refreshes asked for meanwhile fold into one more. */
+    public void refresh() {
+        if (refreshing) {
+            refreshAgain = true;
+            return;
+        }
+        refreshing = true;
+        Tasks.create(() -> service.inbox(actor))
+                .onSuccess(result -> {
+                    connection.succeeded();
+                    replace(result);
+                    refreshDone();
+                })
+                .onError(failure -> {
+                    connection.failed(failure);
+                    refreshDone();
+                })
+                .runOnce(executor);
+    }
+
+    private void refreshDone() {
+        refreshing = false;
+        if (refreshAgain) {
+            refreshAgain = false;
+            refresh();
+        }
+    }
+
+    /**
+     * Replaces the inbox with a fresh answer from the service, in place: unchanged rows stay, gone rows leave,
+     * new rows take their place by age. Runs that newly wait are announced once the inbox was loaded before.
+     */
+    public void replace(List<WaitingRun> fresh) {
+        List<WaitingRun> sorted = new ArrayList<>(fresh);
+        sorted.sort(OLDEST_FIRST);
+        Map<String, WaitingRun> byId = new HashMap<>();
+        sorted.forEach(run -> byId.put(run.runId(), run));
+        Set<String> known = new HashSet<>();
+        runs.forEach(run -> known.add(run.runId() + "@" + run.waitingSince()));
+
+        // a run that paused again sits elsewhere by age: take it out and put it back in its place
+        runs.removeIf(run -> {
+            WaitingRun now = byId.get(run.runId());
+            return now == null || !now.waitingSince().equals(run.waitingSince());
+        });
+        for (int i = 0; i < sorted.size(); i++) {
+            WaitingRun run = sorted.get(i);
+            if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
+                if (!runs.get(i).equals(run)) {
+                    runs.set(i, run);
+                }
+            } else {
+                runs.add(i, run);
+            }
+        }
+        searchTexts.keySet().retainAll(byId.keySet());
+        sorted.forEach(run -> searchTexts.put(run.runId(), searchText(run)));
+        refreshChoices();
+        applyFilter();
+
+        WaitingRun current = selected.get();
+        if (current != null) {
+            selected.set(byId.get(current.runId()));
+        }
+        if (loaded.get()) {
+            List<WaitingRun> arrived = sorted.stream()
+                    .filter(run -> !known.contains(run.runId() + "@" + run.waitingSince())).toList();
+            if (!arrived.isEmpty()) {
+                arrivalListener.accept(arrived);
+            }
+        }
+        loaded.set(true);
+    }
+
+    /** Takes a run out of the list at once (it was just decided here) and selects the one after it. */
+    public void removeAndAdvance(String runId) {
+        int index = visible.indexOf(find(runId));
+        runs.removeIf(run -> run.runId().equals(runId));
+        searchTexts.remove(runId);
+        refreshChoices();
+        if (index < 0) {
+            return;
+        }
+        selected.set(visible.isEmpty() ? null : visible.get(Math.min(index, visible.size() - 1)));
+    }
+
+    /** Selects the next (younger) run in the visible list; from nothing, the first. */
+    public void selectNext() {
+        move(1);
+    }
+
+    /** Selects the previous (older) run in the visible list; from nothing, the first. */
+    public void selectPrevious() {
+        move(-1);
+    }
+
+    private void move(int step) {
+        if (visible.isEmpty()) {
+            return;
+        }
+        int index = selected.get() == null ? -1 : visible.indexOf(selected.get());
+        int next = index < 0 ? 0 : Math.max(0, Math.min(visible.size() - 1, index + step));
+        selected.set(visible.get(next));
+    }
+
+    /** Selects a run (as the list does on a click); {@code null} clears the selection. */
+    public void select(WaitingRun run) {
+        selected.set(run);
+    }
+
+    /** Clears the search and every filter. */
+    public void clearFilters() {
+        search.set("");
+        agent.set(null);
+        tool.set(null);
+        kind.set(InboxKind.ANY);
+    }
+
+    /** How long a run has waited, as of the live clock: "4 min". */
+    public String waitingFor(WaitingRun run) {
+        return messages.elapsed(Duration.between(run.waitingSince(), clock.now()));
+    }
+
+    /** Announces runs that newly wait (not the ones found by the first load). */
+    public void setArrivalListener(Consumer<List<WaitingRun>> listener) {
+        this.arrivalListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    private WaitingRun find(String runId) {
+        return runs.stream().filter(run -> run.runId().equals(runId)).findFirst().orElse(null);
+    }
+
+    private void refreshChoices() {
+        Set<String> agentNames = new TreeSet<>();
+        Set<String> toolNames = new TreeSet<>();
+        for (WaitingRun run : runs) {
+            if (run.agent() != null) {
+                agentNames.add(run.agent());
+            }
+            if (run.firstTool() != null) {
+                toolNames.add(run.firstTool());
+            }
+        }
+        if (!agents.equals(List.copyOf(agentNames))) {
+            agents.setAll(agentNames);
+        }
+        if (!tools.equals(List.copyOf(toolNames))) {
+            tools.setAll(toolNames);
+        }
+    }
+
+    private void applyFilter() {
+        List<String> words = List.of(search.get().toLowerCase(Locale.ROOT).trim().split("\\s+"));
+        String wantedAgent = agent.get();
+        String wantedTool = tool.get();
+        InboxKind wantedKind = kind.get();
+        Predicate<WaitingRun> predicate = run -> (wantedAgent == null || wantedAgent.equals(run.agent()))
+                && (wantedTool == null || wantedTool.equals(run.firstTool()))
+                && wantedKind.matches(run.status())
+                && containsAll(searchTexts.getOrDefault(run.runId(), ""), words);
+        visible.setPredicate(predicate);
+    }
+
+    private static boolean containsAll(String text, List<String> words) {
+        for (String word : words) {
+            if (!text.contains(word)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String searchText(WaitingRun run) {
+        return String.join("\n", Objects.toString(run.agent(), ""), Objects.toString(run.initiator(), ""),
+                Objects.toString(run.firstTool(), ""), Objects.toString(run.prompt(), ""), run.runId())
+                .toLowerCase(Locale.ROOT);
+    }
+
+    /** The runs the list shows, oldest first. */
+    public ObservableList<WaitingRun> visibleRuns() {
+        return visible;
+    }
+
+    /** Every waiting run, whatever the filter. */
+    public ObservableList<WaitingRun> allRuns() {
+        return FXCollections.unmodifiableObservableList(runs);
+    }
+
+    /** The agents of the waiting runs, for the agent filter. */
+    public ObservableList<String> agents() {
+        return agents;
+    }
+
+    /** The first tools of the waiting runs, for the tool filter. */
+    public ObservableList<String> tools() {
+        return tools;
+    }
+
+    public StringProperty searchProperty() {
+        return search;
+    }
+
+    /** The agent filter; {@code null} for any agent. */
+    public ObjectProperty<String> agentProperty() {
+        return agent;
+    }
+
+    /** The tool filter; {@code null} for any tool. */
+    public ObjectProperty<String> toolProperty() {
+        return tool;
+    }
+
+    public ObjectProperty<InboxKind> kindProperty() {
+        return kind;
+    }
+
+    public ReadOnlyObjectProperty<WaitingRun> selectedProperty() {
+        return selected.getReadOnlyProperty();
+    }
+
+    /** Whether the first answer from the service has arrived. */
+    public ReadOnlyBooleanProperty loadedProperty() {
+        return loaded.getReadOnlyProperty();
+    }
+
+    /** Whether a search or a filter narrows the list. */
+    public BooleanBinding filteredProperty() {
+        return filtered;
+    }
+
+    /** "Inbox · 3 waiting", or "Inbox · 1 of 3 shown" under a filter. */
+    public StringBinding headerProperty() {
+        return header;
+    }
+
+    /** The live clock the waiting times are measured against. */
+    public LiveClock clock() {
+        return clock;
+    }
+}

@@ -1,0 +1,116 @@
+package io.countersign.console.input;
+
+import io.countersign.console.card.CardContext;
+import io.countersign.console.card.CardHeader;
+import io.countersign.console.card.CardSession;
+import io.countersign.console.common.FxController;
+import io.countersign.console.common.Messages;
+import io.countersign.service.RunCard;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.layout.VBox;
+
+/** Wires the input card view to its view model; the form is built from the card's fields. */
+public final class InputCardController implements FxController {
+    private final InputCardViewModel viewModel;
+    private final Messages messages;
+    private final Map<InputFieldItem, InputFieldRow> rows = new HashMap<>();
+    private Consumer<String> openTimeline = runId -> {
+    };
+
+    @FXML
+    private CardHeader header;
+    @FXML
+    private ScrollPane scroll;
+    @FXML
+    private CardContext context;
+    @FXML
+    private Label formTitle;
+    @FXML
+    private VBox form;
+    @FXML
+    private Button submit;
+    @FXML
+    private VBox decisionBar;
+
+    public InputCardController(InputCardViewModel viewModel, Messages messages) {
+        this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.messages = Objects.requireNonNull(messages, "messages");
+    }
+
+    @FXML
+    private void initialize() {
+        CardSession session = viewModel.session();
+        header.bind(session, messages, "card.waitingForInput", runId -> openTimeline.accept(runId));
+        header.setOnReload(viewModel::reload);
+        session.cardProperty().addListener((o, was, now) -> showCard(now));
+        viewModel.fields().addListener((ListChangeListener<InputFieldItem>) change -> showForm());
+        viewModel.firstErrorProperty().addListener((o, was, now) -> {
+            InputFieldRow row = now == null ? null : rows.get(now);
+            if (row != null) {
+                // after the error labels took their room, so the scroll lands on the right place
+                Platform.runLater(() -> {
+                    row.control().requestFocus();
+                    ensureVisible(row);
+                });
+            }
+        });
+        submit.setOnAction(event -> viewModel.submit());
+        submit.disableProperty().bind(viewModel.editableProperty().not());
+        submit.textProperty().bind(Bindings.when(session.busyProperty().and(session.cardProperty().isNotNull()))
+                .then(messages.get("input.sending")).otherwise(messages.get("input.submit")));
+        decisionBar.visibleProperty().bind(session.cardProperty().isNotNull());
+        decisionBar.managedProperty().bind(decisionBar.visibleProperty());
+        showCard(session.cardProperty().get());
+    }
+
+    private void showCard(RunCard card) {
+        scroll.setVisible(card != null);
+        if (card != null) {
+            context.show(card, messages);
+            formTitle.setText(messages.get("input.formTitle", card.input() == null ? "" : card.input().tool()));
+            scroll.setVvalue(0);
+        }
+    }
+
+    private void showForm() {
+        rows.clear();
+        form.getChildren().clear();
+        for (InputFieldItem item : viewModel.fields()) {
+            InputFieldRow row = new InputFieldRow(item, messages, viewModel.editableProperty());
+            rows.put(item, row);
+            form.getChildren().add(row);
+        }
+    }
+
+    private void ensureVisible(InputFieldRow row) {
+        scroll.layout();
+        double contentHeight = scroll.getContent().getBoundsInLocal().getHeight();
+        double viewport = scroll.getViewportBounds().getHeight();
+        if (contentHeight > viewport) {
+            double y = row.getBoundsInParent().getMinY() + form.getBoundsInParent().getMinY();
+            scroll.setVvalue(Math.max(0, Math.min(1, y / (contentHeight - viewport))));
+        }
+    }
+
+    /** Puts the focus on the first field of the form. */
+    public void focusForm() {
+        if (!form.getChildren().isEmpty()) {
+            ((InputFieldRow) form.getChildren().get(0)).control().requestFocus();
+        }
+    }
+
+    /** What the Timeline link does. */
+    public void setOnOpenTimeline(Consumer<String> action) {
+        this.openTimeline = Objects.requireNonNull(action, "action");
+    }
+}

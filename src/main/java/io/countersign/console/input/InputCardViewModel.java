@@ -1,0 +1,167 @@
+package io.countersign.console.input;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.console.card.CardDone;
+import io.countersign.console.card.CardSession;
+import io.countersign.console.common.Banner;
+import io.countersign.engine.InputField;
+import io.countersign.engine.InputValidation;
+import io.countersign.service.DecisionResult;
+import io.countersign.service.RunCard;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * An input card: a form built from the input tool's typed fields. Values are checked here first, then by the
+ * service; problems go under their fields, the typed values stay, and the first field with a problem is
+ * named so the view can focus it.
+ */
+public final class InputCardViewModel {
+    private final CardSession session;
+    private final ObservableList<InputFieldItem> fields = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<InputFieldItem> firstError = new ReadOnlyObjectWrapper<>();
+    private final BooleanBinding editable;
+    private Consumer<CardDone> onDone = done -> {
+    };
+
+    public InputCardViewModel(CardSession session) {
+        this.session = Objects.requireNonNull(session, "session");
+        editable = Bindings.createBooleanBinding(session::open, session.cardProperty(), session.finishedProperty(),
+                session.busyProperty());
+    }
+
+    /** Opens the card of a run: asks the service for it in the background. */
+    public void open(String runId) {
+        fields.clear();
+        firstError.set(null);
+        session.open(runId, this::show);
+    }
+
+    /** Opens the card of the same run again, dropping what was typed. */
+    public void reload() {
+        if (session.runId() != null) {
+            open(session.runId());
+        }
+    }
+
+    /** Shows the form of an input card, every field empty; the model's guesses become hints. */
+    public void show(RunCard shown) {
+        List<InputFieldItem> items = new ArrayList<>();
+        if (shown.input() != null) {
+            for (InputField field : shown.input().fields()) {
+                items.add(new InputFieldItem(field, shown.input().modelGuesses().get(field.name())));
+            }
+        }
+        fields.setAll(items);
+        firstError.set(null);
+        session.shown(shown);
+        if (!session.mayDecide()) {
+            session.say(Banner.info(session.messages().get("card.readOnlyRole")));
+        }
+    }
+
+    /** Checks the values and, if they fit the form, sends them; problems show under their fields. */
+    public void submit() {
+        if (!editable.get()) {
+            return;
+        }
+        RunCard shown = session.cardProperty().get();
+        ObjectNode values = values();
+        List<InputValidation.FieldError> problems = InputValidation.validate(shown.input().fields(), values);
+        if (!problems.isEmpty()) {
+            showErrors(problems);
+            return;
+        }
+        clearErrors();
+        session.decide(() -> session.service().submitInput(session.actor(), shown.runId(), shown.digest(), values),
+                this::apply);
+    }
+
+    /** The values as the service takes them: one entry per field the person filled. */
+    public ObjectNode values() {
+        ObjectNode values = JsonNodeFactory.instance.objectNode();
+        for (InputFieldItem item : fields) {
+            JsonNode value = item.value();
+            if (value != null) {
+                values.set(item.field().name(), value);
+            }
+        }
+        return values;
+    }
+
+    /** Shows the service's answer: a done card leaves, invalid values go under their fields, the rest on top. */
+    public void apply(DecisionResult result) {
+        if (result instanceof DecisionResult.Done done) {
+            RunCard shown = session.cardProperty().get();
+            onDone.accept(new CardDone(done.runId(), shown == null ? "" : shown.agent(), done, true));
+        } else if (result instanceof DecisionResult.InvalidInput invalid) {
+            showErrors(invalid.errors());
+        } else {
+            session.refused(result);
+        }
+    }
+
+    /** Who hears about input that was taken. */
+    public void setOnDone(Consumer<CardDone> listener) {
+        this.onDone = Objects.requireNonNull(listener, "listener");
+    }
+
+    private void showErrors(List<InputValidation.FieldError> errors) {
+        clearErrors();
+        InputFieldItem first = null;
+        List<String> unplaced = new ArrayList<>();
+        for (InputValidation.FieldError error : errors) {
+            InputFieldItem item = fields.stream().filter(f -> f.field().name().equals(error.field())).findFirst()
+                    .orElse(null);
+            if (item == null) {
+                unplaced.add(error.message());
+                continue;
+            }
+            item.setError(error.message());
+            if (first == null) {
+                first = item;
+            }
+        }
+        if (!unplaced.isEmpty()) {
+            session.say(Banner.danger(
+                    session.messages().get("card.invalidInput", String.join("; ", unplaced))));
+        }
+        // set anew even for the same field, so the view focuses it again
+        firstError.set(null);
+        firstError.set(first);
+    }
+
+    private void clearErrors() {
+        fields.forEach(item -> item.setError(""));
+    }
+
+    /** The loading, the banner and the finality this card shares with the approval card. */
+    public CardSession session() {
+        return session;
+    }
+
+    /** The form's fields, in the tool's order. */
+    public ObservableList<InputFieldItem> fields() {
+        return fields;
+    }
+
+    /** The first field with a problem after the last check, for the view to focus; {@code null} when none. */
+    public ReadOnlyObjectProperty<InputFieldItem> firstErrorProperty() {
+        return firstError.getReadOnlyProperty();
+    }
+
+    /** Whether the form can be filled and sent. */
+    public BooleanBinding editableProperty() {
+        return editable;
+    }
+}

@@ -1,0 +1,325 @@
+package io.countersign.console.main;
+
+import io.countersign.console.card.ApprovalCardController;
+import io.countersign.console.common.FxController;
+import io.countersign.console.common.FxmlLoaderFactory.Loaded;
+import io.countersign.console.common.Messages;
+import io.countersign.console.controls.BannerView;
+import io.countersign.console.controls.ToastView;
+import io.countersign.console.common.Banner;
+import io.countersign.console.inbox.InboxController;
+import io.countersign.console.input.InputCardController;
+import io.countersign.console.newrun.NewRunController;
+import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.timeline.TimelineController;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import javafx.animation.KeyFrame;
+import javafx.animation.PauseTransition;
+import javafx.animation.Timeline;
+import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBoxBase;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.util.Duration;
+import org.kordamp.ikonli.feather.Feather;
+
+/**
+ * Wires the main window: sidebar, the inbox or runs list, the detail pane (a card, a timeline or the empty
+ * page), status bar, toasts and the keyboard. Which detail shows is the view model's decision; this only
+ * swaps the views it was given.
+ */
+public final class MainWindowController implements FxController {
+    private static final Duration TOAST_TIME = Duration.seconds(8);
+    private static final Duration TICK = Duration.seconds(5);
+
+    private final MainWindowViewModel viewModel;
+    private final Messages messages;
+    private final DetailViews views;
+    private final NewRunViewModel newRun;
+    private final ZoneId zone;
+    private final Map<Toast, Node> toastNodes = new HashMap<>();
+    private final Timeline ticker;
+    private Stage newRunStage;
+
+    @FXML
+    private StackPane root;
+    @FXML
+    private BannerView storeBanner;
+    @FXML
+    private ToggleButton inboxNav;
+    @FXML
+    private ToggleButton runsNav;
+    @FXML
+    private Label inboxCount;
+    @FXML
+    private Button newRunButton;
+    @FXML
+    private Label userName;
+    @FXML
+    private Label userRoles;
+    @FXML
+    private Node inboxPane;
+    @FXML
+    private InboxController inboxPaneController;
+    @FXML
+    private VBox runsPane;
+    @FXML
+    private ListView<RecentRun> recentList;
+    @FXML
+    private StackPane detailPane;
+    @FXML
+    private VBox emptyState;
+    @FXML
+    private Label emptyTitle;
+    @FXML
+    private Label emptyText;
+    @FXML
+    private Button emptyNewRun;
+    @FXML
+    private Label status;
+    @FXML
+    private Button themeToggle;
+    @FXML
+    private VBox toasts;
+
+    /**
+     * @param views  the detail views and the New run dialog, loaded once and swapped in as needed
+     * @param newRun the New run dialog's view model, reset each time it opens
+     */
+    public MainWindowController(MainWindowViewModel viewModel, Messages messages, DetailViews views,
+                                NewRunViewModel newRun, ZoneId zone) {
+        this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.messages = Objects.requireNonNull(messages, "messages");
+        this.views = Objects.requireNonNull(views, "views");
+        this.newRun = Objects.requireNonNull(newRun, "newRun");
+        this.zone = Objects.requireNonNull(zone, "zone");
+        this.ticker = new Timeline(new KeyFrame(TICK, event -> viewModel.tick()));
+    }
+
+    @FXML
+    private void initialize() {
+        storeBanner.bannerProperty().bind(Bindings.createObjectBinding(
+                () -> viewModel.connection().isConnected() ? null
+                        : Banner.danger(messages.get("main.storeUnreachable",
+                        viewModel.connection().problemProperty().get())),
+                viewModel.connection().connectedProperty(), viewModel.connection().problemProperty()));
+
+        ToggleGroup nav = new ToggleGroup();
+        inboxNav.setToggleGroup(nav);
+        runsNav.setToggleGroup(nav);
+        nav.selectedToggleProperty().addListener((o, was, now) -> {
+            if (now == null) {
+                was.setSelected(true);
+            } else {
+                viewModel.sectionProperty().set(now == runsNav ? Section.RUNS : Section.INBOX);
+            }
+        });
+        viewModel.sectionProperty().addListener((o, was, now) -> showSection(now));
+        showSection(viewModel.sectionProperty().get());
+        inboxCount.textProperty().bind(Bindings.size(viewModel.inbox().allRuns()).asString());
+        newRunButton.setOnAction(event -> openNewRun());
+        newRunButton.setDisable(!viewModel.mayAct());
+        emptyNewRun.setOnAction(event -> openNewRun());
+        emptyNewRun.setDisable(!viewModel.mayAct());
+        userName.setText(viewModel.userName());
+        userRoles.setText(viewModel.roles());
+
+        recentList.setItems(viewModel.recent());
+        recentList.setCellFactory(list -> new RecentRunCell());
+        recentList.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
+            if (now != null) {
+                viewModel.openTimeline(now.runId());
+            }
+        });
+
+        views.approval().controller().setOnOpenTimeline(viewModel::openTimeline);
+        views.input().controller().setOnOpenTimeline(viewModel::openTimeline);
+        views.timeline().controller().setOnBack(viewModel::back);
+        viewModel.detailProperty().addListener((o, was, now) -> showDetail(now));
+        showDetail(viewModel.detailProperty().get());
+        emptyTitle.textProperty().bind(Bindings.when(viewModel.inbox().loadedProperty()
+                        .and(Bindings.isEmpty(viewModel.inbox().allRuns())))
+                .then(messages.get("main.empty.title")).otherwise(messages.get("main.select.title")));
+        emptyText.textProperty().bind(Bindings.when(Bindings.isEmpty(viewModel.inbox().allRuns()))
+                .then(messages.get("main.empty.text")).otherwise(messages.get("main.select.text")));
+
+        status.textProperty().bind(viewModel.statusProperty());
+        themeToggle.textProperty().bind(Bindings.createStringBinding(
+                () -> messages.get("main.switchTo." + viewModel.themeProperty().get().other().name()),
+                viewModel.themeProperty()));
+        themeToggle.setOnAction(event -> viewModel.toggleTheme());
+
+        viewModel.toasts().addListener((ListChangeListener<Toast>) change -> {
+            while (change.next()) {
+                change.getRemoved().forEach(toast -> toasts.getChildren().remove(toastNodes.remove(toast)));
+                change.getAddedSubList().forEach(this::showToast);
+            }
+        });
+
+        ticker.setCycleCount(Timeline.INDEFINITE);
+        ticker.play();
+        root.sceneProperty().addListener((o, was, now) -> {
+            if (now != null) {
+                now.addEventHandler(KeyEvent.KEY_PRESSED, this::onKey);
+            }
+        });
+    }
+
+    /** Stops the clock that moves the waiting times on. */
+    public void stop() {
+        ticker.stop();
+    }
+
+    private void showSection(Section section) {
+        boolean inbox = section == Section.INBOX;
+        inboxPane.setVisible(inbox);
+        runsPane.setVisible(!inbox);
+        (inbox ? inboxNav : runsNav).setSelected(true);
+        if (inbox) {
+            recentList.getSelectionModel().clearSelection();
+        }
+    }
+
+    private void showDetail(Detail detail) {
+        Node shown;
+        if (detail instanceof Detail.ApprovalCard) {
+            shown = views.approval().root();
+        } else if (detail instanceof Detail.InputCard) {
+            shown = views.input().root();
+        } else if (detail instanceof Detail.Timeline) {
+            shown = views.timeline().root();
+        } else {
+            shown = emptyState;
+        }
+        if (detailPane.getChildren().size() != 1 || detailPane.getChildren().get(0) != shown) {
+            detailPane.getChildren().setAll(shown);
+        }
+    }
+
+    private void showToast(Toast toast) {
+        ToastView view = new ToastView(toast.runId() == null ? Feather.INBOX : Feather.CHECK_CIRCLE, toast.text());
+        if (toast.runId() != null) {
+            view.setLink(messages.get("toast.openTimeline"), () -> viewModel.openTimeline(toast.runId()));
+        }
+        view.setOnClose(() -> viewModel.dismiss(toast));
+        toastNodes.put(toast, view);
+        toasts.getChildren().add(view);
+        PauseTransition hide = new PauseTransition(TOAST_TIME);
+        hide.setOnFinished(event -> viewModel.dismiss(toast));
+        hide.play();
+    }
+
+    private void openNewRun() {
+        if (!viewModel.mayAct()) {
+            return;
+        }
+        if (newRunStage == null) {
+            newRunStage = new Stage();
+            newRunStage.initOwner(root.getScene().getWindow());
+            newRunStage.initModality(Modality.WINDOW_MODAL);
+            newRunStage.setTitle(messages.get("newRun.title"));
+            Scene scene = new Scene(views.newRun().root());
+            scene.addEventHandler(KeyEvent.KEY_PRESSED, event -> {
+                if (event.getCode() == KeyCode.ESCAPE) {
+                    newRunStage.hide();
+                }
+            });
+            newRunStage.setScene(scene);
+            views.newRun().controller().setOnClose(newRunStage::hide);
+        }
+        viewModel.themeProperty().get().apply(newRunStage.getScene());
+        newRun.open();
+        newRunStage.show();
+        views.newRun().controller().focusFirst();
+    }
+
+    private void onKey(KeyEvent event) {
+        if (event.isConsumed()) {
+            return;
+        }
+        Node focused = root.getScene().getFocusOwner();
+        Shortcut.of(event.getCode(), event.isShortcutDown(), typing(focused)).ifPresent(shortcut -> {
+            switch (shortcut.action()) {
+                case NEXT -> viewModel.next();
+                case PREVIOUS -> viewModel.previous();
+                case APPROVE_ALL -> viewModel.approveAll();
+                case DENY_ALL -> {
+                    viewModel.denyAll();
+                    if (viewModel.detailProperty().get() instanceof Detail.ApprovalCard) {
+                        views.approval().controller().focusReason();
+                    }
+                }
+                case TOGGLE -> viewModel.toggle(shortcut.position());
+                case SUBMIT -> viewModel.submit();
+                case SEARCH -> {
+                    viewModel.sectionProperty().set(Section.INBOX);
+                    inboxPaneController.focusSearch();
+                }
+                case BACK -> {
+                    if (viewModel.detailProperty().get() instanceof Detail.Timeline) {
+                        viewModel.back();
+                    } else {
+                        inboxPaneController.focusList();
+                    }
+                }
+            }
+            event.consume();
+        });
+    }
+
+    private static boolean typing(Node focused) {
+        return focused instanceof TextInputControl
+                || focused instanceof ComboBoxBase<?> box && box.isEditable()
+                || focused instanceof Spinner<?> spinner && spinner.isEditable();
+    }
+
+    /** A line of the Runs list: agent, what happened, and when. */
+    private final class RecentRunCell extends ListCell<RecentRun> {
+        private final DateTimeFormatter time = DateTimeFormatter.ofPattern("HH:mm");
+
+        @Override
+        protected void updateItem(RecentRun run, boolean empty) {
+            super.updateItem(run, empty);
+            if (empty || run == null) {
+                setText(null);
+                setGraphic(null);
+                return;
+            }
+            Label agent = new Label(run.agent() + " · " + messages.shortRunId(run.runId()));
+            agent.getStyleClass().add("inbox-agent");
+            Label what = new Label(run.what());
+            what.getStyleClass().add("inbox-who");
+            what.setWrapText(true);
+            Label at = new Label(time.format(run.at().atZone(zone)));
+            at.getStyleClass().add("inbox-waiting");
+            VBox box = new VBox(2, agent, what, at);
+            box.setPrefWidth(0);
+            setGraphic(box);
+        }
+    }
+
+    /** The views the window swaps into its detail pane, and the New run dialog's view. */
+    public record DetailViews(Loaded<ApprovalCardController> approval, Loaded<InputCardController> input,
+                              Loaded<TimelineController> timeline, Loaded<NewRunController> newRun) {
+    }
+}

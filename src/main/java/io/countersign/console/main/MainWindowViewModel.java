@@ -1,0 +1,319 @@
+package io.countersign.console.main;
+
+import io.countersign.console.card.ApprovalCardViewModel;
+import io.countersign.console.card.CardDone;
+import io.countersign.console.card.CardSession;
+import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.LiveClock;
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.Theme;
+import io.countersign.console.inbox.InboxViewModel;
+import io.countersign.console.input.InputCardViewModel;
+import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.timeline.TimelineViewModel;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.engine.RunStatus;
+import io.countersign.service.WaitingRun;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.StringBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The window as a whole: which list and which detail it shows, the title with the waiting count, the status
+ * bar, the toasts, and the keyboard actions, which go to whatever card is open.
+ */
+public final class MainWindowViewModel {
+    private final InboxViewModel inbox;
+    private final ApprovalCardViewModel approval;
+    private final InputCardViewModel input;
+    private final TimelineViewModel timeline;
+    private final Actor actor;
+    private final Messages messages;
+    private final LiveClock clock;
+    private final ConnectionState connection;
+
+    private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>(new Detail.Empty());
+    private final ObjectProperty<Section> section = new SimpleObjectProperty<>(Section.INBOX);
+    private final ObjectProperty<Theme> theme;
+    private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
+    private final ObservableList<Toast> toasts = FXCollections.observableArrayList();
+    private final ObservableList<RecentRun> recent = FXCollections.observableArrayList();
+    private final StringBinding title;
+    private final StringBinding status;
+    private final String roles;
+    private long toastIds;
+
+    public MainWindowViewModel(InboxViewModel inbox, ApprovalCardViewModel approval, InputCardViewModel input,
+                               TimelineViewModel timeline, NewRunViewModel newRun, Actor actor, String store,
+                               Theme theme, Messages messages, LiveClock clock, ConnectionState connection) {
+        this.inbox = Objects.requireNonNull(inbox, "inbox");
+        this.approval = Objects.requireNonNull(approval, "approval");
+        this.input = Objects.requireNonNull(input, "input");
+        this.timeline = Objects.requireNonNull(timeline, "timeline");
+        this.actor = Objects.requireNonNull(actor, "actor");
+        this.messages = Objects.requireNonNull(messages, "messages");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.theme = new SimpleObjectProperty<>(Objects.requireNonNull(theme, "theme"));
+        this.roles = actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
+                .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
+        title = Bindings.createStringBinding(() -> inbox.allRuns().isEmpty()
+                ? messages.get("main.title.empty") : messages.get("main.title", inbox.allRuns().size()),
+                inbox.allRuns());
+        status = Bindings.createStringBinding(() -> messages.get("main.status", store,
+                        messages.get(connection.isConnected() ? "main.connected" : "main.disconnected"),
+                        actor.name(), roles, messages.get("main.theme." + this.theme.get().name())),
+                connection.connectedProperty(), this.theme);
+
+        inbox.selectedProperty().addListener((o, was, now) -> openRun(was, now));
+        inbox.setArrivalListener(this::arrived);
+        approval.setOnDone(this::done);
+        input.setOnDone(this::done);
+        newRun.startedProperty().addListener((o, was, now) -> {
+            if (now != null) {
+                started(now);
+            }
+        });
+    }
+
+    /** Loads the inbox and keeps it current. */
+    public void start() {
+        inbox.start();
+    }
+
+    /** Stops listening to the service. */
+    public void stop() {
+        inbox.stop();
+    }
+
+    private void openRun(WaitingRun was, WaitingRun now) {
+        if (now == null) {
+            if (showsCard()) {
+                cardSession().recheck();
+            }
+            return;
+        }
+        if (was != null && was.runId().equals(now.runId()) && showsCard()) {
+            if (!was.digest().equals(now.digest())) {
+                cardSession().markChanged();
+            }
+            return;
+        }
+        section.set(Section.INBOX);
+        if (now.status() == RunStatus.WAITING_FOR_INPUT) {
+            detail.set(new Detail.InputCard(now.runId()));
+            input.open(now.runId());
+        } else {
+            detail.set(new Detail.ApprovalCard(now.runId()));
+            approval.open(now.runId());
+        }
+    }
+
+    /** Moves the live clock on, and retries the inbox while the store cannot be reached. */
+    public void tick() {
+        clock.tick();
+        if (!connection.isConnected()) {
+            inbox.refresh();
+        }
+    }
+
+    /** Shows a run's timeline; {@link #back()} returns to what was shown. */
+    public void openTimeline(String runId) {
+        Detail current = detail.get();
+        Detail back = current instanceof Detail.Timeline shown ? shown.back() : current;
+        detail.set(new Detail.Timeline(runId, back));
+        timeline.open(runId);
+    }
+
+    /** Leaves a timeline for the card or page it was opened from. */
+    public void back() {
+        if (detail.get() instanceof Detail.Timeline shown) {
+            detail.set(shown.back());
+        }
+    }
+
+    /** Shows the next card of the inbox (J). */
+    public void next() {
+        leaveTimelineForInbox();
+        inbox.selectNext();
+    }
+
+    /** Shows the previous card of the inbox (K). */
+    public void previous() {
+        leaveTimelineForInbox();
+        inbox.selectPrevious();
+    }
+
+    private void leaveTimelineForInbox() {
+        section.set(Section.INBOX);
+        if (detail.get() instanceof Detail.Timeline shown && !(shown.back() instanceof Detail.Empty)) {
+            detail.set(shown.back());
+        }
+    }
+
+    /** Approves every call of the open approval card (A). */
+    public void approveAll() {
+        if (detail.get() instanceof Detail.ApprovalCard) {
+            approval.approveAll();
+        }
+    }
+
+    /** Denies every call of the open approval card (D). */
+    public void denyAll() {
+        if (detail.get() instanceof Detail.ApprovalCard) {
+            approval.denyAll();
+        }
+    }
+
+    /** Toggles the verdict of the call at a position of the open approval card (1–9). */
+    public void toggle(int position) {
+        if (detail.get() instanceof Detail.ApprovalCard) {
+            approval.toggle(position);
+        }
+    }
+
+    /** Submits the open card (Enter). */
+    public void submit() {
+        if (detail.get() instanceof Detail.ApprovalCard) {
+            approval.submit();
+        } else if (detail.get() instanceof Detail.InputCard) {
+            input.submit();
+        }
+    }
+
+    /** Opens the open card again, as the service has it now. */
+    public void reload() {
+        if (detail.get() instanceof Detail.ApprovalCard) {
+            approval.reload();
+        } else if (detail.get() instanceof Detail.InputCard) {
+            input.reload();
+        }
+    }
+
+    /** Switches between the light and the dark theme. */
+    public void toggleTheme() {
+        theme.set(theme.get().other());
+    }
+
+    /** Takes a toast away. */
+    public void dismiss(Toast toast) {
+        toasts.remove(toast);
+    }
+
+    private void done(CardDone done) {
+        String what = done.input()
+                ? messages.get("toast.input", done.agent())
+                : messages.get("toast.decided", done.result().approved(), done.result().denied(), done.agent());
+        String after = messages.get("toast.status." + done.result().status().name());
+        toast(what + " " + after, done.runId());
+        recent.add(0, new RecentRun(done.runId(), done.agent(), what, clock.now()));
+        inbox.removeAndAdvance(done.runId());
+        if (inbox.selectedProperty().get() == null) {
+            detail.set(new Detail.Empty());
+        }
+        inbox.refresh();
+    }
+
+    private void started(NewRunViewModel.Started started) {
+        String what = messages.get("toast.started", started.agent(),
+                messages.get("toast.status." + started.run().status().name()));
+        toast(what, started.run().runId());
+        recent.add(0, new RecentRun(started.run().runId(), started.agent(), what, clock.now()));
+        inbox.refresh();
+    }
+
+    private void arrived(List<WaitingRun> runs) {
+        if (windowFocused.get()) {
+            return;
+        }
+        WaitingRun first = runs.get(0);
+        toast(runs.size() == 1
+                ? messages.get("toast.arrived", first.agent(), first.firstTool() == null ? "" : first.firstTool())
+                : messages.get("toast.arrivedMany", runs.size()), null);
+    }
+
+    private void toast(String text, String runId) {
+        toasts.add(new Toast(++toastIds, text, runId));
+    }
+
+    private boolean showsCard() {
+        return detail.get() instanceof Detail.ApprovalCard || detail.get() instanceof Detail.InputCard;
+    }
+
+    private CardSession cardSession() {
+        return detail.get() instanceof Detail.InputCard ? input.session() : approval.session();
+    }
+
+    /** Whether the person may start runs and decide cards (supervisors look only). */
+    public boolean mayAct() {
+        return actor.has(Role.OPERATOR) || actor.has(Role.ADMIN);
+    }
+
+    public ReadOnlyObjectProperty<Detail> detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public ObjectProperty<Section> sectionProperty() {
+        return section;
+    }
+
+    public ObjectProperty<Theme> themeProperty() {
+        return theme;
+    }
+
+    /** Whether the window has the focus; runs that arrive while it has not are announced with a toast. */
+    public BooleanProperty windowFocusedProperty() {
+        return windowFocused;
+    }
+
+    public ObservableList<Toast> toasts() {
+        return toasts;
+    }
+
+    /** Runs started and decided here, newest first. */
+    public ObservableList<RecentRun> recent() {
+        return recent;
+    }
+
+    /** "Countersign · 3 waiting". */
+    public StringBinding titleProperty() {
+        return title;
+    }
+
+    /** "store: … · connected · maria · operator · light". */
+    public StringBinding statusProperty() {
+        return status;
+    }
+
+    public String userName() {
+        return actor.name();
+    }
+
+    /** The person's roles, lower case: "operator, admin". */
+    public String roles() {
+        return roles;
+    }
+
+    public InboxViewModel inbox() {
+        return inbox;
+    }
+
+    public ConnectionState connection() {
+        return connection;
+    }
+
+    public Messages messages() {
+        return messages;
+    }
+}
