@@ -44,10 +44,17 @@ public interface RunRepository {
 
     /**
      * After a restart: every run left {@link RunStatus#RUNNING} by a process that stopped. Runs whose claimed
-     * decision had not started any call are returned to be resumed from their committed decision; runs with a
-     * call whose outcome is unknown are flagged and left for a person.
+     * decision had not started any call are returned, with that decision as {@link StoredRun#lastDecision()},
+     * to be resumed from it; runs with a call whose outcome is unknown are flagged
+     * ({@link StoredRun#unknownOutcomeCalls()}) and left for a person.
      */
     List<StoredRun> reconcile(Instant at);
+
+    /**
+     * A person settles a run flagged "outcome unknown": the unknown calls are recorded as failed and the run
+     * is returned, still {@link RunStatus#RUNNING}, for the caller to resume or fail.
+     */
+    StoredRun settleUnknownOutcome(String runId, String decidedBy, Instant at);
 
     /** The answer to a claim. */
     sealed interface ClaimResult {
