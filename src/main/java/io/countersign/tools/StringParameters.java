@@ -60,7 +60,7 @@ final class StringParameters {
                 values.put(name, value.textValue());
             }
         }
-        return new Arguments(values);
+        return new Arguments(Map.copyOf(values));
     }
 
     private String expected() {
