@@ -1,12 +1,14 @@
 package io.countersign.model;
 
 import io.countersign.engine.ChatModel;
+import io.countersign.engine.ModelException;
 import io.countersign.engine.ModelConfiguration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import okhttp3.OkHttpClient;
 
@@ -73,5 +75,23 @@ public final class ChatModels {
                     + String.join(", ", factories.keySet()));
         }
         return factory.apply(configuration);
+    }
+
+    /**
+     * One model for the loop: each request goes to the client of the configuration it names, made once per
+     * configuration, so an intent policy that switches models reaches the right endpoint. A configuration this
+     * registry cannot serve fails that request with {@code provider_misconfigured}.
+     */
+    public ChatModel router() {
+        Map<ModelConfiguration, ChatModel> clients = new ConcurrentHashMap<>();
+        return request -> {
+            ChatModel client;
+            try {
+                client = clients.computeIfAbsent(request.model(), this::create);
+            } catch (IllegalArgumentException e) {
+                throw new ModelException("provider_misconfigured", e.getMessage());
+            }
+            return client.complete(request);
+        };
     }
 }
