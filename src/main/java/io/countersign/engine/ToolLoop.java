@@ -215,7 +215,7 @@ public final class ToolLoop {
             }
             for (int i = 0; i < calls.size(); i++) {
                 if (cancellation.cancelled(run.runId)) {
-                    return run.cancelRemaining(unpaused(calls.subList(i, calls.size()), i));
+                    return run.cancelRemaining(unpaused(calls.subList(i, calls.size()), i, run.preRefused));
                 }
                 String result = run.preRefused.containsKey(i)
                         ? run.settle(run.preRefused.get(i), run.preRefused.get(i).refusal().resultText())
@@ -429,11 +429,13 @@ public final class ToolLoop {
         return "Error: declined by " + operator.name() + ": " + why + ". Nothing was executed.";
     }
 
-    private static List<PendingCall> unpaused(List<ToolCall> calls, int firstIndex) {
+    private static List<PendingCall> unpaused(List<ToolCall> calls, int firstIndex,
+                                              Map<Integer, PendingCall> preRefused) {
         List<PendingCall> pending = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
-            pending.add(new PendingCall(firstIndex + i, calls.get(i), PendingCall.Disposition.RUNS_ON_RESUME, null,
-                    null, null, false));
+            int index = firstIndex + i;
+            pending.add(preRefused.containsKey(index) ? preRefused.get(index) : new PendingCall(index, calls.get(i),
+                    PendingCall.Disposition.RUNS_ON_RESUME, null, null, null, false));
         }
         return pending;
     }
@@ -576,9 +578,12 @@ public final class ToolLoop {
         /** Answers every call that had not run, so the transcript stays whole, and ends the run as cancelled. */
         RunOutcome cancelRemaining(List<PendingCall> remaining) {
             for (PendingCall call : remaining) {
-                transcript.add(ChatMessage.tool(call.call().id(), observe(call.call(),
-                        ToolInvocationObservation.Outcome.CANCELLED, call.target(),
-                        "Error: the run was cancelled before this call ran. Nothing was executed.")));
+                // A call a rule already refused stays refused: its event was recorded, its history says so too.
+                String result = call.disposition() == PendingCall.Disposition.REFUSED
+                        ? settle(call, call.refusal().resultText())
+                        : observe(call.call(), ToolInvocationObservation.Outcome.CANCELLED, call.target(),
+                        "Error: the run was cancelled before this call ran. Nothing was executed.");
+                transcript.add(ChatMessage.tool(call.call().id(), result));
             }
             return cancelled();
         }

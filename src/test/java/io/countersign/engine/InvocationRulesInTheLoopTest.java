@@ -188,4 +188,27 @@ class InvocationRulesInTheLoopTest {
         assertThat(fsRead.executed).isEmpty();
         assertThat(resultOf(outcome, "c5")).contains("reason: policy_failed").doesNotContain("secret-abc");
     }
+
+    @Test
+    void aCallRefusedBeforeTheCardStaysRefusedWhenTheRunIsCancelledMidTurn() {
+        TestTools.Recording stopper = new TestTools.Recording("stopper", ToolEffect.READ, DataClass.PUBLIC_CONTENT,
+                "files") {
+            @Override
+            public ToolResult execute(ToolCallRequest request) {
+                cancelledRuns.add("run-1");
+                return ToolResult.ok("stopping");
+            }
+        };
+        LoopHarness local = new LoopHarness(stopper, fsDelete);
+        local.preApprovalPolicy = harness.preApprovalPolicy;
+        cancelledRuns = local.cancelled;
+        RunOutcome outcome = local.loop(script(calls(call("c0", "stopper", "{}"), DELETE), answer("never")))
+                .runLoop(local.request("go"));
+        assertThat(outcome.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(resultOf(outcome, "c2")).startsWith("Error: invocation denied (rule: workspace.boundary");
+        assertThat(outcome.history().observations()).extracting(ToolInvocationObservation::outcome)
+                .containsExactly(ToolInvocationObservation.Outcome.OK, ToolInvocationObservation.Outcome.DENIED);
+    }
+
+    private java.util.Set<String> cancelledRuns = new java.util.HashSet<>();
 }

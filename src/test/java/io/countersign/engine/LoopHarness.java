@@ -26,14 +26,23 @@ final class LoopHarness {
     }
 
     ToolLoop loop(ChatModel model) {
+        return loop(model, context -> invocationPolicy.evaluate(context),
+                context -> preApprovalPolicy.evaluate(context));
+    }
+
+    /** A loop that asks an installation's real rules instead of the harness's policy fields. */
+    ToolLoop loop(ChatModel model, InvocationRules rules) {
+        return loop(model, rules.invocationPolicy(), rules.preApprovalPolicy());
+    }
+
+    private ToolLoop loop(ChatModel model, ToolInvocationPolicy invocation, PreApprovalInvocationPolicy preApproval) {
         ChatModel recording = request -> {
             requests.add(request);
             return model.complete(request);
         };
         return ToolLoop.builder(registry, recording)
                 .settings(() -> settings)
-                .invocationPolicies(context -> invocationPolicy.evaluate(context),
-                        context -> preApprovalPolicy.evaluate(context))
+                .invocationPolicies(invocation, preApproval)
                 .events(events::add)
                 .cancellation(cancelled::contains)
                 .build();

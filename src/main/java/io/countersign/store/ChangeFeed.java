@@ -1,0 +1,175 @@
+package io.countersign.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Tells subscribers that something of a {@link ChangeKind} changed in the store: at once for changes made
+ * through this store, within a second for changes made by other processes on the same database (SQLite: by
+ * polling the change counters; PostgreSQL: by LISTEN/NOTIFY). Signals may be coalesced or repeated; a listener
+ * reloads what it shows, so neither matters.
+ */
+public final class ChangeFeed {
+    static final String CHANNEL = "countersign_changes";
+    private static final System.Logger LOG = System.getLogger(ChangeFeed.class.getName());
+
+    private final Dialect dialect;
+    /** Marks this store's own notifications, which it has already delivered in-process. */
+    private final String origin = UUID.randomUUID().toString();
+    private final List<ChangeListener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<ChangeKind, Long> seen = new ConcurrentHashMap<>();
+    private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "countersign-change-delivery");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile AutoCloseable watcher;
+
+    ChangeFeed(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /** A subscription; closing it stops the deliveries to its listener. */
+    @FunctionalInterface
+    public interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Adds a listener, called on the feed's delivery thread for every change from now on. */
+    public Subscription subscribe(ChangeListener listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    /**
+     * Bumps the counter of a kind inside the caller's transaction (on PostgreSQL also queues a NOTIFY, sent at
+     * commit). The row lock it takes serialises concurrent changes of the same kind on PostgreSQL.
+     *
+     * @return the new counter, to pass to {@link #committed} once the transaction has committed
+     */
+    long bump(Connection connection, ChangeKind kind) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE change_counters SET counter = counter + 1 WHERE kind = ?")) {
+            update.setString(1, kind.code());
+            update.executeUpdate();
+        }
+        long counter;
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT counter FROM change_counters WHERE kind = ?")) {
+            select.setString(1, kind.code());
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                counter = row.getLong(1);
+            }
+        }
+        if (dialect == Dialect.POSTGRESQL) {
+            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+                notify.setString(1, CHANNEL);
+                notify.setString(2, kind.code() + ":" + origin);
+                notify.execute();
+            }
+        }
+        return counter;
+    }
+
+    /** A change made through this store has committed: tell the listeners now. */
+    void committed(ChangeKind kind, long counter) {
+        seen.merge(kind, counter, Math::max);
+        deliver(kind);
+    }
+
+    /** Reads every counter (before watching starts, so that old changes are not announced). */
+    Map<ChangeKind, Long> readCounters(Connection connection) throws SQLException {
+        Map<ChangeKind, Long> counters = new EnumMap<>(ChangeKind.class);
+        try (PreparedStatement select = connection.prepareStatement("SELECT kind, counter FROM change_counters");
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                counters.put(ChangeKind.fromCode(rows.getString(1)), rows.getLong(2));
+            }
+        }
+        return counters;
+    }
+
+    /** A poll found a counter; announce it if it moved past what this store has seen. */
+    void observed(ChangeKind kind, long counter) {
+        boolean[] moved = {false};
+        seen.compute(kind, (key, before) -> {
+            moved[0] = before == null || counter > before;
+            return moved[0] ? counter : before;
+        });
+        if (moved[0]) {
+            deliver(kind);
+        }
+    }
+
+    /** Starts from these counters without announcing anything. */
+    void baseline(Map<ChangeKind, Long> counters) {
+        counters.forEach((kind, counter) -> seen.merge(kind, counter, Math::max));
+    }
+
+    /** A NOTIFY payload arrived; announce it unless this store sent it. */
+    void notified(String payload) {
+        int separator = payload.indexOf(':');
+        if (separator < 0 || payload.substring(separator + 1).equals(origin)) {
+            return;
+        }
+        try {
+            deliver(ChangeKind.fromCode(payload.substring(0, separator)));
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "ignoring an unknown change notification: {0}", payload);
+        }
+    }
+
+    /** Announces every kind, after the watcher may have missed changes (a lost PostgreSQL connection). */
+    void everythingMayHaveChanged() {
+        for (ChangeKind kind : ChangeKind.values()) {
+            deliver(kind);
+        }
+    }
+
+    void watchWith(AutoCloseable changesFromOtherProcesses) {
+        this.watcher = changesFromOtherProcesses;
+    }
+
+    private void deliver(ChangeKind kind) {
+        try {
+            delivery.execute(() -> {
+                for (ChangeListener listener : listeners) {
+                    try {
+                        listener.changed(kind);
+                    } catch (RuntimeException e) {
+                        // One broken listener must not starve the others.
+                        LOG.log(System.Logger.Level.WARNING, "a change listener failed", e);
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // Closed: nobody is listening any more.
+        }
+    }
+
+    /** Stops watching and delivering; the store calls this when it closes. */
+    void stop() {
+        AutoCloseable current = watcher;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "stopping the change watcher failed", e);
+            }
+        }
+        delivery.shutdownNow();
+    }
+}

@@ -1,0 +1,174 @@
+package io.countersign.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Properties;
+import javax.sql.DataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The connection pool and the transaction discipline every repository of the store shares: reads run in
+ * auto-commit; writes run in one transaction each (on SQLite begun IMMEDIATE, so a write never fails half-way
+ * for want of the lock); a write that changes something listeners care about bumps its change counter in the
+ * same transaction and announces it once committed.
+ */
+final class Database implements AutoCloseable {
+    private final HikariDataSource pool;
+    private final Dialect dialect;
+    private final StoreLocation location;
+    private final StoreOptions options;
+    private final Properties postgresProperties;
+    private final ChangeFeed changes;
+
+    private Database(HikariDataSource pool, Dialect dialect, StoreLocation location, StoreOptions options,
+                     Properties postgresProperties) {
+        this.pool = pool;
+        this.dialect = dialect;
+        this.location = location;
+        this.options = options;
+        this.postgresProperties = postgresProperties;
+        this.changes = new ChangeFeed(dialect);
+    }
+
+    /** Opens the pool; a store that cannot be reached or read fails here, before anything is written. */
+    static Database connect(StoreLocation location, StoreOptions options) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("countersign-store");
+        config.setConnectionTimeout(Math.max(250, options.busyTimeout().toMillis()));
+        config.setInitializationFailTimeout(1);
+        Properties postgresProperties = new Properties();
+        Dialect dialect;
+        if (location instanceof StoreLocation.SqliteFile file) {
+            dialect = Dialect.SQLITE;
+            config.setDataSource(sqlite(file, options.busyTimeout()));
+            // SQLite writes one at a time anyway; a few connections let reads run beside a write (WAL).
+            config.setMaximumPoolSize(4);
+        } else {
+            dialect = Dialect.POSTGRESQL;
+            config.setJdbcUrl(((StoreLocation.Postgres) location).jdbcUrl());
+            postgresProperties.setProperty("reWriteBatchedInserts", "true");
+            postgresProperties.setProperty("connectTimeout",
+                    Long.toString(Math.max(1, options.busyTimeout().toSeconds())));
+            config.setDataSourceProperties(postgresProperties);
+            config.setMaximumPoolSize(8);
+        }
+        try {
+            return new Database(new HikariDataSource(config), dialect, location, options, postgresProperties);
+        } catch (RuntimeException e) {
+            throw OpenFailures.explain(location, e, options.busyTimeout());
+        }
+    }
+
+    private static DataSource sqlite(StoreLocation.SqliteFile file, Duration busyTimeout) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        // FULL: a committed decision survives a power cut, not only a crash of the process.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        config.enforceForeignKeys(true);
+        config.setBusyTimeout((int) busyTimeout.toMillis());
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        SQLiteDataSource dataSource = new SQLiteDataSource(config);
+        dataSource.setUrl("jdbc:sqlite:" + file.file());
+        return dataSource;
+    }
+
+    Dialect dialect() {
+        return dialect;
+    }
+
+    Clock clock() {
+        return options.clock();
+    }
+
+    StoreLocation location() {
+        return location;
+    }
+
+    StoreOptions options() {
+        return options;
+    }
+
+    ChangeFeed changes() {
+        return changes;
+    }
+
+    DataSource dataSource() {
+        return pool;
+    }
+
+    /** A connection outside the pool, for the PostgreSQL LISTEN loop that holds one for the store's lifetime. */
+    Connection dedicatedConnection() throws SQLException {
+        return DriverManager.getConnection(((StoreLocation.Postgres) location).jdbcUrl(), postgresProperties);
+    }
+
+    /** Runs read-only work in auto-commit. {@code what} completes "Countersign could not ...". */
+    <T> T read(String what, SqlWork<T> work) {
+        try (Connection connection = pool.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /** Runs work in one transaction. */
+    <T> T write(String what, SqlWork<T> work) {
+        return transaction(what, null, work);
+    }
+
+    /** Runs work in one transaction that also bumps the counter of {@code kind}, announced after commit. */
+    <T> T write(String what, ChangeKind kind, SqlWork<T> work) {
+        return transaction(what, kind, work);
+    }
+
+    private <T> T transaction(String what, ChangeKind kind, SqlWork<T> work) {
+        long counter = 0;
+        T result;
+        try (Connection connection = pool.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                if (kind != null) {
+                    counter = changes.bump(connection, kind);
+                }
+                result = work.run(connection);
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollback(connection, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+        if (kind != null) {
+            changes.committed(kind, counter);
+        }
+        return result;
+    }
+
+    private static void rollback(Connection connection, Exception cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private StoreException failure(String what, SQLException e) {
+        String why = OpenFailures.isBusy(e)
+                ? "another program kept the store locked for more than "
+                + OpenFailures.seconds(options.busyTimeout())
+                : e.getMessage();
+        return new StoreException("Countersign could not " + what + ": " + why + ".", e);
+    }
+
+    @Override
+    public void close() {
+        changes.stop();
+        pool.close();
+    }
+}

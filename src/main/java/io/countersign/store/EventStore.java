@@ -1,0 +1,304 @@
+package io.countersign.store;
+
+import io.countersign.engine.EventSink;
+import io.countersign.engine.EventType;
+import io.countersign.engine.GovernanceEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The governance events: appended, never updated. Queries page through them newest first by the keyset
+ * (time, id), so a page costs the same at the millionth event as at the first.
+ */
+public final class EventStore implements EventSink {
+    static final String COLUMNS = "id, event_time, event_type, reason_code, tool_name, rule_id, run_id,"
+            + " agent_configuration, actor, model, detail";
+    static final String INSERT = "INSERT INTO governance_events (" + COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final int BATCH = 1000;
+    /** Purged in slices, so that other writers get the lock between them. */
+    private static final int PURGE_SLICE = 10_000;
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+
+    private final Database database;
+
+    EventStore(Database database) {
+        this.database = database;
+    }
+
+    /** Appends one event. */
+    @Override
+    public void record(GovernanceEvent event) {
+        appendAll(List.of(event));
+    }
+
+    /** Appends the events in one transaction; none is stored if any fails (a repeated id, for one). */
+    public void appendAll(List<GovernanceEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        database.write("append " + events.size() + " governance event" + (events.size() == 1 ? "" : "s"),
+                connection -> {
+                    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+                        int pending = 0;
+                        for (GovernanceEvent event : events) {
+                            bind(insert, event);
+                            insert.addBatch();
+                            if (++pending == BATCH) {
+                                insert.executeBatch();
+                                pending = 0;
+                            }
+                        }
+                        if (pending > 0) {
+                            insert.executeBatch();
+                        }
+                    }
+                    return null;
+                });
+    }
+
+    /** Binds an event to the parameters of {@link #INSERT}. */
+    static void bind(PreparedStatement insert, GovernanceEvent event) throws SQLException {
+        insert.setString(1, event.id());
+        insert.setLong(2, Nanos.of(event.time()));
+        insert.setString(3, event.type().code());
+        insert.setString(4, event.reasonCode());
+        insert.setString(5, event.toolName());
+        insert.setString(6, event.ruleId());
+        insert.setString(7, event.runId());
+        insert.setString(8, event.agentConfiguration());
+        insert.setString(9, event.actor());
+        insert.setString(10, event.model());
+        insert.setString(11, event.detail());
+    }
+
+    /** One page of the events that match the filter, newest first. */
+    public EventPage page(EventFilter filter, PageRequest request) {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(request, "request");
+        return database.read("read governance events", connection -> switch (request.direction()) {
+            case FIRST -> {
+                List<GovernanceEvent> rows = select(connection, filter, request, request.size() + 1);
+                yield forward(rows, request.size(), null);
+            }
+            case AFTER -> {
+                List<GovernanceEvent> rows = select(connection, filter, request, request.size() + 1);
+                yield forward(rows, request.size(), rows.isEmpty() ? null : cursorOf(rows.get(0)));
+            }
+            case BEFORE -> {
+                List<GovernanceEvent> rows = select(connection, filter, request, request.size() + 1);
+                if (rows.size() < request.size()) {
+                    // Back at the start: show a full first page rather than the few events left before the cursor.
+                    PageRequest first = PageRequest.first(request.size());
+                    yield forward(select(connection, filter, first, request.size() + 1), request.size(), null);
+                }
+                boolean more = rows.size() > request.size();
+                List<GovernanceEvent> page = new ArrayList<>(rows.subList(0, Math.min(rows.size(), request.size())));
+                Collections.reverse(page);
+                yield new EventPage(page, cursorOf(page.get(page.size() - 1)), more ? cursorOf(page.get(0)) : null);
+            }
+        });
+    }
+
+    private static EventPage forward(List<GovernanceEvent> rows, int size, EventCursor previous) {
+        boolean more = rows.size() > size;
+        List<GovernanceEvent> page = more ? rows.subList(0, size) : rows;
+        return new EventPage(page, more ? cursorOf(page.get(size - 1)) : null, previous);
+    }
+
+    private static EventCursor cursorOf(GovernanceEvent event) {
+        return new EventCursor(event.time(), event.id());
+    }
+
+    /** Reads up to {@code limit} rows: newest first, or for BEFORE oldest first from the cursor on. */
+    private static List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request,
+                                                int limit) throws SQLException {
+        Where where = Where.of(filter);
+        String order = "event_time DESC, id DESC";
+        if (request.direction() != PageRequest.Direction.FIRST) {
+            boolean after = request.direction() == PageRequest.Direction.AFTER;
+            where = where.and("(event_time, id) " + (after ? "<" : ">") + " (?, ?)",
+                    Nanos.of(request.cursor().time()), request.cursor().id());
+            order = after ? order : "event_time ASC, id ASC";
+        }
+        String sql = "SELECT " + COLUMNS + " FROM governance_events" + where.clause() + " ORDER BY " + order
+                + " LIMIT " + limit;
+        try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+            List<GovernanceEvent> events = new ArrayList<>();
+            while (rows.next()) {
+                events.add(event(rows));
+            }
+            return events;
+        }
+    }
+
+    private static GovernanceEvent event(ResultSet row) throws SQLException {
+        String type = row.getString(3);
+        EventType eventType;
+        try {
+            eventType = EventType.fromCode(type);
+        } catch (IllegalArgumentException e) {
+            throw new SQLException("the store holds event " + row.getString(1) + " of unknown type \"" + type
+                    + "\"", e);
+        }
+        return new GovernanceEvent(row.getString(1), Nanos.toInstant(row.getLong(2)), eventType, row.getString(4),
+                row.getString(5), row.getString(6), row.getString(7), row.getString(8), row.getString(9),
+                row.getString(10), row.getString(11));
+    }
+
+    /** How many matching events carry each reason code, most first; events without one are left out. */
+    public List<EventCount> countsByReason(EventFilter filter) {
+        return countBy("reason_code", filter);
+    }
+
+    /** How many matching events each rule produced, most first; events without a rule are left out. */
+    public List<EventCount> countsByRule(EventFilter filter) {
+        return countBy("rule_id", filter);
+    }
+
+    /** How many matching events name each tool, most first; events without a tool are left out. */
+    public List<EventCount> countsByTool(EventFilter filter) {
+        return countBy("tool_name", filter);
+    }
+
+    private List<EventCount> countBy(String column, EventFilter filter) {
+        Where where = Where.of(filter).and(column + " IS NOT NULL");
+        String sql = "SELECT " + column + ", COUNT(*) FROM governance_events" + where.clause() + " GROUP BY "
+                + column + " ORDER BY COUNT(*) DESC, " + column;
+        return database.read("count governance events by " + column.replace('_', ' '), connection -> {
+            try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+                List<EventCount> counts = new ArrayList<>();
+                while (rows.next()) {
+                    counts.add(new EventCount(rows.getString(1), rows.getLong(2)));
+                }
+                return counts;
+            }
+        });
+    }
+
+    /** How many matching events fell on each day (days begin at midnight at the given offset), oldest first. */
+    public List<DayCount> countsByDay(EventFilter filter, ZoneOffset offset) {
+        Where where = Where.of(filter);
+        // Both operands are numbers made here, not input, so they go into the text (a parameter in a GROUP BY
+        // expression trips PostgreSQL's type inference).
+        String day = "(event_time + " + offset.getTotalSeconds() * 1_000_000_000L + ") / " + NANOS_PER_DAY;
+        String sql = "SELECT " + day + ", COUNT(*) FROM governance_events" + where.clause() + " GROUP BY " + day
+                + " ORDER BY 1";
+        return database.read("count governance events by day", connection -> {
+            try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+                List<DayCount> counts = new ArrayList<>();
+                while (rows.next()) {
+                    counts.add(new DayCount(LocalDate.ofEpochDay(rows.getLong(1)), rows.getLong(2)));
+                }
+                return counts;
+            }
+        });
+    }
+
+    /**
+     * Deletes the events older than {@code age}: the retention purge, and the only delete of events there is.
+     * Admin only: the caller checks the role.
+     *
+     * @return how many events were deleted
+     */
+    public long purgeOlderThan(Duration age) {
+        if (age.isNegative()) {
+            throw new IllegalArgumentException("a retention age cannot be negative, got " + age);
+        }
+        Instant cutoff = database.clock().instant().minus(age);
+        long deleted = 0;
+        int slice;
+        do {
+            slice = database.write("purge governance events older than " + cutoff, connection -> {
+                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
+                        + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
+                        + PURGE_SLICE + ")")) {
+                    delete.setLong(1, Nanos.of(cutoff));
+                    return delete.executeUpdate();
+                }
+            });
+            deleted += slice;
+        } while (slice == PURGE_SLICE);
+        return deleted;
+    }
+
+    /** A WHERE clause and its parameters, built from a filter. */
+    private record Where(List<String> conditions, List<Object> parameters) {
+        private static final String[] SEARCHED = {"event_type", "reason_code", "rule_id", "tool_name",
+            "agent_configuration", "actor", "model", "run_id"};
+
+        static Where of(EventFilter filter) {
+            Where where = new Where(List.of(), List.of());
+            if (filter.from() != null) {
+                where = where.and("event_time >= ?", Nanos.of(filter.from()));
+            }
+            if (filter.until() != null) {
+                where = where.and("event_time < ?", Nanos.of(filter.until()));
+            }
+            if (!filter.types().isEmpty()) {
+                List<Object> codes = filter.types().stream().map(EventType::code).sorted().map(Object.class::cast)
+                        .toList();
+                where = where.and("event_type IN (" + String.join(", ", Collections.nCopies(codes.size(), "?"))
+                        + ")", codes.toArray());
+            }
+            where = where.equal("reason_code", filter.reasonCode())
+                    .equal("rule_id", filter.ruleId())
+                    .equal("tool_name", filter.toolName())
+                    .equal("agent_configuration", filter.agentConfiguration())
+                    .equal("actor", filter.actor())
+                    .equal("run_id", filter.runId());
+            if (filter.text() != null) {
+                String pattern = "%" + filter.text().toLowerCase(Locale.ROOT)
+                        .replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+                List<String> matches = new ArrayList<>();
+                Object[] patterns = new Object[SEARCHED.length];
+                for (int i = 0; i < SEARCHED.length; i++) {
+                    matches.add("LOWER(" + SEARCHED[i] + ") LIKE ? ESCAPE '\\'");
+                    patterns[i] = pattern;
+                }
+                where = where.and("(" + String.join(" OR ", matches) + ")", patterns);
+            }
+            return where;
+        }
+
+        Where equal(String column, String value) {
+            return value == null ? this : and(column + " = ?", value);
+        }
+
+        Where and(String condition, Object... values) {
+            List<String> nextConditions = new ArrayList<>(conditions);
+            nextConditions.add(condition);
+            List<Object> nextParameters = new ArrayList<>(parameters);
+            Collections.addAll(nextParameters, values);
+            return new Where(nextConditions, nextParameters);
+        }
+
+        String clause() {
+            return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+        }
+
+        PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+            PreparedStatement statement = connection.prepareStatement(sql);
+            try {
+                for (int i = 0; i < parameters.size(); i++) {
+                    statement.setObject(i + 1, parameters.get(i));
+                }
+                return statement;
+            } catch (SQLException e) {
+                statement.close();
+                throw e;
+            }
+        }
+    }
+}

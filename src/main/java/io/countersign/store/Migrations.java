@@ -1,0 +1,72 @@
+package io.countersign.store;
+
+import java.sql.ResultSet;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+import org.flywaydb.core.api.MigrationState;
+
+/** Brings a store's schema up to this build's version, and refuses stores this build must not touch. */
+final class Migrations {
+    static final String LOCATION = "classpath:db/migration";
+
+    private Migrations() {
+    }
+
+    /**
+     * Refuses a store written by a newer build or holding another program's tables, then applies the pending
+     * migrations.
+     *
+     * @throws NewerStoreException        for schema versions this build does not know
+     * @throws StoreUnavailableException  for a database that is not a Countersign store, or a failed migration
+     */
+    static void apply(Database database) {
+        Flyway flyway = Flyway.configure(Migrations.class.getClassLoader())
+                .dataSource(database.dataSource())
+                .locations(LOCATION)
+                .placeholders(database.dialect().migrationPlaceholders())
+                .load();
+        String where = database.location().describe();
+        try {
+            MigrationInfoService info = flyway.info();
+            refuseNewer(info, where);
+            if (info.applied().length == 0 && hasTables(database)) {
+                throw new StoreUnavailableException("The database " + where + " already holds tables that are not a"
+                        + " Countersign store; point the store at a new file, or an empty database or schema.");
+            }
+            flyway.migrate();
+        } catch (FlywayException e) {
+            throw new StoreUnavailableException("The store " + where + " cannot be brought to this version of"
+                    + " Countersign: " + e.getMessage().lines().findFirst().orElse("").strip(), e);
+        }
+    }
+
+    private static void refuseNewer(MigrationInfoService info, String where) {
+        List<String> unknown = Arrays.stream(info.applied())
+                .filter(migration -> migration.getState() == MigrationState.FUTURE_SUCCESS
+                        || migration.getState() == MigrationState.FUTURE_FAILED)
+                .map(migration -> migration.getVersion().getVersion())
+                .toList();
+        if (!unknown.isEmpty()) {
+            String latestKnown = Arrays.stream(info.all())
+                    .filter(migration -> migration.getState().isResolved() && migration.getVersion() != null)
+                    .max(Comparator.comparing(MigrationInfo::getVersion))
+                    .map(migration -> migration.getVersion().getVersion())
+                    .orElse("none");
+            throw new NewerStoreException(where, unknown, latestKnown);
+        }
+    }
+
+    private static boolean hasTables(Database database) {
+        return database.read("inspect the store's tables", connection -> {
+            try (ResultSet tables = connection.getMetaData()
+                    .getTables(null, connection.getSchema(), "%", new String[] {"TABLE"})) {
+                return tables.next();
+            }
+        });
+    }
+}

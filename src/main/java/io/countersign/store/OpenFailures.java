@@ -1,0 +1,99 @@
+package io.countersign.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/** Turns what went wrong while opening a store into one sentence a person can act on. */
+final class OpenFailures {
+    // SQLite primary result codes (the low byte of an extended code).
+    private static final int SQLITE_PERM = 3;
+    private static final int SQLITE_BUSY = 5;
+    private static final int SQLITE_LOCKED = 6;
+    private static final int SQLITE_READONLY = 8;
+    private static final int SQLITE_CORRUPT = 11;
+    private static final int SQLITE_CANTOPEN = 14;
+    private static final int SQLITE_NOTADB = 26;
+
+    private OpenFailures() {
+    }
+
+    static StoreUnavailableException explain(StoreLocation location, Throwable failure, Duration busyTimeout) {
+        if (failure instanceof StoreUnavailableException known) {
+            return known;
+        }
+        SQLException cause = sqlCause(failure);
+        String sentence = location instanceof StoreLocation.SqliteFile file
+                ? sqlite(file.file(), cause, failure, busyTimeout)
+                : postgres(location.describe(), cause, failure);
+        return new StoreUnavailableException(sentence, failure);
+    }
+
+    /** True when SQLite gave up waiting for another connection's lock. */
+    static boolean isBusy(SQLException e) {
+        int code = e.getErrorCode() & 0xff;
+        return e.getClass().getName().startsWith("org.sqlite.") && (code == SQLITE_BUSY || code == SQLITE_LOCKED);
+    }
+
+    private static String sqlite(Path file, SQLException cause, Throwable failure, Duration busyTimeout) {
+        int code = cause == null ? -1 : cause.getErrorCode() & 0xff;
+        return switch (code) {
+            case SQLITE_BUSY, SQLITE_LOCKED -> "The store file " + file + " is locked by another program, which did"
+                    + " not release it within " + seconds(busyTimeout) + "; close that program or try again.";
+            case SQLITE_NOTADB -> "The file " + file + " is not a Countersign store: it is not a SQLite database.";
+            case SQLITE_CORRUPT -> "The store file " + file + " is damaged; restore it from a backup.";
+            case SQLITE_READONLY, SQLITE_PERM -> "The store file " + file
+                    + " cannot be written by this user; check its permissions.";
+            case SQLITE_CANTOPEN -> cannotOpen(file);
+            default -> "The store file " + file + " cannot be used: " + firstLine(failure, cause) + ".";
+        };
+    }
+
+    private static String cannotOpen(Path file) {
+        if (Files.isDirectory(file)) {
+            return "The store path " + file + " is a folder, not a file; give the path of a store file.";
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        if (folder != null && !Files.isDirectory(folder)) {
+            return "The folder " + folder + " of the store file does not exist; create it or choose another path.";
+        }
+        return "The store file " + file + " cannot be opened; check that this user may read and write it.";
+    }
+
+    private static String postgres(String url, SQLException cause, Throwable failure) {
+        String state = cause == null || cause.getSQLState() == null ? "" : cause.getSQLState();
+        if (state.startsWith("08")) {
+            return "The PostgreSQL store at " + url + " cannot be reached; check that the server is running and"
+                    + " that the host and port are right.";
+        }
+        if (state.startsWith("28")) {
+            return "The PostgreSQL store at " + url + " refused the login; check the user and password.";
+        }
+        if (state.equals("3D000")) {
+            return "The PostgreSQL database named in " + url + " does not exist; create it or fix the URL.";
+        }
+        return "The PostgreSQL store at " + url + " cannot be used: " + firstLine(failure, cause) + ".";
+    }
+
+    private static SQLException sqlCause(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                return sql;
+            }
+        }
+        return null;
+    }
+
+    private static String firstLine(Throwable failure, SQLException cause) {
+        Throwable source = cause != null ? cause : failure;
+        String message = source.getMessage() == null ? source.getClass().getSimpleName() : source.getMessage();
+        String line = message.lines().findFirst().orElse(message).strip();
+        return line.endsWith(".") ? line.substring(0, line.length() - 1) : line;
+    }
+
+    static String seconds(Duration timeout) {
+        long millis = timeout.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+}

@@ -1,0 +1,42 @@
+package io.countersign.store;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The kinds of admin setting; a setting's key is {@code kind:subject}, its value a short text. */
+enum SettingKind {
+    TOOL_ENABLED("tool_enabled", "true"),
+    GROUP_ENABLED("group_enabled", "true"),
+    APPROVAL("approval", null),
+    SERVER_APPROVAL_BOUND("server_approval_bound", "true"),
+    ALLOWED_HOSTS("allowed_hosts", null),
+    USER_ROLES("user_roles", null);
+
+    private final String code;
+    private final String defaultValue;
+
+    SettingKind(String code, String defaultValue) {
+        this.code = code;
+        this.defaultValue = defaultValue;
+    }
+
+    String key(String subject) {
+        return code + ":" + subject;
+    }
+
+    /** The value in force while no row is stored, or {@code null} when the tool itself decides. */
+    String defaultValue() {
+        return defaultValue;
+    }
+
+    /** The kind of a stored key, or empty for a key this build does not know (written by a newer one). */
+    static Optional<SettingKind> ofKey(String key) {
+        int separator = key.indexOf(':');
+        String code = separator < 0 ? key : key.substring(0, separator);
+        return Arrays.stream(values()).filter(kind -> kind.code.equals(code)).findFirst();
+    }
+
+    static String subjectOf(String key) {
+        return key.substring(key.indexOf(':') + 1);
+    }
+}

@@ -1,0 +1,194 @@
+package io.countersign.store;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Names;
+import io.countersign.engine.ToolSettings;
+import io.countersign.engine.ToolSettingsSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/**
+ * The admin's tool settings. {@link #current()} is served from a cache that any change drops, whether made here
+ * or, announced by the {@link ChangeFeed}, by another process. Every change is recorded with who, when, and
+ * the old and new value, in the same transaction. Role checks belong to the caller.
+ */
+public final class SettingsStore implements ToolSettingsSource {
+    public static final int MAX_HOSTS = 100;
+    private static final Pattern HOST = Pattern.compile(
+            "(\\*\\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
+
+    private final Database database;
+    private final AtomicLong generation = new AtomicLong();
+    private volatile Snapshot snapshot;
+
+    /** The settings as read at one generation of the cache. */
+    private record Snapshot(long generation, ToolSettings settings, Map<String, List<String>> allowedHosts) {
+    }
+
+    SettingsStore(Database database) {
+        this.database = database;
+        database.changes().subscribe(kind -> {
+            if (kind == ChangeKind.SETTINGS) {
+                generation.incrementAndGet();
+            }
+        });
+    }
+
+    /** The settings in force now. */
+    @Override
+    public ToolSettings current() {
+        return snapshot().settings();
+    }
+
+    /**
+     * The hosts a tool (web_fetch, for one) may reach, as the admin set them; empty when the admin set none,
+     * in which case the tool's own default applies.
+     */
+    public Optional<List<String>> allowedHosts(String toolName) {
+        return Optional.ofNullable(snapshot().allowedHosts().get(toolName));
+    }
+
+    /** Turns a tool on or off. @return the change, or empty if the tool already was so */
+    public Optional<SettingChange> setToolEnabled(String toolName, boolean enabled, Actor who) {
+        return change(SettingKind.TOOL_ENABLED, Names.requireCode(toolName, "tool name"),
+                Boolean.toString(enabled), who);
+    }
+
+    /** Turns a tool group on or off. @return the change, or empty if the group already was so */
+    public Optional<SettingChange> setGroupEnabled(String group, boolean enabled, Actor who) {
+        return change(SettingKind.GROUP_ENABLED, Names.requireCode(group, "tool group"), Boolean.toString(enabled),
+                who);
+    }
+
+    /** Sets whether a configurable tool needs approval. @return the change, or empty if it already was so */
+    public Optional<SettingChange> setApprovalSetting(String toolName, boolean approvalBound, Actor who) {
+        return change(SettingKind.APPROVAL, Names.requireCode(toolName, "tool name"),
+                Boolean.toString(approvalBound), who);
+    }
+
+    /** Declares whether a remote server's tools need approval. @return the change, or empty if already so */
+    public Optional<SettingChange> setServerApprovalBound(String serverName, boolean approvalBound, Actor who) {
+        return change(SettingKind.SERVER_APPROVAL_BOUND, Names.requireCode(serverName, "server name"),
+                Boolean.toString(approvalBound), who);
+    }
+
+    /**
+     * Sets the hosts a tool may reach: names like {@code example.org} or {@code *.example.org}, compared
+     * without case; an empty list allows none. @return the change, or empty if the list already was so
+     */
+    public Optional<SettingChange> setAllowedHosts(String toolName, List<String> hosts, Actor who) {
+        Names.requireCode(toolName, "tool name");
+        if (hosts.size() > MAX_HOSTS) {
+            throw new IllegalArgumentException("at most " + MAX_HOSTS + " allowed hosts per tool, got "
+                    + hosts.size());
+        }
+        Set<String> normalised = new TreeSet<>();
+        for (String host : hosts) {
+            String lower = Objects.requireNonNull(host, "host").strip().toLowerCase(Locale.ROOT);
+            if (lower.length() > 253 || !HOST.matcher(lower).matches()) {
+                throw new IllegalArgumentException("\"" + host + "\" is not a host name; give names like"
+                        + " example.org or *.example.org, without scheme, port or path");
+            }
+            normalised.add(lower);
+        }
+        return change(SettingKind.ALLOWED_HOSTS, toolName, String.join(",", normalised), who);
+    }
+
+    /** The admin changes (settings, users and roles), newest first. */
+    public List<SettingChange> changes(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        return database.read("read the setting changes", connection -> SettingChanges.newestFirst(connection,
+                limit));
+    }
+
+    private Optional<SettingChange> change(SettingKind kind, String subject, String value, Actor who) {
+        Objects.requireNonNull(who, "who");
+        String key = kind.key(subject);
+        Optional<SettingChange> change = database.write("change the setting " + key, ChangeKind.SETTINGS,
+                connection -> {
+                    String old = stored(connection, key).orElse(kind.defaultValue());
+                    if (value.equals(old)) {
+                        return Optional.<SettingChange>empty();
+                    }
+                    try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO tool_settings"
+                            + " (setting_key, setting_value) VALUES (?, ?)"
+                            + " ON CONFLICT (setting_key) DO UPDATE SET setting_value = excluded.setting_value")) {
+                        upsert.setString(1, key);
+                        upsert.setString(2, value);
+                        upsert.executeUpdate();
+                    }
+                    return Optional.of(SettingChanges.record(connection, database.clock().instant(), who, key, old,
+                            value));
+                });
+        // Drop the cache now, so the caller's next read sees the change without waiting for the feed.
+        generation.incrementAndGet();
+        return change;
+    }
+
+    private static Optional<String> stored(Connection connection, String key) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT setting_value FROM tool_settings WHERE setting_key = ?")) {
+            select.setString(1, key);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    private Snapshot snapshot() {
+        Snapshot cached = snapshot;
+        long now = generation.get();
+        if (cached != null && cached.generation() == now) {
+            return cached;
+        }
+        Snapshot fresh = database.read("read the tool settings", connection -> load(connection, now));
+        snapshot = fresh;
+        return fresh;
+    }
+
+    private static Snapshot load(Connection connection, long generation) throws SQLException {
+        ToolSettings settings = ToolSettings.defaults();
+        Map<String, List<String>> hosts = new HashMap<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT setting_key, setting_value FROM tool_settings");
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                String key = rows.getString(1);
+                Optional<SettingKind> kind = SettingKind.ofKey(key);
+                if (kind.isEmpty()) {
+                    // Written by a newer build; nothing this one offers depends on it.
+                    continue;
+                }
+                String value = rows.getString(2);
+                String subject = SettingKind.subjectOf(key);
+                boolean on = Boolean.parseBoolean(value);
+                settings = switch (kind.get()) {
+                    case TOOL_ENABLED -> settings.withToolEnabled(subject, on);
+                    case GROUP_ENABLED -> settings.withGroupEnabled(subject, on);
+                    case APPROVAL -> settings.withApprovalSetting(subject, on);
+                    case SERVER_APPROVAL_BOUND -> settings.withServerApprovalBound(subject, on);
+                    case ALLOWED_HOSTS -> {
+                        hosts.put(subject, value.isEmpty() ? List.of() : List.of(value.split(",")));
+                        yield settings;
+                    }
+                    case USER_ROLES -> settings; // recorded as changes only, never stored here
+                };
+            }
+        }
+        return new Snapshot(generation, settings, Map.copyOf(hosts));
+    }
+}

@@ -1,0 +1,86 @@
+package io.countersign.store;
+
+import java.util.Objects;
+
+/**
+ * An open Countersign store: it owns the connection pool and hands out the repositories. Open it once per
+ * process and close it on the way out; the repositories are safe to use from any thread.
+ */
+public final class Store implements AutoCloseable {
+    private final Database database;
+    private final EventStore events;
+    private final SettingsStore settings;
+    private final UserStore users;
+    private final ConfigurationStore configurations;
+
+    private Store(Database database) {
+        this.database = database;
+        this.events = new EventStore(database);
+        this.settings = new SettingsStore(database);
+        this.users = new UserStore(database);
+        this.configurations = new ConfigurationStore(database);
+    }
+
+    /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
+    public static Store open(StoreLocation location) {
+        return open(location, StoreOptions.defaults());
+    }
+
+    /**
+     * Opens the store at a location, creating or upgrading its schema. A store that cannot be used is left
+     * exactly as it was.
+     *
+     * @throws NewerStoreException       when a newer Countersign wrote it
+     * @throws StoreUnavailableException when it is locked, unreadable, not a database, not a Countersign store,
+     *                                   or unreachable
+     */
+    public static Store open(StoreLocation location, StoreOptions options) {
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(options, "options");
+        Database database = Database.connect(location, options);
+        try {
+            Migrations.apply(database);
+            ChangeWatchers.start(database);
+            return new Store(database);
+        } catch (RuntimeException e) {
+            database.close();
+            throw OpenFailures.explain(location, e, options.busyTimeout());
+        }
+    }
+
+    /** Where this store lives. */
+    public StoreLocation location() {
+        return database.location();
+    }
+
+    /** Governance events: append, query, count, purge. */
+    public EventStore events() {
+        return events;
+    }
+
+    /** Tool settings and the record of admin changes. */
+    public SettingsStore settings() {
+        return settings;
+    }
+
+    /** Users and their roles. */
+    public UserStore users() {
+        return users;
+    }
+
+    /** Model and agent configurations. */
+    public ConfigurationStore configurations() {
+        return configurations;
+    }
+
+    /** Signals that runs, decisions or settings changed, here or in another process on the same database. */
+    public ChangeFeed changes() {
+        return database.changes();
+    }
+
+    /** Stops watching for changes and closes every connection. */
+    @Override
+    public void close() {
+        database.close();
+    }
+}

@@ -1,0 +1,47 @@
+package io.countersign.store;
+
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.Names;
+import io.countersign.engine.ToolCallPolicy;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An agent configuration as the store keeps it: the model by name, and the declarative tool-call policies as
+ * the JSON text the caller gave (the caller parses it; the store checks only that it is a JSON array).
+ */
+public record StoredAgentConfiguration(String name, String systemPrompt, String modelName, List<String> toolGroups,
+                                       List<String> allowedTools, String workspace, String toolCallPolicies,
+                                       int maxRounds, boolean fourEyes) {
+    public StoredAgentConfiguration {
+        Names.requireCode(name, "agent configuration name");
+        Names.requireCode(modelName, "agent configuration \"" + name + "\": model configuration name");
+        systemPrompt = systemPrompt == null ? "" : systemPrompt;
+        toolGroups = List.copyOf(toolGroups);
+        allowedTools = List.copyOf(allowedTools);
+        toolCallPolicies = toolCallPolicies == null ? "[]" : toolCallPolicies;
+        if (maxRounds < 1) {
+            throw new IllegalArgumentException("agent configuration \"" + name + "\": maxRounds must be at least 1,"
+                    + " got " + maxRounds);
+        }
+    }
+
+    /** The stored form of an engine configuration, with its policies written as JSON by the caller. */
+    public static StoredAgentConfiguration of(AgentConfiguration agent, String toolCallPoliciesJson) {
+        return new StoredAgentConfiguration(agent.name(), agent.systemPrompt(), agent.model().name(),
+                agent.toolGroups(), agent.allowedTools(), agent.workspace(), toolCallPoliciesJson, agent.maxRounds(),
+                agent.fourEyes());
+    }
+
+    /** The engine configuration, given the model it names and the policies the caller parsed. */
+    public AgentConfiguration toAgentConfiguration(ModelConfiguration model, List<ToolCallPolicy> policies) {
+        Objects.requireNonNull(model, "model");
+        if (!model.name().equals(modelName)) {
+            throw new IllegalArgumentException("agent configuration \"" + name + "\" names the model configuration \""
+                    + modelName + "\", not \"" + model.name() + "\"");
+        }
+        return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace, policies,
+                maxRounds, fourEyes);
+    }
+}

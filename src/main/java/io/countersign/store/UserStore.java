@@ -1,0 +1,206 @@
+package io.countersign.store;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The people who may use the console and their roles. The first user of a new store becomes admin; the last
+ * admin cannot lose the role. Every change is recorded as a {@link SettingChange} keyed
+ * {@code user_roles:<name>}. Role checks belong to the caller.
+ */
+public final class UserStore {
+    public static final int MAX_NAME_LENGTH = 128;
+
+    private final Database database;
+
+    UserStore(Database database) {
+        this.database = database;
+    }
+
+    /** The user of this name with their roles, if the store knows them. */
+    public Optional<Actor> find(String name) {
+        return database.read("read the user " + name, connection -> load(connection, name));
+    }
+
+    /** Every user, by name. */
+    public List<Actor> list() {
+        return database.read("read the users", connection -> {
+            Map<String, Set<Role>> users = new LinkedHashMap<>();
+            try (PreparedStatement select = connection.prepareStatement("SELECT u.name, r.role FROM users u"
+                    + " LEFT JOIN user_roles r ON r.user_name = u.name ORDER BY u.name");
+                 ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    Set<Role> roles = users.computeIfAbsent(rows.getString(1), name -> EnumSet.noneOf(Role.class));
+                    if (rows.getString(2) != null) {
+                        roles.add(role(rows.getString(2)));
+                    }
+                }
+            }
+            return users.entrySet().stream().map(user -> new Actor(user.getKey(), user.getValue())).toList();
+        });
+    }
+
+    /**
+     * The user the embedded store runs as: found, or added. The first user of a new store gets every role
+     * (admin, operator, supervisor), so that one person on one desk can do everything; later ones start with
+     * none until an admin grants them.
+     */
+    public Actor ensureUser(String osUserName) {
+        String name = requireName(osUserName);
+        Optional<Actor> known = find(name);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        return database.write("add the user " + name, ChangeKind.SETTINGS, connection -> {
+            Optional<Actor> raced = load(connection, name);
+            if (raced.isPresent()) {
+                return raced.get();
+            }
+            Set<Role> roles = userCount(connection) == 0
+                    ? EnumSet.allOf(Role.class) : EnumSet.noneOf(Role.class);
+            return insert(connection, name, roles, Actor.of(name));
+        });
+    }
+
+    /** Adds a user with these roles. @throws IllegalArgumentException if the name is taken */
+    public Actor add(String name, Set<Role> roles, Actor who) {
+        requireName(name);
+        Objects.requireNonNull(who, "who");
+        return database.write("add the user " + name, ChangeKind.SETTINGS, connection -> {
+            if (load(connection, name).isPresent()) {
+                throw new IllegalArgumentException("there already is a user named \"" + name + "\"");
+            }
+            return insert(connection, name, roles, who);
+        });
+    }
+
+    /**
+     * Replaces a user's roles.
+     *
+     * @throws IllegalArgumentException for an unknown user
+     * @throws IllegalStateException    when it would take the admin role from the last admin
+     */
+    public Actor setRoles(String name, Set<Role> roles, Actor who) {
+        Objects.requireNonNull(who, "who");
+        Set<Role> next = roles.isEmpty() ? EnumSet.noneOf(Role.class) : EnumSet.copyOf(roles);
+        return database.write("change the roles of " + name, ChangeKind.SETTINGS, connection -> {
+            Actor current = load(connection, name).orElseThrow(() -> new IllegalArgumentException(
+                    "there is no user named \"" + name + "\""));
+            if (current.roles().equals(next)) {
+                return current;
+            }
+            if (current.isAdmin() && !next.contains(Role.ADMIN) && otherAdmins(connection, name) == 0) {
+                throw new IllegalStateException("Cannot take the admin role from " + name
+                        + ": they are the last admin; make another user admin first.");
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM user_roles WHERE user_name = ?")) {
+                delete.setString(1, name);
+                delete.executeUpdate();
+            }
+            insertRoles(connection, name, next);
+            SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name),
+                    codes(current.roles()), codes(next));
+            return new Actor(name, next);
+        });
+    }
+
+    private Actor insert(Connection connection, String name, Set<Role> roles, Actor who) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO users (name) VALUES (?)")) {
+            insert.setString(1, name);
+            insert.executeUpdate();
+        }
+        insertRoles(connection, name, roles);
+        SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name), null,
+                codes(roles));
+        return new Actor(name, roles);
+    }
+
+    private static void insertRoles(Connection connection, String name, Set<Role> roles) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO user_roles (user_name, role) VALUES (?, ?)")) {
+            for (Role role : roles) {
+                insert.setString(1, name);
+                insert.setString(2, code(role));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private static Optional<Actor> load(Connection connection, String name) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT u.name, r.role FROM users u"
+                + " LEFT JOIN user_roles r ON r.user_name = u.name WHERE u.name = ?")) {
+            select.setString(1, name);
+            try (ResultSet rows = select.executeQuery()) {
+                Set<Role> roles = EnumSet.noneOf(Role.class);
+                boolean found = false;
+                while (rows.next()) {
+                    found = true;
+                    if (rows.getString(2) != null) {
+                        roles.add(role(rows.getString(2)));
+                    }
+                }
+                return found ? Optional.of(new Actor(name, roles)) : Optional.empty();
+            }
+        }
+    }
+
+    private static long otherAdmins(Connection connection, String name) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM user_roles WHERE role = ? AND user_name <> ?")) {
+            select.setString(1, code(Role.ADMIN));
+            select.setString(2, name);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private static long userCount(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM users");
+             ResultSet row = select.executeQuery()) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private static String requireName(String name) {
+        if (name == null || name.isBlank() || name.length() > MAX_NAME_LENGTH
+                || name.chars().anyMatch(Character::isISOControl) || !name.equals(name.strip())) {
+            throw new IllegalArgumentException("a user name is 1 to " + MAX_NAME_LENGTH + " characters without"
+                    + " control characters or surrounding spaces, got \"" + name + "\"");
+        }
+        return name;
+    }
+
+    private static String code(Role role) {
+        return role.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static Role role(String code) throws SQLException {
+        try {
+            return Role.valueOf(code.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new SQLException("the store holds an unknown role \"" + code + "\"", e);
+        }
+    }
+
+    private static String codes(Set<Role> roles) {
+        return roles.stream().map(UserStore::code).sorted().collect(Collectors.joining(","));
+    }
+}

@@ -1,0 +1,76 @@
+package io.countersign.tools;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.Tool;
+import io.countersign.engine.ToolCallRequest;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolResult;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** {@code fs_read}: the text of a UTF-8 file in the workspace; a long text is cut by {@link ToolResult}. */
+public final class ReadFileTool implements Tool {
+    public static final String NAME = "fs_read";
+
+    private static final StringParameters PARAMETERS = StringParameters.builder()
+            .required("path", "File to read, relative to the workspace folder.")
+            .build();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Read a UTF-8 text file in the workspace and return its content unchanged. Binary files are refused;"
+                + " only the first " + ToolResult.MAX_BYTES + " bytes of a long file are returned.";
+    }
+
+    @Override
+    public ObjectNode argumentSchema() {
+        return PARAMETERS.schema();
+    }
+
+    @Override
+    public ToolEffect effect() {
+        return ToolEffect.READ;
+    }
+
+    @Override
+    public DataClass dataClass() {
+        return DataClass.SOURCE_CODE;
+    }
+
+    @Override
+    public String group() {
+        return "files";
+    }
+
+    @Override
+    public ToolResult execute(ToolCallRequest request) throws IOException {
+        try {
+            String requested = PARAMETERS.read(request.arguments()).required("path");
+            Workspace workspace = Workspace.of(request.configuration());
+            Path file = workspace.resolve(requested);
+            String shown = workspace.display(file);
+            if (!Files.exists(file)) {
+                return ToolResult.failure(shown + " does not exist");
+            }
+            if (Files.isDirectory(file)) {
+                return ToolResult.failure(shown + " is a folder, not a file; use fs_list to see what it holds");
+            }
+            if (!Files.isRegularFile(file)) {
+                return ToolResult.failure(shown + " is not a regular file");
+            }
+            return ToolResult.ok(workspace.readText(file));
+        } catch (Refusal refusal) {
+            return ToolResult.failure(refusal.getMessage());
+        } catch (AccessDeniedException e) {
+            return ToolResult.failure("the file system denied access to this path");
+        }
+    }
+}

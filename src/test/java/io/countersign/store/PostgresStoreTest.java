@@ -1,0 +1,74 @@
+package io.countersign.store;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The store suite on a real PostgreSQL (one schema per test), plus what can only go wrong over a network. */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class PostgresStoreTest extends StoreSuite {
+    private static final AtomicInteger SCHEMAS = new AtomicInteger();
+
+    private static EmbeddedPostgres postgres;
+
+    @BeforeAll
+    static void usePostgres(EmbeddedPostgres server) {
+        postgres = server;
+    }
+
+    @Override
+    StoreLocation freshLocation() throws Exception {
+        String schema = "store_" + SCHEMAS.incrementAndGet();
+        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+        }
+        return new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema);
+    }
+
+    @Override
+    DataSource rawDataSource(StoreLocation location) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setUrl(((StoreLocation.Postgres) location).jdbcUrl());
+        return dataSource;
+    }
+
+    @Override
+    Dialect dialect() {
+        return Dialect.POSTGRESQL;
+    }
+
+    @Test
+    void unreachableServerIsReportedInOneSentence() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/countersign";
+
+        assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=ana&password=secret"),
+                StoreOptions.defaults().withBusyTimeout(Duration.ofSeconds(1))))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessage("The PostgreSQL store at " + url + " cannot be reached; check that the server is running"
+                        + " and that the host and port are right.");
+    }
+
+    @Test
+    void missingDatabaseIsNamedAsSuch() {
+        String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/no_such_database";
+
+        assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=postgres")))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessage("The PostgreSQL database named in " + url + " does not exist; create it or fix the URL.");
+    }
+}
