@@ -20,6 +20,7 @@ import java.util.Objects;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
@@ -181,6 +182,8 @@ public final class MainWindowController implements FxController {
         root.sceneProperty().addListener((o, was, now) -> {
             if (now != null) {
                 now.addEventHandler(KeyEvent.KEY_PRESSED, this::onKey);
+                // the keyboard starts in the inbox, where J and K work
+                Platform.runLater(inboxPaneController::focusList);
             }
         });
     }

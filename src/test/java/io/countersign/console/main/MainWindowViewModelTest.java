@@ -1,0 +1,174 @@
+package io.countersign.console.main;
+
+import static io.countersign.console.ConsoleFixtures.NOW;
+import static io.countersign.console.ConsoleFixtures.approvalCard;
+import static io.countersign.console.ConsoleFixtures.noService;
+import static io.countersign.console.ConsoleFixtures.waiting;
+import static io.countersign.console.ConsoleFixtures.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.countersign.console.MovableClock;
+import io.countersign.console.card.ApprovalCardViewModel;
+import io.countersign.console.card.CardSession;
+import io.countersign.console.card.Verdict;
+import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.LiveClock;
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.Theme;
+import io.countersign.console.inbox.InboxViewModel;
+import io.countersign.console.input.InputCardViewModel;
+import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.timeline.TimelineViewModel;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.engine.RunStatus;
+import io.countersign.service.DecisionResult;
+import io.countersign.service.RunService;
+import io.countersign.service.WaitingRun;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.Test;
+
+class MainWindowViewModelTest {
+    private static final WaitingRun NOTES = waiting("run-notes", "release-notes-bot", "maria", "fs_write", 4,
+            RunStatus.WAITING_FOR_APPROVAL);
+    private static final WaitingRun INTAKE = waiting("run-intake", "intake-form", "jonas", "ask_details", 2,
+            RunStatus.WAITING_FOR_INPUT);
+
+    // background work is dropped: these tests look at the window's state, not at the service
+    private final Executor nowhere = work -> {
+    };
+    private final RunService service = noService();
+    private final Actor maria = Actor.of("maria", Role.OPERATOR, Role.ADMIN);
+    private final Messages messages = Messages.forLocale(Locale.ENGLISH);
+    private final LiveClock clock = new LiveClock(new MovableClock(NOW));
+    private final ConnectionState connection = new ConnectionState();
+    private final InboxViewModel inbox = new InboxViewModel(service, maria, nowhere, clock, messages, connection);
+    private final ApprovalCardViewModel approval = new ApprovalCardViewModel(
+            new CardSession(service, maria, nowhere, clock, messages, connection));
+    private final InputCardViewModel input = new InputCardViewModel(
+            new CardSession(service, maria, nowhere, clock, messages, connection));
+    private final MainWindowViewModel window = new MainWindowViewModel(inbox, approval, input,
+            new TimelineViewModel(service, maria, nowhere, messages, connection, ZoneOffset.UTC),
+            new NewRunViewModel(service, maria, nowhere, messages), maria, "/tmp/countersign.db", Theme.LIGHT,
+            messages, clock, connection);
+
+    @Test
+    void theTitleCarriesTheWaitingCount() {
+        String empty = window.titleProperty().get();
+
+        inbox.replace(List.of(NOTES, INTAKE));
+
+        assertThat(empty).isEqualTo("Countersign · nothing waiting");
+        assertThat(window.titleProperty().get()).isEqualTo("Countersign · 2 waiting");
+    }
+
+    @Test
+    void theStatusBarNamesStoreConnectionUserRolesAndTheme() {
+        window.toggleTheme();
+
+        assertThat(window.statusProperty().get())
+                .isEqualTo("store: /tmp/countersign.db  ·  connected  ·  maria  ·  operator, admin  ·  dark");
+    }
+
+    @Test
+    void anUnreachableStoreShowsInTheStatusBar() {
+        connection.failed(new IllegalStateException("database is locked"));
+
+        assertThat(window.statusProperty().get()).contains("not connected");
+        assertThat(connection.problemProperty().get()).isEqualTo("database is locked");
+    }
+
+    @Test
+    void choosingARunOpensTheCardOfItsKind() {
+        inbox.replace(List.of(NOTES, INTAKE));
+
+        inbox.select(NOTES);
+        Detail approvalCard = window.detailProperty().get();
+        inbox.select(INTAKE);
+
+        assertThat(approvalCard).isEqualTo(new Detail.ApprovalCard("run-notes"));
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.InputCard("run-intake"));
+    }
+
+    @Test
+    void nextOpensTheOldestCardFirst() {
+        inbox.replace(List.of(INTAKE, NOTES));
+
+        window.next();
+
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.ApprovalCard("run-notes"));
+    }
+
+    @Test
+    void escapeFromATimelineGoesBackToTheCard() {
+        inbox.replace(List.of(NOTES));
+        inbox.select(NOTES);
+
+        window.openTimeline("run-notes");
+        Detail timeline = window.detailProperty().get();
+        window.back();
+
+        assertThat(timeline).isEqualTo(new Detail.Timeline("run-notes", new Detail.ApprovalCard("run-notes")));
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.ApprovalCard("run-notes"));
+    }
+
+    @Test
+    void aDecidedCardLeavesTheNextOpensAndAToastLinksToTheTimeline() {
+        WaitingRun fetch = waiting("run-fetch", "web-research", "maria", "web_fetch", 1,
+                RunStatus.WAITING_FOR_APPROVAL);
+        inbox.replace(List.of(NOTES, fetch));
+        inbox.select(NOTES);
+        approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md"), write(1, "OLD.md")), List.of()));
+
+        approval.apply(new DecisionResult.Done("run-notes", RunStatus.RUNNING, 1, 1));
+
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.ApprovalCard("run-fetch"));
+        assertThat(inbox.allRuns()).containsExactly(fetch);
+        assertThat(window.toasts()).singleElement().satisfies(toast -> {
+            assertThat(toast.text()).isEqualTo("release-notes-bot: 1 approved, 1 denied. The run continues.");
+            assertThat(toast.runId()).isEqualTo("run-notes");
+        });
+        assertThat(window.recent()).extracting(RecentRun::runId).containsExactly("run-notes");
+    }
+
+    @Test
+    void theLastDecidedCardLeavesTheEmptyPage() {
+        inbox.replace(List.of(NOTES));
+        inbox.select(NOTES);
+        approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
+
+        approval.apply(new DecisionResult.Done("run-notes", RunStatus.COMPLETED, 1, 0));
+
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.Empty());
+    }
+
+    @Test
+    void newRunsAreAnnouncedOnlyWhileTheWindowIsNotFocused() {
+        inbox.replace(List.of(NOTES));
+        inbox.replace(List.of(NOTES, INTAKE));
+        boolean quietWhileFocused = window.toasts().isEmpty();
+        window.windowFocusedProperty().set(false);
+        WaitingRun fetch = waiting("run-fetch", "web-research", "maria", "web_fetch", 1,
+                RunStatus.WAITING_FOR_APPROVAL);
+
+        inbox.replace(List.of(NOTES, INTAKE, fetch));
+
+        assertThat(quietWhileFocused).isTrue();
+        assertThat(window.toasts()).extracting(Toast::text)
+                .containsExactly("New in the inbox: web-research web_fetch");
+    }
+
+    @Test
+    void keysForTheApprovalCardDoNothingOnAnInputCard() {
+        inbox.replace(List.of(INTAKE));
+        inbox.select(INTAKE);
+        approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
+
+        window.approveAll();
+
+        assertThat(approval.calls().get(0).verdict()).isEqualTo(Verdict.UNDECIDED);
+    }
+}
