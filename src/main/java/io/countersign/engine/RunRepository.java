@@ -23,6 +23,9 @@ public interface RunRepository {
 
     Optional<StoredRun> find(String runId);
 
+    /** The most recently updated runs, newest first, whatever their status. */
+    List<StoredRun> recent(int limit);
+
     /** Every run that waits for a person (approval or input), oldest wait first. */
     List<StoredRun> waiting();
 
@@ -51,10 +54,13 @@ public interface RunRepository {
     List<StoredRun> reconcile(Instant at);
 
     /**
-     * A person settles a run flagged "outcome unknown": the unknown calls are recorded as failed and the run
-     * is returned, still {@link RunStatus#RUNNING}, for the caller to resume or fail.
+     * A person settles a run flagged "outcome unknown". With {@code retry} the run waits again on the pause it
+     * was decided from, so the person can look at the files and decide again (approving re-executes the calls);
+     * without, the run ends as failed with reason {@code outcome_unknown}. Records who settled it.
+     *
+     * @throws IllegalStateException when the run is not flagged
      */
-    StoredRun settleUnknownOutcome(String runId, String decidedBy, Instant at);
+    StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at);
 
     /** The answer to a claim. */
     sealed interface ClaimResult {

@@ -22,6 +22,9 @@ public interface RunService {
     /** Every waiting run, oldest first. Operators, supervisors (read only) and admins. */
     List<WaitingRun> inbox(Actor actor);
 
+    /** The most recently updated runs, newest first, whatever their status. Any role that may see timelines. */
+    List<RunSummary> recent(Actor actor, int limit);
+
     /** The card of a waiting run, or empty when the run does not wait (any more). */
     Optional<RunCard> card(Actor actor, String runId);
 

@@ -12,6 +12,7 @@ public final class Store implements AutoCloseable {
     private final SettingsStore settings;
     private final UserStore users;
     private final ConfigurationStore configurations;
+    private final RunStore runs;
 
     private Store(Database database) {
         this.database = database;
@@ -19,6 +20,7 @@ public final class Store implements AutoCloseable {
         this.settings = new SettingsStore(database);
         this.users = new UserStore(database);
         this.configurations = new ConfigurationStore(database);
+        this.runs = new RunStore(database);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -71,6 +73,11 @@ public final class Store implements AutoCloseable {
     /** Model and agent configurations. */
     public ConfigurationStore configurations() {
         return configurations;
+    }
+
+    /** Runs, their decisions and the execution journal. */
+    public RunStore runs() {
+        return runs;
     }
 
     /** Signals that runs, decisions or settings changed, here or in another process on the same database. */

@@ -1,0 +1,116 @@
+package io.countersign.app;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.IdGenerator;
+import io.countersign.engine.InvocationRules;
+import io.countersign.engine.ToolLoop;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.model.ChatModels;
+import io.countersign.model.HttpModelOptions;
+import io.countersign.service.AgentDirectory;
+import io.countersign.service.DefaultRunService;
+import io.countersign.service.RunService;
+import io.countersign.store.ChangeKind;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import io.countersign.tools.BuiltinTools;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import okhttp3.OkHttpClient;
+
+/**
+ * Everything a console or a command-line process needs, assembled over one store: the tool registry, the
+ * invocation rules, the models, the loop, and the services. The one place where the parts are wired together.
+ */
+public final class CountersignRuntime implements AutoCloseable {
+    private final Store store;
+    private final OkHttpClient http;
+    private final ToolRegistry registry;
+    private final RunService runs;
+
+    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs) {
+        this.store = store;
+        this.http = http;
+        this.registry = registry;
+        this.runs = runs;
+    }
+
+    /**
+     * Opens the store at the location and assembles the parts over it.
+     *
+     * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
+     */
+    public static CountersignRuntime open(StoreLocation location) {
+        Store store = Store.open(location);
+        try {
+            OkHttpClient http = new OkHttpClient();
+            ToolRegistry registry = new ToolRegistry();
+            BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
+                    .forEach(registry::register);
+            registry.register(new IntakeFormTool());
+            InvocationRules rules = InvocationRules.discover(List.of(), List.of());
+            ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
+                    .with(ScriptedModels.PROVIDER, ScriptedModels::load);
+            Clock clock = Clock.systemUTC();
+            IdGenerator ids = IdGenerator.random();
+            ToolLoop loop = ToolLoop.builder(registry, models.router())
+                    .settings(store.settings())
+                    .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                    .events(store.events())
+                    .journal(store.runs().journal())
+                    .clock(clock)
+                    .ids(ids)
+                    .build();
+            RunService runs = new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop,
+                    registry, store.events(), listener -> store.changes().subscribe(kind -> {
+                        if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                            listener.run();
+                        }
+                    }), clock, ids, Locale.getDefault());
+            return new CountersignRuntime(store, http, registry, runs);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The person at this desk: the operating system's user, made admin when they are the store's first user. */
+    public Actor localUser() {
+        return store.users().ensureUser(System.getProperty("user.name", "operator"));
+    }
+
+    /** Creates the demo workspace when the store has no agents yet; returns whether it did. */
+    public boolean ensureDemo(Path dataFolder) {
+        if (!store.configurations().listAgents().isEmpty()) {
+            return false;
+        }
+        new DemoWorkspace(store, runs).create(dataFolder.resolve("demo-workspace"));
+        return true;
+    }
+
+    public RunService runs() {
+        return runs;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public ToolRegistry registry() {
+        return registry;
+    }
+
+    /** A one-line description of the store for a status bar or a log. */
+    public String describeStore() {
+        return store.location().describe();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+    }
+}

@@ -1,0 +1,79 @@
+package io.countersign.app;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.InputField;
+import io.countersign.engine.RequiresInput;
+import io.countersign.engine.ToolCallRequest;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolResult;
+import java.util.List;
+
+/**
+ * A form the demo's intake agent asks a person to fill before it files a report: a summary, a priority and a
+ * category. It shows every kind of typed field a card can render; the result only repeats what was entered.
+ */
+final class IntakeFormTool implements RequiresInput {
+    static final String NAME = "intake_form";
+    private static final ObjectNode SCHEMA = schema();
+
+    private static ObjectNode schema() {
+        ObjectNode schema = new ObjectMapper().createObjectNode().put("type", "object");
+        ObjectNode properties = schema.putObject("properties");
+        properties.putObject("summary").put("type", "string").put("description", "One line describing the problem");
+        properties.putObject("priority").put("type", "integer").put("description", "1 (urgent) to 4 (someday)")
+                .put("minimum", 1).put("maximum", 4);
+        properties.putObject("category").put("type", "string").put("description", "bug, feature or question")
+                .putArray("enum").add("bug").add("feature").add("question");
+        schema.put("additionalProperties", false);
+        return schema;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Asks the person for the details of a report: a summary, a priority from 1 to 4 and a category.";
+    }
+
+    @Override
+    public ObjectNode argumentSchema() {
+        return SCHEMA.deepCopy();
+    }
+
+    @Override
+    public ToolEffect effect() {
+        return ToolEffect.READ;
+    }
+
+    @Override
+    public DataClass dataClass() {
+        return DataClass.PUBLIC_CONTENT;
+    }
+
+    @Override
+    public String group() {
+        return "interaction";
+    }
+
+    @Override
+    public List<InputField> inputFields() {
+        return List.of(
+                InputField.text("summary", "Summary", "One line that says what goes wrong", true),
+                new InputField("priority", InputField.InputType.INTEGER, "Priority",
+                        "1 is urgent, 4 can wait", true, List.of()),
+                InputField.choice("category", "Category", "What kind of report this is", true,
+                        List.of("bug", "feature", "question")));
+    }
+
+    @Override
+    public ToolResult execute(ToolCallRequest request) {
+        ObjectNode values = request.arguments();
+        return ToolResult.ok("Report details: " + values.path("summary").asText() + " (priority "
+                + values.path("priority").asInt() + ", " + values.path("category").asText() + ")");
+    }
+}

@@ -1,0 +1,57 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.ToolCallPolicies;
+import io.countersign.engine.ToolCallPolicy;
+import io.countersign.store.ConfigurationStore;
+import io.countersign.store.StoredAgentConfiguration;
+import java.util.List;
+import java.util.Optional;
+
+/** Agent configurations as the engine runs them: the stored record, its model, and its parsed intent policies. */
+public final class AgentDirectory {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ConfigurationStore configurations;
+
+    public AgentDirectory(ConfigurationStore configurations) {
+        this.configurations = configurations;
+    }
+
+    public List<StoredAgentConfiguration> list() {
+        return configurations.listAgents();
+    }
+
+    /**
+     * The runnable configuration of an agent.
+     *
+     * @throws IllegalArgumentException when no agent has the name, or its stored configuration cannot run (a
+     *                                  missing model, a policy that does not parse); the message says which
+     */
+    public AgentConfiguration get(String name) {
+        StoredAgentConfiguration stored = configurations.findAgent(name).orElseThrow(() ->
+                new IllegalArgumentException("no agent is named \"" + name + "\"; known agents: "
+                        + String.join(", ", list().stream().map(StoredAgentConfiguration::name).toList())));
+        ModelConfiguration model = model(stored.modelName(), name);
+        List<ToolCallPolicy> policies;
+        try {
+            JsonNode tree = JSON.readTree(stored.toolCallPolicies());
+            policies = ToolCallPolicies.parse(tree, modelName -> configurations.findModel(modelName).orElse(null));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("agent \"" + name + "\" has tool call policies that are not JSON: "
+                    + e.getOriginalMessage());
+        }
+        return stored.toAgentConfiguration(model, policies);
+    }
+
+    public Optional<ModelConfiguration> findModel(String name) {
+        return configurations.findModel(name);
+    }
+
+    private ModelConfiguration model(String modelName, String agentName) {
+        return configurations.findModel(modelName).orElseThrow(() -> new IllegalArgumentException("agent \""
+                + agentName + "\" names the model configuration \"" + modelName + "\", which does not exist"));
+    }
+}

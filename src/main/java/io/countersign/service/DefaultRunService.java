@@ -1,0 +1,438 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.ChatMessage;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.DecisionRecord;
+import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.IdGenerator;
+import io.countersign.engine.InputField;
+import io.countersign.engine.InputSubmission;
+import io.countersign.engine.InputValidation;
+import io.countersign.engine.InvalidInputException;
+import io.countersign.engine.PausedState;
+import io.countersign.engine.PendingCall;
+import io.countersign.engine.RemoteTool;
+import io.countersign.engine.RunOptions;
+import io.countersign.engine.RunOutcome;
+import io.countersign.engine.RunRepository;
+import io.countersign.engine.RunRequest;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.RunStateException;
+import io.countersign.engine.StoredRun;
+import io.countersign.engine.Tool;
+import io.countersign.engine.ToolAccessDecision;
+import io.countersign.engine.ToolCall;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolExecutionContext;
+import io.countersign.engine.ToolLoop;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.store.EventFilter;
+import io.countersign.store.EventStore;
+import io.countersign.store.PageRequest;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The operator's use cases over the durable store and the tool loop. A decision is claimed and committed in the
+ * store before the loop resumes, so two deciders never both win and a decision reported done is never lost.
+ */
+public final class DefaultRunService implements RunService {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int TIMELINE_EVENT_LIMIT = 1000;
+
+    private final RunRepository runs;
+    private final AgentDirectory agents;
+    private final ToolLoop loop;
+    private final ToolRegistry registry;
+    private final EventStore events;
+    private final Function<Runnable, AutoCloseable> changes;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final Locale locale;
+
+    /**
+     * @param changes subscribes a listener to run and decision changes and returns the subscription
+     * @param locale  the locale of the people behind runs started here, for rule explanations
+     */
+    public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
+                             EventStore events, Function<Runnable, AutoCloseable> changes, Clock clock,
+                             IdGenerator ids, Locale locale) {
+        this.runs = Objects.requireNonNull(runs, "runs");
+        this.agents = Objects.requireNonNull(agents, "agents");
+        this.loop = Objects.requireNonNull(loop, "loop");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.events = Objects.requireNonNull(events, "events");
+        this.changes = Objects.requireNonNull(changes, "changes");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        this.locale = Objects.requireNonNull(locale, "locale");
+    }
+
+    @Override
+    public List<AgentSummary> agents(Actor actor) {
+        Permissions.require(actor, Operation.LIST_AGENTS);
+        return agents.list().stream().map(stored -> {
+            var model = agents.findModel(stored.modelName());
+            return new AgentSummary(stored.name(), stored.modelName(),
+                    model.map(m -> m.trustZone().code()).orElse("unknown"), stored.toolGroups(), stored.fourEyes(),
+                    model.map(m -> m.provider().equals("scripted")).orElse(false));
+        }).toList();
+    }
+
+    @Override
+    public StartedRun start(Actor actor, String agent, String prompt, boolean unattended) {
+        Permissions.require(actor, Operation.START_RUN);
+        if (prompt == null || prompt.isBlank()) {
+            throw new IllegalArgumentException("a run needs a prompt");
+        }
+        AgentConfiguration configuration = agents.get(agent);
+        String runId = ids.next();
+        runs.create(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
+        RunRequest request = RunRequest.of(configuration, ToolExecutionContext.of(actor, runId, locale), prompt)
+                .withOptions(unattended ? RunOptions.unattendedRun() : RunOptions.DEFAULTS);
+        RunOutcome outcome = loop.runLoop(request);
+        runs.recordOutcome(outcome, clock.instant());
+        return new StartedRun(runId, outcome.status());
+    }
+
+    @Override
+    public List<WaitingRun> inbox(Actor actor) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return runs.waiting().stream().map(this::waitingRun).toList();
+    }
+
+    private WaitingRun waitingRun(StoredRun run) {
+        PausedState state = run.pausedState();
+        List<PendingCall> waiting = state.status() == RunStatus.WAITING_FOR_APPROVAL ? state.awaitingApproval()
+                : List.of(state.inputCall());
+        boolean hasWrite = waiting.stream().anyMatch(call -> tool(call).map(t -> t.effect() == ToolEffect.WRITE)
+                .orElse(false));
+        boolean hasRemote = waiting.stream().anyMatch(call -> tool(call).map(t -> t instanceof RemoteTool)
+                .orElse(false));
+        return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
+                run.prompt(), waiting.get(0).call().name(),
+                state.status() == RunStatus.WAITING_FOR_APPROVAL ? waiting.size() : 0, state.refused().size(),
+                hasWrite, hasRemote, state.digest());
+    }
+
+    @Override
+    public List<RunSummary> recent(Actor actor, int limit) {
+        Permissions.require(actor, Operation.VIEW_TIMELINE);
+        return runs.recent(limit).stream().map(run -> new RunSummary(run.runId(), run.agent(), run.initiator(),
+                run.status(), run.createdAt(), run.updatedAt(), run.prompt(), run.failureReason(),
+                run.outcomeUnknown())).toList();
+    }
+
+    @Override
+    public Optional<RunCard> card(Actor actor, String runId) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null)
+                .map(run -> card(actor, run));
+    }
+
+    private RunCard card(Actor actor, StoredRun run) {
+        PausedState state = run.pausedState();
+        List<RunCard.PendingCallView> pending = state.awaitingApproval().stream().map(call -> {
+            Optional<Tool> tool = tool(call);
+            return new RunCard.PendingCallView(call.index(), call.call().name(), pretty(call.call().arguments()),
+                    call.target(), call.preview() == null ? List.of() : call.preview().lines(),
+                    // A tool that vanished since the pause is shown as the most cautious kind.
+                    tool.map(Tool::effect).orElse(ToolEffect.WRITE), tool.map(t -> t instanceof RemoteTool)
+                    .orElse(false), tool.map(Tool::dataClass).orElse(DataClass.SECRET_ADJACENT), call.stale());
+        }).toList();
+        List<RunCard.RefusedCallView> refused = state.refused().stream()
+                .map(call -> new RunCard.RefusedCallView(call.index(), call.call().name(),
+                        call.refusal().ruleIdentifier(), call.refusal().reasonCode(), call.refusal().explanation()))
+                .toList();
+        RunCard.InputRequest input = null;
+        if (state.status() == RunStatus.WAITING_FOR_INPUT) {
+            PendingCall call = state.inputCall();
+            Map<String, String> guesses = new LinkedHashMap<>();
+            ObjectNode arguments = call.call().arguments();
+            for (InputField field : state.inputFields()) {
+                JsonNode guess = arguments.get(field.name());
+                if (guess != null && !guess.isNull()) {
+                    guesses.put(field.name(), guess.isTextual() ? guess.asText() : guess.toString());
+                }
+            }
+            input = new RunCard.InputRequest(call.index(), call.call().name(), state.inputFields(), guesses);
+        }
+        boolean fourEyes = agentConfiguration(run).map(AgentConfiguration::fourEyes).orElse(false);
+        return new RunCard(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(), run.prompt(),
+                state.lastAssistantMessage(), state.digest(), pending, refused, input,
+                actor.name().equals(run.initiator()), fourEyes);
+    }
+
+    @Override
+    public DecisionResult decide(Actor actor, String runId, String digest,
+                                 List<ApprovalDecision.CallVerdict> verdicts) {
+        if (!Permissions.allows(actor, Operation.DECIDE)) {
+            return new DecisionResult.NotPermitted(runId, Permissions.refusal(actor, Operation.DECIDE));
+        }
+        Optional<StoredRun> found = runs.find(runId);
+        if (found.isEmpty()) {
+            return new DecisionResult.NotWaiting(runId, null);
+        }
+        StoredRun run = found.get();
+        Optional<DecisionResult> early = beforeClaim(run, digest, RunStatus.WAITING_FOR_APPROVAL);
+        if (early.isPresent()) {
+            return early.get();
+        }
+        PausedState state = run.pausedState();
+        requireVerdictsFit(state, verdicts);
+        AgentConfiguration configuration = agents.get(run.agent());
+        boolean approvesAny = verdicts.stream().anyMatch(ApprovalDecision.CallVerdict::approved);
+        if (approvesAny && configuration.fourEyes() && state.initiatingActor().name().equals(actor.name())) {
+            return new DecisionResult.FourEyes(runId);
+        }
+        Optional<String> cannotRun = approvedCallTheApproverCannotRun(state, verdicts, configuration, actor);
+        if (cannotRun.isPresent()) {
+            return new DecisionResult.NotPermitted(runId, cannotRun.get());
+        }
+        DecisionRecord decision = DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts);
+        RunRepository.ClaimResult claim = runs.claim(decision);
+        if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+            return resumeApproval(claimed.run(), configuration, new ApprovalDecision(actor, verdicts), decision);
+        }
+        return refusedClaim(runId, claim);
+    }
+
+    private DecisionResult resumeApproval(StoredRun run, AgentConfiguration configuration, ApprovalDecision decision,
+                                          DecisionRecord record) {
+        PausedState state = run.pausedState();
+        RunOutcome outcome;
+        try {
+            outcome = loop.resumeApproval(state, configuration, decision);
+        } catch (RunStateException e) {
+            runs.release(state, clock.instant());
+            throw e;
+        }
+        if (outcome instanceof RunOutcome.WaitingForApproval again && samePause(state, again.state())) {
+            // A preview changed since the card was shown: nothing ran, the person must look again.
+            runs.release(again.state(), clock.instant());
+            return new DecisionResult.Stale(run.runId(), again.state().digest());
+        }
+        runs.recordOutcome(outcome, clock.instant());
+        long approved = decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        return new DecisionResult.Done(run.runId(), outcome.status(), (int) approved,
+                (int) (record.verdicts().size() - approved));
+    }
+
+    @Override
+    public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
+        if (!Permissions.allows(actor, Operation.SUBMIT_INPUT)) {
+            return new DecisionResult.NotPermitted(runId, Permissions.refusal(actor, Operation.SUBMIT_INPUT));
+        }
+        Optional<StoredRun> found = runs.find(runId);
+        if (found.isEmpty()) {
+            return new DecisionResult.NotWaiting(runId, null);
+        }
+        StoredRun run = found.get();
+        Optional<DecisionResult> early = beforeClaim(run, digest, RunStatus.WAITING_FOR_INPUT);
+        if (early.isPresent()) {
+            return early.get();
+        }
+        PausedState state = run.pausedState();
+        List<InputValidation.FieldError> errors = InputValidation.validate(state.inputFields(), values);
+        if (!errors.isEmpty()) {
+            return new DecisionResult.InvalidInput(runId, errors);
+        }
+        AgentConfiguration configuration = agents.get(run.agent());
+        DecisionRecord decision = DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values);
+        RunRepository.ClaimResult claim = runs.claim(decision);
+        if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+            return resumeInput(claimed.run(), configuration, new InputSubmission(actor, values));
+        }
+        return refusedClaim(runId, claim);
+    }
+
+    private DecisionResult resumeInput(StoredRun run, AgentConfiguration configuration, InputSubmission submission) {
+        PausedState state = run.pausedState();
+        RunOutcome outcome;
+        try {
+            outcome = loop.resumeInput(state, configuration, submission);
+        } catch (InvalidInputException e) {
+            runs.release(state, clock.instant());
+            return new DecisionResult.InvalidInput(run.runId(), e.errors());
+        } catch (RunStateException e) {
+            runs.release(state, clock.instant());
+            throw e;
+        }
+        runs.recordOutcome(outcome, clock.instant());
+        return new DecisionResult.Done(run.runId(), outcome.status(), 0, 0);
+    }
+
+    /** The answers that need no claim: a finished or other-kind run, a decision someone else made, a stale card. */
+    private Optional<DecisionResult> beforeClaim(StoredRun run, String digest, RunStatus expected) {
+        if (run.status() != expected || run.pausedState() == null) {
+            DecisionRecord last = run.lastDecision();
+            if (last != null && last.digest().equals(digest)) {
+                return Optional.of(alreadyDecided(last));
+            }
+            return Optional.of(new DecisionResult.NotWaiting(run.runId(), run.status()));
+        }
+        String current = run.pausedState().digest();
+        if (!current.equals(digest)) {
+            DecisionRecord last = run.lastDecision();
+            if (last != null && last.digest().equals(digest)) {
+                return Optional.of(alreadyDecided(last));
+            }
+            return Optional.of(new DecisionResult.Stale(run.runId(), current));
+        }
+        return Optional.empty();
+    }
+
+    private static DecisionResult refusedClaim(String runId, RunRepository.ClaimResult claim) {
+        if (claim instanceof RunRepository.ClaimResult.Stale stale) {
+            return new DecisionResult.Stale(runId, stale.currentDigest());
+        }
+        if (claim instanceof RunRepository.ClaimResult.AlreadyDecided decided) {
+            return alreadyDecided(decided.winner());
+        }
+        return new DecisionResult.NotWaiting(runId, ((RunRepository.ClaimResult.NotWaiting) claim).status());
+    }
+
+    private static DecisionResult alreadyDecided(DecisionRecord winner) {
+        return new DecisionResult.AlreadyDecided(winner.runId(), winner.decidedBy(), winner.decidedAt(),
+                winner.summary());
+    }
+
+    private static void requireVerdictsFit(PausedState state, List<ApprovalDecision.CallVerdict> verdicts) {
+        Set<Integer> waiting = state.awaitingApproval().stream().map(PendingCall::index).collect(Collectors.toSet());
+        Set<Integer> given = verdicts.stream().map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
+        if (given.size() != verdicts.size() || !given.equals(waiting)) {
+            throw new IllegalArgumentException("a decision on run " + state.runId()
+                    + " needs exactly one verdict for each waiting call " + waiting.stream().sorted().toList()
+                    + ", got " + verdicts.stream().map(ApprovalDecision.CallVerdict::index).toList());
+        }
+    }
+
+    /** The approver must be allowed to run every approved call themselves (gates under their own identity). */
+    private Optional<String> approvedCallTheApproverCannotRun(PausedState state,
+                                                              List<ApprovalDecision.CallVerdict> verdicts,
+                                                              AgentConfiguration configuration, Actor approver) {
+        AgentConfiguration round = configuration.model().equals(state.model()) ? configuration
+                : configuration.withModel(state.model());
+        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+            if (!verdict.approved()) {
+                continue;
+            }
+            String toolName = state.calls().get(verdict.index()).call().name();
+            ToolAccessDecision access = loop.accessPolicy().check(toolName, round, approver);
+            if (!access.permitted()) {
+                return Optional.of(approver.name() + " may not approve " + toolName + ": they could not run it"
+                        + " themselves (" + access.denialReason().code() + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean samePause(PausedState before, PausedState after) {
+        return before.transcript().size() == after.transcript().size()
+                && after.calls().stream().anyMatch(PendingCall::stale);
+    }
+
+    @Override
+    public RunTimeline timeline(Actor actor, String runId) {
+        Permissions.require(actor, Operation.VIEW_TIMELINE);
+        StoredRun run = runs.find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \""
+                + runId + "\""));
+        List<RunTimeline.Entry> entries = new ArrayList<>();
+        List<ChatMessage> transcript = run.pausedState() != null ? run.pausedState().transcript() : run.transcript();
+        for (ChatMessage message : transcript) {
+            switch (message.role()) {
+                case SYSTEM -> entries.add(new RunTimeline.Entry(RunTimeline.Kind.SYSTEM, null, "System prompt",
+                        message.content()));
+                case USER -> entries.add(new RunTimeline.Entry(RunTimeline.Kind.USER, null, run.initiator(),
+                        message.content()));
+                case ASSISTANT -> {
+                    if (!message.content().isBlank()) {
+                        entries.add(new RunTimeline.Entry(RunTimeline.Kind.ASSISTANT, null, "Model",
+                                message.content()));
+                    }
+                    for (ToolCall call : message.toolCalls()) {
+                        entries.add(new RunTimeline.Entry(RunTimeline.Kind.TOOL_CALL, null, call.name(),
+                                pretty(call.arguments())));
+                    }
+                }
+                case TOOL -> entries.add(new RunTimeline.Entry(RunTimeline.Kind.TOOL_RESULT, null,
+                        toolNameOf(transcript, message.toolCallId()), message.content()));
+            }
+        }
+        List<GovernanceEvent> runEvents = new ArrayList<>(events.page(EventFilter.all().withRunId(runId),
+                PageRequest.first(TIMELINE_EVENT_LIMIT)).events());
+        java.util.Collections.reverse(runEvents);
+        for (GovernanceEvent event : runEvents) {
+            boolean decision = event.type() == io.countersign.engine.EventType.APPROVAL_DECIDED
+                    || event.type() == io.countersign.engine.EventType.INPUT_SUBMITTED;
+            entries.add(new RunTimeline.Entry(decision ? RunTimeline.Kind.DECISION : RunTimeline.Kind.EVENT,
+                    event.time(), event.type().code() + (event.toolName() == null ? "" : " · " + event.toolName()),
+                    describe(event)));
+        }
+        String failure = run.failureReason() == null ? null : run.failureReason() + ": " + run.failureMessage();
+        return new RunTimeline(run.runId(), run.status(), run.agent(), run.initiator(), run.createdAt(), failure,
+                entries);
+    }
+
+    private static String describe(GovernanceEvent event) {
+        List<String> parts = new ArrayList<>();
+        if (event.actor() != null) {
+            parts.add("by " + event.actor());
+        }
+        if (event.ruleId() != null) {
+            parts.add("rule " + event.ruleId());
+        }
+        if (event.reasonCode() != null) {
+            parts.add("reason " + event.reasonCode());
+        }
+        if (event.detail() != null) {
+            parts.add(event.detail());
+        }
+        return String.join(" · ", parts);
+    }
+
+    private static String toolNameOf(List<ChatMessage> transcript, String callId) {
+        return transcript.stream().flatMap(m -> m.toolCalls().stream()).filter(c -> c.id().equals(callId))
+                .map(ToolCall::name).findFirst().orElse("tool");
+    }
+
+    @Override
+    public AutoCloseable onChange(Runnable listener) {
+        return changes.apply(listener);
+    }
+
+    private Optional<Tool> tool(PendingCall call) {
+        return registry.find(call.call().name());
+    }
+
+    private Optional<AgentConfiguration> agentConfiguration(StoredRun run) {
+        try {
+            return Optional.of(agents.get(run.agent()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String pretty(JsonNode node) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return node.toString();
+        }
+    }
+}

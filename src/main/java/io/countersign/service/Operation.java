@@ -1,0 +1,39 @@
+package io.countersign.service;
+
+import io.countersign.engine.Role;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Every use case of the service layer and the roles that may perform it (the role table of the
+ * specification). Checked in the service, whatever a screen shows or hides.
+ */
+public enum Operation {
+    LIST_AGENTS(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN),
+    START_RUN(Role.OPERATOR, Role.ADMIN),
+    VIEW_INBOX(Role.OPERATOR, Role.ADMIN),
+    DECIDE(Role.OPERATOR, Role.ADMIN),
+    SUBMIT_INPUT(Role.OPERATOR, Role.ADMIN),
+    VIEW_TIMELINE(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN),
+    QUERY_EVENTS(Role.SUPERVISOR, Role.ADMIN),
+    PURGE_EVENTS(Role.ADMIN),
+    VIEW_TOOL_SETTINGS(Role.ADMIN),
+    CHANGE_TOOL_SETTINGS(Role.ADMIN),
+    MANAGE_USERS(Role.ADMIN),
+    SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN);
+
+    private final Set<Role> allowed;
+
+    Operation(Role first, Role... rest) {
+        this.allowed = EnumSet.of(first, rest);
+    }
+
+    /** True when any of the roles allows this operation; a user without roles may do nothing. */
+    public boolean allowedFor(Set<Role> roles) {
+        return roles.stream().anyMatch(allowed::contains);
+    }
+
+    public Set<Role> allowedRoles() {
+        return Set.copyOf(allowed);
+    }
+}
