@@ -18,6 +18,7 @@ import io.countersign.console.main.MainWindowController;
 import io.countersign.console.main.MainWindowViewModel;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineController;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
@@ -71,8 +72,9 @@ public final class ConsoleWindow {
                 new CardSession(service, actor, executor, liveClock, messages, connection));
         TimelineViewModel timeline = new TimelineViewModel(service, actor, executor, messages, connection,
                 clock.getZone());
+        RunsViewModel runs = new RunsViewModel(service, actor, executor, messages, connection, clock.getZone());
         NewRunViewModel newRun = new NewRunViewModel(service, actor, executor, messages);
-        MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, newRun, actor,
+        MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
                 context.store(), context.theme(), messages, liveClock, connection);
 
         Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers = new HashMap<>();
@@ -90,7 +92,7 @@ public final class ConsoleWindow {
         MainWindowController.DetailViews views =
                 new MainWindowController.DetailViews(approvalView, inputView, timelineView, newRunView);
         controllers.put(MainWindowController.class,
-                () -> new MainWindowController(main, messages, views, newRun, clock.getZone()));
+                () -> new MainWindowController(main, messages, views, newRun));
         Loaded<MainWindowController> window =
                 new FxmlLoaderFactory(controllers, messages.bundle()).load(FxmlView.MAIN_WINDOW);
 

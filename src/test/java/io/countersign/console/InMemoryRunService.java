@@ -9,6 +9,7 @@ import io.countersign.service.AgentSummary;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
+import io.countersign.service.RunSummary;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
 import io.countersign.service.WaitingRun;
@@ -58,6 +59,11 @@ final class InMemoryRunService implements RunService {
         }
         runs.sort(Comparator.comparing(WaitingRun::waitingSince));
         return runs;
+    }
+
+    @Override
+    public List<RunSummary> recent(Actor actor, int limit) {
+        return List.of();
     }
 
     @Override

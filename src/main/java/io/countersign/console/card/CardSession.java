@@ -103,7 +103,8 @@ public final class CardSession {
      */
     public void recheck() {
         RunCard shown = card.get();
-        if (shown == null || finished.get()) {
+        // while a decision is on its way, its answer says best where the card stands
+        if (shown == null || finished.get() || busy.get()) {
             return;
         }
         int asked = generation;

@@ -42,8 +42,8 @@ public final class DecisionBanners {
             return Optional.of(Banner.danger(messages.get("card.notPermitted", notPermitted.reason())));
         }
         if (result instanceof DecisionResult.NotWaiting notWaiting) {
-            return Optional.of(Banner.info(messages.get("card.notWaiting",
-                    notWaiting.status().code().replace('_', ' '))));
+            return Optional.of(Banner.info(notWaiting.status() == null ? messages.get("card.gone")
+                    : messages.get("card.notWaiting", notWaiting.status().code().replace('_', ' '))));
         }
         if (result instanceof DecisionResult.InvalidInput invalid) {
             return Optional.of(Banner.danger(messages.get("card.invalidInput", String.join("; ",

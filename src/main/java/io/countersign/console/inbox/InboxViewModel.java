@@ -67,6 +67,9 @@ public final class InboxViewModel {
     private final StringBinding header;
     private Consumer<List<WaitingRun>> arrivalListener = arrived -> {
     };
+    private boolean merging;
+    private String vanishedRunId;
+    private int vanishedIndex = -1;
     private boolean refreshing;
     private boolean refreshAgain;
     private AutoCloseable subscription;
@@ -152,28 +155,38 @@ public final class InboxViewModel {
         sorted.forEach(run -> byId.put(run.runId(), run));
         Set<String> known = new HashSet<>();
         runs.forEach(run -> known.add(run.runId() + "@" + run.waitingSince()));
-
-        // a run that paused again sits elsewhere by age: take it out and put it back in its place
-        runs.removeIf(run -> {
-            WaitingRun now = byId.get(run.runId());
-            return now == null || !now.waitingSince().equals(run.waitingSince());
-        });
-        for (int i = 0; i < sorted.size(); i++) {
-            WaitingRun run = sorted.get(i);
-            if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
-                if (!runs.get(i).equals(run)) {
-                    runs.set(i, run);
-                }
-            } else {
-                runs.add(i, run);
-            }
-        }
-        searchTexts.keySet().retainAll(byId.keySet());
+        // the filter reads these as rows arrive, so they go in first
         sorted.forEach(run -> searchTexts.put(run.runId(), searchText(run)));
-        refreshChoices();
-        applyFilter();
 
         WaitingRun current = selected.get();
+        if (current != null && !byId.containsKey(current.runId())) {
+            // a decision here may report after a refresh took the run away; it still knows where it was
+            vanishedRunId = current.runId();
+            vanishedIndex = visible.indexOf(current);
+        }
+        merging = true;
+        try {
+            // a run that paused again sits elsewhere by age: take it out and put it back in its place
+            runs.removeIf(run -> {
+                WaitingRun now = byId.get(run.runId());
+                return now == null || !now.waitingSince().equals(run.waitingSince());
+            });
+            for (int i = 0; i < sorted.size(); i++) {
+                WaitingRun run = sorted.get(i);
+                if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
+                    if (!runs.get(i).equals(run)) {
+                        runs.set(i, run);
+                    }
+                } else {
+                    runs.add(i, run);
+                }
+            }
+        } finally {
+            merging = false;
+        }
+        searchTexts.keySet().retainAll(byId.keySet());
+        refreshChoices();
+
         if (current != null) {
             selected.set(byId.get(current.runId()));
         }
@@ -189,8 +202,14 @@ public final class InboxViewModel {
 
     /** Takes a run out of the list at once (it was just decided here) and selects the one after it. */
     public void removeAndAdvance(String runId) {
-        int index = visible.indexOf(find(runId));
-        runs.removeIf(run -> run.runId().equals(runId));
+        int index = runId.equals(vanishedRunId) ? vanishedIndex : visible.indexOf(find(runId));
+        vanishedRunId = null;
+        merging = true;
+        try {
+            runs.removeIf(run -> run.runId().equals(runId));
+        } finally {
+            merging = false;
+        }
         searchTexts.remove(runId);
         refreshChoices();
         if (index < 0) {
@@ -218,9 +237,14 @@ public final class InboxViewModel {
         selected.set(visible.get(next));
     }
 
-    /** Selects a run (as the list does on a click); {@code null} clears the selection. */
+    /**
+     * Selects a run (as the list does on a click); {@code null} clears the selection. A selection the list
+     * makes by itself while rows come and go is ignored: the card a person looks at never changes under them.
+     */
     public void select(WaitingRun run) {
-        selected.set(run);
+        if (!merging) {
+            selected.set(run);
+        }
     }
 
     /** Clears the search and every filter. */
@@ -273,7 +297,12 @@ public final class InboxViewModel {
                 && (wantedTool == null || wantedTool.equals(run.firstTool()))
                 && wantedKind.matches(run.status())
                 && containsAll(searchTexts.getOrDefault(run.runId(), ""), words);
-        visible.setPredicate(predicate);
+        merging = true;
+        try {
+            visible.setPredicate(predicate);
+        } finally {
+            merging = false;
+        }
     }
 
     private static boolean containsAll(String text, List<String> words) {

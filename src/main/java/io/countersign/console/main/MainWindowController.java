@@ -12,8 +12,7 @@ import io.countersign.console.input.InputCardController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.console.timeline.TimelineController;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
+import io.countersign.service.RunSummary;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -57,7 +56,6 @@ public final class MainWindowController implements FxController {
     private final Messages messages;
     private final DetailViews views;
     private final NewRunViewModel newRun;
-    private final ZoneId zone;
     private final Map<Toast, Node> toastNodes = new HashMap<>();
     private final Timeline ticker;
     private Stage newRunStage;
@@ -85,7 +83,7 @@ public final class MainWindowController implements FxController {
     @FXML
     private VBox runsPane;
     @FXML
-    private ListView<RecentRun> recentList;
+    private ListView<RunSummary> recentList;
     @FXML
     private StackPane detailPane;
     @FXML
@@ -108,12 +106,11 @@ public final class MainWindowController implements FxController {
      * @param newRun the New run dialog's view model, reset each time it opens
      */
     public MainWindowController(MainWindowViewModel viewModel, Messages messages, DetailViews views,
-                                NewRunViewModel newRun, ZoneId zone) {
+                                NewRunViewModel newRun) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.views = Objects.requireNonNull(views, "views");
         this.newRun = Objects.requireNonNull(newRun, "newRun");
-        this.zone = Objects.requireNonNull(zone, "zone");
         this.ticker = new Timeline(new KeyFrame(TICK, event -> viewModel.tick()));
     }
 
@@ -145,8 +142,8 @@ public final class MainWindowController implements FxController {
         userName.setText(viewModel.userName());
         userRoles.setText(viewModel.roles());
 
-        recentList.setItems(viewModel.recent());
-        recentList.setCellFactory(list -> new RecentRunCell());
+        recentList.setItems(viewModel.runs().runs());
+        recentList.setCellFactory(list -> new RunCell());
         recentList.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
             if (now != null) {
                 viewModel.openTimeline(now.runId());
@@ -296,27 +293,30 @@ public final class MainWindowController implements FxController {
                 || focused instanceof Spinner<?> spinner && spinner.isEditable();
     }
 
-    /** A line of the Runs list: agent, what happened, and when. */
-    private final class RecentRunCell extends ListCell<RecentRun> {
-        private final DateTimeFormatter time = DateTimeFormatter.ofPattern("HH:mm");
+    /** A line of the Runs list: agent and run, then status, who started it and when. */
+    private final class RunCell extends ListCell<RunSummary> {
+        private final Label title = new Label();
+        private final Label details = new Label();
+        private final Label prompt = new Label();
+        private final VBox box = new VBox(2, title, details, prompt);
+
+        RunCell() {
+            title.getStyleClass().add("inbox-agent");
+            details.getStyleClass().add("inbox-waiting");
+            prompt.getStyleClass().add("inbox-who");
+            box.setPrefWidth(0);
+        }
 
         @Override
-        protected void updateItem(RecentRun run, boolean empty) {
+        protected void updateItem(RunSummary run, boolean empty) {
             super.updateItem(run, empty);
             if (empty || run == null) {
-                setText(null);
                 setGraphic(null);
                 return;
             }
-            Label agent = new Label(run.agent() + " · " + messages.shortRunId(run.runId()));
-            agent.getStyleClass().add("inbox-agent");
-            Label what = new Label(run.what());
-            what.getStyleClass().add("inbox-who");
-            what.setWrapText(true);
-            Label at = new Label(time.format(run.at().atZone(zone)));
-            at.getStyleClass().add("inbox-waiting");
-            VBox box = new VBox(2, agent, what, at);
-            box.setPrefWidth(0);
+            title.setText(viewModel.runs().titleOf(run));
+            details.setText(viewModel.runs().detailsOf(run));
+            prompt.setText(run.prompt());
             setGraphic(box);
         }
     }

@@ -10,6 +10,7 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.console.input.InputCardViewModel;
 import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
@@ -38,6 +39,7 @@ public final class MainWindowViewModel {
     private final ApprovalCardViewModel approval;
     private final InputCardViewModel input;
     private final TimelineViewModel timeline;
+    private final RunsViewModel runs;
     private final Actor actor;
     private final Messages messages;
     private final LiveClock clock;
@@ -48,19 +50,20 @@ public final class MainWindowViewModel {
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
     private final ObservableList<Toast> toasts = FXCollections.observableArrayList();
-    private final ObservableList<RecentRun> recent = FXCollections.observableArrayList();
     private final StringBinding title;
     private final StringBinding status;
     private final String roles;
     private long toastIds;
 
     public MainWindowViewModel(InboxViewModel inbox, ApprovalCardViewModel approval, InputCardViewModel input,
-                               TimelineViewModel timeline, NewRunViewModel newRun, Actor actor, String store,
+                               TimelineViewModel timeline, RunsViewModel runs, NewRunViewModel newRun, Actor actor,
+                               String store,
                                Theme theme, Messages messages, LiveClock clock, ConnectionState connection) {
         this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.approval = Objects.requireNonNull(approval, "approval");
         this.input = Objects.requireNonNull(input, "input");
         this.timeline = Objects.requireNonNull(timeline, "timeline");
+        this.runs = Objects.requireNonNull(runs, "runs");
         this.actor = Objects.requireNonNull(actor, "actor");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -77,6 +80,7 @@ public final class MainWindowViewModel {
                 connection.connectedProperty(), this.theme);
 
         inbox.selectedProperty().addListener((o, was, now) -> openRun(was, now));
+        section.addListener((o, was, now) -> runs.setShown(now == Section.RUNS));
         inbox.setArrivalListener(this::arrived);
         approval.setOnDone(this::done);
         input.setOnDone(this::done);
@@ -95,6 +99,7 @@ public final class MainWindowViewModel {
     /** Stops listening to the service. */
     public void stop() {
         inbox.stop();
+        runs.setShown(false);
     }
 
     private void openRun(WaitingRun was, WaitingRun now) {
@@ -217,7 +222,6 @@ public final class MainWindowViewModel {
                 : messages.get("toast.decided", done.result().approved(), done.result().denied(), done.agent());
         String after = messages.get("toast.status." + done.result().status().name());
         toast(what + " " + after, done.runId());
-        recent.add(0, new RecentRun(done.runId(), done.agent(), what, clock.now()));
         inbox.removeAndAdvance(done.runId());
         if (inbox.selectedProperty().get() == null) {
             detail.set(new Detail.Empty());
@@ -229,7 +233,6 @@ public final class MainWindowViewModel {
         String what = messages.get("toast.started", started.agent(),
                 messages.get("toast.status." + started.run().status().name()));
         toast(what, started.run().runId());
-        recent.add(0, new RecentRun(started.run().runId(), started.agent(), what, clock.now()));
         inbox.refresh();
     }
 
@@ -281,9 +284,9 @@ public final class MainWindowViewModel {
         return toasts;
     }
 
-    /** Runs started and decided here, newest first. */
-    public ObservableList<RecentRun> recent() {
-        return recent;
+    /** The Runs list. */
+    public RunsViewModel runs() {
+        return runs;
     }
 
     /** "Countersign · 3 waiting". */

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import javafx.collections.ListChangeListener;
 import org.junit.jupiter.api.Test;
 
 class InboxViewModelTest {
@@ -122,6 +123,19 @@ class InboxViewModelTest {
     }
 
     @Test
+    void aSelectionTheListMakesWhileRowsComeAndGoIsIgnored() {
+        inbox.replace(List.of(NOTES, INTAKE));
+        inbox.select(NOTES);
+        // a list view moves its selection to a neighbour when the selected row goes
+        inbox.visibleRuns().addListener((ListChangeListener<WaitingRun>) change ->
+                inbox.select(inbox.visibleRuns().isEmpty() ? null : inbox.visibleRuns().get(0)));
+
+        inbox.replace(List.of(INTAKE));
+
+        assertThat(inbox.selectedProperty().get()).isNull();
+    }
+
+    @Test
     void runsThatArriveAfterTheFirstLoadAreAnnounced() {
         List<List<WaitingRun>> announced = new ArrayList<>();
         inbox.setArrivalListener(announced::add);
@@ -171,6 +185,17 @@ class InboxViewModelTest {
         inbox.removeAndAdvance("run-intake");
 
         assertThat(shown()).containsExactly("run-notes", "run-fetch");
+        assertThat(inbox.selectedProperty().get()).isEqualTo(FETCH);
+    }
+
+    @Test
+    void aRunDecidedHereThatARefreshAlreadyTookAwayStillAdvancesToTheNext() {
+        inbox.replace(List.of(NOTES, INTAKE, FETCH));
+        inbox.select(INTAKE);
+        inbox.replace(List.of(NOTES, FETCH));
+
+        inbox.removeAndAdvance("run-intake");
+
         assertThat(inbox.selectedProperty().get()).isEqualTo(FETCH);
     }
 

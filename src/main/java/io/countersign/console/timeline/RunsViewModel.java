@@ -1,0 +1,117 @@
+package io.countersign.console.timeline;
+
+import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.Tasks;
+import io.countersign.engine.Actor;
+import io.countersign.service.NotPermittedException;
+import io.countersign.service.RunService;
+import io.countersign.service.RunSummary;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The Runs list: the most recently updated runs, whatever their status, each opening its timeline. It follows
+ * the service's changes only while it is shown.
+ */
+public final class RunsViewModel {
+    /** How many runs the list shows. */
+    public static final int LIMIT = 200;
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("MMM d, HH:mm");
+
+    private final RunService service;
+    private final Actor actor;
+    private final Executor executor;
+    private final Messages messages;
+    private final ConnectionState connection;
+    private final ZoneId zone;
+    private final ObservableList<RunSummary> runs = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
+    private AutoCloseable subscription;
+
+    public RunsViewModel(RunService service, Actor actor, Executor executor, Messages messages,
+                         ConnectionState connection, ZoneId zone) {
+        this.service = Objects.requireNonNull(service, "service");
+        this.actor = Objects.requireNonNull(actor, "actor");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.messages = Objects.requireNonNull(messages, "messages");
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.zone = Objects.requireNonNull(zone, "zone");
+    }
+
+    /** Loads the list and follows changes while {@code shown}; stops following when it is not. */
+    public void setShown(boolean shown) {
+        if (shown && subscription == null) {
+            subscription = service.onChange(() -> Platform.runLater(this::refresh));
+            refresh();
+        } else if (!shown && subscription != null) {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                System.getLogger(RunsViewModel.class.getName()).log(System.Logger.Level.DEBUG,
+                        "closing the change subscription failed", e);
+            }
+            subscription = null;
+        }
+    }
+
+    /** Asks the service for the recent runs in the background. */
+    public void refresh() {
+        Tasks.create(() -> service.recent(actor, LIMIT))
+                .onSuccess(found -> {
+                    connection.succeeded();
+                    problem.set("");
+                    show(found);
+                })
+                .onError(failure -> {
+                    if (!(failure instanceof NotPermittedException)) {
+                        connection.failed(failure);
+                    }
+                    problem.set(messages.get("runs.failed", String.valueOf(failure.getMessage())));
+                })
+                .runOnce(executor);
+    }
+
+    /** Shows a list of runs, newest first as the service gives them. */
+    public void show(List<RunSummary> found) {
+        if (!runs.equals(found)) {
+            runs.setAll(found);
+        }
+    }
+
+    /** "release-notes-bot · run 7f3a9c21". */
+    public String titleOf(RunSummary run) {
+        return messages.get("runs.item", run.agent(), messages.shortRunId(run.runId()));
+    }
+
+    /** "completed · by maria · Mar 2, 10:42", with the failure or an unknown outcome where there is one. */
+    public String detailsOf(RunSummary run) {
+        String when = run.updatedAt() == null ? "" : WHEN.format(run.updatedAt().atZone(zone));
+        String details = messages.get("runs.details", run.status().code().replace('_', ' '), run.initiator(), when);
+        if (run.outcomeUnknown()) {
+            details += " · " + messages.get("runs.outcomeUnknown");
+        }
+        if (run.failure() != null && !run.failure().isBlank()) {
+            details += " · " + run.failure();
+        }
+        return details;
+    }
+
+    /** The runs, newest first. */
+    public ObservableList<RunSummary> runs() {
+        return runs;
+    }
+
+    /** Why the list could not be loaded, empty when it could. */
+    public ReadOnlyStringProperty problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+}

@@ -1,0 +1,197 @@
+package io.countersign.console;
+
+import static io.countersign.console.RealConsole.await;
+import static io.countersign.console.RealConsole.onFx;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.countersign.app.CountersignRuntime;
+import io.countersign.console.common.Theme;
+import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDecision.CallVerdict;
+import io.countersign.engine.RunStatus;
+import io.countersign.service.RunCard;
+import io.countersign.service.WaitingRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.matcher.control.LabeledMatchers;
+
+/** The approval card on the real scenes, over the real run service and a SQLite store with the demo. */
+@ExtendWith(ApplicationExtension.class)
+class ApprovalCardTest {
+    @TempDir
+    Path folder;
+    private Stage stage;
+    private RealConsole console;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void demo() {
+        console = RealConsole.withDemo(folder);
+    }
+
+    @AfterEach
+    void close() {
+        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+        console.close();
+    }
+
+    private void openReleaseNotes(FxRobot robot, Actor actor) {
+        console.open(robot, stage, actor, Theme.LIGHT);
+        await(() -> robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("release-notes-bot")).tryQuery()
+                .isPresent());
+        robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("release-notes-bot"))
+                .<Node>query());
+        await(() -> robot.lookup(".verdict-approve").tryQuery().isPresent());
+    }
+
+    private static String submitText(FxRobot robot) {
+        return onFx(() -> robot.lookup(".submit").queryButton().getText());
+    }
+
+    private static boolean toastSays(FxRobot robot, String text) {
+        return robot.lookup(".toast-text").queryAllAs(Label.class).stream()
+                .anyMatch(label -> label.getText().equals(text));
+    }
+
+    private WaitingRun waiting(String agent) {
+        return console.runtime().runs().inbox(console.admin()).stream().filter(run -> run.agent().equals(agent))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void theCardShowsTheWaitingWriteAndTheRefusedDeleteWithItsExplanation(FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+
+        List<String> texts = onFx(() -> robot.lookup(".label").queryAllAs(Label.class).stream()
+                .map(Label::getText).toList());
+        assertThat(texts).contains("WAITING FOR YOUR DECISION (1)", "ALREADY REFUSED BY A RULE (1)", "fs_write",
+                "fs_delete", "rule workspace.boundary · outside_workspace", "+## 2.4 — faster sync",
+                "It will be refused when you approve.");
+        assertThat(texts).anyMatch(text -> text.contains("release-notes"));
+        assertThat(submitText(robot)).isEqualTo("Submit (1 call left to decide)");
+    }
+
+    @Test
+    void approvingTheTurnLetsTheRunContinueAndTheCardLeaves(FxRobot robot) throws Exception {
+        openReleaseNotes(robot, console.admin());
+        String runId = waiting("release-notes-bot").runId();
+
+        robot.clickOn(".verdict-approve");
+        assertThat(submitText(robot)).isEqualTo("Submit: 1 approve");
+        robot.clickOn(".submit");
+
+        await(() -> toastSays(robot, "release-notes-bot: 1 approved, 0 denied. The run completed."));
+        await(() -> robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("release-notes-bot")).tryQuery()
+                .isEmpty());
+        assertThat(Files.readString(folder.resolve("demo-workspace/release-notes/NOTES.md"))).contains("## 2.4");
+        assertThat(console.runtime().runs().timeline(console.admin(), runId).status())
+                .isEqualTo(RunStatus.COMPLETED);
+        await(() -> robot.lookup(".card-title").queryAllAs(Label.class).stream()
+                .anyMatch(title -> title.getText().startsWith("intake-form")));
+    }
+
+    @Test
+    void aDenialWithAPresetReasonReachesTheTranscript(FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+
+        robot.clickOn(".verdict-deny");
+        robot.clickOn("#reason");
+        robot.interact(() -> robot.lookup("#reason").<ComboBox<String>>query().show());
+        robot.clickOn(robot.lookup(".list-cell").match(LabeledMatchers.hasText("Wrong target")).<Node>query());
+        assertThat(submitText(robot)).isEqualTo("Submit: 1 deny");
+        robot.clickOn(".submit");
+        await(() -> robot.lookup(".toast-link").tryQuery().isPresent());
+        robot.clickOn(".toast-link");
+
+        String declined = "declined by " + console.admin().name() + ": Wrong target";
+        await(() -> robot.lookup(".entry-body").queryAllAs(Label.class).stream()
+                .anyMatch(body -> body.getText().contains(declined)));
+    }
+
+    @Test
+    void aCardThatChangedIsRefusedAsStaleAndReloads(FxRobot robot) throws Exception {
+        openReleaseNotes(robot, console.admin());
+        // the file the write would change is changed on disk: the preview no longer matches the card
+        Path notes = folder.resolve("demo-workspace/release-notes/NOTES.md");
+        Files.writeString(notes, Files.readString(notes) + "\nA line someone added meanwhile.\n");
+
+        robot.clickOn(".verdict-approve");
+        robot.clickOn(".submit");
+
+        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
+                .anyMatch(text -> text.getText().equals("This card changed since you opened it.")));
+        assertThat(Files.readString(notes)).doesNotContain("## 2.4");
+        robot.clickOn(".card .banner-action");
+        await(() -> robot.lookup(".badge-stale").tryQuery().isPresent()
+                && submitText(robot).equals("Submit (1 call left to decide)"));
+    }
+
+    @Test
+    void aCardAnotherProcessDecidedFirstSaysWhoAndBecomesReadOnly(FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+        console.guard().beforeEachCall(method -> {
+            if (method.equals("decide")) {
+                RunCard card = other.runs().card(jonas, waiting("release-notes-bot").runId()).orElseThrow();
+                other.runs().decide(jonas, card.runId(), card.digest(), List.of(CallVerdict.approve(0)));
+            }
+        });
+
+        robot.clickOn(".verdict-approve");
+        robot.clickOn(".submit");
+
+        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
+                .anyMatch(text -> text.getText().startsWith("Decided by jonas at ")));
+        assertThat(onFx(() -> robot.lookup(".verdict-approve").query().isDisabled())).isTrue();
+        assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+    }
+
+    @Test
+    void aCardDecidedElsewhereWhileOpenSaysItNoLongerWaits(FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+        RunCard card = other.runs().card(jonas, waiting("release-notes-bot").runId()).orElseThrow();
+
+        other.runs().decide(jonas, card.runId(), card.digest(), List.of(CallVerdict.deny(0, "Not needed")));
+
+        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
+                .anyMatch(text -> text.getText().equals("This run no longer waits for a decision.")));
+        assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+    }
+
+    @Test
+    void theInitiatorOfAFourEyesRunMayOnlyDenyIt(FxRobot robot) {
+        console.requireFourEyes("release-notes-bot");
+        openReleaseNotes(robot, console.user("maria"));
+
+        assertThat(onFx(() -> robot.lookup(".card .banner-text").queryAs(Label.class).getText()))
+                .isEqualTo("You started this run; someone else must approve it. You may deny it.");
+        robot.clickOn(".verdict-approve");
+        assertThat(submitText(robot)).isEqualTo("Submit: you may only deny your own run");
+        assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+        robot.clickOn(".verdict-deny");
+        robot.clickOn(".submit");
+
+        await(() -> toastSays(robot, "release-notes-bot: 0 approved, 1 denied. The run completed."));
+    }
+}

@@ -1,0 +1,63 @@
+package io.countersign.console;
+
+import io.countersign.service.RunService;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+
+/**
+ * Wraps the real run service and notes every call that arrives on the JavaFX thread, where a store call would
+ * freeze the window. Subscribing to changes is exempt: it only registers a listener.
+ */
+final class FxThreadGuard {
+    private final List<String> onFxThread = new ArrayList<>();
+    private final List<String> calls = new ArrayList<>();
+    private volatile Consumer<String> beforeCall = method -> {
+    };
+
+    RunService wrap(RunService service) {
+        return (RunService) Proxy.newProxyInstance(RunService.class.getClassLoader(),
+                new Class<?>[] {RunService.class}, (proxy, method, arguments) -> {
+                    if (method.getDeclaringClass() == RunService.class) {
+                        note(method);
+                    }
+                    try {
+                        return method.invoke(service, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private void note(Method method) {
+        if (method.getName().equals("onChange")) {
+            return;
+        }
+        synchronized (this) {
+            calls.add(method.getName());
+            if (Platform.isFxApplicationThread()) {
+                onFxThread.add(method.getName());
+            }
+        }
+        beforeCall.accept(method.getName());
+    }
+
+    /** Something to do just before the service sees a call, such as another process deciding first. */
+    void beforeEachCall(Consumer<String> action) {
+        this.beforeCall = action;
+    }
+
+    /** The service calls made on the JavaFX thread, by method name. */
+    synchronized List<String> callsOnFxThread() {
+        return List.copyOf(onFxThread);
+    }
+
+    /** Every service call made, by method name. */
+    synchronized List<String> calls() {
+        return List.copyOf(calls);
+    }
+}

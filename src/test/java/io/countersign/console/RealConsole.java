@@ -1,0 +1,132 @@
+package io.countersign.console;
+
+import io.countersign.app.CountersignRuntime;
+import io.countersign.console.common.Theme;
+import io.countersign.engine.Actor;
+import io.countersign.store.StoreLocation;
+import io.countersign.store.StoredAgentConfiguration;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javafx.stage.Stage;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The console over the whole real runtime: a SQLite store in a temporary folder with the demo workspace, the
+ * real run service behind a guard that notes calls on the JavaFX thread, and a background executor.
+ */
+final class RealConsole implements AutoCloseable {
+    private final Path folder;
+    private final StoreLocation location;
+    private final CountersignRuntime runtime;
+    private final FxThreadGuard guard = new FxThreadGuard();
+    private final ExecutorService executor = Executors.newFixedThreadPool(2, work -> {
+        Thread thread = new Thread(work, "console-test-worker");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final List<CountersignRuntime> others = new ArrayList<>();
+    private ConsoleWindow window;
+
+    private RealConsole(Path folder) {
+        this.folder = folder;
+        this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
+        this.runtime = CountersignRuntime.open(location);
+    }
+
+    /** A store with the demo workspace: three runs wait, one finished. */
+    static RealConsole withDemo(Path folder) {
+        RealConsole console = new RealConsole(folder);
+        console.runtime.localUser();
+        console.runtime.ensureDemo(folder);
+        return console;
+    }
+
+    /** The store's first user, an admin who started none of the demo runs. */
+    Actor admin() {
+        return runtime.localUser();
+    }
+
+    /** A demo operator: maria started the release notes and the intake runs, jonas the web research. */
+    Actor user(String name) {
+        return runtime.store().users().find(name).orElseThrow();
+    }
+
+    /** Makes an agent require someone other than the initiator to approve. */
+    void requireFourEyes(String agent) {
+        StoredAgentConfiguration stored = runtime.store().configurations().findAgent(agent).orElseThrow();
+        runtime.store().configurations().saveAgent(new StoredAgentConfiguration(stored.name(), stored.systemPrompt(),
+                stored.modelName(), stored.toolGroups(), stored.allowedTools(), stored.workspace(),
+                stored.toolCallPolicies(), stored.maxRounds(), true));
+    }
+
+    /** Opens the console for a person on the stage, on the JavaFX thread. */
+    ConsoleWindow open(FxRobot robot, Stage stage, Actor actor, Theme theme) {
+        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(guard.wrap(runtime.runs()), actor,
+                runtime.describeStore(), theme), executor, Clock.systemDefaultZone()));
+        return window;
+    }
+
+    /** A second runtime over the same database file, as another process on the same desk would open it. */
+    CountersignRuntime otherProcess() {
+        CountersignRuntime other = CountersignRuntime.open(location);
+        others.add(other);
+        return other;
+    }
+
+    CountersignRuntime runtime() {
+        return runtime;
+    }
+
+    Path folder() {
+        return folder;
+    }
+
+    FxThreadGuard guard() {
+        return guard;
+    }
+
+    /** Waits until a condition, evaluated on the JavaFX thread, holds. */
+    static void await(Callable<Boolean> condition) {
+        try {
+            WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
+        } catch (TimeoutException e) {
+            // a picture of what the console showed instead, next to the other screenshots
+            javafx.stage.Window.getWindows().stream().findFirst().ifPresent(window ->
+                    ScreenshotWriter.write(window.getScene(), "failed-" + System.nanoTime()));
+            throw new AssertionError("the console did not reach the expected state within 15 s", e);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** Reads something on the JavaFX thread. */
+    static <T> T onFx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("reading the console's state failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (window != null) {
+            WaitForAsyncUtils.asyncFx(window::close);
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+        executor.shutdownNow();
+        others.forEach(CountersignRuntime::close);
+        runtime.close();
+    }
+}
