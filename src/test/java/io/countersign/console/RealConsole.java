@@ -3,6 +3,7 @@ package io.countersign.console;
 import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
+import io.countersign.service.RunService;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import java.nio.file.Path;
@@ -34,12 +35,14 @@ final class RealConsole implements AutoCloseable {
         return thread;
     });
     private final List<CountersignRuntime> others = new ArrayList<>();
+    private final RunService service;
     private ConsoleWindow window;
 
     private RealConsole(Path folder) {
         this.folder = folder;
         this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
         this.runtime = CountersignRuntime.open(location);
+        this.service = guard.wrap(runtime.runs());
     }
 
     /** A store with the demo workspace: three runs wait, one finished. */
@@ -70,7 +73,7 @@ final class RealConsole implements AutoCloseable {
 
     /** Opens the console for a person on the stage, on the JavaFX thread. */
     ConsoleWindow open(FxRobot robot, Stage stage, Actor actor, Theme theme) {
-        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(guard.wrap(runtime.runs()), actor,
+        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(service, actor,
                 runtime.describeStore(), theme), executor, Clock.systemDefaultZone()));
         return window;
     }
@@ -92,6 +95,11 @@ final class RealConsole implements AutoCloseable {
 
     FxThreadGuard guard() {
         return guard;
+    }
+
+    /** The run service as the console sees it, behind the guard. */
+    RunService service() {
+        return service;
     }
 
     /** Waits until a condition, evaluated on the JavaFX thread, holds. */

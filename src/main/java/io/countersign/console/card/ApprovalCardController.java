@@ -11,7 +11,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.input.KeyCode;
 import javafx.scene.layout.VBox;
 
 /** Wires the approval card view to its view model; the call panes are built from the card's calls. */
@@ -56,6 +55,7 @@ public final class ApprovalCardController implements FxController {
         CardSession session = viewModel.session();
         header.bind(session, messages, "card.waitingForApproval", runId -> openTimeline.accept(runId));
         header.setOnReload(viewModel::reload);
+        header.setOnShowRefused(() -> scroll.setVvalue(1));
         session.cardProperty().addListener((o, was, now) -> showCard(now));
         viewModel.calls().addListener((ListChangeListener<PendingCallItem>) change -> showCalls());
         viewModel.refused().addListener((ListChangeListener<RunCard.RefusedCallView>) change -> showRefused());
@@ -67,13 +67,12 @@ public final class ApprovalCardController implements FxController {
                 viewModel.denyReasonProperty().set(now);
             }
         });
-        reason.getEditor().setOnKeyPressed(event -> {
-            if (event.getCode() == KeyCode.ENTER && !reason.isShowing()) {
-                viewModel.submit();
-                event.consume();
-            }
-        });
-        reason.disableProperty().bind(viewModel.editableProperty().not());
+        if (session.mayDecide()) {
+            // not disabled while a decision is on its way: a disabled field would drop the keyboard focus
+            reason.disableProperty().bind(session.finishedProperty().or(session.cardProperty().isNull()));
+        } else {
+            reason.setDisable(true);
+        }
         approveAll.setOnAction(event -> viewModel.approveAll());
         approveAll.disableProperty().bind(viewModel.editableProperty().not());
         denyAll.setOnAction(event -> {

@@ -1,6 +1,7 @@
 package io.countersign.console.card;
 
 import io.countersign.console.common.Messages;
+import io.countersign.console.controls.Badge;
 import io.countersign.console.controls.BannerView;
 import io.countersign.service.RunCard;
 import java.util.function.Consumer;
@@ -23,6 +24,7 @@ public final class CardHeader extends VBox {
     private final Label waiting = new Label();
     private final Hyperlink timeline = new Hyperlink();
     private final Label loading = new Label();
+    private final Badge refused = new Badge("", Badge.Kind.REFUSED);
 
     public CardHeader() {
         getStyleClass().add("card-top");
@@ -32,7 +34,9 @@ public final class CardHeader extends VBox {
         timeline.setGraphic(new FontIcon(Feather.CLOCK));
         timeline.getStyleClass().add("timeline-link");
         loading.getStyleClass().add("card-loading");
-        HBox line = new HBox(12, waiting, timeline);
+        refused.setVisible(false);
+        refused.setManaged(false);
+        HBox line = new HBox(12, waiting, refused, timeline);
         line.setAlignment(Pos.BASELINE_LEFT);
         VBox header = new VBox(2, title, line);
         header.getStyleClass().add("card-header");
@@ -60,11 +64,24 @@ public final class CardHeader extends VBox {
         loading.setText(messages.get("card.loading"));
         loading.visibleProperty().bind(session.busyProperty().and(session.cardProperty().isNull()));
         loading.managedProperty().bind(loading.visibleProperty());
+        // refused calls sit below the waiting ones and may be out of sight: say up front that there are some
+        refused.textProperty().bind(Bindings.createStringBinding(() -> {
+            RunCard card = session.cardProperty().get();
+            return card == null ? "" : messages.get("card.refusedBelow", card.refused().size());
+        }, session.cardProperty()));
+        refused.visibleProperty().bind(Bindings.createBooleanBinding(() -> session.cardProperty().get() != null
+                && !session.cardProperty().get().refused().isEmpty(), session.cardProperty()));
+        refused.managedProperty().bind(refused.visibleProperty());
         title.textProperty().bind(Bindings.createStringBinding(() -> {
             RunCard card = session.cardProperty().get();
             return card == null ? "" : messages.get("card.title", card.agent(), messages.shortRunId(card.runId()),
                     card.initiator());
         }, session.cardProperty()));
+    }
+
+    /** What a click on the refused-calls badge does, such as scrolling to them. */
+    public void setOnShowRefused(Runnable action) {
+        refused.setOnMouseClicked(event -> action.run());
     }
 
     /** What the banner's Reload button does. */

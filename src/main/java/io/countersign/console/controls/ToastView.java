@@ -24,11 +24,13 @@ public final class ToastView extends HBox {
         label.getStyleClass().add("toast-text");
         HBox.setHgrow(label, Priority.ALWAYS);
         link.getStyleClass().add("toast-link");
+        link.setMinWidth(USE_PREF_SIZE);
         link.setVisible(false);
         link.setManaged(false);
         close.setGraphic(new FontIcon(Feather.X));
         close.getStyleClass().addAll("toast-close", "flat");
         close.setFocusTraversable(false);
+        close.setMinWidth(USE_PREF_SIZE);
         FontIcon mark = new FontIcon(icon);
         mark.getStyleClass().add("toast-icon");
         getChildren().addAll(mark, label, link, close);

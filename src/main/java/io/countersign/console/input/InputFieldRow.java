@@ -3,6 +3,7 @@ package io.countersign.console.input;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.InputField;
 import javafx.beans.binding.BooleanBinding;
+import javafx.css.PseudoClass;
 import javafx.scene.Node;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ChoiceBox;
@@ -17,6 +18,8 @@ import javafx.scene.layout.VBox;
  * the model's guess as a hint, and the error under it all.
  */
 final class InputFieldRow extends VBox {
+    /** The theme's state for a control whose value is wrong: a red border. */
+    private static final PseudoClass DANGER = PseudoClass.getPseudoClass("danger");
     private final Control control;
 
     InputFieldRow(InputFieldItem item, Messages messages, BooleanBinding editable) {
@@ -57,12 +60,7 @@ final class InputFieldRow extends VBox {
         error.textProperty().bind(item.errorProperty());
         error.visibleProperty().bind(item.errorProperty().isNotEmpty());
         error.managedProperty().bind(error.visibleProperty());
-        item.errorProperty().addListener((o, was, now) -> {
-            control.getStyleClass().remove("danger");
-            if (!now.isEmpty()) {
-                control.getStyleClass().add("danger");
-            }
-        });
+        item.errorProperty().addListener((o, was, now) -> control.pseudoClassStateChanged(DANGER, !now.isEmpty()));
         getChildren().add(error);
     }
 

@@ -26,6 +26,7 @@ import javafx.fxml.FXML;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBoxBase;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -178,7 +179,8 @@ public final class MainWindowController implements FxController {
         ticker.play();
         root.sceneProperty().addListener((o, was, now) -> {
             if (now != null) {
-                now.addEventHandler(KeyEvent.KEY_PRESSED, this::onKey);
+                // shortcuts go first, so that no focused control swallows Enter or Esc
+                now.addEventFilter(KeyEvent.KEY_PRESSED, this::onKey);
                 // the keyboard starts in the inbox, where J and K work
                 Platform.runLater(inboxPaneController::focusList);
             }
@@ -213,6 +215,11 @@ public final class MainWindowController implements FxController {
         }
         if (detailPane.getChildren().size() != 1 || detailPane.getChildren().get(0) != shown) {
             detailPane.getChildren().setAll(shown);
+        }
+        // the keyboard goes with the person to the list beside the new detail (J and K work there), unless they
+        // are typing a search: a view that left, or a control disabled meanwhile, must not keep it
+        if (!inboxPaneController.searchFocused()) {
+            focusList();
         }
     }
 
@@ -254,10 +261,13 @@ public final class MainWindowController implements FxController {
     }
 
     private void onKey(KeyEvent event) {
-        if (event.isConsumed()) {
+        Node focused = focusOwner();
+        if (popupShowing(focused)
+                || event.getCode() == KeyCode.ENTER && focused instanceof TextInputControl
+                && !inside(focused, detailPane)) {
+            // a list to pick from, or the search box: their own Enter and Esc come first
             return;
         }
-        Node focused = root.getScene().getFocusOwner();
         Shortcut.of(event.getCode(), event.isShortcutDown(), typing(focused)).ifPresent(shortcut -> {
             switch (shortcut.action()) {
                 case NEXT -> viewModel.next();
@@ -279,12 +289,38 @@ public final class MainWindowController implements FxController {
                     if (viewModel.detailProperty().get() instanceof Detail.Timeline) {
                         viewModel.back();
                     } else {
-                        inboxPaneController.focusList();
+                        focusList();
                     }
                 }
             }
             event.consume();
         });
+    }
+
+    private void focusList() {
+        if (viewModel.sectionProperty().get() == Section.RUNS) {
+            recentList.requestFocus();
+        } else {
+            inboxPaneController.focusList();
+        }
+    }
+
+    private Node focusOwner() {
+        return root.getScene() == null ? null : root.getScene().getFocusOwner();
+    }
+
+    private static boolean inside(Node node, Node ancestor) {
+        for (Node at = node; at != null; at = at.getParent()) {
+            if (at == ancestor) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean popupShowing(Node focused) {
+        return focused instanceof ComboBoxBase<?> box && box.isShowing()
+                || focused instanceof ChoiceBox<?> choice && choice.isShowing();
     }
 
     private static boolean typing(Node focused) {

@@ -29,7 +29,8 @@ final class TimelineEntryView extends HBox {
 
         VBox right = new VBox(4);
         HBox.setHgrow(right, Priority.ALWAYS);
-        if (entry.title() != null && !entry.title().isBlank()) {
+        // a title that only repeats the kind ("Model") says nothing twice
+        if (entry.title() != null && !entry.title().isBlank() && !entry.title().equalsIgnoreCase(kind)) {
             Label title = new Label(entry.title());
             title.getStyleClass().add("entry-title");
             if (entry.kind() == RunTimeline.Kind.TOOL_CALL || entry.kind() == RunTimeline.Kind.TOOL_RESULT) {

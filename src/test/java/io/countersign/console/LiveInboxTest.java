@@ -1,0 +1,82 @@
+package io.countersign.console;
+
+import static io.countersign.console.RealConsole.await;
+import static io.countersign.console.RealConsole.onFx;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.javafx.stage.WindowHelper;
+import io.countersign.app.CountersignRuntime;
+import io.countersign.console.common.Theme;
+import io.countersign.engine.Actor;
+import java.nio.file.Path;
+import java.time.Duration;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** Runs that start waiting elsewhere reach the open console by themselves. */
+@ExtendWith(ApplicationExtension.class)
+class LiveInboxTest {
+    @TempDir
+    Path folder;
+    private Stage stage;
+    private RealConsole console;
+    private ConsoleWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void open(FxRobot robot) {
+        console = RealConsole.withDemo(folder);
+        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        await(() -> window.viewModel().inbox().allRuns().size() == 3);
+    }
+
+    @AfterEach
+    void close() {
+        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+        console.close();
+    }
+
+    @Test
+    void aRunAnotherProcessStartsAppearsWithoutARefreshWithinASecondOrSo(FxRobot robot) {
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+
+        long started = System.nanoTime();
+        other.runs().start(jonas, "web-research", "Compare the changelog again", false);
+        long startReturned = System.nanoTime();
+        await(() -> window.viewModel().inbox().allRuns().size() == 4);
+        Duration seen = Duration.ofNanos(System.nanoTime() - startReturned);
+
+        assertThat(onFx(() -> stage.getTitle())).isEqualTo("Countersign · 4 waiting");
+        assertThat(onFx(() -> robot.lookup(".nav-count").queryAs(Label.class).getText())).isEqualTo("4");
+        // the store's change feed polls another process's changes once a second; allow for a busy machine
+        assertThat(seen).as("from the other process's commit to the inbox line (start took %s ms)",
+                Duration.ofNanos(startReturned - started).toMillis()).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void aNewRunIsAnnouncedWhileTheWindowIsNotFocused(FxRobot robot) {
+        // the headless platform moves no focus between windows: tell the window, as the desktop would, that
+        // the person went to another application
+        robot.interact(() -> WindowHelper.setFocused(stage, false));
+        CountersignRuntime other = console.otherProcess();
+
+        other.runs().start(other.store().users().find("jonas").orElseThrow(), "web-research",
+                "Compare the changelog again", false);
+
+        await(() -> robot.lookup(".toast-text").queryAllAs(Label.class).stream()
+                .anyMatch(toast -> toast.getText().equals("New in the inbox: web-research web_fetch")));
+    }
+}

@@ -1,0 +1,97 @@
+package io.countersign.console;
+
+import static io.countersign.console.RealConsole.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.countersign.console.common.Theme;
+import io.countersign.console.main.Section;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.matcher.control.LabeledMatchers;
+
+/**
+ * Pictures of every screen at 1280×800 in both themes, over the demo, written to {@code target/screenshots/}
+ * for people to look at: the inbox, a card with a refused call, an input card with an error, and a timeline.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ScreenshotsTest {
+    @TempDir
+    Path folder;
+    private Stage stage;
+    private RealConsole console;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void demo() {
+        console = RealConsole.withDemo(folder);
+    }
+
+    @AfterEach
+    void close() {
+        console.close();
+    }
+
+    private void open(FxRobot robot, String agent) {
+        robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText(agent)).<Node>query());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Theme.class)
+    void everyScreenIsPhotographed(Theme theme, FxRobot robot) throws Exception {
+        ConsoleWindow window = console.open(robot, stage, console.user("maria"), theme);
+        String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
+        List<Path> shots = new ArrayList<>();
+        await(() -> window.viewModel().inbox().allRuns().size() == 3);
+        assertThat(window.scene().getWidth()).isEqualTo(ConsoleWindow.WIDTH);
+        assertThat(window.scene().getHeight()).isEqualTo(ConsoleWindow.HEIGHT);
+        shots.add(ScreenshotWriter.write(window.scene(), "inbox" + suffix));
+
+        open(robot, "release-notes-bot");
+        await(() -> robot.lookup(".refused-pane").tryQuery().isPresent());
+        shots.add(ScreenshotWriter.write(window.scene(), "approval-card-refused-call" + suffix));
+        robot.clickOn(".verdict-deny").clickOn("#reason").write("Wrong target");
+        shots.add(ScreenshotWriter.write(window.scene(), "approval-card-deciding" + suffix));
+        robot.type(KeyCode.ENTER);
+
+        // the decided card leaves, the next one (the input card) opens, and a toast says what was done
+        await(() -> robot.lookup(".input-row").queryAll().size() == 3
+                && robot.lookup(".toast").tryQuery().isPresent());
+        shots.add(ScreenshotWriter.write(window.scene(), "input-card" + suffix));
+        robot.clickOn(robot.lookup(".input-row .text-field").<Node>query()).write("Sync stalls");
+        robot.type(KeyCode.TAB).write("soon").type(KeyCode.ENTER);
+        await(() -> robot.lookup(".input-error").queryAllAs(Label.class).stream().anyMatch(Node::isVisible));
+        shots.add(ScreenshotWriter.write(window.scene(), "input-card-errors" + suffix));
+
+        robot.interact(() -> window.viewModel().sectionProperty().set(Section.RUNS));
+        await(() -> robot.lookup("#recentList .inbox-agent").queryAllAs(Label.class).stream()
+                .anyMatch(label -> label.getText().startsWith("workspace-auditor")));
+        robot.clickOn(robot.lookup("#recentList .inbox-agent").queryAllAs(Label.class).stream()
+                .filter(label -> label.getText().startsWith("release-notes-bot")).findFirst().orElseThrow());
+        await(() -> robot.lookup(".entry-decision").tryQuery().isPresent());
+        shots.add(ScreenshotWriter.write(window.scene(), "timeline" + suffix));
+
+        for (Path shot : shots) {
+            assertThat(Files.size(shot)).as(shot.toString()).isGreaterThan(10_000);
+        }
+    }
+}
