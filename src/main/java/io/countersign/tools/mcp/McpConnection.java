@@ -156,6 +156,8 @@ final class McpConnection implements AutoCloseable {
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
                 .build();
         Session fresh = new Session(client, gone, new AtomicBoolean());
+        // a server that dies between calls is replaced at the next use instead of failing it
+        gone.subscribe(reason -> fresh.lost().set(true));
         try {
             await(fresh, client.initialize(), server.connectTimeout(), "the handshake");
         } catch (McpServerException e) {

@@ -137,7 +137,9 @@ public final class McpToolSource implements AutoCloseable {
                 try {
                     refresh(trigger);
                 } catch (McpServerException e) {
-                    LOG.log(Level.WARNING, "{0}; its tools stay as they were", e.getMessage());
+                    if (!background.isShutdown()) {
+                        LOG.log(Level.WARNING, "{0}; its tools stay as they were", e.getMessage());
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {

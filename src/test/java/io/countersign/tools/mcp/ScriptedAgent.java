@@ -14,6 +14,7 @@ import io.countersign.engine.RunRequest;
 import io.countersign.engine.ScriptedChatModel;
 import io.countersign.engine.TokenUsage;
 import io.countersign.engine.ToolCall;
+import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolExecutionContext;
 import io.countersign.engine.ToolInvocationObservation;
 import io.countersign.engine.ToolLoop;
@@ -73,10 +74,20 @@ final class ScriptedAgent {
     }
 
     static ToolCall call(String id, String tool, String arguments) {
+        return new ToolCall(id, tool, object(arguments));
+    }
+
+    /** A call as a tool receives it, for executing a tool outside a run. */
+    ToolCallRequest request(String tool, String arguments) {
+        return new ToolCallRequest(tool, object(arguments), configuration,
+                ToolExecutionContext.of(MARIA, "run-1", Locale.ENGLISH));
+    }
+
+    private static ObjectNode object(String json) {
         try {
-            return new ToolCall(id, tool, (ObjectNode) JSON.readTree(arguments));
+            return (ObjectNode) JSON.readTree(json);
         } catch (Exception e) {
-            throw new IllegalArgumentException("not a JSON object: " + arguments, e);
+            throw new IllegalArgumentException("not a JSON object: " + json, e);
         }
     }
 
