@@ -86,7 +86,7 @@ final class McpConnection implements AutoCloseable {
     List<McpSchema.Tool> listTools() {
         Session current = session();
         McpSchema.ListToolsResult result = await(current, current.client().listTools(), server.connectTimeout(),
-                "tools/list");
+                "tools/list", false);
         if (result.tools() == null) {
             throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name()
                     + " answered tools/list without a list of tools");
@@ -98,7 +98,7 @@ final class McpConnection implements AutoCloseable {
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
         Session current = session();
         return await(current, current.client().callTool(new McpSchema.CallToolRequest(tool, arguments)),
-                server.callTimeout(), "the call of \"" + tool + "\"");
+                server.callTimeout(), "the call of \"" + tool + "\"", true);
     }
 
     @Override
@@ -126,7 +126,7 @@ final class McpConnection implements AutoCloseable {
             }
             Instant now = clock.instant();
             if (failures > 0 && now.isBefore(nextAttempt)) {
-                long seconds = Math.max(1, Duration.between(now, nextAttempt).toMillis() / 1000);
+                long seconds = Math.max(1, (Duration.between(now, nextAttempt).toMillis() + 999) / 1000);
                 throw new McpServerException(McpServerException.Kind.BACKING_OFF, name()
                         + " could not be reached a moment ago; the next attempt is in " + seconds + " s");
             }
@@ -159,7 +159,7 @@ final class McpConnection implements AutoCloseable {
         // a server that dies between calls is replaced at the next use instead of failing it
         gone.subscribe(reason -> fresh.lost().set(true));
         try {
-            await(fresh, client.initialize(), server.connectTimeout(), "the handshake");
+            await(fresh, client.initialize(), server.connectTimeout(), "the handshake", false);
         } catch (McpServerException e) {
             discard(fresh);
             throw e;
@@ -191,14 +191,17 @@ final class McpConnection implements AutoCloseable {
                 .build();
     }
 
-    /** Waits for one request, failing early when the server dies and late when it does not answer in time. */
-    private <T> T await(Session current, Mono<T> request, Duration timeout, String what) {
+    /**
+     * Waits for one request, failing early when the server dies and late when it does not answer in time.
+     * {@code acts} says the request may change something, so a failure leaves its outcome unknown.
+     */
+    private <T> T await(Session current, Mono<T> request, Duration timeout, String what, boolean acts) {
         Mono<T> lost = current.gone().flatMap(reason -> Mono.error(new PeerGone(reason)));
         T answer;
         try {
             answer = Mono.firstWithSignal(request, lost).timeout(timeout).block();
         } catch (RuntimeException e) {
-            throw failure(current, Exceptions.unwrap(e), timeout, what);
+            throw failure(current, Exceptions.unwrap(e), timeout, what, acts);
         }
         if (answer == null) {
             throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name() + " gave no answer to "
@@ -208,7 +211,8 @@ final class McpConnection implements AutoCloseable {
     }
 
     /** Says what happened in words written here: a lower-level exception's text may carry anything. */
-    private McpServerException failure(Session current, Throwable error, Duration timeout, String what) {
+    private McpServerException failure(Session current, Throwable error, Duration timeout, String what,
+                                       boolean acts) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (cause instanceof McpServerException known) {
                 return known;
@@ -216,12 +220,13 @@ final class McpConnection implements AutoCloseable {
             if (cause instanceof PeerGone gone) {
                 current.lost().set(true);
                 return new McpServerException(McpServerException.Kind.STOPPED, name() + " stopped (" + gone.reason
-                        + ") during " + what + ", so its outcome is unknown; the next use starts it again");
+                        + ") during " + what + (acts ? ", so its outcome is unknown" : "")
+                        + "; the next use starts it again");
             }
             if (cause instanceof TimeoutException) {
                 return new McpServerException(McpServerException.Kind.TIMED_OUT, name() + " did not answer " + what
-                        + " within " + describe(timeout) + "; it may still be working on it, so its outcome is"
-                        + " unknown");
+                        + " within " + describe(timeout)
+                        + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
             }
             if (cause instanceof McpError refused) {
                 return new McpServerException(McpServerException.Kind.REFUSED, name() + " refused " + what

@@ -220,10 +220,10 @@ public final class McpToolSource implements AutoCloseable {
     }
 
     private static Optional<String> schemaProblem(Map<String, Object> schema) {
-        if (schema == null) {
-            return Optional.of("it declares no input schema");
-        }
         Object type = schema.get("type");
+        if (type == null) {
+            return Optional.of("its input schema is not an object schema (it has no \"type\")");
+        }
         if (!"object".equals(type)) {
             return Optional.of("its input schema is not an object schema (\"type\": "
                     + (type instanceof String ? "\"" + type + "\"" : String.valueOf(type)) + ")");
