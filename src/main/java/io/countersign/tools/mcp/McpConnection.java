@@ -85,6 +85,10 @@ final class McpConnection implements AutoCloseable {
     /** Every tool the server lists now, all pages. */
     List<McpSchema.Tool> listTools() {
         Session current = session();
+        McpSchema.ServerCapabilities capabilities = current.client().getServerCapabilities();
+        if (capabilities == null || capabilities.tools() == null) {
+            return List.of(); // a server without the tools capability offers none and may not be asked
+        }
         McpSchema.ListToolsResult result = await(current, current.client().listTools(), server.connectTimeout(),
                 "tools/list", false);
         if (result.tools() == null) {

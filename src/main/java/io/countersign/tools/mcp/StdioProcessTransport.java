@@ -35,6 +35,8 @@ final class StdioProcessTransport implements McpClientTransport {
             "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT",
             "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMFILES");
     private static final long STOP_WAIT_MILLIS = 2_000;
+    /** A longer line is not read into memory: the server is stopped instead. */
+    static final int MAX_MESSAGE_CHARS = 32 * 1024 * 1024;
 
     private final String server;
     private final List<String> command;
@@ -106,9 +108,14 @@ final class StdioProcessTransport implements McpClientTransport {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(source.getInputStream(),
                 StandardCharsets.UTF_8))) {
             String line;
-            while ((line = reader.readLine()) != null) {
+            while ((line = readLine(reader)) != null) {
                 if (line.isBlank()) {
                     continue;
+                }
+                if (line.length() > MAX_MESSAGE_CHARS) {
+                    markGone("wrote a message longer than " + MAX_MESSAGE_CHARS + " characters");
+                    stop(source);
+                    return;
                 }
                 JSONRPCMessage message;
                 try {
@@ -126,6 +133,26 @@ final class StdioProcessTransport implements McpClientTransport {
         } catch (IOException e) {
             outputClosed(source);
         }
+    }
+
+    /**
+     * The next line without its line end, or {@code null} at the end of the stream. Reading stops one character
+     * past {@link #MAX_MESSAGE_CHARS}, so an endless line cannot exhaust the memory.
+     */
+    private static String readLine(BufferedReader reader) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int next;
+        while ((next = reader.read()) != -1) {
+            if (next == '\n') {
+                int end = line.length();
+                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
+            }
+            line.append((char) next);
+            if (line.length() > MAX_MESSAGE_CHARS) {
+                return line.toString();
+            }
+        }
+        return line.length() == 0 ? null : line.toString();
     }
 
     /** A closed output usually means the process is ending; its exit status says more, if it comes soon. */

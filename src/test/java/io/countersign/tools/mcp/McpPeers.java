@@ -22,25 +22,41 @@ import java.util.regex.Pattern;
  * npm registry, installed once into a cache folder and run with the {@code node} found on the PATH.
  *
  * <p>The cache folder is {@code ~/.cache/countersign-mcp}, or the system property {@code countersign.mcp.cache},
- * or the environment variable {@code COUNTERSIGN_MCP_CACHE}. Without node and npm the tests fail and say what to
- * install: they are never skipped.
+ * or the environment variable {@code COUNTERSIGN_MCP_CACHE}; the servers go to its {@code servers} folder, the suite
+ * to its {@code conformance} folder. Without node and npm the tests fail and say what to install: they are never
+ * skipped.
  */
 final class McpPeers {
     static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
     static final String EVERYTHING = "@modelcontextprotocol/server-everything";
     static final String CONFORMANCE = "@modelcontextprotocol/conformance";
-    /** Pinned: each runs on Node 20; newer conformance releases need Node 22. */
-    static final Map<String, String> PACKAGES = Map.of(FILESYSTEM, "2026.8.31", EVERYTHING, "2026.8.31",
-            CONFORMANCE, "0.1.9");
     static final int MIN_NODE_MAJOR = 20;
+    /** The reference servers, pinned; both run on Node 20. */
+    private static final Installation SERVERS = new Installation("servers",
+            Map.of(FILESYSTEM, "2026.8.31", EVERYTHING, "2026.8.31"));
+    /**
+     * The client conformance suite (newer releases need Node 22) with the MCP SDK of its release day: later SDKs
+     * refuse the stateless server that its tools_call scenario runs ("Already connected to a transport").
+     */
+    private static final Installation SUITE = new Installation("conformance",
+            Map.of(CONFORMANCE, "0.1.9", "@modelcontextprotocol/sdk", "1.25.1"));
     private static final String INSTALL_HINT = "Install Node.js " + MIN_NODE_MAJOR + " or newer with npm (for"
             + " example `apt-get install -y nodejs npm` on Debian or Ubuntu, or from nodejs.org) and make sure `node`"
-            + " and `npm` are on the PATH; the tests then install " + PACKAGES + " from the npm registry into "
-            + cacheFolder() + ".";
+            + " and `npm` are on the PATH; the tests then install " + String.join(", ", SERVERS.specs()) + ", "
+            + String.join(", ", SUITE.specs())
+            + " from the npm registry into " + cacheFolder() + ".";
     private static final long INSTALL_TIMEOUT_MINUTES = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static Path modules;
     private static Path node;
+
+    /** A folder of pinned npm packages under the cache folder. */
+    private record Installation(String folder, Map<String, String> packages) {
+        /** What npm installs: {@code name@version} for each package. */
+        List<String> specs() {
+            return packages.entrySet().stream().map(pinned -> pinned.getKey() + "@" + pinned.getValue()).sorted()
+                    .toList();
+        }
+    }
 
     private McpPeers() {
     }
@@ -62,7 +78,8 @@ final class McpPeers {
 
     /** The main script of an installed package, such as {@code dist/index.js}. */
     static String script(String npmPackage, String relativePath) {
-        Path script = modules().resolve(npmPackage).resolve(relativePath);
+        Installation installation = SERVERS.packages().containsKey(npmPackage) ? SERVERS : SUITE;
+        Path script = modules(installation).resolve(npmPackage).resolve(relativePath);
         if (!Files.isRegularFile(script)) {
             throw new AssertionError("the installed package " + npmPackage + " has no " + relativePath + " at "
                     + script + "; delete " + cacheFolder() + " and run the tests again");
@@ -70,41 +87,38 @@ final class McpPeers {
         return script.toString();
     }
 
-    /** The {@code node_modules} folder with every pinned package, installing what is missing first. */
-    static synchronized Path modules() {
-        if (modules != null) {
-            return modules;
+    /** The {@code node_modules} folder of an installation, installing what is missing first. */
+    private static synchronized Path modules(Installation installation) {
+        Path prefix = cacheFolder().resolve(installation.folder());
+        Path folder = prefix.resolve("node_modules");
+        if (installed(folder, installation)) {
+            return folder;
         }
-        Path cache = cacheFolder();
-        Path folder = cache.resolve("node_modules");
-        if (!installed(folder)) {
-            String nodeCommand = node();
-            Path npm = onPath("npm").orElseThrow(() -> missing("npm"));
-            try {
-                Files.createDirectories(cache);
-                try (FileChannel channel = FileChannel.open(cache.resolve(".install.lock"), StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
-                    if (!installed(folder)) {
-                        List<String> command = new ArrayList<>(List.of(npm.toString(), "install", "--prefix",
-                                cache.toString(), "--no-audit", "--no-fund", "--ignore-scripts"));
-                        PACKAGES.forEach((name, version) -> command.add(name + "@" + version));
-                        run(command, cache);
-                    }
+        node();
+        Path npm = onPath("npm").orElseThrow(() -> missing("npm"));
+        try {
+            Files.createDirectories(prefix);
+            try (FileChannel channel = FileChannel.open(prefix.resolve(".install.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+                if (!installed(folder, installation)) {
+                    List<String> command = new ArrayList<>(List.of(npm.toString(), "install", "--prefix",
+                            prefix.toString(), "--no-audit", "--no-fund", "--ignore-scripts"));
+                    command.addAll(installation.specs());
+                    run(command, prefix);
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException("could not prepare the MCP peer cache " + cache, e);
             }
-            if (!installed(folder)) {
-                throw new AssertionError("npm finished but " + folder + " still lacks one of " + PACKAGES
-                        + " (node: " + nodeCommand + ")");
-            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not prepare the MCP peer folder " + prefix, e);
         }
-        modules = folder;
+        if (!installed(folder, installation)) {
+            throw new AssertionError("npm finished but " + folder + " still lacks one of "
+                    + installation.specs());
+        }
         return folder;
     }
 
-    private static boolean installed(Path folder) {
-        for (Map.Entry<String, String> pinned : PACKAGES.entrySet()) {
+    private static boolean installed(Path folder, Installation installation) {
+        for (Map.Entry<String, String> pinned : installation.packages().entrySet()) {
             Path manifest = folder.resolve(pinned.getKey()).resolve("package.json");
             try {
                 if (!Files.isRegularFile(manifest)
