@@ -38,8 +38,8 @@ final class McpConnection implements AutoCloseable {
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final int MAX_ERROR_TEXT = 300;
     private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
-    private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("countersign",
-            "Countersign", clientVersion());
+    private static final McpSchema.Implementation CLIENT = McpSchema.Implementation.builder("countersign",
+            clientVersion()).title("Countersign").build();
 
     /** What the owner of a connection hears about; called on a transport thread, so it must not block. */
     interface Listener {
@@ -101,7 +101,7 @@ final class McpConnection implements AutoCloseable {
     /** Calls a tool by the server's own name for it, within the record's call timeout. */
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
         Session current = session();
-        return await(current, current.client().callTool(new McpSchema.CallToolRequest(tool, arguments)),
+        return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build()),
                 server.callTimeout(), "the call of \"" + tool + "\"", true);
     }
 
@@ -138,7 +138,7 @@ final class McpConnection implements AutoCloseable {
                 session = open();
             } catch (McpServerException e) {
                 failures++;
-                nextAttempt = now.plus(retryDelay(failures));
+                nextAttempt = clock.instant().plus(retryDelay(failures));
                 throw e;
             }
             failures = 0;
@@ -155,7 +155,7 @@ final class McpConnection implements AutoCloseable {
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(CLIENT)
-                .requestTimeout(server.callTimeout().plus(SDK_DEADLINE_MARGIN))
+                .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(SDK_DEADLINE_MARGIN))
                 .initializationTimeout(server.connectTimeout().plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
                 .build();
@@ -259,6 +259,10 @@ final class McpConnection implements AutoCloseable {
             message = message.substring(0, MAX_ERROR_TEXT) + "...";
         }
         return ": " + message + " (JSON-RPC error " + error.code() + ")";
+    }
+
+    private static Duration longer(Duration one, Duration other) {
+        return one.compareTo(other) >= 0 ? one : other;
     }
 
     private static String describe(Duration timeout) {

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  * its tools. A server is approval-bound unless an admin declares otherwise; what its tools do or what the server
  * hints about them ({@code readOnlyHint} and the like) changes nothing. The record holds no secret: a secret
  * header or environment value is a reference ({@code env:NAME}) that is resolved when the server is connected.
+ * The {@code with...} methods return a copy with one field changed, checked again.
  *
  * @param name           {@code [a-z][a-z0-9_-]*}, at most {@value #MAX_NAME_LENGTH} characters; prefixes the
  *                       names of the server's tools

@@ -98,14 +98,17 @@ final class McpPeers {
         Path npm = onPath("npm").orElseThrow(() -> missing("npm"));
         try {
             Files.createDirectories(prefix);
+            // another test JVM may be installing into the same folder
             try (FileChannel channel = FileChannel.open(prefix.resolve(".install.lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+                    StandardOpenOption.WRITE)) {
+                FileLock lock = channel.lock();
                 if (!installed(folder, installation)) {
                     List<String> command = new ArrayList<>(List.of(npm.toString(), "install", "--prefix",
                             prefix.toString(), "--no-audit", "--no-fund", "--ignore-scripts"));
                     command.addAll(installation.specs());
                     run(command, prefix);
                 }
+                lock.release();
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not prepare the MCP peer folder " + prefix, e);

@@ -11,6 +11,7 @@ import io.countersign.engine.ToolRegistry;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.ToolSettingsSource;
 import io.countersign.engine.UnattendedToolFilter;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,12 +26,14 @@ class McpToolImportTest {
     private final McpToolSource source = McpToolSource.builder(files, registry).build();
 
     private static McpSchema.Tool tool(String name, Map<String, Object> schema) {
-        return new McpSchema.Tool(name, null, "does " + name, schema, null, null, null);
+        return McpSchema.Tool.builder(name, schema).description("does " + name).build();
     }
 
     private static McpSchema.Tool hinted(String name, boolean readOnly, boolean destructive) {
-        return new McpSchema.Tool(name, null, "does " + name, objectSchema(),
-                null, new McpSchema.ToolAnnotations(null, readOnly, destructive, null, null, null), null);
+        return McpSchema.Tool.builder(name, objectSchema()).description("does " + name)
+                .annotations(McpSchema.ToolAnnotations.builder().readOnlyHint(readOnly).destructiveHint(destructive)
+                        .build())
+                .build();
     }
 
     private static Map<String, Object> objectSchema(String... properties) {
@@ -84,11 +87,16 @@ class McpToolImportTest {
     }
 
     @Test
-    void aToolWithoutANameIsReported() {
-        ImportReport report = importing(tool("", objectSchema()));
+    void aToolWithoutANameIsReported() throws Exception {
+        McpSchema.ListToolsResult listed = McpJsonDefaults.getMapper().readValue(
+                "{\"tools\": [{\"description\": \"nameless\", \"inputSchema\": {\"type\": \"object\"}}, null]}",
+                McpSchema.ListToolsResult.class);
+
+        ImportReport report = source.importTools(listed.tools(), ImportReport.Trigger.REFRESH);
 
         assertThat(report.registered()).isEmpty();
-        assertThat(report.skipped()).containsExactly(new ImportReport.SkippedTool("", "the tool has no name"));
+        assertThat(report.skipped()).containsExactly(new ImportReport.SkippedTool("", "the tool has no name"),
+                new ImportReport.SkippedTool(null, "the tool has no name"));
     }
 
     @Test

@@ -28,15 +28,16 @@ class McpToolResultsTest {
     void anImageIsSummarisedWithItsTypeAndSize() {
         String data = Base64.getEncoder().encodeToString(new byte[1234]);
         ToolResult result = convert(McpSchema.CallToolResult.builder()
-                .addContent(new McpSchema.ImageContent(null, data, "image/png")).build());
+                .addContent(McpSchema.ImageContent.builder(data, "image/png").build()).build());
 
         assertThat(result.content()).isEqualTo("[image: image/png, 1234 bytes]");
     }
 
     @Test
     void anEmbeddedTextResourceKeepsItsText() {
-        ToolResult result = convert(McpSchema.CallToolResult.builder().addContent(new McpSchema.EmbeddedResource(
-                null, new McpSchema.TextResourceContents("file:///notes.txt", "text/plain", "ship it"))).build());
+        ToolResult result = convert(McpSchema.CallToolResult.builder().addContent(McpSchema.EmbeddedResource.builder(
+                McpSchema.TextResourceContents.builder("file:///notes.txt", "ship it").mimeType("text/plain").build())
+                .build()).build());
 
         assertThat(result.content()).isEqualTo("[resource: file:///notes.txt]\nship it");
     }
