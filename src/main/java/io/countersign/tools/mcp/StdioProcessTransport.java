@@ -96,6 +96,8 @@ final class StdioProcessTransport implements McpClientTransport {
         process = child;
         if (isGone()) {
             stop(child);
+            started.tryEmitError(new McpServerException(McpServerException.Kind.UNREACHABLE, "server \"" + server
+                    + "\" was closed while it started"));
             return;
         }
         daemon("mcp-" + server + "-out", () -> readMessages(child, handler)).start();
