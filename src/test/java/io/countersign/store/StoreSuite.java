@@ -522,7 +522,7 @@ abstract class StoreSuite {
         }
 
         @Test
-        void hostWithAScheme() {
+        void hostWithASchemeIsRejected() {
             assertThatThrownBy(() -> store.settings().setAllowedHosts("web_fetch", List.of("https://x.org"), ADMIN))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("\"https://x.org\" is not a host name");
