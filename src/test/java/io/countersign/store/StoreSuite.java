@@ -93,6 +93,7 @@ abstract class StoreSuite {
         Flyway.configure().dataSource(rawDataSource(location))
                 .locations(Migrations.LOCATION, "classpath:db/future")
                 .placeholders(dialect().migrationPlaceholders())
+                .loggers("slf4j")
                 .load().migrate();
     }
 
@@ -119,6 +120,7 @@ abstract class StoreSuite {
 
             assertThat(columns).containsExactlyInAnyOrder("id", "event_time", "event_type", "reason_code",
                     "tool_name", "rule_id", "run_id", "agent_configuration", "actor", "model", "detail");
+            assertThat(columns).hasSameSizeAs(GovernanceEvent.class.getRecordComponents());
             assertThat(columns).noneMatch(column -> column.contains("argument") || column.contains("result")
                     || column.contains("explanation") || column.contains("exception"));
         }
@@ -520,7 +522,7 @@ abstract class StoreSuite {
         }
 
         @Test
-        void hostWithAScheme() {
+        void hostWithASchemeIsRejected() {
             assertThatThrownBy(() -> store.settings().setAllowedHosts("web_fetch", List.of("https://x.org"), ADMIN))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("\"https://x.org\" is not a host name");
