@@ -3,6 +3,7 @@ package io.countersign.app;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.InputField;
 import io.countersign.engine.RequiresInput;
 import io.countersign.engine.ToolCallRequest;
@@ -14,7 +15,7 @@ import java.util.List;
  * A form the demo's intake agent asks a person to fill before it files a report: a summary, a priority and a
  * category. It shows every kind of typed field a card can render; the result only repeats what was entered.
  */
-final class IntakeFormTool implements RequiresInput {
+final class IntakeFormTool extends FixedTool implements RequiresInput {
     static final String NAME = "intake_form";
     private static final ObjectNode SCHEMA = schema();
 
@@ -30,34 +31,10 @@ final class IntakeFormTool implements RequiresInput {
         return schema;
     }
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Asks the person for the details of a report: a summary, a priority from 1 to 4 and a category.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return SCHEMA.deepCopy();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.PUBLIC_CONTENT;
-    }
-
-    @Override
-    public String group() {
-        return "interaction";
+    IntakeFormTool() {
+        super(NAME,
+                "Asks the person for the details of a report: a summary, a priority from 1 to 4 and a category.",
+                SCHEMA, ToolEffect.READ, DataClass.PUBLIC_CONTENT, "interaction");
     }
 
     @Override

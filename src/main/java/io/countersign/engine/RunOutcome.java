@@ -33,71 +33,52 @@ public sealed interface RunOutcome {
         }
     }
 
+    /** A pause: the run waits for a person, and {@link #state()} is what it resumes from. */
+    sealed interface Paused extends RunOutcome {
+
+        PausedState state();
+
+        @Override
+        default String runId() {
+            return state().runId();
+        }
+
+        @Override
+        default RunStatus status() {
+            return state().status();
+        }
+
+        @Override
+        default List<ChatMessage> transcript() {
+            return state().transcript();
+        }
+
+        @Override
+        default ToolInvocationHistory history() {
+            return state().history();
+        }
+
+        @Override
+        default RunCounters counters() {
+            return state().counters();
+        }
+    }
+
     /** A turn's calls wait for an operator's decision; nothing in the turn has executed. */
-    record WaitingForApproval(PausedState state) implements RunOutcome {
+    record WaitingForApproval(PausedState state) implements Paused {
         public WaitingForApproval {
             if (state.status() != RunStatus.WAITING_FOR_APPROVAL) {
                 throw new IllegalArgumentException("state is " + state.status().code());
             }
         }
-
-        @Override
-        public String runId() {
-            return state.runId();
-        }
-
-        @Override
-        public RunStatus status() {
-            return RunStatus.WAITING_FOR_APPROVAL;
-        }
-
-        @Override
-        public List<ChatMessage> transcript() {
-            return state.transcript();
-        }
-
-        @Override
-        public ToolInvocationHistory history() {
-            return state.history();
-        }
-
-        @Override
-        public RunCounters counters() {
-            return state.counters();
-        }
     }
 
     /** A turn waits for a person's typed input; nothing in the turn has executed. */
-    record WaitingForInput(PausedState state) implements RunOutcome {
+    record WaitingForInput(PausedState state) implements Paused {
         public WaitingForInput {
             if (state.status() != RunStatus.WAITING_FOR_INPUT) {
                 throw new IllegalArgumentException("state is " + state.status().code());
             }
-        }
-
-        @Override
-        public String runId() {
-            return state.runId();
-        }
-
-        @Override
-        public RunStatus status() {
-            return RunStatus.WAITING_FOR_INPUT;
-        }
-
-        @Override
-        public List<ChatMessage> transcript() {
-            return state.transcript();
-        }
-
-        @Override
-        public ToolInvocationHistory history() {
-            return state.history();
-        }
-
-        @Override
-        public RunCounters counters() {
-            return state.counters();
         }
     }
 

@@ -377,7 +377,9 @@ public final class ToolLoop {
     }
 
     private RunOutcome lastAnswer(Segment run) {
-        ModelConfiguration model = run.configuration.model();
+        // The last answer goes through the PRE seam too: a round that ran on a more trusted model must not
+        // hand its results to the default model only because the round cap was reached.
+        ModelConfiguration model = run.chooseModel();
         AssistantTurn turn;
         try {
             turn = chatModel.complete(new ChatRequest(model, run.transcript, List.of(), null));
@@ -517,8 +519,8 @@ public final class ToolLoop {
             if (routing == null) {
                 return configuration.model();
             }
-            return routing.chooseModel(IntentRouting.context(transcript, options.scope(), offered(configuration),
-                    options.toolChoice()), configuration.model());
+            return routing.chooseModel(IntentRouting.context(transcript, options.scope(),
+                    offerable(configuration), options.toolChoice()), configuration.model());
         }
 
         /** The POST seam: the calls to dispatch for the turn just appended to the transcript. */
@@ -547,6 +549,17 @@ public final class ToolLoop {
                         roundConfiguration, context.actingUser(), runId);
                 return options.unattended() ? unattendedFilter.unattended(permitted) : permitted;
             });
+        }
+
+        /**
+         * What the default model would be offered, for the PRE seam's context; nothing is recorded, since no
+         * round runs on it unless the seam says so.
+         */
+        List<String> offerable(AgentConfiguration defaultConfiguration) {
+            List<String> permitted = accessPolicy.explain(candidates(defaultConfiguration), defaultConfiguration,
+                            context.actingUser()).stream().filter(ToolAccessDecision::permitted)
+                    .map(ToolAccessDecision::toolName).toList();
+            return options.unattended() ? unattendedFilter.unattended(permitted) : permitted;
         }
 
         String settle(PendingCall call, String resultText) {

@@ -77,6 +77,9 @@ final class ChangeWatchers {
                 Connection listening = database.dedicatedConnection();
                 try (Statement statement = listening.createStatement()) {
                     statement.execute("LISTEN " + ChangeFeed.CHANNEL);
+                } catch (SQLException e) {
+                    closeQuietly(listening);
+                    throw e;
                 }
                 return listening;
             } catch (SQLException e) {
@@ -110,7 +113,9 @@ final class ChangeWatchers {
             while (running) {
                 try {
                     Thread.sleep(1000);
-                    connection = listen();
+                    if (!replaceConnection(listen())) {
+                        return;
+                    }
                     feed.everythingMayHaveChanged();
                     return;
                 } catch (InterruptedException e) {
@@ -122,16 +127,29 @@ final class ChangeWatchers {
             }
         }
 
+        /** Takes the new connection, unless the watcher was closed meanwhile: then closes it. */
+        private synchronized boolean replaceConnection(Connection fresh) {
+            if (!running) {
+                closeQuietly(fresh);
+                return false;
+            }
+            connection = fresh;
+            return true;
+        }
+
         @Override
         public void close() {
-            running = false;
+            synchronized (this) {
+                running = false;
+                // Closing the connection ends a wait for notifications at once.
+                closeQuietly(connection);
+            }
             thread.interrupt();
             try {
                 thread.join(2 * INTERVAL.toMillis() + 1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            closeQuietly(connection);
         }
 
         private static void closeQuietly(Connection connection) {

@@ -63,6 +63,7 @@ public final class ConfigurationStore {
         });
     }
 
+    /** The model configuration of this name, if the store has it. */
     public Optional<ModelConfiguration> findModel(String name) {
         return database.read("read the model configuration " + name,
                 connection -> models(connection, " WHERE name = ?", name).stream().findFirst());
@@ -110,6 +111,7 @@ public final class ConfigurationStore {
         });
     }
 
+    /** The agent configuration of this name, if the store has it. */
     public Optional<StoredAgentConfiguration> findAgent(String name) {
         return database.read("read the agent configuration " + name,
                 connection -> agents(connection, " WHERE name = ?", name).stream().findFirst());

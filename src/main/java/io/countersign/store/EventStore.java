@@ -87,43 +87,42 @@ public final class EventStore implements EventSink {
     public EventPage page(EventFilter filter, PageRequest request) {
         Objects.requireNonNull(filter, "filter");
         Objects.requireNonNull(request, "request");
-        return database.read("read governance events", connection -> switch (request.direction()) {
-            case FIRST -> {
-                List<GovernanceEvent> rows = select(connection, filter, request, request.size() + 1);
-                yield forward(rows, request.size(), null);
-            }
-            case AFTER -> {
-                List<GovernanceEvent> rows = select(connection, filter, request, request.size() + 1);
-                yield forward(rows, request.size(), rows.isEmpty() ? null : cursorOf(rows.get(0)));
-            }
-            case BEFORE -> {
-                List<GovernanceEvent> rows = select(connection, filter, request, request.size() + 1);
-                if (rows.size() < request.size()) {
-                    // Back at the start: show a full first page rather than the few events left before the cursor.
-                    PageRequest first = PageRequest.first(request.size());
-                    yield forward(select(connection, filter, first, request.size() + 1), request.size(), null);
-                }
-                boolean more = rows.size() > request.size();
-                List<GovernanceEvent> page = new ArrayList<>(rows.subList(0, Math.min(rows.size(), request.size())));
-                Collections.reverse(page);
-                yield new EventPage(page, cursorOf(page.get(page.size() - 1)), more ? cursorOf(page.get(0)) : null);
-            }
+        int size = request.size();
+        return database.read("read governance events", connection -> {
+            List<GovernanceEvent> rows = select(connection, filter, request);
+            return switch (request.direction()) {
+                case FIRST -> forward(rows, size, null);
+                case AFTER -> forward(rows, size, rows.isEmpty() ? null : cursorOf(rows.get(0)));
+                // Back at the start: a full first page rather than the few events left before the cursor.
+                case BEFORE -> rows.size() < size
+                        ? forward(select(connection, filter, PageRequest.first(size)), size, null)
+                        : backward(rows, size);
+            };
         });
     }
 
+    /** A page from rows read newest first, one more than the page holds if more follow. */
     private static EventPage forward(List<GovernanceEvent> rows, int size, EventCursor previous) {
         boolean more = rows.size() > size;
         List<GovernanceEvent> page = more ? rows.subList(0, size) : rows;
         return new EventPage(page, more ? cursorOf(page.get(size - 1)) : null, previous);
     }
 
+    /** A page from at least {@code size} rows read oldest first from a cursor, one more if more precede. */
+    private static EventPage backward(List<GovernanceEvent> rows, int size) {
+        boolean more = rows.size() > size;
+        List<GovernanceEvent> page = new ArrayList<>(rows.subList(0, size));
+        Collections.reverse(page);
+        return new EventPage(page, cursorOf(page.get(size - 1)), more ? cursorOf(page.get(0)) : null);
+    }
+
     private static EventCursor cursorOf(GovernanceEvent event) {
         return new EventCursor(event.time(), event.id());
     }
 
-    /** Reads up to {@code limit} rows: newest first, or for BEFORE oldest first from the cursor on. */
-    private static List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request,
-                                                int limit) throws SQLException {
+    /** Reads one row more than the page holds: newest first, or for BEFORE oldest first from the cursor on. */
+    private static List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request)
+            throws SQLException {
         Where where = Where.of(filter);
         String order = "event_time DESC, id DESC";
         if (request.direction() != PageRequest.Direction.FIRST) {
@@ -133,7 +132,7 @@ public final class EventStore implements EventSink {
             order = after ? order : "event_time ASC, id ASC";
         }
         String sql = "SELECT " + COLUMNS + " FROM governance_events" + where.clause() + " ORDER BY " + order
-                + " LIMIT " + limit;
+                + " LIMIT " + (request.size() + 1);
         try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
             List<GovernanceEvent> events = new ArrayList<>();
             while (rows.next()) {

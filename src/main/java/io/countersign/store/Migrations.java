@@ -29,6 +29,8 @@ final class Migrations {
                 .dataSource(database.dataSource())
                 .locations(LOCATION)
                 .placeholders(database.dialect().migrationPlaceholders())
+                // Like the pool, Flyway logs through SLF4J: the application chooses where that goes.
+                .loggers("slf4j")
                 .load();
         String where = database.location().describe();
         try {

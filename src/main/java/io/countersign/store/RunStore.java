@@ -72,8 +72,7 @@ public final class RunStore implements RunRepository {
     @Override
     public void recordOutcome(RunOutcome outcome, Instant at) {
         database.write("record where run " + outcome.runId() + " stands", ChangeKind.RUN, connection -> {
-            PausedState state = outcome instanceof RunOutcome.WaitingForApproval approval ? approval.state()
-                    : outcome instanceof RunOutcome.WaitingForInput input ? input.state() : null;
+            PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
             String failureReason = null;
             String failureMessage = null;
             if (outcome instanceof RunOutcome.Failed failed) {

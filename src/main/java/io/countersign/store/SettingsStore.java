@@ -60,25 +60,41 @@ public final class SettingsStore implements ToolSettingsSource {
         return Optional.ofNullable(snapshot().allowedHosts().get(toolName));
     }
 
-    /** Turns a tool on or off. @return the change, or empty if the tool already was so */
+    /**
+     * Turns a tool on or off.
+     *
+     * @return the change, or empty when the tool already was so
+     */
     public Optional<SettingChange> setToolEnabled(String toolName, boolean enabled, Actor who) {
         return change(SettingKind.TOOL_ENABLED, Names.requireCode(toolName, "tool name"),
                 Boolean.toString(enabled), who);
     }
 
-    /** Turns a tool group on or off. @return the change, or empty if the group already was so */
+    /**
+     * Turns a tool group on or off.
+     *
+     * @return the change, or empty when the group already was so
+     */
     public Optional<SettingChange> setGroupEnabled(String group, boolean enabled, Actor who) {
         return change(SettingKind.GROUP_ENABLED, Names.requireCode(group, "tool group"), Boolean.toString(enabled),
                 who);
     }
 
-    /** Sets whether a configurable tool needs approval. @return the change, or empty if it already was so */
+    /**
+     * Sets whether a configurable tool needs approval.
+     *
+     * @return the change, or empty when it already was so
+     */
     public Optional<SettingChange> setApprovalSetting(String toolName, boolean approvalBound, Actor who) {
         return change(SettingKind.APPROVAL, Names.requireCode(toolName, "tool name"),
                 Boolean.toString(approvalBound), who);
     }
 
-    /** Declares whether a remote server's tools need approval. @return the change, or empty if already so */
+    /**
+     * Declares whether a remote server's tools need approval.
+     *
+     * @return the change, or empty when it already was so
+     */
     public Optional<SettingChange> setServerApprovalBound(String serverName, boolean approvalBound, Actor who) {
         return change(SettingKind.SERVER_APPROVAL_BOUND, Names.requireCode(serverName, "server name"),
                 Boolean.toString(approvalBound), who);
@@ -86,7 +102,9 @@ public final class SettingsStore implements ToolSettingsSource {
 
     /**
      * Sets the hosts a tool may reach: names like {@code example.org} or {@code *.example.org}, compared
-     * without case; an empty list allows none. @return the change, or empty if the list already was so
+     * without case; an empty list allows none.
+     *
+     * @return the change, or empty when the list already was so
      */
     public Optional<SettingChange> setAllowedHosts(String toolName, List<String> hosts, Actor who) {
         Names.requireCode(toolName, "tool name");

@@ -56,7 +56,7 @@ public sealed interface StoreLocation {
 
     /**
      * Chooses the store: the {@code --store} value if given (a file path or a {@code jdbc:postgresql://} URL),
-     * else {@value #ENVIRONMENT_VARIABLE}, else {@code $XDG_DATA_HOME/countersign/countersign.db}, else
+     * else {@value #ENVIRONMENT_VARIABLE} if set and not blank, else {@code $XDG_DATA_HOME/countersign/countersign.db}, else
      * {@code $HOME/.local/share/countersign/countersign.db}. The default's folder is created here, so that the
      * first start on a desk just works.
      *
@@ -69,7 +69,7 @@ public sealed interface StoreLocation {
             return parse(cliValue, "--store");
         }
         String fromEnvironment = env.get(ENVIRONMENT_VARIABLE);
-        if (fromEnvironment != null) {
+        if (nonBlank(fromEnvironment)) {
             return parse(fromEnvironment, ENVIRONMENT_VARIABLE);
         }
         Path dataHome = nonBlank(env.get("XDG_DATA_HOME")) ? Path.of(env.get("XDG_DATA_HOME"))

@@ -75,7 +75,11 @@ public final class UserStore {
         });
     }
 
-    /** Adds a user with these roles. @throws IllegalArgumentException if the name is taken */
+    /**
+     * Adds a user with these roles.
+     *
+     * @throws IllegalArgumentException when the name is taken or not a valid user name
+     */
     public Actor add(String name, Set<Role> roles, Actor who) {
         requireName(name);
         Objects.requireNonNull(who, "who");

@@ -2,6 +2,7 @@ package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.InputField;
 import io.countersign.engine.RequiresInput;
 import io.countersign.engine.ToolCallRequest;
@@ -13,7 +14,7 @@ import java.util.List;
  * {@code ask_user}: the model asks the person behind the run a question; the run waits until they type the
  * answer into the {@code answer} field, which replaces whatever the model put there.
  */
-public final class AskUserTool implements RequiresInput {
+public final class AskUserTool extends FixedTool implements RequiresInput {
     public static final String NAME = "ask_user";
 
     // "answer" is declared so that the person's value, laid over the model's arguments, is a valid argument
@@ -24,35 +25,11 @@ public final class AskUserTool implements RequiresInput {
     private static final List<InputField> FIELDS = List.of(
             InputField.text("answer", "Answer", "Your answer to the agent's question.", true));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Ask the person behind this run a question and wait for their typed answer. Use it when you need a"
-                + " fact or a decision only they can give.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return PARAMETERS.schema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.PUBLIC_CONTENT;
-    }
-
-    @Override
-    public String group() {
-        return "interaction";
+    public AskUserTool() {
+        super(NAME,
+                "Ask the person behind this run a question and wait for their typed answer. Use it when you need a"
+                + " fact or a decision only they can give.",
+                PARAMETERS.schema(), ToolEffect.READ, DataClass.PUBLIC_CONTENT, "interaction");
     }
 
     @Override

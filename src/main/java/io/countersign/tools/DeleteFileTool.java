@@ -2,6 +2,7 @@ package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.Tool;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
@@ -21,42 +22,18 @@ import java.util.stream.Stream;
  * {@code fs_delete}: deletes a file, or an empty folder, in the workspace. A link is deleted itself, never what
  * it leads to.
  */
-public final class DeleteFileTool implements Tool {
+public final class DeleteFileTool extends FixedTool {
     public static final String NAME = "fs_delete";
 
     private static final StringParameters PARAMETERS = StringParameters.builder()
             .required("path", "File or empty folder to delete, relative to the workspace folder.")
             .build();
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Delete a file in the workspace, or a folder if it is empty. A folder that still holds entries is"
-                + " not deleted; delete its entries first.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return PARAMETERS.schema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.WRITE;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.SOURCE_CODE;
-    }
-
-    @Override
-    public String group() {
-        return "files";
+    public DeleteFileTool() {
+        super(NAME,
+                "Delete a file in the workspace, or a folder if it is empty. A folder that still holds entries is"
+                + " not deleted; delete its entries first.",
+                PARAMETERS.schema(), ToolEffect.WRITE, DataClass.SOURCE_CODE, "files");
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.Tool;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** {@code fs_list}: the entries of a folder in the workspace, sorted by name, with their kind and size. */
-public final class ListFilesTool implements Tool {
+public final class ListFilesTool extends FixedTool {
     public static final String NAME = "fs_list";
     /** More entries than this are counted, not listed. */
     public static final int MAX_ENTRIES = 1_000;
@@ -26,36 +27,12 @@ public final class ListFilesTool implements Tool {
                     + " folder itself.")
             .build();
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "List the entries of a folder in the workspace, sorted by name. Each line gives the entry's name,"
+    public ListFilesTool() {
+        super(NAME,
+                "List the entries of a folder in the workspace, sorted by name. Each line gives the entry's name,"
                 + " its kind (dir, file or link) and, for a file, its size in bytes. At most " + MAX_ENTRIES
-                + " entries are listed.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return PARAMETERS.schema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.SOURCE_CODE;
-    }
-
-    @Override
-    public String group() {
-        return "files";
+                + " entries are listed.",
+                PARAMETERS.schema(), ToolEffect.READ, DataClass.SOURCE_CODE, "files");
     }
 
     @Override

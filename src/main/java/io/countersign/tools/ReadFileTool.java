@@ -2,6 +2,7 @@ package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.Tool;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
@@ -12,42 +13,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** {@code fs_read}: the text of a UTF-8 file in the workspace; a long text is cut by {@link ToolResult}. */
-public final class ReadFileTool implements Tool {
+public final class ReadFileTool extends FixedTool {
     public static final String NAME = "fs_read";
 
     private static final StringParameters PARAMETERS = StringParameters.builder()
             .required("path", "File to read, relative to the workspace folder.")
             .build();
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Read a UTF-8 text file in the workspace and return its content unchanged. Binary files are refused;"
-                + " only the first " + ToolResult.MAX_BYTES + " bytes of a long file are returned.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return PARAMETERS.schema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.SOURCE_CODE;
-    }
-
-    @Override
-    public String group() {
-        return "files";
+    public ReadFileTool() {
+        super(NAME,
+                "Read a UTF-8 text file in the workspace and return its content unchanged. Binary files are refused;"
+                + " only the first " + ToolResult.MAX_BYTES + " bytes of a long file are returned.",
+                PARAMETERS.schema(), ToolEffect.READ, DataClass.SOURCE_CODE, "files");
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.countersign.tools;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.ConfigurableApproval;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
 import io.countersign.engine.ToolPreview;
@@ -35,7 +36,7 @@ import okhttp3.Response;
  * request reaches, redirects included, must be on it. Redirects are followed here, one hop at a time, so that
  * each host is checked before it is contacted.
  */
-public final class WebFetchTool implements ConfigurableApproval {
+public final class WebFetchTool extends FixedTool implements ConfigurableApproval {
     public static final String NAME = "web_fetch";
     /** The most response bytes read; the rest of a longer response is never downloaded. */
     public static final int MAX_BODY_BYTES = 50_000;
@@ -56,6 +57,11 @@ public final class WebFetchTool implements ConfigurableApproval {
      * @param allowedHosts the hosts that may be contacted, read at every call; an empty list allows every host
      */
     public WebFetchTool(OkHttpClient client, Supplier<List<String>> allowedHosts) {
+        super(NAME,
+                "Fetch a web page or other text document with an HTTP GET and return its text. Only http and https"
+                + " URLs; redirects are followed. Responses that are not text are refused, and only the first "
+                + MAX_BODY_BYTES + " bytes are returned.",
+                PARAMETERS.schema(), ToolEffect.READ, DataClass.PUBLIC_CONTENT, "web");
         this.client = Objects.requireNonNull(client, "client").newBuilder()
                 .followRedirects(false)
                 .followSslRedirects(false)
@@ -65,38 +71,6 @@ public final class WebFetchTool implements ConfigurableApproval {
                 .callTimeout(TIMEOUT)
                 .build();
         this.allowedHosts = Objects.requireNonNull(allowedHosts, "allowedHosts");
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Fetch a web page or other text document with an HTTP GET and return its text. Only http and https"
-                + " URLs; redirects are followed. Responses that are not text are refused, and only the first "
-                + MAX_BODY_BYTES + " bytes are returned.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return PARAMETERS.schema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.PUBLIC_CONTENT;
-    }
-
-    @Override
-    public String group() {
-        return "web";
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.Tool;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
@@ -23,7 +24,7 @@ import java.util.UUID;
  * {@code fs_write}: writes a UTF-8 text file in the workspace, creating its folders. The file is replaced in one
  * step (a temporary file moved over it), so a reader never sees half of it. The preview is the unified diff.
  */
-public final class WriteFileTool implements Tool {
+public final class WriteFileTool extends FixedTool {
     public static final String NAME = "fs_write";
 
     private static final StringParameters PARAMETERS = StringParameters.builder()
@@ -31,35 +32,11 @@ public final class WriteFileTool implements Tool {
             .required("content", "The complete new content of the file, as UTF-8 text.")
             .build();
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Write a text file in the workspace: create it, or replace its whole content. Missing folders on the"
-                + " way are created. Give the complete new content; nothing of the old content is kept.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return PARAMETERS.schema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.WRITE;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.SOURCE_CODE;
-    }
-
-    @Override
-    public String group() {
-        return "files";
+    public WriteFileTool() {
+        super(NAME,
+                "Write a text file in the workspace: create it, or replace its whole content. Missing folders on the"
+                + " way are created. Give the complete new content; nothing of the old content is kept.",
+                PARAMETERS.schema(), ToolEffect.WRITE, DataClass.SOURCE_CODE, "files");
     }
 
     @Override

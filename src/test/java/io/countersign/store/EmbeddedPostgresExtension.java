@@ -28,7 +28,12 @@ public final class EmbeddedPostgresExtension implements ParameterResolver {
     private record Server(EmbeddedPostgres postgres) implements AutoCloseable {
         static Server start() {
             try {
-                return new Server(EmbeddedPostgres.builder().start());
+                // A throwaway server: durability costs time and proves nothing here.
+                return new Server(EmbeddedPostgres.builder()
+                        .setServerConfig("fsync", "off")
+                        .setServerConfig("synchronous_commit", "off")
+                        .setServerConfig("full_page_writes", "off")
+                        .start());
             } catch (IOException e) {
                 throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
             }

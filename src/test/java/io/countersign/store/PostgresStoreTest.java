@@ -1,12 +1,15 @@
 package io.countersign.store;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,6 +49,25 @@ class PostgresStoreTest extends StoreSuite {
     @Override
     Dialect dialect() {
         return Dialect.POSTGRESQL;
+    }
+
+    @Test
+    void listenerStillHearsChangesAfterItsConnectionIsCut() throws Exception {
+        try (Store other = open()) {
+            List<ChangeKind> heard = new CopyOnWriteArrayList<>();
+            other.changes().subscribe(heard::add);
+            try (Connection admin = postgres.getPostgresDatabase().getConnection();
+                 Statement statement = admin.createStatement()) {
+                statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        + " WHERE query = 'LISTEN " + ChangeFeed.CHANNEL + "'");
+            }
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(ChangeKind.RUN));
+            heard.clear();
+            store.settings().setToolEnabled("web_fetch", false, ADMIN);
+
+            await().atMost(Duration.ofSeconds(1)).until(() -> heard.contains(ChangeKind.SETTINGS));
+        }
     }
 
     @Test

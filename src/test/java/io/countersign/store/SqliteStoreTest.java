@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +59,7 @@ class SqliteStoreTest extends StoreSuite {
 
     @Test
     void fileThatIsNotADatabaseIsRefusedAndLeftByteIdentical() throws Exception {
-        Path garbage = folder.resolve("notes.db");
+        Path garbage = Files.createDirectory(folder.resolve("notes")).resolve("notes.db");
         byte[] content = "These are my notes, not a database. ".repeat(200).getBytes(StandardCharsets.UTF_8);
         Files.write(garbage, content);
 
@@ -66,6 +67,9 @@ class SqliteStoreTest extends StoreSuite {
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("The file " + garbage + " is not a Countersign store: it is not a SQLite database.");
         assertThat(Files.readAllBytes(garbage)).isEqualTo(content);
+        try (Stream<Path> besideIt = Files.list(garbage.getParent())) {
+            assertThat(besideIt).containsExactly(garbage);
+        }
     }
 
     @Test

@@ -62,6 +62,15 @@ class StoreLocationTest {
     }
 
     @Test
+    void blankEnvironmentVariableCountsAsUnset() {
+        StoreLocation location = StoreLocation.resolve(null, Map.of("COUNTERSIGN_STORE", "", "HOME",
+                home.toString()));
+
+        assertThat(location).isEqualTo(new StoreLocation.SqliteFile(
+                home.resolve(".local/share/countersign/countersign.db")));
+    }
+
+    @Test
     void blankOptionIsRejected() {
         assertThatThrownBy(() -> StoreLocation.resolve(" ", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)

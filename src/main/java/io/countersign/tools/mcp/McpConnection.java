@@ -1,0 +1,300 @@
+package io.countersign.tools.mcp;
+
+import com.fasterxml.jackson.core.JacksonException;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Mono;
+
+/**
+ * One server's MCP session on the SDK's async client. It connects on demand: the first use starts or reaches the
+ * server and completes the handshake; a use after the server died connects again. Failed attempts back off
+ * ({@link #retryDelay}), so a dead server is not restarted on every call. Every request has a deadline, and a
+ * stdio server that dies fails its open requests at once.
+ */
+final class McpConnection implements AutoCloseable {
+    static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(500);
+    static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
+    /** The SDK's own request deadline, a backstop behind the deadlines applied here. */
+    private static final Duration SDK_DEADLINE_MARGIN = Duration.ofSeconds(5);
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    private static final int MAX_ERROR_TEXT = 300;
+    private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
+    private static final McpSchema.Implementation CLIENT = McpSchema.Implementation.builder("countersign",
+            clientVersion()).title("Countersign").build();
+
+    /** What the owner of a connection hears about; called on a transport thread, so it must not block. */
+    interface Listener {
+        /** The server announced that its tool list changed. */
+        void toolsChanged();
+
+        /** A new session replaced one that was lost; the server may offer other tools now. */
+        void reconnected();
+    }
+
+    private record Session(McpAsyncClient client, Mono<String> gone, AtomicBoolean lost) {
+        boolean alive() {
+            return !lost.get();
+        }
+    }
+
+    private final McpServerRecord server;
+    private final SecretResolver secrets;
+    private final Listener listener;
+    private final Clock clock;
+    private final McpJsonMapper json = McpJsonDefaults.getMapper();
+    private final Object lock = new Object();
+    private Session session;
+    private boolean connectedBefore;
+    private int failures;
+    private Instant nextAttempt = Instant.MIN;
+    private boolean closed;
+
+    McpConnection(McpServerRecord server, SecretResolver secrets, Listener listener, Clock clock) {
+        this.server = server;
+        this.secrets = secrets;
+        this.listener = listener;
+        this.clock = clock;
+    }
+
+    /** How long to wait before the next attempt after {@code failures} failed ones in a row. */
+    static Duration retryDelay(int failures) {
+        long factor = 1L << Math.min(Math.max(failures - 1, 0), 16);
+        Duration delay = FIRST_RETRY_DELAY.multipliedBy(factor);
+        return delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
+    }
+
+    /** Every tool the server lists now, all pages. */
+    List<McpSchema.Tool> listTools() {
+        Session current = session();
+        McpSchema.ServerCapabilities capabilities = current.client().getServerCapabilities();
+        if (capabilities == null || capabilities.tools() == null) {
+            return List.of(); // a server without the tools capability offers none and may not be asked
+        }
+        McpSchema.ListToolsResult result = await(current, current.client().listTools(), server.connectTimeout(),
+                "tools/list", false);
+        if (result.tools() == null) {
+            throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name()
+                    + " answered tools/list without a list of tools");
+        }
+        return result.tools();
+    }
+
+    /** Calls a tool by the server's own name for it, within the record's call timeout. */
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+        Session current = session();
+        return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build()),
+                server.callTimeout(), "the call of \"" + tool + "\"", true);
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+            if (session != null) {
+                discard(session);
+                session = null;
+            }
+        }
+    }
+
+    private Session session() {
+        synchronized (lock) {
+            if (closed) {
+                throw new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " was disconnected");
+            }
+            if (session != null && session.alive()) {
+                return session;
+            }
+            if (session != null) {
+                discard(session);
+                session = null;
+            }
+            Instant now = clock.instant();
+            if (failures > 0 && now.isBefore(nextAttempt)) {
+                long seconds = Math.max(1, (Duration.between(now, nextAttempt).toMillis() + 999) / 1000);
+                throw new McpServerException(McpServerException.Kind.BACKING_OFF, name()
+                        + " could not be reached a moment ago; the next attempt is in " + seconds + " s");
+            }
+            try {
+                session = open();
+            } catch (McpServerException e) {
+                failures++;
+                nextAttempt = clock.instant().plus(retryDelay(failures));
+                throw e;
+            }
+            failures = 0;
+            if (connectedBefore) {
+                listener.reconnected();
+            }
+            connectedBefore = true;
+            return session;
+        }
+    }
+
+    private Session open() {
+        McpClientTransport transport = transport();
+        Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
+        McpAsyncClient client = McpClient.async(transport)
+                .clientInfo(CLIENT)
+                .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(SDK_DEADLINE_MARGIN))
+                .initializationTimeout(server.connectTimeout().plus(SDK_DEADLINE_MARGIN))
+                .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
+                .build();
+        Session fresh = new Session(client, gone, new AtomicBoolean());
+        // a server that dies between calls is replaced at the next use instead of failing it
+        gone.subscribe(reason -> fresh.lost().set(true));
+        try {
+            await(fresh, client.initialize(), server.connectTimeout(), "the handshake", false);
+        } catch (McpServerException e) {
+            discard(fresh);
+            throw e;
+        }
+        return fresh;
+    }
+
+    private McpClientTransport transport() {
+        if (server.transport() instanceof McpServerRecord.Stdio stdio) {
+            Map<String, String> environment = new LinkedHashMap<>();
+            stdio.env().forEach((variable, value) -> environment.put(variable, SecretValue.resolve(value, secrets,
+                    "environment variable \"" + variable + "\" of " + name())));
+            return new StdioProcessTransport(server.name(), stdio.command(), stdio.args(), environment, json);
+        }
+        McpServerRecord.StreamableHttp http = (McpServerRecord.StreamableHttp) server.transport();
+        HttpRequest.Builder requests = HttpRequest.newBuilder();
+        http.headers().forEach((header, value) -> requests.header(header, SecretValue.resolve(value, secrets,
+                "header \"" + header + "\" of " + name())));
+        URI url = http.url();
+        String endpoint = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        if (url.getRawQuery() != null) {
+            endpoint += "?" + url.getRawQuery();
+        }
+        return HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getRawAuthority())
+                .endpoint(endpoint)
+                .requestBuilder(requests)
+                .connectTimeout(server.connectTimeout())
+                .jsonMapper(json)
+                .build();
+    }
+
+    /**
+     * Waits for one request, failing early when the server dies and late when it does not answer in time.
+     * {@code acts} says the request may change something, so a failure leaves its outcome unknown.
+     */
+    private <T> T await(Session current, Mono<T> request, Duration timeout, String what, boolean acts) {
+        Mono<T> lost = current.gone().flatMap(reason -> Mono.error(new PeerGone(reason)));
+        T answer;
+        try {
+            answer = Mono.firstWithSignal(request, lost).timeout(timeout).block();
+        } catch (RuntimeException e) {
+            throw failure(current, Exceptions.unwrap(e), timeout, what, acts);
+        }
+        if (answer == null) {
+            throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name() + " gave no answer to "
+                    + what);
+        }
+        return answer;
+    }
+
+    /** Says what happened in words written here: a lower-level exception's text may carry anything. */
+    private McpServerException failure(Session current, Throwable error, Duration timeout, String what,
+                                       boolean acts) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof McpServerException known) {
+                return known;
+            }
+            if (cause instanceof PeerGone gone) {
+                current.lost().set(true);
+                return new McpServerException(McpServerException.Kind.STOPPED, name() + " stopped (" + gone.reason
+                        + ") during " + what + (acts ? ", so its outcome is unknown" : "")
+                        + "; the next use starts it again");
+            }
+            if (cause instanceof TimeoutException) {
+                return new McpServerException(McpServerException.Kind.TIMED_OUT, name() + " did not answer " + what
+                        + " within " + describe(timeout)
+                        + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
+            }
+            if (cause instanceof McpError refused) {
+                return new McpServerException(McpServerException.Kind.REFUSED, name() + " refused " + what
+                        + errorText(refused));
+            }
+            if (cause instanceof JacksonException || cause instanceof IllegalArgumentException) {
+                return new McpServerException(McpServerException.Kind.INVALID_ANSWER, name() + " answered " + what
+                        + " with something that is not valid MCP");
+            }
+        }
+        current.lost().set(true);
+        LOG.log(Level.WARNING, "server {0}: {1} failed with {2}", new Object[] {server.name(), what,
+                error.getClass().getName()});
+        return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " could not be reached for "
+                + what + "; the next use connects again");
+    }
+
+    /** The server's own words about its refusal, like the text of a tool's error result. */
+    private static String errorText(McpError refused) {
+        McpSchema.JSONRPCResponse.JSONRPCError error = refused.getJsonRpcError();
+        if (error == null || error.message() == null || error.message().isBlank()) {
+            return "";
+        }
+        String message = error.message().strip();
+        if (message.length() > MAX_ERROR_TEXT) {
+            message = message.substring(0, MAX_ERROR_TEXT) + "...";
+        }
+        return ": " + message + " (JSON-RPC error " + error.code() + ")";
+    }
+
+    private static Duration longer(Duration one, Duration other) {
+        return one.compareTo(other) >= 0 ? one : other;
+    }
+
+    private static String describe(Duration timeout) {
+        return timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
+    }
+
+    private String name() {
+        return "server \"" + server.name() + "\"";
+    }
+
+    private static void discard(Session old) {
+        old.lost().set(true);
+        try {
+            old.client().closeGracefully().block(CLOSE_WAIT);
+        } catch (RuntimeException e) {
+            old.client().close();
+        }
+    }
+
+    private static String clientVersion() {
+        String version = McpConnection.class.getPackage().getImplementationVersion();
+        return version == null ? "development" : version;
+    }
+
+    /** The transport reported its peer gone while a request was open. */
+    private static final class PeerGone extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String reason;
+
+        PeerGone(String reason) {
+            super(reason, null, false, false);
+            this.reason = reason;
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.countersign.tools.mcp;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.RemoteTool;
+import io.countersign.engine.ToolCallRequest;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolResult;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.Map;
+
+/**
+ * One tool of an MCP server as the registry holds it: named {@code <server>.<tool>}, described and typed as the
+ * server lists it, grouped and classified by the server record. Whether it needs an approval is the server
+ * record's declaration alone ({@code ToolApprovalRule}); the server's hints are not read.
+ */
+final class McpRemoteTool implements RemoteTool {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> ARGUMENTS = new TypeReference<>() {
+    };
+
+    /** Calls a tool of the server by the server's own name for it. */
+    @FunctionalInterface
+    interface Caller {
+        McpSchema.CallToolResult call(String remoteName, Map<String, Object> arguments);
+    }
+
+    private final String name;
+    private final String remoteName;
+    private final String description;
+    private final ObjectNode schema;
+    private final McpServerRecord server;
+    private final Caller caller;
+
+    McpRemoteTool(String name, String remoteName, String description, ObjectNode schema, McpServerRecord server,
+                  Caller caller) {
+        this.name = name;
+        this.remoteName = remoteName;
+        this.description = description;
+        this.schema = schema.deepCopy();
+        this.server = server;
+        this.caller = caller;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The tool's name on its server. */
+    String remoteName() {
+        return remoteName;
+    }
+
+    @Override
+    public String serverName() {
+        return server.name();
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public ObjectNode argumentSchema() {
+        return schema.deepCopy();
+    }
+
+    /**
+     * Always {@code READ}, and never consulted: a remote tool needs an approval exactly when its server is
+     * declared approval-bound, whatever it does.
+     */
+    @Override
+    public ToolEffect effect() {
+        return ToolEffect.READ;
+    }
+
+    @Override
+    public DataClass dataClass() {
+        return server.dataClass();
+    }
+
+    @Override
+    public String group() {
+        return server.group();
+    }
+
+    /** A server that fails, dies or does not answer in time gives a failed result, never an exception. */
+    @Override
+    public ToolResult execute(ToolCallRequest request) {
+        Map<String, Object> arguments = JSON.convertValue(request.arguments(), ARGUMENTS);
+        try {
+            return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments));
+        } catch (McpServerException e) {
+            return ToolResult.failure(e.getMessage());
+        }
+    }
+
+    /** True when the other tool is this one as the server describes it now, so it may stay registered. */
+    boolean sameAs(McpRemoteTool other) {
+        return name.equals(other.name) && remoteName.equals(other.remoteName)
+                && description.equals(other.description) && schema.equals(other.schema)
+                && server.equals(other.server);
+    }
+
+    @Override
+    public String toString() {
+        return "McpRemoteTool[" + name + "]";
+    }
+}

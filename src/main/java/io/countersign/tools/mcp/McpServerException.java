@@ -1,0 +1,38 @@
+package io.countersign.tools.mcp;
+
+/**
+ * An MCP server could not do what was asked. The message is written here, never copied from a lower-level
+ * exception, so it names the server and what happened and carries no secret; it may be shown to the model.
+ */
+public final class McpServerException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** What went wrong, for callers that react differently (an admin's "test server" button, a retry). */
+    public enum Kind {
+        /** The record cannot be used as it is, such as a secret reference to a variable that is not set. */
+        CONFIGURATION,
+        /** The server could not be started or reached, or did not complete the handshake. */
+        UNREACHABLE,
+        /** A connection failed a moment ago; the next attempt waits for the backoff to pass. */
+        BACKING_OFF,
+        /** The server did not answer in time. */
+        TIMED_OUT,
+        /** The server stopped or the connection broke while a request was open. */
+        STOPPED,
+        /** The server answered with something that is not what MCP says it must be. */
+        INVALID_ANSWER,
+        /** The server answered the request with a JSON-RPC error. */
+        REFUSED
+    }
+
+    private final Kind kind;
+
+    McpServerException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+}
