@@ -84,15 +84,8 @@ public final class ConsoleWindow {
         controllers.put(TimelineController.class, () -> new TimelineController(timeline));
         controllers.put(NewRunController.class, () -> new NewRunController(newRun));
         FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
-        Loaded<ApprovalCardController> approvalView = details.load(FxmlView.APPROVAL_CARD);
-        Loaded<InputCardController> inputView = details.load(FxmlView.INPUT_CARD);
-        Loaded<TimelineController> timelineView = details.load(FxmlView.TIMELINE);
-        Loaded<NewRunController> newRunView = details.load(FxmlView.NEW_RUN);
-
-        MainWindowController.DetailViews views =
-                new MainWindowController.DetailViews(approvalView, inputView, timelineView, newRunView);
         controllers.put(MainWindowController.class,
-                () -> new MainWindowController(main, messages, views, newRun));
+                () -> new MainWindowController(main, messages, details, newRun));
         Loaded<MainWindowController> window =
                 new FxmlLoaderFactory(controllers, messages.bundle()).load(FxmlView.MAIN_WINDOW);
 
@@ -105,8 +98,9 @@ public final class ConsoleWindow {
         stage.setMinWidth(960);
         stage.setMinHeight(600);
         stage.setScene(scene);
-        stage.show();
+        // the inbox is fetched while the window renders for the first time
         main.start();
+        stage.show();
         return new ConsoleWindow(main, window.controller(), scene);
     }
 

@@ -166,20 +166,11 @@ public final class InboxViewModel {
         }
         merging = true;
         try {
-            // a run that paused again sits elsewhere by age: take it out and put it back in its place
-            runs.removeIf(run -> {
-                WaitingRun now = byId.get(run.runId());
-                return now == null || !now.waitingSince().equals(run.waitingSince());
-            });
-            for (int i = 0; i < sorted.size(); i++) {
-                WaitingRun run = sorted.get(i);
-                if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
-                    if (!runs.get(i).equals(run)) {
-                        runs.set(i, run);
-                    }
-                } else {
-                    runs.add(i, run);
-                }
+            if (runs.isEmpty()) {
+                // the first load: one change instead of one per row
+                runs.setAll(sorted);
+            } else {
+                merge(sorted, byId);
             }
         } finally {
             merging = false;
@@ -198,6 +189,24 @@ public final class InboxViewModel {
             }
         }
         loaded.set(true);
+    }
+
+    private void merge(List<WaitingRun> sorted, Map<String, WaitingRun> byId) {
+        // a run that paused again sits elsewhere by age: take it out and put it back in its place
+        runs.removeIf(run -> {
+            WaitingRun now = byId.get(run.runId());
+            return now == null || !now.waitingSince().equals(run.waitingSince());
+        });
+        for (int i = 0; i < sorted.size(); i++) {
+            WaitingRun run = sorted.get(i);
+            if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
+                if (!runs.get(i).equals(run)) {
+                    runs.set(i, run);
+                }
+            } else {
+                runs.add(i, run);
+            }
+        }
     }
 
     /** Takes a run out of the list at once (it was just decided here) and selects the one after it. */

@@ -2,7 +2,9 @@ package io.countersign.console.main;
 
 import io.countersign.console.card.ApprovalCardController;
 import io.countersign.console.common.FxController;
+import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlLoaderFactory.Loaded;
+import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.BannerView;
 import io.countersign.console.controls.ToastView;
@@ -55,7 +57,11 @@ public final class MainWindowController implements FxController {
 
     private final MainWindowViewModel viewModel;
     private final Messages messages;
-    private final DetailViews views;
+    private final FxmlLoaderFactory views;
+    private Loaded<ApprovalCardController> approvalView;
+    private Loaded<InputCardController> inputView;
+    private Loaded<TimelineController> timelineView;
+    private Loaded<NewRunController> newRunView;
     private final NewRunViewModel newRun;
     private final Map<Toast, Node> toastNodes = new HashMap<>();
     private final Timeline ticker;
@@ -103,10 +109,10 @@ public final class MainWindowController implements FxController {
     private VBox toasts;
 
     /**
-     * @param views  the detail views and the New run dialog, loaded once and swapped in as needed
+     * @param views  loads the detail views and the New run dialog, each once, when first needed
      * @param newRun the New run dialog's view model, reset each time it opens
      */
-    public MainWindowController(MainWindowViewModel viewModel, Messages messages, DetailViews views,
+    public MainWindowController(MainWindowViewModel viewModel, Messages messages, FxmlLoaderFactory views,
                                 NewRunViewModel newRun) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.messages = Objects.requireNonNull(messages, "messages");
@@ -151,10 +157,13 @@ public final class MainWindowController implements FxController {
             }
         });
 
-        views.approval().controller().setOnOpenTimeline(viewModel::openTimeline);
-        views.input().controller().setOnOpenTimeline(viewModel::openTimeline);
-        views.timeline().controller().setOnBack(viewModel::back);
         viewModel.detailProperty().addListener((o, was, now) -> showDetail(now));
+        // the cards load once the inbox is on screen, so the first one opens without a wait
+        viewModel.inbox().loadedProperty().addListener((o, was, now) -> Platform.runLater(() -> {
+            approvalView();
+            inputView();
+            timelineView();
+        }));
         showDetail(viewModel.detailProperty().get());
         emptyTitle.textProperty().bind(Bindings.when(viewModel.inbox().loadedProperty()
                         .and(Bindings.isEmpty(viewModel.inbox().allRuns())))
@@ -205,11 +214,11 @@ public final class MainWindowController implements FxController {
     private void showDetail(Detail detail) {
         Node shown;
         if (detail instanceof Detail.ApprovalCard) {
-            shown = views.approval().root();
+            shown = approvalView().root();
         } else if (detail instanceof Detail.InputCard) {
-            shown = views.input().root();
+            shown = inputView().root();
         } else if (detail instanceof Detail.Timeline) {
-            shown = views.timeline().root();
+            shown = timelineView().root();
         } else {
             shown = emptyState;
         }
@@ -221,6 +230,30 @@ public final class MainWindowController implements FxController {
         if (!inboxPaneController.searchFocused()) {
             focusList();
         }
+    }
+
+    private Loaded<ApprovalCardController> approvalView() {
+        if (approvalView == null) {
+            approvalView = views.load(FxmlView.APPROVAL_CARD);
+            approvalView.controller().setOnOpenTimeline(viewModel::openTimeline);
+        }
+        return approvalView;
+    }
+
+    private Loaded<InputCardController> inputView() {
+        if (inputView == null) {
+            inputView = views.load(FxmlView.INPUT_CARD);
+            inputView.controller().setOnOpenTimeline(viewModel::openTimeline);
+        }
+        return inputView;
+    }
+
+    private Loaded<TimelineController> timelineView() {
+        if (timelineView == null) {
+            timelineView = views.load(FxmlView.TIMELINE);
+            timelineView.controller().setOnBack(viewModel::back);
+        }
+        return timelineView;
     }
 
     private void showToast(Toast toast) {
@@ -241,23 +274,24 @@ public final class MainWindowController implements FxController {
             return;
         }
         if (newRunStage == null) {
+            newRunView = views.load(FxmlView.NEW_RUN);
             newRunStage = new Stage();
             newRunStage.initOwner(root.getScene().getWindow());
             newRunStage.initModality(Modality.WINDOW_MODAL);
             newRunStage.setTitle(messages.get("newRun.title"));
-            Scene scene = new Scene(views.newRun().root());
+            Scene scene = new Scene(newRunView.root());
             scene.addEventHandler(KeyEvent.KEY_PRESSED, event -> {
                 if (event.getCode() == KeyCode.ESCAPE) {
                     newRunStage.hide();
                 }
             });
             newRunStage.setScene(scene);
-            views.newRun().controller().setOnClose(newRunStage::hide);
+            newRunView.controller().setOnClose(newRunStage::hide);
         }
         viewModel.themeProperty().get().apply(newRunStage.getScene());
         newRun.open();
         newRunStage.show();
-        views.newRun().controller().focusFirst();
+        newRunView.controller().focusFirst();
     }
 
     private void onKey(KeyEvent event) {
@@ -276,7 +310,7 @@ public final class MainWindowController implements FxController {
                 case DENY_ALL -> {
                     viewModel.denyAll();
                     if (viewModel.detailProperty().get() instanceof Detail.ApprovalCard) {
-                        views.approval().controller().focusReason();
+                        approvalView().controller().focusReason();
                     }
                 }
                 case TOGGLE -> viewModel.toggle(shortcut.position());
@@ -355,10 +389,5 @@ public final class MainWindowController implements FxController {
             prompt.setText(run.prompt());
             setGraphic(box);
         }
-    }
-
-    /** The views the window swaps into its detail pane, and the New run dialog's view. */
-    public record DetailViews(Loaded<ApprovalCardController> approval, Loaded<InputCardController> input,
-                              Loaded<TimelineController> timeline, Loaded<NewRunController> newRun) {
     }
 }

@@ -1,0 +1,113 @@
+package io.countersign.console;
+
+import static io.countersign.console.RealConsole.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.countersign.console.common.Theme;
+import io.countersign.console.inbox.InboxViewModel;
+import io.countersign.engine.Actor;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.Role;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.service.RunCard;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javafx.scene.control.ListView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The inbox with 10,000 waiting runs: it shows within 2 s of start, and a keystroke in the search box filters
+ * it within 100 ms. The service answers from memory, so the figures are the console's own. Timing on a shared
+ * machine is noise, so it runs only when asked: {@code mvn -B -o test -Dtest=InboxBenchmarkTest -Dconsole.bench}.
+ */
+@EnabledIfSystemProperty(named = "console.bench", matches = ".*")
+@ExtendWith(ApplicationExtension.class)
+class InboxBenchmarkTest {
+    private static final int RUNS = 10_000;
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+    private Stage stage;
+    private ConsoleWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void close() {
+        if (window != null) {
+            window.close();
+        }
+        executor.shutdownNow();
+    }
+
+    private static InMemoryRunService tenThousandWaitingRuns() {
+        InMemoryRunService service = new InMemoryRunService();
+        String[] agents = {"release-notes-bot", "web-research", "intake-form", "invoice-checker", "triage"};
+        String[] tools = {"fs_write", "web_fetch", "fs_delete", "mail_send", "ticket_update"};
+        Instant start = Instant.now().minus(Duration.ofDays(3));
+        for (int i = 0; i < RUNS; i++) {
+            String tool = tools[i % tools.length];
+            RunCard.PendingCallView call = new RunCard.PendingCallView(0, tool, "{}",
+                    new ToolInvocationTarget("file", "notes/" + i + ".md"), List.of(), ToolEffect.WRITE, i % 7 == 0,
+                    DataClass.SOURCE_CODE, false);
+            service.add(new RunCard("run-" + i, RunStatus.WAITING_FOR_APPROVAL, agents[i % agents.length],
+                    i % 3 == 0 ? "maria" : "jonas", start.plusSeconds(i * 20L), "Task number " + i
+                    + " for the " + agents[i % agents.length], "", "digest-" + i, List.of(call), List.of(), null,
+                    false, false));
+        }
+        return service;
+    }
+
+    @Test
+    void tenThousandWaitingRunsShowWithinTwoSecondsAndFilterWithinATenthOfASecond(FxRobot robot) {
+        InMemoryRunService service = tenThousandWaitingRuns();
+
+        long opening = System.nanoTime();
+        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(service,
+                Actor.of("maria", Role.OPERATOR), "memory", Theme.LIGHT), executor, Clock.systemDefaultZone()));
+        await(() -> robot.lookup(".inbox-list").<ListView<?>>query().getItems().size() == RUNS
+                && robot.lookup(".inbox-agent").tryQuery().isPresent());
+        Duration shown = Duration.ofNanos(System.nanoTime() - opening);
+
+        InboxViewModel inbox = window.viewModel().inbox();
+        String[] keystrokes = {"w", "we", "web", "web-", "web-r", "web-", "web", "we", "w", ""};
+        List<Duration> filtering = new ArrayList<>();
+        for (String typed : keystrokes) {
+            robot.interact(() -> {
+                long before = System.nanoTime();
+                inbox.searchProperty().set(typed);
+                // the keystroke counts as done when the next pulse has laid the list out again
+                Runnable[] afterLayout = new Runnable[1];
+                afterLayout[0] = () -> {
+                    filtering.add(Duration.ofNanos(System.nanoTime() - before));
+                    window.scene().removePostLayoutPulseListener(afterLayout[0]);
+                };
+                window.scene().addPostLayoutPulseListener(afterLayout[0]);
+            });
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+        Duration slowest = filtering.stream().max(Duration::compareTo).orElseThrow();
+        System.out.printf("inbox benchmark: %,d waiting runs shown in %d ms; filter keystroke: slowest %d ms,"
+                        + " all %s%n", RUNS, shown.toMillis(), slowest.toMillis(),
+                filtering.stream().map(Duration::toMillis).toList());
+
+        assertThat(shown).isLessThan(Duration.ofSeconds(2));
+        assertThat(slowest).isLessThan(Duration.ofMillis(100));
+    }
+}
