@@ -98,6 +98,7 @@ public final class ConsoleWindow {
         stage.setMinWidth(960);
         stage.setMinHeight(600);
         stage.setScene(scene);
+        stage.sizeToScene();
         // the inbox is fetched while the window renders for the first time
         main.start();
         stage.show();

@@ -90,6 +90,18 @@ class ScreenshotsTest {
         await(() -> robot.lookup(".entry-decision").tryQuery().isPresent());
         shots.add(ScreenshotWriter.write(window.scene(), "timeline" + suffix));
 
+        // the same card on a large screen
+        robot.interact(() -> {
+            stage.setX(0);
+            stage.setY(0);
+            stage.setWidth(1920);
+            stage.setHeight(1080);
+        });
+        robot.interact(() -> window.viewModel().sectionProperty().set(Section.INBOX));
+        open(robot, "web-research");
+        await(() -> robot.lookup(".verdict-approve").tryQuery().isPresent() && window.scene().getWidth() == 1920);
+        shots.add(ScreenshotWriter.write(window.scene(), "approval-card-1920x1080" + suffix));
+
         for (Path shot : shots) {
             assertThat(Files.size(shot)).as(shot.toString()).isGreaterThan(10_000);
         }
