@@ -53,6 +53,13 @@ final class RealConsole implements AutoCloseable {
         return console;
     }
 
+    /** A new store with no agents and no runs: the inbox is empty. */
+    static RealConsole empty(Path folder) {
+        RealConsole console = new RealConsole(folder);
+        console.runtime.localUser();
+        return console;
+    }
+
     /** The store's first user, an admin who started none of the demo runs. */
     Actor admin() {
         return runtime.localUser();

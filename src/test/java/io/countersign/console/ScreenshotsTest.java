@@ -15,7 +15,6 @@ import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,11 +40,6 @@ class ScreenshotsTest {
         this.stage = stage;
     }
 
-    @BeforeEach
-    void demo() {
-        console = RealConsole.withDemo(folder);
-    }
-
     @AfterEach
     void close() {
         console.close();
@@ -58,6 +52,7 @@ class ScreenshotsTest {
     @ParameterizedTest
     @EnumSource(Theme.class)
     void everyScreenIsPhotographed(Theme theme, FxRobot robot) throws Exception {
+        console = RealConsole.withDemo(folder);
         ConsoleWindow window = console.open(robot, stage, console.user("maria"), theme);
         String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
         List<Path> shots = new ArrayList<>();
@@ -105,5 +100,20 @@ class ScreenshotsTest {
         for (Path shot : shots) {
             assertThat(Files.size(shot)).as(shot.toString()).isGreaterThan(10_000);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Theme.class)
+    void theEmptyInboxIsPhotographed(Theme theme, FxRobot robot) throws Exception {
+        console = RealConsole.empty(folder);
+        ConsoleWindow window = console.open(robot, stage, console.admin(), theme);
+        await(() -> window.viewModel().inbox().loadedProperty().get());
+        await(() -> robot.lookup(".empty-title").queryAs(Label.class).getText().equals("Nothing is waiting."));
+
+        Path shot = ScreenshotWriter.write(window.scene(), "inbox-empty-" + theme.name().toLowerCase(Locale.ROOT));
+
+        assertThat(robot.lookup(".empty-text").queryAs(Label.class).getText())
+                .isEqualTo("Runs appear here the moment they pause.");
+        assertThat(Files.size(shot)).isGreaterThan(10_000);
     }
 }

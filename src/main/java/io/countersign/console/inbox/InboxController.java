@@ -78,7 +78,7 @@ public final class InboxController implements FxController {
         list.setItems(viewModel.visibleRuns());
         list.setCellFactory(view -> new InboxCell(viewModel, messages));
         placeholder.textProperty().bind(Bindings.when(viewModel.filteredProperty())
-                .then(messages.get("inbox.noMatch")).otherwise(messages.get("inbox.nothingWaiting")));
+                .then(messages.get("inbox.noMatch")).otherwise(""));
         list.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
             if (now != null && now != viewModel.selectedProperty().get()) {
                 viewModel.select(now);

@@ -142,6 +142,7 @@ public final class MainWindowController implements FxController {
         viewModel.sectionProperty().addListener((o, was, now) -> showSection(now));
         showSection(viewModel.sectionProperty().get());
         inboxCount.textProperty().bind(Bindings.size(viewModel.inbox().allRuns()).asString());
+        inboxCount.visibleProperty().bind(Bindings.isNotEmpty(viewModel.inbox().allRuns()));
         newRunButton.setOnAction(event -> openNewRun());
         newRunButton.setDisable(!viewModel.mayAct());
         emptyNewRun.setOnAction(event -> openNewRun());
