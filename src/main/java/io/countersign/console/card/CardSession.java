@@ -89,9 +89,10 @@ public final class CardSession {
         return runId;
     }
 
-    /** Takes a card as shown: no banner, open for a decision. */
+    /** Takes a card as shown: loaded, no banner, open for a decision. */
     public void shown(RunCard shown) {
         runId = shown.runId();
+        busy.set(false);
         finished.set(false);
         banner.set(null);
         card.set(shown);

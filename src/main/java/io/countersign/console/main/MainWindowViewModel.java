@@ -109,7 +109,8 @@ public final class MainWindowViewModel {
             }
             return;
         }
-        if (was != null && was.runId().equals(now.runId()) && showsCard()) {
+        if (was != null && was.runId().equals(now.runId()) && was.status() == now.status() && showsCard()) {
+            // the same card, refreshed: whatever the person entered stays, a changed card says so
             if (!was.digest().equals(now.digest())) {
                 cardSession().markChanged();
             }

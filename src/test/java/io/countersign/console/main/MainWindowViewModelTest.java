@@ -96,6 +96,31 @@ class MainWindowViewModelTest {
     }
 
     @Test
+    void aRefreshedCardThatChangedSaysSoAndKeepsWhatThePersonEntered() {
+        inbox.replace(List.of(NOTES));
+        inbox.select(NOTES);
+        approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
+        approval.approveAll();
+
+        inbox.replace(List.of(new WaitingRun(NOTES.runId(), NOTES.status(), NOTES.agent(), NOTES.initiator(),
+                NOTES.waitingSince(), NOTES.prompt(), NOTES.firstTool(), 1, 0, true, false, "digest-changed")));
+
+        assertThat(approval.session().bannerProperty().get().text()).isEqualTo("This card changed since you opened it.");
+        assertThat(approval.calls().get(0).verdict()).isEqualTo(Verdict.APPROVE);
+    }
+
+    @Test
+    void aRunThatNowWaitsForInputOpensTheInputCard() {
+        inbox.replace(List.of(NOTES));
+        inbox.select(NOTES);
+
+        inbox.replace(List.of(new WaitingRun(NOTES.runId(), RunStatus.WAITING_FOR_INPUT, NOTES.agent(),
+                NOTES.initiator(), NOTES.waitingSince(), NOTES.prompt(), "ask_details", 0, 0, false, false, "d2")));
+
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.InputCard("run-notes"));
+    }
+
+    @Test
     void nextOpensTheOldestCardFirst() {
         inbox.replace(List.of(INTAKE, NOTES));
 
