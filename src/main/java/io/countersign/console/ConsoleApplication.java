@@ -21,8 +21,13 @@ public final class ConsoleApplication extends Application {
 
     /** Starts the JavaFX runtime and opens the console for the context; returns when the window closes. */
     public static void launch(ConsoleContext context) {
-        pending = Objects.requireNonNull(context, "context");
+        prepare(context);
         Application.launch(ConsoleApplication.class);
+    }
+
+    /** Gives the next instance its context; the JavaFX runtime creates the instance itself. */
+    static void prepare(ConsoleContext context) {
+        pending = Objects.requireNonNull(context, "context");
     }
 
     @Override

@@ -109,10 +109,10 @@ public final class MainWindowViewModel {
             }
             return;
         }
-        if (was != null && was.runId().equals(now.runId()) && was.status() == now.status() && showsCard()) {
+        if (was != null && was.runId().equals(now.runId()) && was.status() == now.status()) {
             // the same card, refreshed: whatever the person entered stays, a changed card says so
             if (!was.digest().equals(now.digest())) {
-                cardSession().markChanged();
+                (now.status() == RunStatus.WAITING_FOR_INPUT ? input.session() : approval.session()).markChanged();
             }
             return;
         }
