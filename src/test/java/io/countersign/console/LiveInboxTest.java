@@ -8,8 +8,10 @@ import com.sun.javafx.stage.WindowHelper;
 import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
+import io.countersign.store.StoreUnavailableException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -64,6 +66,29 @@ class LiveInboxTest {
         // the store's change feed polls another process's changes once a second; allow for a busy machine
         assertThat(seen).as("from the other process's commit to the inbox line (start took %s ms)",
                 Duration.ofNanos(startReturned - started).toMillis()).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void anUnreachableStoreShowsABannerAndTheConsoleRetriesUntilItIsBack(FxRobot robot) {
+        AtomicBoolean down = new AtomicBoolean(true);
+        console.guard().beforeEachCall(method -> {
+            if (down.get()) {
+                throw new StoreUnavailableException("the database file is locked by another program");
+            }
+        });
+        CountersignRuntime other = console.otherProcess();
+        other.runs().start(other.store().users().find("jonas").orElseThrow(), "web-research",
+                "Compare the changelog again", false);
+
+        await(() -> robot.lookup(".store-banner .banner-text").queryAs(Label.class).getText().equals(
+                "The store cannot be reached (the database file is locked by another program). Nothing is lost;"
+                        + " the console retries every few seconds."));
+        assertThat(window.viewModel().statusProperty().get()).contains("not connected");
+        down.set(false);
+
+        await(() -> !robot.lookup(".store-banner").query().isVisible()
+                && window.viewModel().inbox().allRuns().size() == 4);
+        assertThat(window.viewModel().statusProperty().get()).contains("connected").doesNotContain("not connected");
     }
 
     @Test
