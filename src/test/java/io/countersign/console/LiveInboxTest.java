@@ -84,6 +84,7 @@ class LiveInboxTest {
                 "The store cannot be reached (the database file is locked by another program). Nothing is lost;"
                         + " the console retries every few seconds."));
         assertThat(window.viewModel().statusProperty().get()).contains("not connected");
+        ScreenshotWriter.write(window.scene(), "store-unreachable-light");
         down.set(false);
 
         await(() -> !robot.lookup(".store-banner").query().isVisible()
