@@ -64,7 +64,7 @@ public sealed interface StoreLocation {
      * @param env      the process environment ({@code System.getenv()})
      * @throws IllegalArgumentException for a value that is blank, another kind of JDBC URL, or not a path
      */
-    static StoreLocation resolve(String cliValue, Map<String, String> env) {
+    public static StoreLocation resolve(String cliValue, Map<String, String> env) {
         if (cliValue != null) {
             return parse(cliValue, "--store");
         }
