@@ -1,19 +1,24 @@
 package io.countersign.console;
 
+import io.countersign.console.common.Theme;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.prefs.Preferences;
 import javafx.application.Application;
 import javafx.stage.Stage;
 
 /**
  * The JavaFX application of the console. A launcher that is no {@code Application} itself calls
  * {@link #launch(ConsoleContext)}: on the class path, a main class extending {@code Application} does not start.
+ * The theme the person last chose (status bar) is a user setting and wins over the context's.
  */
 public final class ConsoleApplication extends Application {
     private static final int WORKERS = 3;
+    private static final String THEME_SETTING = "theme";
     private static volatile ConsoleContext pending;
 
     private ExecutorService executor;
@@ -42,7 +47,18 @@ public final class ConsoleApplication extends Application {
             thread.setDaemon(true);
             return thread;
         });
-        window = ConsoleWindow.open(stage, context, executor, Clock.systemDefaultZone());
+        Preferences settings = Preferences.userNodeForPackage(ConsoleApplication.class);
+        Theme theme = savedTheme(settings, context.theme());
+        window = ConsoleWindow.open(stage, new ConsoleContext(context.service(), context.actor(), context.store(),
+                theme), executor, Clock.systemDefaultZone());
+        // the theme a person picks stays picked for the next start
+        window.viewModel().themeProperty().addListener((o, was, now) -> settings.put(THEME_SETTING, now.name()));
+    }
+
+    private static Theme savedTheme(Preferences settings, Theme fallback) {
+        String saved = settings.get(THEME_SETTING, fallback.name());
+        return Arrays.stream(Theme.values()).filter(theme -> theme.name().equals(saved)).findFirst()
+                .orElse(fallback);
     }
 
     @Override
