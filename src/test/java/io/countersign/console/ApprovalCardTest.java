@@ -98,7 +98,7 @@ class ApprovalCardTest {
         assertThat(submitText(robot)).isEqualTo("Submit: 1 approve");
         robot.clickOn(".submit");
 
-        await(() -> toastSays(robot, "release-notes-bot: 1 approved, 0 denied. The run completed."));
+        await(() -> toastSays(robot, "release-notes-bot: 1 call approved. The run completed."));
         await(() -> robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("release-notes-bot")).tryQuery()
                 .isEmpty());
         assertThat(Files.readString(folder.resolve("demo-workspace/release-notes/NOTES.md"))).contains("## 2.4");
@@ -192,6 +192,6 @@ class ApprovalCardTest {
         robot.clickOn(".verdict-deny");
         robot.clickOn(".submit");
 
-        await(() -> toastSays(robot, "release-notes-bot: 0 approved, 1 denied. The run completed."));
+        await(() -> toastSays(robot, "release-notes-bot: 1 call denied. The run completed."));
     }
 }

@@ -97,14 +97,14 @@ class KeyboardTest {
         await(() -> robot.lookup(".verdict-approve").tryQuery().isPresent());
         robot.type(KeyCode.D).write("Not needed").type(KeyCode.ENTER);
 
-        await(() -> toastSays(robot, "release-notes-bot: 0 approved, 1 denied. The run completed."));
+        await(() -> toastSays(robot, "release-notes-bot: 1 call denied. The run completed."));
         await(() -> detail().equals(new Detail.InputCard(runOf("intake-form"))));
         robot.type(KeyCode.J);
         await(() -> detail().equals(new Detail.ApprovalCard(runOf("web-research")))
                 && robot.lookup(".verdict-approve").tryQuery().isPresent());
         robot.type(KeyCode.A).type(KeyCode.ENTER);
 
-        await(() -> toastSays(robot, "web-research: 1 approved, 0 denied. The run completed."));
+        await(() -> toastSays(robot, "web-research: 1 call approved. The run completed."));
         assertThat(console.runtime().runs().inbox(console.admin())).extracting(WaitingRun::agent)
                 .containsExactly("intake-form");
     }
