@@ -278,7 +278,7 @@ public final class RunStore implements RunRepository {
      * lease. One statement claims it (on PostgreSQL the row is chosen {@code FOR UPDATE SKIP LOCKED}, on SQLite
      * the write lock is held), so of several workers in several processes exactly one gets each run.
      *
-     * @param workerId     who claims it; {@link #renewLeases} keeps the lease alive
+     * @param workerId     who claims it; {@link #renewLease} keeps the lease alive
      * @param leaseExpires when the claim lapses unless renewed; a lapsed run is {@linkplain #recoverAbandoned
      *                     recovered}
      * @return the claimed run: a first stretch when {@link StoredRun#pausedState()} is {@code null}, else a pause
@@ -319,15 +319,20 @@ public final class RunStore implements RunRepository {
         });
     }
 
-    /** Extends the lease of every run the worker holds. @return how many runs it holds */
-    public int renewLeases(String workerId, Instant leaseExpires) {
-        return database.write("renew the leases of worker " + workerId, connection -> {
+    /**
+     * Extends a worker's lease on a run it executes.
+     *
+     * @return false when the worker no longer holds the run: its lease lapsed and the run was recovered
+     */
+    public boolean renewLease(String runId, String workerId, Instant leaseExpires) {
+        return database.write("renew the lease of worker " + workerId + " on run " + runId, connection -> {
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET lease_expires = ?"
-                    + " WHERE worker_id = ? AND status = ?")) {
+                    + " WHERE id = ? AND worker_id = ? AND status = ?")) {
                 update.setLong(1, Nanos.of(leaseExpires));
-                update.setString(2, workerId);
-                update.setString(3, RunStatus.RUNNING.code());
-                return update.executeUpdate();
+                update.setString(2, runId);
+                update.setString(3, workerId);
+                update.setString(4, RunStatus.RUNNING.code());
+                return update.executeUpdate() == 1;
             }
         });
     }

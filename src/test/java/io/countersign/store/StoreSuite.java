@@ -765,16 +765,24 @@ abstract class StoreSuite {
         }
 
         @Test
-        void renewingExtendsOnlyTheWorkersOwnLeases() {
+        void renewedLeaseOutlivesAnUnrenewedOne() {
             enqueue("r1", NOW);
             enqueue("r2", NOW.plusNanos(1));
             store.runs().claimNext("w1", LEASE, NOW);
             store.runs().claimNext("w2", LEASE, NOW);
 
-            assertThat(store.runs().renewLeases("w1", LEASE.plusSeconds(60))).isEqualTo(1);
+            assertThat(store.runs().renewLease("r1", "w1", LEASE.plusSeconds(60))).isTrue();
 
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).extracting(StoredRun::runId)
                     .containsExactly("r2");
+        }
+
+        @Test
+        void workerCannotRenewARunItDoesNotHold() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+
+            assertThat(store.runs().renewLease("r1", "w2", LEASE.plusSeconds(60))).isFalse();
         }
 
         @Test
@@ -827,7 +835,7 @@ abstract class StoreSuite {
 
             store.runs().recordOutcome(completed("r1", "fs_read"), NOW);
 
-            assertThat(store.runs().renewLeases("w1", LEASE)).isZero();
+            assertThat(store.runs().renewLease("r1", "w1", LEASE)).isFalse();
             assertThat(store.runs().find("r1").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
         }
 
