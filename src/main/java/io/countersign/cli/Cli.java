@@ -28,6 +28,15 @@ public final class Cli {
 
     /** Held so that the level set on it lasts: java.util.logging keeps loggers only weakly. */
     private static final String SLF4J_PROVIDER = "slf4j.provider";
+    private static final String LOG_FORMAT = "java.util.logging.SimpleFormatter.format";
+
+    static {
+        // Set before the first log record is written: a warning is then one line too, and never a stack trace.
+        if (System.getProperty(LOG_FORMAT) == null) {
+            System.setProperty(LOG_FORMAT, "countersign: %4$s: %5$s%n");
+        }
+    }
+
     private static final Logger MIGRATION_LOG = Logger.getLogger("org.flywaydb");
 
     private Cli() {
