@@ -69,10 +69,6 @@ final class Output {
         this.out = out;
     }
 
-    Format format() {
-        return format;
-    }
-
     void print(JsonNode result) {
         print(result, format == Format.JSON ? null : Table.of(result));
     }

@@ -9,8 +9,7 @@ import io.countersign.store.StoreLocation;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,7 +135,7 @@ class CommandLineTest {
 
     @Test
     void impersonationWithoutTheEnvironmentVariableIsBadUsage() {
-        CommandProcess.Result result = countersign.start(java.util.Map.of(), "--as", "maria", "inbox").await();
+        CommandProcess.Result result = countersign.start(Map.of(), "--as", "maria", "inbox").await();
 
         assertOneLineError(result, 2, "COUNTERSIGN_ALLOW_IMPERSONATION=1");
     }
