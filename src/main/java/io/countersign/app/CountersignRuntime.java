@@ -8,8 +8,18 @@ import io.countersign.engine.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.service.AgentDirectory;
+import io.countersign.service.AgentService;
+import io.countersign.service.DefaultAgentService;
+import io.countersign.service.DefaultEventService;
+import io.countersign.service.DefaultExecutionService;
 import io.countersign.service.DefaultRunService;
+import io.countersign.service.DefaultSettingsService;
+import io.countersign.service.DefaultUserService;
+import io.countersign.service.EventService;
+import io.countersign.service.ExecutionService;
 import io.countersign.service.RunService;
+import io.countersign.service.SettingsService;
+import io.countersign.service.UserService;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
@@ -18,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import okhttp3.OkHttpClient;
 
 /**
@@ -29,12 +40,20 @@ public final class CountersignRuntime implements AutoCloseable {
     private final OkHttpClient http;
     private final ToolRegistry registry;
     private final RunService runs;
+    private final Services services;
 
-    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs) {
+    /** The use cases beside the run service, over the same store and loop. */
+    private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
+                            ExecutionService execution) {
+    }
+
+    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs,
+                               Services services) {
         this.store = store;
         this.http = http;
         this.registry = registry;
         this.runs = runs;
+        this.services = services;
     }
 
     /**
@@ -63,13 +82,18 @@ public final class CountersignRuntime implements AutoCloseable {
                     .clock(clock)
                     .ids(ids)
                     .build();
-            RunService runs = new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop,
-                    registry, store.events(), listener -> store.changes().subscribe(kind -> {
+            DefaultRunService runs = new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()),
+                    loop, registry, store.events(), listener -> store.changes().subscribe(kind -> {
                         if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                             listener.run();
                         }
                     }), clock, ids, Locale.getDefault());
-            return new CountersignRuntime(store, http, registry, runs);
+            Services services = new Services(new DefaultEventService(store.events()),
+                    new DefaultSettingsService(registry, store.settings(), store.runs()),
+                    new DefaultUserService(store.users()),
+                    new DefaultAgentService(store.configurations(), registry, models::create),
+                    new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids));
+            return new CountersignRuntime(store, http, registry, runs, services);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -90,8 +114,36 @@ public final class CountersignRuntime implements AutoCloseable {
         return true;
     }
 
+    /**
+     * The user of this name as the store knows them, for a process acting on someone's behalf (tests, a service
+     * account); a name the store does not know acts with no roles, so every role check refuses it.
+     */
+    public Actor user(String name) {
+        return store.users().find(name).orElseGet(() -> new Actor(name, Set.of()));
+    }
+
     public RunService runs() {
         return runs;
+    }
+
+    public EventService events() {
+        return services.events();
+    }
+
+    public SettingsService settings() {
+        return services.settings();
+    }
+
+    public UserService users() {
+        return services.users();
+    }
+
+    public AgentService agents() {
+        return services.agents();
+    }
+
+    public ExecutionService execution() {
+        return services.execution();
     }
 
     public Store store() {

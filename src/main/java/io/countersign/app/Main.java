@@ -1,10 +1,16 @@
 package io.countersign.app;
 
+import io.countersign.cli.Cli;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
 /**
- * The entry point. With no arguments, or only {@code --store}, it opens the console; otherwise it runs the
- * command line. Not an {@code Application}: on the class path, JavaFX refuses to start a main class that is one.
+ * Starts Countersign: the console with no arguments (or only {@code --store}), the command line otherwise. Not
+ * an {@code Application}: on the class path, JavaFX refuses to start a main class that is one.
  */
 public final class Main {
+
     private Main() {
     }
 
@@ -15,7 +21,8 @@ public final class Main {
         if (args.length == 2 && args[0].equals("--store")) {
             System.exit(ConsoleLauncher.open(args[1], System.getenv()));
         }
-        System.err.println("the command line is not part of this build yet; run without arguments for the console");
-        System.exit(2);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        System.exit(Cli.run(args, System.getenv(), out, err));
     }
 }

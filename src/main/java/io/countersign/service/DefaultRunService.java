@@ -64,6 +64,7 @@ public final class DefaultRunService implements RunService {
     private final Clock clock;
     private final IdGenerator ids;
     private final Locale locale;
+    private final Resumption inline;
 
     /**
      * @param changes subscribes a listener to run and decision changes and returns the subscription
@@ -81,6 +82,14 @@ public final class DefaultRunService implements RunService {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.locale = Objects.requireNonNull(locale, "locale");
+        this.inline = new Resumption(runs::claim, true);
+    }
+
+    /**
+     * Where a decision is carried out: {@code claim} commits it (for this process, or for a worker), and
+     * {@code here} says whether this process then resumes the run.
+     */
+    record Resumption(Function<DecisionRecord, RunRepository.ClaimResult> claim, boolean here) {
     }
 
     @Override
@@ -96,14 +105,40 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public StartedRun start(Actor actor, String agent, String prompt, boolean unattended) {
+        AgentConfiguration configuration = startable(actor, agent, prompt);
+        String runId = ids.next();
+        runs.create(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
+        return firstStretch(configuration, actor, runId, prompt, unattended);
+    }
+
+    /** The configuration a new run of the agent starts with, once the actor may start it with this prompt. */
+    AgentConfiguration startable(Actor actor, String agent, String prompt) {
         Permissions.require(actor, Operation.START_RUN);
         if (prompt == null || prompt.isBlank()) {
             throw new IllegalArgumentException("a run needs a prompt");
         }
-        AgentConfiguration configuration = agents.get(agent);
-        String runId = ids.next();
-        runs.create(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
-        RunRequest request = RunRequest.of(configuration, ToolExecutionContext.of(actor, runId, locale), prompt)
+        return agents.get(agent);
+    }
+
+    /**
+     * Runs the first stretch of a queued run that a worker claimed, under its initiator's identity. A run whose
+     * agent configuration no longer runs ends as failed with reason {@code agent_unavailable}.
+     */
+    StartedRun firstStretch(StoredRun queued, Actor initiator) {
+        AgentConfiguration configuration;
+        try {
+            configuration = agents.get(queued.agent());
+        } catch (IllegalArgumentException e) {
+            runs.recordOutcome(new RunOutcome.Failed(queued.runId(), "agent_unavailable", e.getMessage(), List.of(),
+                    queued.history(), queued.counters()), clock.instant());
+            return new StartedRun(queued.runId(), RunStatus.FAILED);
+        }
+        return firstStretch(configuration, initiator, queued.runId(), queued.prompt(), queued.unattended());
+    }
+
+    private StartedRun firstStretch(AgentConfiguration configuration, Actor initiator, String runId, String prompt,
+                                    boolean unattended) {
+        RunRequest request = RunRequest.of(configuration, ToolExecutionContext.of(initiator, runId, locale), prompt)
                 .withOptions(unattended ? RunOptions.unattendedRun() : RunOptions.DEFAULTS);
         RunOutcome outcome = loop.runLoop(request);
         runs.recordOutcome(outcome, clock.instant());
@@ -181,6 +216,12 @@ public final class DefaultRunService implements RunService {
     @Override
     public DecisionResult decide(Actor actor, String runId, String digest,
                                  List<ApprovalDecision.CallVerdict> verdicts) {
+        return decide(actor, runId, digest, verdicts, inline);
+    }
+
+    /** Decides a card as {@link #decide}, committing the decision with the resumption's claim. */
+    DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
+                          Resumption resumption) {
         if (!Permissions.allows(actor, Operation.DECIDE)) {
             return new DecisionResult.NotPermitted(runId, Permissions.refusal(actor, Operation.DECIDE));
         }
@@ -205,8 +246,12 @@ public final class DefaultRunService implements RunService {
             return new DecisionResult.NotPermitted(runId, cannotRun.get());
         }
         DecisionRecord decision = DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts);
-        RunRepository.ClaimResult claim = runs.claim(decision);
+        RunRepository.ClaimResult claim = resumption.claim().apply(decision);
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+            if (!resumption.here()) {
+                int approved = (int) verdicts.stream().filter(ApprovalDecision.CallVerdict::approved).count();
+                return new DecisionResult.Done(runId, claimed.run().status(), approved, verdicts.size() - approved);
+            }
             return resumeApproval(claimed.run(), configuration, new ApprovalDecision(actor, verdicts), decision);
         }
         return refusedClaim(runId, claim);
@@ -235,6 +280,11 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
+        return submitInput(actor, runId, digest, values, inline);
+    }
+
+    /** Submits typed input as {@link #submitInput}, committing the decision with the resumption's claim. */
+    DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values, Resumption resumption) {
         if (!Permissions.allows(actor, Operation.SUBMIT_INPUT)) {
             return new DecisionResult.NotPermitted(runId, Permissions.refusal(actor, Operation.SUBMIT_INPUT));
         }
@@ -254,8 +304,11 @@ public final class DefaultRunService implements RunService {
         }
         AgentConfiguration configuration = agents.get(run.agent());
         DecisionRecord decision = DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values);
-        RunRepository.ClaimResult claim = runs.claim(decision);
+        RunRepository.ClaimResult claim = resumption.claim().apply(decision);
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+            if (!resumption.here()) {
+                return new DecisionResult.Done(runId, claimed.run().status(), 0, 0);
+            }
             return resumeInput(claimed.run(), configuration, new InputSubmission(actor, values));
         }
         return refusedClaim(runId, claim);
@@ -275,6 +328,21 @@ public final class DefaultRunService implements RunService {
         }
         runs.recordOutcome(outcome, clock.instant());
         return new DecisionResult.Done(run.runId(), outcome.status(), 0, 0);
+    }
+
+    /**
+     * Carries out the committed decision of a run that a worker claimed ({@link StoredRun#lastDecision()}), as the
+     * decider's own process would have: the approved calls run under the run owner's identity.
+     *
+     * @param decider the person who decided, with their roles as the store knows them now
+     */
+    DecisionResult resumeDecided(StoredRun claimed, Actor decider) {
+        DecisionRecord record = claimed.lastDecision();
+        AgentConfiguration configuration = agents.get(claimed.agent());
+        if (record.kind() == DecisionRecord.Kind.APPROVAL) {
+            return resumeApproval(claimed, configuration, new ApprovalDecision(decider, record.verdicts()), record);
+        }
+        return resumeInput(claimed, configuration, new InputSubmission(decider, record.input()));
     }
 
     /** The answers that need no claim: a finished or other-kind run, a decision someone else made, a stale card. */

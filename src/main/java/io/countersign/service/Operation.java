@@ -10,6 +10,8 @@ import java.util.Set;
  */
 public enum Operation {
     LIST_AGENTS(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN),
+    IMPORT_AGENTS(Role.ADMIN),
+    EXPORT_AGENTS(Role.ADMIN),
     START_RUN(Role.OPERATOR, Role.ADMIN),
     VIEW_INBOX(Role.OPERATOR, Role.ADMIN),
     DECIDE(Role.OPERATOR, Role.ADMIN),
@@ -19,8 +21,11 @@ public enum Operation {
     PURGE_EVENTS(Role.ADMIN),
     VIEW_TOOL_SETTINGS(Role.ADMIN),
     CHANGE_TOOL_SETTINGS(Role.ADMIN),
+    VIEW_SETTING_CHANGES(Role.SUPERVISOR, Role.ADMIN),
     MANAGE_USERS(Role.ADMIN),
-    SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN);
+    SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
+    /** Executing queued runs and carrying out decisions, each under the identity of the run's initiator. */
+    RUN_WORKER(Role.OPERATOR, Role.ADMIN);
 
     private final Set<Role> allowed;
 

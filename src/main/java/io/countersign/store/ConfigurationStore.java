@@ -34,33 +34,58 @@ public final class ConfigurationStore {
     /** Saves a model configuration, replacing the one of the same name. */
     public void saveModel(ModelConfiguration model) {
         database.write("save the model configuration " + model.name(), connection -> {
-            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO model_configurations ("
-                    + MODEL_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
-                    + " provider = excluded.provider, model = excluded.model, endpoint = excluded.endpoint,"
-                    + " trust_zone = excluded.trust_zone, temperature = excluded.temperature,"
-                    + " max_tokens = excluded.max_tokens, api_key_environment = excluded.api_key_environment,"
-                    + " api_key_file = excluded.api_key_file")) {
-                upsert.setString(1, model.name());
-                upsert.setString(2, model.provider());
-                upsert.setString(3, model.model());
-                upsert.setString(4, model.endpoint());
-                upsert.setString(5, model.trustZone().code());
-                if (model.temperature() == null) {
-                    upsert.setNull(6, Types.DOUBLE);
-                } else {
-                    upsert.setDouble(6, model.temperature());
-                }
-                if (model.maxTokens() == null) {
-                    upsert.setNull(7, Types.INTEGER);
-                } else {
-                    upsert.setInt(7, model.maxTokens());
-                }
-                upsert.setString(8, model.apiKeyEnvironment());
-                upsert.setString(9, model.apiKeyFile());
-                upsert.executeUpdate();
-            }
+            upsertModel(connection, model);
             return null;
         });
+    }
+
+    /**
+     * Saves model and agent configurations in one transaction, models first, each replacing the one of the same
+     * name: either all of them are saved or, when one fails, none.
+     *
+     * @throws IllegalArgumentException when an agent's model configuration is neither among {@code models} nor in
+     *                                  the store, or its tool-call policies are not a JSON array
+     */
+    public void saveAll(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
+        agents.forEach(ConfigurationStore::requireJsonArray);
+        database.write("save " + models.size() + " model and " + agents.size() + " agent configurations",
+                connection -> {
+                    for (ModelConfiguration model : models) {
+                        upsertModel(connection, model);
+                    }
+                    for (StoredAgentConfiguration agent : agents) {
+                        upsertAgent(connection, agent);
+                    }
+                    return null;
+                });
+    }
+
+    private static void upsertModel(Connection connection, ModelConfiguration model) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO model_configurations ("
+                + MODEL_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                + " provider = excluded.provider, model = excluded.model, endpoint = excluded.endpoint,"
+                + " trust_zone = excluded.trust_zone, temperature = excluded.temperature,"
+                + " max_tokens = excluded.max_tokens, api_key_environment = excluded.api_key_environment,"
+                + " api_key_file = excluded.api_key_file")) {
+            upsert.setString(1, model.name());
+            upsert.setString(2, model.provider());
+            upsert.setString(3, model.model());
+            upsert.setString(4, model.endpoint());
+            upsert.setString(5, model.trustZone().code());
+            if (model.temperature() == null) {
+                upsert.setNull(6, Types.DOUBLE);
+            } else {
+                upsert.setDouble(6, model.temperature());
+            }
+            if (model.maxTokens() == null) {
+                upsert.setNull(7, Types.INTEGER);
+            } else {
+                upsert.setInt(7, model.maxTokens());
+            }
+            upsert.setString(8, model.apiKeyEnvironment());
+            upsert.setString(9, model.apiKeyFile());
+            upsert.executeUpdate();
+        }
     }
 
     /** The model configuration of this name, if the store has it. */
@@ -83,32 +108,36 @@ public final class ConfigurationStore {
     public void saveAgent(StoredAgentConfiguration agent) {
         requireJsonArray(agent);
         database.write("save the agent configuration " + agent.name(), connection -> {
-            if (models(connection, " WHERE name = ?", agent.modelName()).isEmpty()) {
-                throw new IllegalArgumentException("agent configuration \"" + agent.name()
-                        + "\" names the model configuration \"" + agent.modelName() + "\", which the store does"
-                        + " not have; save the model configuration first");
-            }
-            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO agent_configurations ("
-                    + AGENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
-                    + " system_prompt = excluded.system_prompt, model_name = excluded.model_name,"
-                    + " tool_groups = excluded.tool_groups, allowed_tools = excluded.allowed_tools,"
-                    + " workspace = excluded.workspace, tool_call_policies = excluded.tool_call_policies,"
-                    + " max_rounds = excluded.max_rounds, four_eyes = excluded.four_eyes")) {
-                upsert.setString(1, agent.name());
-                upsert.setString(2, agent.systemPrompt());
-                upsert.setString(3, agent.modelName());
-                upsert.setString(4, JSON.writeValueAsString(agent.toolGroups()));
-                upsert.setString(5, JSON.writeValueAsString(agent.allowedTools()));
-                upsert.setString(6, agent.workspace());
-                upsert.setString(7, agent.toolCallPolicies());
-                upsert.setInt(8, agent.maxRounds());
-                upsert.setBoolean(9, agent.fourEyes());
-                upsert.executeUpdate();
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("a list of names did not turn into JSON", e);
-            }
+            upsertAgent(connection, agent);
             return null;
         });
+    }
+
+    private static void upsertAgent(Connection connection, StoredAgentConfiguration agent) throws SQLException {
+        if (models(connection, " WHERE name = ?", agent.modelName()).isEmpty()) {
+            throw new IllegalArgumentException("agent configuration \"" + agent.name()
+                    + "\" names the model configuration \"" + agent.modelName() + "\", which the store does"
+                    + " not have; save the model configuration first");
+        }
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO agent_configurations ("
+                + AGENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                + " system_prompt = excluded.system_prompt, model_name = excluded.model_name,"
+                + " tool_groups = excluded.tool_groups, allowed_tools = excluded.allowed_tools,"
+                + " workspace = excluded.workspace, tool_call_policies = excluded.tool_call_policies,"
+                + " max_rounds = excluded.max_rounds, four_eyes = excluded.four_eyes")) {
+            upsert.setString(1, agent.name());
+            upsert.setString(2, agent.systemPrompt());
+            upsert.setString(3, agent.modelName());
+            upsert.setString(4, JSON.writeValueAsString(agent.toolGroups()));
+            upsert.setString(5, JSON.writeValueAsString(agent.allowedTools()));
+            upsert.setString(6, agent.workspace());
+            upsert.setString(7, agent.toolCallPolicies());
+            upsert.setInt(8, agent.maxRounds());
+            upsert.setBoolean(9, agent.fourEyes());
+            upsert.executeUpdate();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a list of names did not turn into JSON", e);
+        }
     }
 
     /** The agent configuration of this name, if the store has it. */

@@ -26,6 +26,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,6 +41,8 @@ public final class RunStore implements RunRepository {
             + " waiting_since, pause_number, paused_state, transcript, history, iterations, prompt_tokens,"
             + " completion_tokens, failure_reason, failure_message, claimed_decision, outcome_unknown";
 
+    private static final int RECENT_CALLS_PAGE = 200;
+
     private final Database database;
     private final ExecutionJournal journal = new Journal();
 
@@ -49,20 +52,34 @@ public final class RunStore implements RunRepository {
 
     @Override
     public void create(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at) {
+        insert(runId, agent, initiator, prompt, unattended, RunStatus.RUNNING, at);
+    }
+
+    /**
+     * Records a new run in status {@link RunStatus#QUEUED}: nothing of it has run, and a worker that
+     * {@linkplain #claimNext claims} it runs its first stretch.
+     */
+    public void enqueue(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at) {
+        insert(runId, agent, initiator, prompt, unattended, RunStatus.QUEUED, at);
+    }
+
+    private void insert(String runId, String agent, String initiator, String prompt, boolean unattended,
+                        RunStatus status, Instant at) {
         database.write("record the new run " + runId, ChangeKind.RUN, connection -> {
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO runs (id, agent, initiator,"
                     + " prompt, unattended, status, created_at, updated_at, pause_number, transcript, history,"
-                    + " iterations, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', ?,"
-                    + " 0, 0, 0)")) {
+                    + " iterations, prompt_tokens, completion_tokens, queued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0,"
+                    + " '[]', ?, 0, 0, 0, ?)")) {
                 insert.setString(1, runId);
                 insert.setString(2, agent);
                 insert.setString(3, initiator);
                 insert.setString(4, prompt);
                 insert.setBoolean(5, unattended);
-                insert.setString(6, RunStatus.RUNNING.code());
+                insert.setString(6, status.code());
                 insert.setLong(7, Nanos.of(at));
                 insert.setLong(8, Nanos.of(at));
                 insert.setString(9, PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete()).toString());
+                setNullableTime(insert, 10, status == RunStatus.QUEUED ? at : null);
                 insert.executeUpdate();
             }
             return null;
@@ -82,7 +99,8 @@ public final class RunStore implements RunRepository {
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
                     + " waiting_since = ?, pause_number = pause_number + ?, paused_state = ?, digest = ?,"
                     + " transcript = ?, history = ?, iterations = ?, prompt_tokens = ?, completion_tokens = ?,"
-                    + " failure_reason = ?, failure_message = ?, claimed_decision = NULL WHERE id = ?")) {
+                    + " failure_reason = ?, failure_message = ?, claimed_decision = NULL, queued_at = NULL,"
+                    + " worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
                 update.setString(1, outcome.status().code());
                 update.setLong(2, Nanos.of(at));
                 setNullableTime(update, 3, state == null ? null : at);
@@ -145,6 +163,19 @@ public final class RunStore implements RunRepository {
 
     @Override
     public ClaimResult claim(DecisionRecord decision) {
+        return claim(decision, RunStatus.RUNNING);
+    }
+
+    /**
+     * Claims a waiting run for a decision exactly as {@link #claim} does, but leaves the committed decision for a
+     * worker to carry out: the run goes to {@link RunStatus#QUEUED} with the decision, in the same transaction,
+     * and {@link #claimNext} hands it to a worker.
+     */
+    public ClaimResult claimForWorker(DecisionRecord decision) {
+        return claim(decision, RunStatus.QUEUED);
+    }
+
+    private ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus) {
         RunStatus expected = decision.kind() == DecisionRecord.Kind.APPROVAL
                 ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
         return database.write("commit the decision on run " + decision.runId(), ChangeKind.DECISION, connection -> {
@@ -166,13 +197,15 @@ public final class RunStore implements RunRepository {
             }
             long decisionId = insertDecision(connection, decision, row.pauseNumber);
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
-                    + " claimed_decision = ?, updated_at = ? WHERE id = ? AND status = ? AND pause_number = ?")) {
-                update.setString(1, RunStatus.RUNNING.code());
+                    + " claimed_decision = ?, updated_at = ?, queued_at = ? WHERE id = ? AND status = ?"
+                    + " AND pause_number = ?")) {
+                update.setString(1, claimedStatus.code());
                 update.setLong(2, decisionId);
                 update.setLong(3, Nanos.of(decision.decidedAt()));
-                update.setString(4, decision.runId());
-                update.setString(5, expected.code());
-                update.setInt(6, row.pauseNumber);
+                setNullableTime(update, 4, claimedStatus == RunStatus.QUEUED ? decision.decidedAt() : null);
+                update.setString(5, decision.runId());
+                update.setString(6, expected.code());
+                update.setInt(7, row.pauseNumber);
                 requireOneRow(update.executeUpdate(), decision.runId());
             }
             try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
@@ -190,7 +223,8 @@ public final class RunStore implements RunRepository {
     public void release(PausedState state, Instant at) {
         database.write("put run " + state.runId() + " back to waiting", ChangeKind.RUN, connection -> {
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
-                    + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL WHERE id = ?")) {
+                    + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL, queued_at = NULL,"
+                    + " worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
                 update.setString(1, state.status().code());
                 update.setLong(2, Nanos.of(at));
                 update.setString(3, PausedStateCodec.toJson(state));
@@ -219,7 +253,9 @@ public final class RunStore implements RunRepository {
     public List<StoredRun> reconcile(Instant at) {
         List<String> running = database.read("list the runs left running", connection -> {
             List<String> ids = new ArrayList<>();
-            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM runs WHERE status = ?")) {
+            // A run under a worker's lease is the worker's: recoverAbandoned takes it back once the lease lapses.
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM runs WHERE status = ?"
+                    + " AND worker_id IS NULL")) {
                 select.setString(1, RunStatus.RUNNING.code());
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
@@ -234,6 +270,180 @@ public final class RunStore implements RunRepository {
             reconcileOne(runId, at).ifPresent(toResume::add);
         }
         return toResume;
+    }
+
+    /**
+     * Hands the oldest queued run to a worker: its status becomes {@link RunStatus#RUNNING} under the worker's
+     * lease. One statement claims it (on PostgreSQL the row is chosen {@code FOR UPDATE SKIP LOCKED}, on SQLite
+     * the write lock is held), so of several workers in several processes exactly one gets each run.
+     *
+     * @param workerId     who claims it; {@link #renewLease} keeps the lease alive
+     * @param leaseExpires when the claim lapses unless renewed; a lapsed run is {@linkplain #recoverAbandoned
+     *                     recovered}
+     * @return the claimed run: a first stretch when {@link StoredRun#pausedState()} is {@code null}, else a pause
+     *         whose committed decision ({@link StoredRun#lastDecision()}) is to be carried out; empty when no run
+     *         is queued
+     */
+    public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+        String skipLocked = database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : "";
+        // No change signal: a claim only moves a run between two states nobody watches, and an empty claim
+        // must not wake every other worker.
+        return database.write("claim a queued run", connection -> {
+            String runId;
+            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, worker_id = ?,"
+                    + " lease_expires = ?, updated_at = ?, queued_at = NULL WHERE id = (SELECT id FROM runs"
+                    + " WHERE status = ? ORDER BY queued_at, id LIMIT 1" + skipLocked + ") AND status = ?"
+                    + " RETURNING id")) {
+                update.setString(1, RunStatus.RUNNING.code());
+                update.setString(2, workerId);
+                update.setLong(3, Nanos.of(leaseExpires));
+                update.setLong(4, Nanos.of(at));
+                update.setString(5, RunStatus.QUEUED.code());
+                update.setString(6, RunStatus.QUEUED.code());
+                try (ResultSet claimed = update.executeQuery()) {
+                    if (!claimed.next()) {
+                        return Optional.<StoredRun>empty();
+                    }
+                    runId = claimed.getString(1);
+                }
+            }
+            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
+                    + " FROM runs WHERE id = ?")) {
+                select.setString(1, runId);
+                try (ResultSet row = select.executeQuery()) {
+                    row.next();
+                    return Optional.of(toRun(connection, row));
+                }
+            }
+        });
+    }
+
+    /**
+     * Extends a worker's lease on a run it executes.
+     *
+     * @return false when the worker no longer holds the run: its lease lapsed and the run was recovered
+     */
+    public boolean renewLease(String runId, String workerId, Instant leaseExpires) {
+        return database.write("renew the lease of worker " + workerId + " on run " + runId, connection -> {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET lease_expires = ?"
+                    + " WHERE id = ? AND worker_id = ? AND status = ?")) {
+                update.setLong(1, Nanos.of(leaseExpires));
+                update.setString(2, runId);
+                update.setString(3, workerId);
+                update.setString(4, RunStatus.RUNNING.code());
+                return update.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Recovers the runs whose worker stopped: those still running with a lease that ran out before {@code at}.
+     * As {@link #reconcile} does for one process: a run with calls in its execution journal is flagged with the
+     * calls whose outcome is unknown and left for a person; a run with an empty journal executed nothing of its
+     * stretch, so it goes back to the queue, to run its first stretch or carry out its committed decision again.
+     * Runs that another worker is recovering at the same moment are skipped.
+     *
+     * @return the recovered runs as they are now
+     */
+    public List<StoredRun> recoverAbandoned(Instant at) {
+        List<String> lapsed = database.read("list the runs whose worker stopped", connection -> {
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM runs WHERE status = ?"
+                    + " AND lease_expires < ? ORDER BY id")) {
+                select.setString(1, RunStatus.RUNNING.code());
+                select.setLong(2, Nanos.of(at));
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        ids.add(rows.getString(1));
+                    }
+                }
+            }
+            return ids;
+        });
+        List<StoredRun> recovered = new ArrayList<>();
+        for (String runId : lapsed) {
+            if (recoverOne(runId, at)) {
+                find(runId).ifPresent(recovered::add);
+            }
+        }
+        return recovered;
+    }
+
+    private boolean recoverOne(String runId, Instant at) {
+        String skipLocked = database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : "";
+        return database.write("recover run " + runId + " from its stopped worker", ChangeKind.RUN, connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM runs WHERE id = ?"
+                    + " AND status = ? AND lease_expires < ?" + skipLocked)) {
+                select.setString(1, runId);
+                select.setString(2, RunStatus.RUNNING.code());
+                select.setLong(3, Nanos.of(at));
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return false;
+                    }
+                }
+            }
+            List<String> unknown = journalledCalls(connection, runId);
+            if (unknown.isEmpty()) {
+                try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
+                        + " queued_at = ?, updated_at = ?, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+                    update.setString(1, RunStatus.QUEUED.code());
+                    update.setLong(2, Nanos.of(at));
+                    update.setLong(3, Nanos.of(at));
+                    update.setString(4, runId);
+                    update.executeUpdate();
+                }
+            } else {
+                try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
+                        + " updated_at = ?, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+                    ArrayNode calls = JSON.createArrayNode();
+                    unknown.forEach(calls::add);
+                    update.setString(1, calls.toString());
+                    update.setLong(2, Nanos.of(at));
+                    update.setString(3, runId);
+                    update.executeUpdate();
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
+     * The tool calls recorded in the histories of the most recently updated runs, newest first (the runs by
+     * their last update, each run's calls from its last back to its first), at most {@code limit}.
+     */
+    public List<ToolInvocationObservation> recentCalls(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        return database.read("read the recent tool calls", connection -> {
+            List<ToolInvocationObservation> calls = new ArrayList<>();
+            long beforeTime = Long.MAX_VALUE;
+            String beforeId = "";
+            boolean more = true;
+            while (more && calls.size() < limit) {
+                more = false;
+                try (PreparedStatement select = connection.prepareStatement("SELECT id, updated_at, history"
+                        + " FROM runs WHERE updated_at < ? OR (updated_at = ? AND id < ?)"
+                        + " ORDER BY updated_at DESC, id DESC LIMIT " + RECENT_CALLS_PAGE)) {
+                    select.setLong(1, beforeTime);
+                    select.setLong(2, beforeTime);
+                    select.setString(3, beforeId);
+                    try (ResultSet rows = select.executeQuery()) {
+                        while (rows.next() && calls.size() < limit) {
+                            more = true;
+                            beforeId = rows.getString(1);
+                            beforeTime = rows.getLong(2);
+                            List<ToolInvocationObservation> observed = new ArrayList<>(PausedStateCodec
+                                    .historyFromTree(readJson(rows.getString(3))).observations());
+                            Collections.reverse(observed);
+                            calls.addAll(observed.subList(0, Math.min(observed.size(), limit - calls.size())));
+                        }
+                    }
+                }
+            }
+            return calls;
+        });
     }
 
     /**

@@ -11,6 +11,12 @@ import io.countersign.engine.EventType;
 import io.countersign.engine.GovernanceEvent;
 import io.countersign.engine.ModelConfiguration;
 import io.countersign.engine.Role;
+import io.countersign.engine.RunCounters;
+import io.countersign.engine.RunOutcome;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.engine.ToolInvocationHistory;
+import io.countersign.engine.ToolInvocationObservation;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.TrustZone;
 import java.sql.Connection;
@@ -25,6 +31,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -110,7 +117,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2");
+                assertThat(applied).containsExactly("1", "2", "3");
             }
         }
 
@@ -145,7 +152,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 2")
+                    .hasMessageContaining("knows up to version 3")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -682,6 +689,26 @@ abstract class StoreSuite {
         }
 
         @Test
+        void savingAllAtOnceLetsAnAgentNameAModelSavedWithIt() {
+            store.configurations().saveAll(List.of(full, bare), List.of(agent));
+
+            assertThat(store.configurations().listModels()).containsExactly(full, bare);
+            assertThat(store.configurations().listAgents()).containsExactly(agent);
+        }
+
+        @Test
+        void savingAllSavesNothingWhenOneAgentFails() {
+            StoredAgentConfiguration orphan = new StoredAgentConfiguration("orphan", "", "missing", List.of(),
+                    List.of(), null, "[]", 3, false);
+
+            assertThatThrownBy(() -> store.configurations().saveAll(List.of(full), List.of(agent, orphan)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("\"orphan\" names the model configuration \"missing\"");
+            assertThat(store.configurations().listModels()).isEmpty();
+            assertThat(store.configurations().listAgents()).isEmpty();
+        }
+
+        @Test
         void policiesThatAreNotAJsonArrayAreRejected() {
             store.configurations().saveModel(full);
             StoredAgentConfiguration broken = new StoredAgentConfiguration("triage", "", "gpt-eu", List.of(),
@@ -690,6 +717,148 @@ abstract class StoreSuite {
             assertThatThrownBy(() -> store.configurations().saveAgent(broken))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("the tool-call policies must be a JSON array");
+        }
+    }
+
+    @Nested
+    class Queue {
+        static final Instant LEASE = NOW.plusSeconds(60);
+
+        void enqueue(String runId, Instant at) {
+            store.runs().enqueue(runId, "triage", "maria", "Sort the tickets", false, at);
+        }
+
+        @Test
+        void queuedRunIsHandedToOneWorkerOnly() {
+            enqueue("r1", NOW);
+
+            StoredRun claimed = store.runs().claimNext("w1", LEASE, NOW).orElseThrow();
+
+            assertThat(claimed.runId()).isEqualTo("r1");
+            assertThat(claimed.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(claimed.pausedState()).isNull();
+            assertThat(store.runs().claimNext("w2", LEASE, NOW)).isEmpty();
+        }
+
+        @Test
+        void oldestQueuedRunComesFirst() {
+            enqueue("later", NOW.plusSeconds(1));
+            enqueue("earlier", NOW);
+
+            assertThat(store.runs().claimNext("w1", LEASE, NOW).orElseThrow().runId()).isEqualTo("earlier");
+        }
+
+        @Test
+        void concurrentClaimsNeverShareARun() throws Exception {
+            IntStream.range(0, 40).forEach(i -> enqueue("r" + i, NOW.plusNanos(i)));
+            List<String> claimed = new CopyOnWriteArrayList<>();
+            List<Thread> workers = IntStream.range(0, 4).mapToObj(w -> new Thread(() -> {
+                Optional<StoredRun> next;
+                while ((next = store.runs().claimNext("w" + w, LEASE, NOW)).isPresent()) {
+                    claimed.add(next.get().runId());
+                }
+            })).toList();
+            workers.forEach(Thread::start);
+            for (Thread worker : workers) {
+                worker.join();
+            }
+
+            assertThat(claimed).hasSize(40).doesNotHaveDuplicates();
+        }
+
+        @Test
+        void renewedLeaseOutlivesAnUnrenewedOne() {
+            enqueue("r1", NOW);
+            enqueue("r2", NOW.plusNanos(1));
+            store.runs().claimNext("w1", LEASE, NOW);
+            store.runs().claimNext("w2", LEASE, NOW);
+
+            assertThat(store.runs().renewLease("r1", "w1", LEASE.plusSeconds(60))).isTrue();
+
+            assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).extracting(StoredRun::runId)
+                    .containsExactly("r2");
+        }
+
+        @Test
+        void workerCannotRenewARunItDoesNotHold() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+
+            assertThat(store.runs().renewLease("r1", "w2", LEASE.plusSeconds(60))).isFalse();
+        }
+
+        @Test
+        void runWithALiveLeaseIsNotRecovered() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+
+            assertThat(store.runs().recoverAbandoned(LEASE.minusSeconds(1))).isEmpty();
+        }
+
+        @Test
+        void lapsedRunThatExecutedNothingGoesBackToTheQueue() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+
+            assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).singleElement()
+                    .satisfies(run -> assertThat(run.status()).isEqualTo(RunStatus.QUEUED));
+            assertThat(store.runs().claimNext("w2", LEASE.plusSeconds(60), LEASE).orElseThrow().runId())
+                    .isEqualTo("r1");
+        }
+
+        @Test
+        void lapsedRunWithAStartedCallIsFlaggedAndLeftForAPerson() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+            store.runs().journal().beforeExecute("r1", "call-1", "fs_write");
+
+            assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).singleElement().satisfies(run -> {
+                assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(run.unknownOutcomeCalls()).containsExactly("call-1");
+            });
+            assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(2))).isEmpty();
+            assertThat(store.runs().claimNext("w2", LEASE, NOW)).isEmpty();
+        }
+
+        @Test
+        void restartReconciliationLeavesLeasedRunsToTheirWorker() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+
+            store.runs().reconcile(NOW);
+
+            assertThat(store.runs().find("r1").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        }
+
+        @Test
+        void recordedOutcomeReleasesTheLease() {
+            enqueue("r1", NOW);
+            store.runs().claimNext("w1", LEASE, NOW);
+
+            store.runs().recordOutcome(completed("r1", "fs_read"), NOW);
+
+            assertThat(store.runs().renewLease("r1", "w1", LEASE)).isFalse();
+            assertThat(store.runs().find("r1").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        }
+
+        @Test
+        void recentCallsComeNewestRunFirstAndEachRunsLastCallFirst() {
+            store.runs().create("old", "triage", "maria", "p", false, NOW);
+            store.runs().recordOutcome(completed("old", "fs_list", "fs_read"), NOW);
+            store.runs().create("new", "triage", "maria", "p", false, NOW);
+            store.runs().recordOutcome(completed("new", "web_fetch", "fs_write"), NOW.plusSeconds(1));
+
+            assertThat(store.runs().recentCalls(3)).extracting(ToolInvocationObservation::toolName)
+                    .containsExactly("fs_write", "web_fetch", "fs_read");
+        }
+
+        private RunOutcome completed(String runId, String... tools) {
+            ToolInvocationHistory history = ToolInvocationHistory.emptyComplete();
+            for (String tool : tools) {
+                history = history.with(new ToolInvocationObservation(tool, ToolInvocationObservation.Outcome.OK,
+                        null));
+            }
+            return new RunOutcome.Completed(runId, "done", false, List.of(), history, RunCounters.ZERO);
         }
     }
 

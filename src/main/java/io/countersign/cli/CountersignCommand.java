@@ -1,0 +1,106 @@
+package io.countersign.cli;
+
+import io.countersign.app.CountersignRuntime;
+import io.countersign.engine.Actor;
+import io.countersign.store.StoreLocation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/** The root command: the options every command shares, and the store they work on, opened on first use. */
+@Command(name = "countersign", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
+        versionProvider = CountersignCommand.Version.class, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Supervise LLM agents from a terminal: start runs, decide their cards, read what was refused,"
+                + " govern tools and users, and run workers that share a store.",
+        subcommands = {AgentCommands.Agents.class, RunCommands.Start.class, RunCommands.Inbox.class,
+            RunCommands.Show.class, RunCommands.Decide.class, RunCommands.Input.class, RunCommands.Settle.class,
+            EventCommands.Events.class, SettingCommands.Tools.class, SettingCommands.ToolSet.class,
+            SettingCommands.ServerSet.class, UserCommands.Users.class, UserCommands.UserSet.class,
+            DemoCommand.class, WorkerCommand.class})
+final class CountersignCommand implements Runnable, AutoCloseable {
+    /** Set to 1 to let {@code --as} act as another user; for tests, never for people. */
+    static final String IMPERSONATION_VARIABLE = "COUNTERSIGN_ALLOW_IMPERSONATION";
+
+    @Option(names = "--store", paramLabel = "PATH|URL", scope = ScopeType.INHERIT,
+            description = "The store: a SQLite file, or a jdbc:postgresql:// URL (default: $COUNTERSIGN_STORE, else"
+                    + " countersign.db in the user's data folder).")
+    String store;
+
+    @Option(names = "--as", paramLabel = "USER", scope = ScopeType.INHERIT,
+            description = "Act as this user instead of the operating-system user; only when "
+                    + IMPERSONATION_VARIABLE + "=1 is set (tests).")
+    String as;
+
+    @Option(names = "--format", paramLabel = "json|table|csv", scope = ScopeType.INHERIT, defaultValue = "json",
+            description = "How results are printed (default: ${DEFAULT-VALUE}).")
+    Output.Format format;
+
+    @Spec
+    CommandSpec spec;
+
+    private final Map<String, String> env;
+    private CountersignRuntime runtime;
+    private Actor actor;
+
+    CountersignCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: "
+                + String.join(", ", spec.subcommands().keySet()));
+    }
+
+    /** The runtime over the chosen store, opened on first use. */
+    CountersignRuntime runtime() {
+        if (runtime == null) {
+            if (as != null && !"1".equals(env.get(IMPERSONATION_VARIABLE))) {
+                throw CliFailure.usage("--as is refused: acting as another user is only allowed where "
+                        + IMPERSONATION_VARIABLE + "=1 is set, for tests");
+            }
+            runtime = CountersignRuntime.open(StoreLocation.resolve(store, env));
+        }
+        return runtime;
+    }
+
+    /** Who acts: the {@code --as} user, or the operating-system user (the first user of a new store is admin). */
+    Actor actor() {
+        if (actor == null) {
+            actor = as != null ? runtime().user(as) : runtime().localUser();
+        }
+        return actor;
+    }
+
+    Output output() {
+        return new Output(format, spec.commandLine().getOut());
+    }
+
+    @Override
+    public void close() {
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    /** The version this build was made from, as Maven wrote it into the class path. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties properties = new Properties();
+            try (InputStream in = Version.class.getResourceAsStream("/io/countersign/app/version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            }
+            return new String[] {"countersign " + properties.getProperty("version", "(development build)")};
+        }
+    }
+}

@@ -1,0 +1,313 @@
+package io.countersign.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.InputValidation;
+import io.countersign.engine.RunStatus;
+import io.countersign.service.DecisionResult;
+import io.countersign.service.NotPermittedException;
+import io.countersign.service.RunCard;
+import io.countersign.service.RunExecution;
+import io.countersign.service.RunTimeline;
+import io.countersign.service.StartedRun;
+import io.countersign.service.WaitingRun;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The operator's commands: {@code run}, {@code inbox}, {@code show}, {@code decide}, {@code input}, {@code settle}. */
+final class RunCommands {
+    private static final Set<RunTimeline.Kind> HAPPENINGS = EnumSet.of(RunTimeline.Kind.DECISION,
+            RunTimeline.Kind.EVENT);
+
+    private RunCommands() {
+    }
+
+    @Command(name = "run", description = "Start a run of an agent and drive it to its first pause or end, or leave"
+            + " it to a worker with --queue.")
+    static final class Start extends Subcommand {
+        @Option(names = "--agent", required = true, paramLabel = "NAME", description = "The agent configuration.")
+        String agent;
+
+        @Option(names = "--prompt", required = true, paramLabel = "TEXT", description = "What the run is asked.")
+        String prompt;
+
+        @Option(names = "--unattended", description = "Offer only the tools that never wait for a person, so the"
+                + " run never pauses.")
+        boolean unattended;
+
+        @Option(names = "--queue", description = "Record the run as queued; a worker (countersign worker) runs it.")
+        boolean queue;
+
+        @Override
+        public Integer call() {
+            StartedRun started = queue ? runtime().execution().enqueue(actor(), agent, prompt, unattended)
+                    : runtime().runs().start(actor(), agent, prompt, unattended);
+            print(Views.object().put("runId", started.runId()).put("status", started.status().code()));
+            return unavailableIfProviderFailed(this, started.runId(), started.status());
+        }
+    }
+
+    @Command(name = "inbox", description = "The runs that wait for a person, oldest first, each with its card.")
+    static final class Inbox extends Subcommand {
+        @Override
+        public Integer call() {
+            ArrayNode cards = Views.array();
+            List<List<String>> rows = new ArrayList<>();
+            for (WaitingRun waiting : runtime().runs().inbox(actor())) {
+                // A run decided since the list was read has no card any more.
+                Optional<RunCard> card = runtime().runs().card(actor(), waiting.runId());
+                card.ifPresent(found -> {
+                    cards.add(Views.card(found));
+                    rows.add(List.of(found.runId(), found.status().code(), found.agent(), found.initiator(),
+                            Views.time(found.waitingSince()), waitingFor(found), Integer.toString(found.refused()
+                                    .size()), found.digest()));
+                });
+            }
+            return print(cards, new Output.Table(List.of("runId", "status", "agent", "initiator", "waitingSince",
+                    "waitingFor", "refused", "digest"), rows));
+        }
+
+        private static String waitingFor(RunCard card) {
+            return card.input() != null ? "input: " + card.input().tool()
+                    : card.pending().stream().map(call -> call.index() + ":" + call.tool())
+                    .collect(Collectors.joining(", "));
+        }
+    }
+
+    @Command(name = "show", description = "A run with its card (while it waits), transcript, call history and"
+            + " events.")
+    static final class Show extends Subcommand {
+        @Parameters(paramLabel = "RUN", description = "The run's id.")
+        String runId;
+
+        @Override
+        public Integer call() {
+            RunTimeline timeline = runtime().runs().timeline(actor(), runId);
+            RunExecution execution = runtime().execution().execution(actor(), runId);
+            Optional<RunCard> card;
+            try {
+                card = runtime().runs().card(actor(), runId);
+            } catch (NotPermittedException cannotDecide) {
+                // Whoever may read the timeline but not the inbox sees the run without its card.
+                card = Optional.empty();
+            }
+            ObjectNode node = Views.object().put("runId", timeline.runId()).put("status", timeline.status().code())
+                    .put("agent", timeline.agent()).put("initiator", timeline.initiator())
+                    .put("startedAt", Views.time(timeline.startedAt()))
+                    .put("updatedAt", Views.time(execution.updatedAt())).put("unattended", execution.unattended())
+                    .put("failure", timeline.failure()).put("iterations", execution.iterations());
+            node.putObject("tokens").put("prompt", execution.promptTokens())
+                    .put("completion", execution.completionTokens());
+            Views.strings(node, "unknownOutcomeCalls", execution.unknownOutcomeCalls());
+            node.set("card", card.<JsonNode>map(Views::card).orElse(Output.JSON.nullNode()));
+            ArrayNode transcript = node.putArray("transcript");
+            ArrayNode events = node.putArray("events");
+            timeline.entries().forEach(entry -> (HAPPENINGS.contains(entry.kind()) ? events : transcript)
+                    .add(Views.entry(entry)));
+            ObjectNode history = node.putObject("history").put("complete", execution.historyComplete());
+            ArrayNode calls = history.putArray("calls");
+            execution.calls().forEach(call -> calls.add(Views.call(call)));
+            return print(node, Output.Table.of(entries(timeline)));
+        }
+
+        private static ArrayNode entries(RunTimeline timeline) {
+            ArrayNode entries = Views.array();
+            timeline.entries().forEach(entry -> entries.add(Views.entry(entry)));
+            return entries;
+        }
+    }
+
+    /** A verdict on one waiting call. */
+    enum Verdict {
+        APPROVE, DENY
+    }
+
+    @Command(name = "decide", description = "Decide the approval card of a waiting run, on the digest of the card"
+            + " you read (countersign inbox or show).")
+    static final class Decide extends Subcommand {
+        @Parameters(paramLabel = "RUN", description = "The run's id.")
+        String runId;
+
+        @Option(names = "--digest", required = true, paramLabel = "D", description = "The card's digest as read.")
+        String digest;
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Verdicts verdicts;
+
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why calls are denied; the model reads it.")
+        String reason;
+
+        @Option(names = "--queue", description = "Commit the decision and leave carrying it out to a worker.")
+        boolean queue;
+
+        static final class Verdicts {
+            @Option(names = "--approve-all", required = true, description = "Approve every waiting call.")
+            boolean approveAll;
+
+            @Option(names = "--deny-all", required = true, description = "Deny every waiting call.")
+            boolean denyAll;
+
+            @Option(names = "--verdict", required = true, paramLabel = "INDEX=approve|deny",
+                    description = "A verdict on one waiting call; give one for each.")
+            Map<Integer, Verdict> each;
+        }
+
+        @Override
+        public Integer call() {
+            List<ApprovalDecision.CallVerdict> given = new ArrayList<>();
+            if (verdicts.each != null) {
+                verdicts.each.forEach((index, verdict) -> given.add(verdict == Verdict.APPROVE
+                        ? ApprovalDecision.CallVerdict.approve(index) : ApprovalDecision.CallVerdict.deny(index, reason)));
+            } else {
+                for (int index : waitingIndexes()) {
+                    given.add(verdicts.approveAll ? ApprovalDecision.CallVerdict.approve(index)
+                            : ApprovalDecision.CallVerdict.deny(index, reason));
+                }
+            }
+            DecisionResult result = queue ? runtime().execution().decideForWorker(actor(), runId, digest, given)
+                    : runtime().runs().decide(actor(), runId, digest, given);
+            return report(this, result);
+        }
+
+        /** The calls that wait, or none when the card cannot be read: the decision then says why it is refused. */
+        private List<Integer> waitingIndexes() {
+            try {
+                return runtime().runs().card(actor(), runId).map(card -> card.pending().stream()
+                        .map(RunCard.PendingCallView::index).toList()).orElse(List.of());
+            } catch (NotPermittedException e) {
+                return List.of();
+            }
+        }
+    }
+
+    @Command(name = "input", description = "Submit the typed input a waiting run asks for, on the digest of the card"
+            + " you read.")
+    static final class Input extends Subcommand {
+        @Parameters(paramLabel = "RUN", description = "The run's id.")
+        String runId;
+
+        @Option(names = "--digest", required = true, paramLabel = "D", description = "The card's digest as read.")
+        String digest;
+
+        @Option(names = "--data", required = true, paramLabel = "JSON", description = "The values, as a JSON object"
+                + " of the form's fields.")
+        String data;
+
+        @Option(names = "--queue", description = "Commit the input and leave carrying it out to a worker.")
+        boolean queue;
+
+        @Override
+        public Integer call() {
+            JsonNode values;
+            try {
+                values = Output.JSON.readTree(data);
+            } catch (JsonProcessingException e) {
+                throw CliFailure.usage("--data is not JSON: " + e.getOriginalMessage());
+            }
+            if (values == null || !values.isObject()) {
+                throw CliFailure.usage("--data must be a JSON object of the form's fields, like {\"summary\": \"...\"}");
+            }
+            DecisionResult result = queue
+                    ? runtime().execution().submitInputForWorker(actor(), runId, digest, (ObjectNode) values)
+                    : runtime().runs().submitInput(actor(), runId, digest, (ObjectNode) values);
+            return report(this, result);
+        }
+    }
+
+    @Command(name = "settle", description = "Settle a run whose call outcome a crash made unknown: wait on its card"
+            + " again (--retry), or end it as failed (--fail).")
+    static final class Settle extends Subcommand {
+        @Parameters(paramLabel = "RUN", description = "The run's id.")
+        String runId;
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        How how;
+
+        static final class How {
+            @Option(names = "--retry", required = true, description = "Show the card again; approving runs the"
+                    + " calls again.")
+            boolean retry;
+
+            @Option(names = "--fail", required = true, description = "End the run as failed.")
+            boolean fail;
+        }
+
+        @Override
+        public Integer call() {
+            DecisionResult result = runtime().execution().settleUnknownOutcome(actor(), runId, how.retry);
+            if (result instanceof DecisionResult.NotWaiting notFlagged && notFlagged.status() != null) {
+                throw CliFailure.refused("run " + runId + " has no call whose outcome is unknown (it is "
+                        + notFlagged.status().code() + "); there is nothing to settle");
+            }
+            return report(this, result);
+        }
+    }
+
+    /** Prints a committed decision, or ends the command with the refusal's exit code and reason. */
+    static int report(Subcommand command, DecisionResult result) {
+        if (result instanceof DecisionResult.Done done) {
+            command.print(Views.object().put("runId", done.runId()).put("status", done.status().code())
+                    .put("approved", done.approved()).put("denied", done.denied()));
+            return unavailableIfProviderFailed(command, done.runId(), done.status());
+        }
+        throw refusal(result);
+    }
+
+    private static CliFailure refusal(DecisionResult result) {
+        if (result instanceof DecisionResult.Stale stale) {
+            return CliFailure.refused("the card of run " + stale.runId() + " changed since it was read; its digest"
+                    + " is now " + stale.currentDigest() + ": look again (countersign show " + stale.runId()
+                    + ") and decide on that digest");
+        }
+        if (result instanceof DecisionResult.AlreadyDecided decided) {
+            return CliFailure.refused("run " + decided.runId() + " was already decided by " + decided.decidedBy()
+                    + " at " + decided.decidedAt() + " (" + decided.summary() + "); nothing was executed for this"
+                    + " decision");
+        }
+        if (result instanceof DecisionResult.FourEyes fourEyes) {
+            return CliFailure.refused("run " + fourEyes.runId() + " needs four eyes: whoever started it may deny it,"
+                    + " but someone else must approve it");
+        }
+        if (result instanceof DecisionResult.NotPermitted notPermitted) {
+            return CliFailure.refused(notPermitted.reason());
+        }
+        if (result instanceof DecisionResult.InvalidInput invalid) {
+            return CliFailure.usage("the input does not fit the form of run " + invalid.runId() + ": "
+                    + invalid.errors().stream().map(RunCommands::describe).collect(Collectors.joining("; ")));
+        }
+        DecisionResult.NotWaiting notWaiting = (DecisionResult.NotWaiting) result;
+        if (notWaiting.status() == null) {
+            return CliFailure.usage("no run has the id \"" + notWaiting.runId() + "\"");
+        }
+        return CliFailure.refused("run " + notWaiting.runId() + " does not wait for this decision: it is "
+                + notWaiting.status().code());
+    }
+
+    private static String describe(InputValidation.FieldError error) {
+        return error.field() + ": " + error.message();
+    }
+
+    /** A run that failed because its model provider could not be used ends the command as unavailable. */
+    private static int unavailableIfProviderFailed(Subcommand command, String runId, RunStatus status) {
+        if (status != RunStatus.FAILED) {
+            return Cli.DONE;
+        }
+        String failure = command.runtime().runs().timeline(command.actor(), runId).failure();
+        if (failure != null && failure.startsWith("provider_")) {
+            throw new CliFailure(Cli.UNAVAILABLE, "run " + runId + " failed: " + failure);
+        }
+        return Cli.DONE;
+    }
+}

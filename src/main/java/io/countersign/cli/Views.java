@@ -1,0 +1,162 @@
+package io.countersign.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.InputField;
+import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.service.AgentSummary;
+import io.countersign.service.RunCard;
+import io.countersign.service.RunTimeline;
+import io.countersign.service.SettingPreview;
+import io.countersign.service.ToolSettingView;
+import io.countersign.store.SettingChange;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/** The JSON a command prints for each value of the service layer; field names are the command's contract. */
+final class Views {
+
+    private Views() {
+    }
+
+    static ObjectNode object() {
+        return Output.JSON.createObjectNode();
+    }
+
+    static ArrayNode array() {
+        return Output.JSON.createArrayNode();
+    }
+
+    static String code(Enum<?> value) {
+        return value == null ? null : value.name().toLowerCase(Locale.ROOT);
+    }
+
+    static String time(Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+
+    static ObjectNode agent(AgentSummary agent) {
+        ObjectNode node = object().put("name", agent.name()).put("model", agent.model())
+                .put("trustZone", agent.trustZone());
+        agent.toolGroups().forEach(node.putArray("toolGroups")::add);
+        return node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
+    }
+
+    /** A waiting run with everything needed to decide it: the inbox entry and the card of {@code show}. */
+    static ObjectNode card(RunCard card) {
+        ObjectNode node = object().put("runId", card.runId()).put("status", card.status().code())
+                .put("agent", card.agent()).put("initiator", card.initiator())
+                .put("waitingSince", time(card.waitingSince())).put("digest", card.digest())
+                .put("prompt", card.prompt()).put("lastModelMessage", card.lastModelMessage())
+                .put("fourEyes", card.fourEyes());
+        ArrayNode pending = node.putArray("pending");
+        for (RunCard.PendingCallView call : card.pending()) {
+            ObjectNode item = pending.addObject().put("index", call.index()).put("tool", call.tool());
+            item.set("arguments", parse(call.argumentsJson()));
+            item.set("target", target(call.target()));
+            call.preview().forEach(item.putArray("preview")::add);
+            item.put("effect", code(call.effect())).put("remote", call.remote())
+                    .put("dataClass", call.dataClass().code()).put("stale", call.stale());
+        }
+        ArrayNode refused = node.putArray("refused");
+        for (RunCard.RefusedCallView call : card.refused()) {
+            refused.addObject().put("index", call.index()).put("tool", call.tool()).put("rule", call.rule())
+                    .put("reason", call.reason()).put("explanation", call.explanation());
+        }
+        if (card.input() == null) {
+            node.putNull("input");
+        } else {
+            ObjectNode input = node.putObject("input").put("index", card.input().index())
+                    .put("tool", card.input().tool());
+            ArrayNode fields = input.putArray("fields");
+            for (InputField field : card.input().fields()) {
+                ObjectNode item = fields.addObject().put("name", field.name()).put("type", code(field.type()))
+                        .put("label", field.label()).put("description", field.description())
+                        .put("required", field.required());
+                field.options().forEach(item.putArray("options")::add);
+            }
+            ObjectNode guesses = input.putObject("modelGuesses");
+            card.input().modelGuesses().forEach(guesses::put);
+        }
+        return node;
+    }
+
+    static JsonNode target(ToolInvocationTarget target) {
+        return target == null ? Output.JSON.nullNode()
+                : object().put("kind", target.kind()).put("identifier", target.identifier());
+    }
+
+    static ObjectNode event(GovernanceEvent event) {
+        return object().put("id", event.id()).put("time", time(event.time())).put("type", event.type().code())
+                .put("reason", event.reasonCode()).put("tool", event.toolName()).put("rule", event.ruleId())
+                .put("run", event.runId()).put("agent", event.agentConfiguration()).put("actor", event.actor())
+                .put("model", event.model()).put("detail", event.detail());
+    }
+
+    static ObjectNode entry(RunTimeline.Entry entry) {
+        return object().put("kind", code(entry.kind())).put("time", time(entry.time())).put("title", entry.title())
+                .put("body", entry.body());
+    }
+
+    static ObjectNode call(ToolInvocationObservation call) {
+        ObjectNode node = object().put("tool", call.toolName()).put("outcome", call.outcome().code());
+        node.set("target", target(call.target()));
+        return node;
+    }
+
+    static ObjectNode tool(ToolSettingView tool) {
+        return object().put("name", tool.name()).put("group", tool.group()).put("effect", code(tool.effect()))
+                .put("dataClass", tool.dataClass().code()).put("server", tool.server()).put("enabled", tool.enabled())
+                .put("approvalBound", tool.approvalBound())
+                .put("approvalConfigurable", tool.approvalControl().configurable())
+                .put("fixedBecause", tool.approvalControl().fixedReason()).put("asksForInput", tool.asksForInput())
+                .put("runsUnattended", tool.runsUnattended());
+    }
+
+    static ObjectNode change(SettingChange change) {
+        return object().put("id", change.id()).put("time", time(change.time())).put("actor", change.actor())
+                .put("setting", change.settingKey()).put("oldValue", change.oldValue())
+                .put("newValue", change.newValue());
+    }
+
+    static ObjectNode preview(SettingPreview preview) {
+        ObjectNode node = object();
+        strings(node, "refusals", preview.refusals());
+        strings(node, "joinUnattended", preview.joinUnattended());
+        strings(node, "leaveUnattended", preview.leaveUnattended());
+        strings(node, "becomeApprovalBound", preview.becomeApprovalBound());
+        strings(node, "stopApprovalBound", preview.stopApprovalBound());
+        ObjectNode calls = node.putObject("recentCalls").put("sampled", preview.calls().sampled());
+        counts(calls.putObject("now"), preview.calls().before());
+        counts(calls.putObject("after"), preview.calls().after());
+        return node;
+    }
+
+    private static void counts(ObjectNode node, SettingPreview.CallCounts counts) {
+        node.put("paused", counts.paused()).put("ran", counts.ran()).put("refused", counts.refused());
+    }
+
+    static ObjectNode user(Actor user) {
+        ObjectNode node = object().put("name", user.name());
+        user.roles().stream().map(Views::code).sorted().forEach(node.putArray("roles")::add);
+        return node;
+    }
+
+    static void strings(ObjectNode node, String field, List<String> values) {
+        values.forEach(node.putArray(field)::add);
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return Output.JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            return Output.JSON.getNodeFactory().textNode(json);
+        }
+    }
+}

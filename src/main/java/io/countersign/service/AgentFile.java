@@ -1,0 +1,394 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.Names;
+import io.countersign.engine.ToolCallPolicies;
+import io.countersign.engine.ToolCallPolicy;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.TrustZone;
+import io.countersign.store.StoredAgentConfiguration;
+import java.io.UncheckedIOException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The configuration file format: reads a whole file, collecting every problem with its entry and field, and
+ * writes one. Unknown fields are problems too, so a typo never silently drops a setting.
+ */
+final class AgentFile {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> TOP_FIELDS = List.of("models", "agents");
+    private static final List<String> MODEL_FIELDS = List.of("name", "provider", "model", "endpoint", "trustZone",
+            "temperature", "maxTokens", "apiKeyEnvironment", "apiKeyFile");
+    private static final List<String> AGENT_FIELDS = List.of("name", "systemPrompt", "model", "toolGroups",
+            "allowedTools", "workspace", "toolCallPolicies", "maxRounds", "fourEyes");
+
+    /** What a valid file holds. */
+    record Contents(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
+    }
+
+    private final ToolRegistry registry;
+    private final Function<String, ModelConfiguration> storedModels;
+    private final Consumer<ModelConfiguration> modelCheck;
+    private final List<String> problems = new ArrayList<>();
+
+    /**
+     * @param storedModels finds a model configuration already in the store, {@code null} when there is none
+     * @param modelCheck   refuses a model configuration no provider can serve, with an IllegalArgumentException
+     */
+    AgentFile(ToolRegistry registry, Function<String, ModelConfiguration> storedModels,
+              Consumer<ModelConfiguration> modelCheck) {
+        this.registry = registry;
+        this.storedModels = storedModels;
+        this.modelCheck = modelCheck;
+    }
+
+    /** @throws ConfigurationException with every problem found */
+    Contents read(String json, String source) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new ConfigurationException(source, List.of("not valid JSON: " + e.getOriginalMessage()
+                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
+        }
+        if (root == null || !root.isObject()) {
+            throw new ConfigurationException(source, List.of("the file must hold a JSON object with \"models\" and"
+                    + " \"agents\" arrays"));
+        }
+        unknownFields("the file", root, TOP_FIELDS);
+        List<ModelConfiguration> models = new ArrayList<>();
+        Map<String, ModelConfiguration> byName = new LinkedHashMap<>();
+        JsonNode modelArray = array("models", root);
+        for (int i = 0; i < modelArray.size(); i++) {
+            ModelConfiguration model = model(i, modelArray.get(i));
+            if (model != null && byName.putIfAbsent(model.name(), model) != null) {
+                problems.add("models[" + i + "] \"" + model.name() + "\": the name is already used by an earlier"
+                        + " model");
+            } else if (model != null) {
+                models.add(model);
+            }
+        }
+        List<StoredAgentConfiguration> agents = new ArrayList<>();
+        Set<String> agentNames = new HashSet<>();
+        JsonNode agentArray = array("agents", root);
+        for (int i = 0; i < agentArray.size(); i++) {
+            StoredAgentConfiguration agent = agent(i, agentArray.get(i), byName);
+            if (agent != null && !agentNames.add(agent.name())) {
+                problems.add("agents[" + i + "] \"" + agent.name() + "\": the name is already used by an earlier"
+                        + " agent");
+            } else if (agent != null) {
+                agents.add(agent);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(source, problems);
+        }
+        return new Contents(models, agents);
+    }
+
+    private JsonNode array(String field, JsonNode root) {
+        JsonNode value = root.get(field);
+        if (value == null || value.isNull()) {
+            return JSON.createArrayNode();
+        }
+        if (!value.isArray()) {
+            problems.add("\"" + field + "\" must be an array, got " + kind(value));
+            return JSON.createArrayNode();
+        }
+        return value;
+    }
+
+    private ModelConfiguration model(int index, JsonNode node) {
+        Entry entry = new Entry("models[" + index + "]", node);
+        if (!entry.isObject(MODEL_FIELDS)) {
+            return null;
+        }
+        String name = entry.code("name", true);
+        String provider = entry.text("provider", true);
+        String model = entry.text("model", true);
+        String endpoint = entry.text("endpoint", false);
+        String zone = entry.text("trustZone", true);
+        TrustZone trustZone = null;
+        if (zone != null) {
+            try {
+                trustZone = TrustZone.fromCode(zone);
+            } catch (IllegalArgumentException e) {
+                entry.problem("trustZone", "must be one of " + String.join(", ", Arrays.stream(TrustZone.values())
+                        .map(TrustZone::code).toList()) + ", got \"" + zone + "\"");
+            }
+        }
+        Double temperature = entry.number("temperature", 0, 2);
+        Integer maxTokens = entry.integer("maxTokens", 1);
+        String keyEnvironment = entry.text("apiKeyEnvironment", false);
+        String keyFile = entry.text("apiKeyFile", false);
+        if (entry.failed()) {
+            return null;
+        }
+        ModelConfiguration configuration = new ModelConfiguration(name, provider, model, endpoint, trustZone,
+                temperature, maxTokens, keyEnvironment, keyFile);
+        try {
+            modelCheck.accept(configuration);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            entry.problem(e.getMessage());
+            return null;
+        }
+        return configuration;
+    }
+
+    private StoredAgentConfiguration agent(int index, JsonNode node, Map<String, ModelConfiguration> fileModels) {
+        Entry entry = new Entry("agents[" + index + "]", node);
+        if (!entry.isObject(AGENT_FIELDS)) {
+            return null;
+        }
+        String name = entry.code("name", true);
+        String systemPrompt = entry.text("systemPrompt", false);
+        String modelName = entry.code("model", true);
+        if (modelName != null && !fileModels.containsKey(modelName) && storedModels.apply(modelName) == null) {
+            entry.problem("model", "names the model configuration \"" + modelName + "\", which is neither in this"
+                    + " file nor in the store");
+        }
+        Set<String> groups = new TreeSet<>();
+        registry.tools().forEach(tool -> groups.add(tool.group()));
+        List<String> toolGroups = entry.names("toolGroups", groups, "tool group");
+        List<String> allowedTools = entry.names("allowedTools", new TreeSet<>(registry.names()), "tool");
+        String workspace = entry.text("workspace", false);
+        if (workspace != null) {
+            try {
+                if (!Path.of(workspace).isAbsolute()) {
+                    entry.problem("workspace", "must be an absolute folder path, got \"" + workspace + "\"");
+                }
+            } catch (InvalidPathException e) {
+                entry.problem("workspace", "is not a valid path: " + e.getReason());
+            }
+        }
+        JsonNode policies = node.has("toolCallPolicies") && !node.get("toolCallPolicies").isNull()
+                ? node.get("toolCallPolicies") : JSON.createArrayNode();
+        try {
+            List<ToolCallPolicy> parsed = ToolCallPolicies.parse(policies, model -> fileModels.containsKey(model)
+                    ? fileModels.get(model) : storedModels.apply(model));
+            for (ToolCallPolicy policy : parsed) {
+                List<String> named = new ArrayList<>(policy.whenTool());
+                if (policy.redirectTo() != null) {
+                    named.add(policy.redirectTo());
+                }
+                named.stream().filter(tool -> registry.find(tool).isEmpty()).distinct().forEach(tool ->
+                        entry.problem("toolCallPolicies", "policy \"" + policy.name() + "\" names the tool \"" + tool
+                                + "\", which is not registered"));
+            }
+        } catch (IllegalArgumentException e) {
+            entry.problem("toolCallPolicies", e.getMessage());
+        }
+        Integer maxRounds = entry.integer("maxRounds", 1);
+        Boolean fourEyes = entry.bool("fourEyes");
+        if (entry.failed()) {
+            return null;
+        }
+        return new StoredAgentConfiguration(name, systemPrompt, modelName, toolGroups, allowedTools, workspace,
+                policies.toString(), maxRounds == null ? AgentConfiguration.DEFAULT_MAX_ROUNDS : maxRounds,
+                fourEyes != null && fourEyes);
+    }
+
+    /** The file format of these configurations, fields in the documented order and absent values left out. */
+    static String write(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode modelArray = root.putArray("models");
+        for (ModelConfiguration model : models) {
+            ObjectNode node = modelArray.addObject().put("name", model.name()).put("provider", model.provider())
+                    .put("model", model.model());
+            putIfPresent(node, "endpoint", model.endpoint());
+            node.put("trustZone", model.trustZone().code());
+            if (model.temperature() != null) {
+                node.put("temperature", model.temperature());
+            }
+            if (model.maxTokens() != null) {
+                node.put("maxTokens", model.maxTokens());
+            }
+            putIfPresent(node, "apiKeyEnvironment", model.apiKeyEnvironment());
+            putIfPresent(node, "apiKeyFile", model.apiKeyFile());
+        }
+        ArrayNode agentArray = root.putArray("agents");
+        for (StoredAgentConfiguration agent : agents) {
+            ObjectNode node = agentArray.addObject().put("name", agent.name());
+            putIfPresent(node, "systemPrompt", agent.systemPrompt().isEmpty() ? null : agent.systemPrompt());
+            node.put("model", agent.modelName());
+            agent.toolGroups().forEach(node.putArray("toolGroups")::add);
+            agent.allowedTools().forEach(node.putArray("allowedTools")::add);
+            putIfPresent(node, "workspace", agent.workspace());
+            try {
+                node.set("toolCallPolicies", JSON.readTree(agent.toolCallPolicies()));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("agent \"" + agent.name() + "\" has stored tool call policies that"
+                        + " are not JSON: " + e.getOriginalMessage(), e);
+            }
+            node.put("maxRounds", agent.maxRounds()).put("fourEyes", agent.fourEyes());
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + System.lineSeparator();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("configurations did not turn into JSON", e);
+        }
+    }
+
+    private static void putIfPresent(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+
+    private void unknownFields(String where, JsonNode node, List<String> known) {
+        node.fieldNames().forEachRemaining(field -> {
+            if (!known.contains(field)) {
+                problems.add(where + ": unknown field \"" + field + "\"; expected " + String.join(", ", known));
+            }
+        });
+    }
+
+    private static String kind(JsonNode node) {
+        return node.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** One entry of an array, reading its fields and recording what is wrong with them. */
+    private final class Entry {
+        private final String position;
+        private final JsonNode node;
+        private String name;
+        private int problemCount;
+
+        Entry(String position, JsonNode node) {
+            this.position = position;
+            this.node = node;
+        }
+
+        boolean isObject(List<String> fields) {
+            if (!node.isObject()) {
+                problem("must be a JSON object, got " + kind(node));
+                return false;
+            }
+            JsonNode given = node.get("name");
+            name = given != null && given.isTextual() ? given.textValue() : null;
+            node.fieldNames().forEachRemaining(field -> {
+                if (!fields.contains(field)) {
+                    problem("unknown field \"" + field + "\"; expected one of " + String.join(", ", fields));
+                }
+            });
+            return true;
+        }
+
+        boolean failed() {
+            return problemCount > 0;
+        }
+
+        /** The value, or {@code null} when absent or JSON null (a problem when required), or not text. */
+        String text(String field, boolean required) {
+            JsonNode value = node.get(field);
+            if (value == null || value.isNull()) {
+                if (required) {
+                    problem(field, "is required");
+                }
+                return null;
+            }
+            if (!value.isTextual() || (required && value.textValue().isBlank())) {
+                problem(field, "must be a non-empty string, got " + (value.isTextual() ? "a blank one" : kind(value)));
+                return null;
+            }
+            return value.textValue();
+        }
+
+        String code(String field, boolean required) {
+            String value = text(field, required);
+            if (value != null && !Names.isCode(value)) {
+                problem(field, "\"" + value + "\" must match [a-z][a-z0-9_.-]* and be 1 to " + Names.MAX_CODE_LENGTH
+                        + " characters long");
+                return null;
+            }
+            return value;
+        }
+
+        Double number(String field, double min, double max) {
+            JsonNode value = node.get(field);
+            if (value == null || value.isNull()) {
+                return null;
+            }
+            if (!value.isNumber() || value.doubleValue() < min || value.doubleValue() > max) {
+                problem(field, "must be a number from " + min + " to " + max + ", got " + value);
+                return null;
+            }
+            return value.doubleValue();
+        }
+
+        Integer integer(String field, int min) {
+            JsonNode value = node.get(field);
+            if (value == null || value.isNull()) {
+                return null;
+            }
+            if (!value.canConvertToInt() || !value.isIntegralNumber() || value.intValue() < min) {
+                problem(field, "must be a whole number of at least " + min + ", got " + value);
+                return null;
+            }
+            return value.intValue();
+        }
+
+        Boolean bool(String field) {
+            JsonNode value = node.get(field);
+            if (value == null || value.isNull()) {
+                return null;
+            }
+            if (!value.isBoolean()) {
+                problem(field, "must be true or false, got " + value);
+                return null;
+            }
+            return value.booleanValue();
+        }
+
+        /** A list of names, each of which must be among {@code known}. */
+        List<String> names(String field, Set<String> known, String what) {
+            JsonNode value = node.get(field);
+            if (value == null || value.isNull()) {
+                return List.of();
+            }
+            if (!value.isArray()) {
+                problem(field, "must be an array of " + what + " names, got " + kind(value));
+                return List.of();
+            }
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < value.size(); i++) {
+                JsonNode item = value.get(i);
+                if (!item.isTextual() || !known.contains(item.textValue())) {
+                    problem(field + "[" + i + "]", (item.isTextual() ? "\"" + item.textValue() + "\" is not a known "
+                            + what : "must be a " + what + " name, got " + kind(item)) + "; known: "
+                            + String.join(", ", known));
+                } else {
+                    names.add(item.textValue());
+                }
+            }
+            return names;
+        }
+
+        void problem(String field, String text) {
+            problem("\"" + field + "\" " + text);
+        }
+
+        void problem(String text) {
+            problemCount++;
+            problems.add(position + (name == null ? "" : " \"" + name + "\"") + ": " + text);
+        }
+    }
+}

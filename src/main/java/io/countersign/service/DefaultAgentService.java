@@ -1,0 +1,99 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.store.ConfigurationStore;
+import io.countersign.store.StoredAgentConfiguration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/** Imports and exports configurations over the store's {@link ConfigurationStore}. */
+public final class DefaultAgentService implements AgentService {
+    private final ConfigurationStore configurations;
+    private final ToolRegistry registry;
+    private final Consumer<ModelConfiguration> modelCheck;
+
+    /**
+     * @param modelCheck refuses, with an IllegalArgumentException, a model configuration that no provider of this
+     *                   installation can serve (an unknown provider, a missing endpoint, an unreadable script)
+     */
+    public DefaultAgentService(ConfigurationStore configurations, ToolRegistry registry,
+                               Consumer<ModelConfiguration> modelCheck) {
+        this.configurations = Objects.requireNonNull(configurations, "configurations");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.modelCheck = Objects.requireNonNull(modelCheck, "modelCheck");
+    }
+
+    @Override
+    public AgentImport importJson(Actor actor, String json) {
+        return importFrom(actor, json, "the configuration");
+    }
+
+    @Override
+    public AgentImport importFile(Actor actor, Path file) {
+        Permissions.require(actor, Operation.IMPORT_AGENTS);
+        String json;
+        try {
+            json = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + reason(e), e);
+        }
+        return importFrom(actor, json, file.toString());
+    }
+
+    private AgentImport importFrom(Actor actor, String json, String source) {
+        Permissions.require(actor, Operation.IMPORT_AGENTS);
+        AgentFile.Contents contents = new AgentFile(registry, name -> configurations.findModel(name).orElse(null),
+                modelCheck).read(json, source);
+        configurations.saveAll(contents.models(), contents.agents());
+        return new AgentImport(contents.models().stream().map(ModelConfiguration::name).toList(),
+                contents.agents().stream().map(StoredAgentConfiguration::name).toList());
+    }
+
+    @Override
+    public String exportJson(Actor actor) {
+        Permissions.require(actor, Operation.EXPORT_AGENTS);
+        return AgentFile.write(configurations.listModels(), configurations.listAgents());
+    }
+
+    @Override
+    public AgentImport exportFile(Actor actor, Path file) {
+        Permissions.require(actor, Operation.EXPORT_AGENTS);
+        List<ModelConfiguration> models = configurations.listModels();
+        List<StoredAgentConfiguration> agents = configurations.listAgents();
+        Path target = file.toAbsolutePath();
+        try {
+            Path partial = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
+            try {
+                Files.writeString(partial, AgentFile.write(models, agents), StandardCharsets.UTF_8);
+                Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(partial);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + reason(e), e);
+        }
+        return new AgentImport(models.stream().map(ModelConfiguration::name).toList(),
+                agents.stream().map(StoredAgentConfiguration::name).toList());
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or folder";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

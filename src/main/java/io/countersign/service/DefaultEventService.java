@@ -1,0 +1,73 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.GovernanceEvent;
+import io.countersign.store.DayCount;
+import io.countersign.store.EventCount;
+import io.countersign.store.EventFilter;
+import io.countersign.store.EventPage;
+import io.countersign.store.EventStore;
+import io.countersign.store.PageRequest;
+import java.io.IOException;
+import java.io.Writer;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+
+/** The event use cases over the store's {@link EventStore}. */
+public final class DefaultEventService implements EventService {
+    private final EventStore events;
+
+    public DefaultEventService(EventStore events) {
+        this.events = Objects.requireNonNull(events, "events");
+    }
+
+    @Override
+    public EventPage page(Actor actor, EventFilter filter, PageRequest request) {
+        Permissions.require(actor, Operation.QUERY_EVENTS);
+        return events.page(filter, request);
+    }
+
+    @Override
+    public List<EventCount> counts(Actor actor, EventFilter filter, EventDimension dimension) {
+        Permissions.require(actor, Operation.QUERY_EVENTS);
+        return switch (dimension) {
+            case REASON -> events.countsByReason(filter);
+            case RULE -> events.countsByRule(filter);
+            case TOOL -> events.countsByTool(filter);
+        };
+    }
+
+    @Override
+    public List<DayCount> countsByDay(Actor actor, EventFilter filter, ZoneOffset offset) {
+        Permissions.require(actor, Operation.QUERY_EVENTS);
+        return events.countsByDay(filter, offset);
+    }
+
+    @Override
+    public long exportCsv(Actor actor, EventFilter filter, Writer out) throws IOException {
+        Permissions.require(actor, Operation.QUERY_EVENTS);
+        out.write(EventCsv.HEADER);
+        out.write("\r\n");
+        long written = 0;
+        PageRequest request = PageRequest.first(PageRequest.MAX_SIZE);
+        while (request != null) {
+            EventPage page = events.page(filter, request);
+            for (GovernanceEvent event : page.events()) {
+                out.write(EventCsv.row(event));
+                out.write("\r\n");
+                written++;
+            }
+            request = page.nextCursor().map(cursor -> PageRequest.after(cursor, PageRequest.MAX_SIZE)).orElse(null);
+        }
+        out.flush();
+        return written;
+    }
+
+    @Override
+    public long purgeOlderThan(Actor actor, Duration age) {
+        Permissions.require(actor, Operation.PURGE_EVENTS);
+        return events.purgeOlderThan(age);
+    }
+}

@@ -1,0 +1,95 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.IdGenerator;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.store.ChangeFeed;
+import io.countersign.store.RunStore;
+import io.countersign.store.UserStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/** Queued execution over the store's {@link RunStore}, with the run service's checks and resumption. */
+public final class DefaultExecutionService implements ExecutionService {
+    private final DefaultRunService runs;
+    private final RunStore store;
+    private final UserStore users;
+    private final ChangeFeed changes;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final DefaultRunService.Resumption byWorker;
+
+    public DefaultExecutionService(DefaultRunService runs, RunStore store, UserStore users, ChangeFeed changes,
+                                   Clock clock, IdGenerator ids) {
+        this.runs = Objects.requireNonNull(runs, "runs");
+        this.store = Objects.requireNonNull(store, "store");
+        this.users = Objects.requireNonNull(users, "users");
+        this.changes = Objects.requireNonNull(changes, "changes");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        this.byWorker = new DefaultRunService.Resumption(store::claimForWorker, false);
+    }
+
+    @Override
+    public StartedRun enqueue(Actor actor, String agent, String prompt, boolean unattended) {
+        AgentConfiguration configuration = runs.startable(actor, agent, prompt);
+        String runId = ids.next();
+        store.enqueue(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
+        return new StartedRun(runId, RunStatus.QUEUED);
+    }
+
+    @Override
+    public DecisionResult decideForWorker(Actor actor, String runId, String digest,
+                                          List<ApprovalDecision.CallVerdict> verdicts) {
+        return runs.decide(actor, runId, digest, verdicts, byWorker);
+    }
+
+    @Override
+    public DecisionResult submitInputForWorker(Actor actor, String runId, String digest, ObjectNode values) {
+        return runs.submitInput(actor, runId, digest, values, byWorker);
+    }
+
+    @Override
+    public RunExecution execution(Actor actor, String runId) {
+        Permissions.require(actor, Operation.VIEW_TIMELINE);
+        StoredRun run = find(runId);
+        return new RunExecution(run.runId(), run.status(), run.agent(), run.initiator(), run.unattended(),
+                run.createdAt(), run.updatedAt(), run.counters().iterations(),
+                run.counters().usage().promptTokens(), run.counters().usage().completionTokens(),
+                run.history().observations(), run.history().complete(), run.unknownOutcomeCalls());
+    }
+
+    @Override
+    public DecisionResult settleUnknownOutcome(Actor actor, String runId, boolean retry) {
+        Permissions.require(actor, Operation.SETTLE_UNKNOWN_OUTCOME);
+        StoredRun run = find(runId);
+        if (!run.outcomeUnknown()) {
+            return new DecisionResult.NotWaiting(runId, run.status());
+        }
+        if (retry && run.pausedState() == null) {
+            throw new IllegalArgumentException("run " + runId + " never paused, so there is no card to decide again;"
+                    + " settle it as failed and start it anew");
+        }
+        StoredRun settled = store.settleUnknownOutcome(runId, retry, actor.name(), clock.instant());
+        return new DecisionResult.Done(runId, settled.status(), 0, 0);
+    }
+
+    @Override
+    public RunWorker worker(Actor actor, RunWorker.Options options, Consumer<RunWorker.Progress> progress) {
+        Permissions.require(actor, Operation.RUN_WORKER);
+        String id = "worker-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return new RunWorker(id, runs, store, users, changes, clock, options, progress);
+    }
+
+    private StoredRun find(String runId) {
+        return store.find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \"" + runId
+                + "\""));
+    }
+}

@@ -1,0 +1,221 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.ConfigurableApproval;
+import io.countersign.engine.Names;
+import io.countersign.engine.RemoteTool;
+import io.countersign.engine.RequiresApproval;
+import io.countersign.engine.RequiresInput;
+import io.countersign.engine.Tool;
+import io.countersign.engine.ToolApprovalRule;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ToolSettings;
+import io.countersign.engine.ToolSettingsSource;
+import io.countersign.engine.UnattendedToolFilter;
+import io.countersign.store.RunStore;
+import io.countersign.store.SettingChange;
+import io.countersign.store.SettingsStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/** The settings use cases over the tool registry and the store. */
+public final class DefaultSettingsService implements SettingsService {
+    /** How many recorded calls a preview judges. */
+    public static final int PREVIEW_SAMPLE = 1000;
+
+    private final ToolRegistry registry;
+    private final SettingsStore settings;
+    private final RunStore runs;
+
+    public DefaultSettingsService(ToolRegistry registry, SettingsStore settings, RunStore runs) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.runs = Objects.requireNonNull(runs, "runs");
+    }
+
+    @Override
+    public List<ToolSettingView> tools(Actor actor) {
+        Permissions.require(actor, Operation.VIEW_TOOL_SETTINGS);
+        return views(settings.current());
+    }
+
+    private List<ToolSettingView> views(ToolSettings snapshot) {
+        UnattendedToolFilter unattended = new UnattendedToolFilter(registry,
+                new ToolApprovalRule(ToolSettingsSource.fixed(snapshot)));
+        return registry.tools().stream().map(tool -> new ToolSettingView(tool.name(), tool.description(),
+                tool.group(), tool.effect(), tool.dataClass(), tool instanceof RemoteTool remote
+                ? remote.serverName() : null, snapshot.enabled(tool), ToolApprovalRule.requiresApproval(tool, snapshot),
+                control(tool), tool instanceof RequiresInput,
+                snapshot.enabled(tool) && !unattended.unattended(List.of(tool.name())).isEmpty())).toList();
+    }
+
+    /** Mirrors the order in which {@link ToolApprovalRule} asks, so the reason given is the one that decides. */
+    private static ToolSettingView.ApprovalControl control(Tool tool) {
+        if (tool instanceof RequiresApproval) {
+            return ToolSettingView.ApprovalControl.MARKER;
+        }
+        if (tool instanceof RemoteTool) {
+            return ToolSettingView.ApprovalControl.REMOTE;
+        }
+        if (tool.effect() == ToolEffect.WRITE) {
+            return ToolSettingView.ApprovalControl.WRITE;
+        }
+        if (tool instanceof ConfigurableApproval) {
+            return ToolSettingView.ApprovalControl.CONFIGURABLE;
+        }
+        return ToolSettingView.ApprovalControl.NEVER;
+    }
+
+    @Override
+    public SettingResult change(Actor actor, List<SettingRequest> requests) {
+        Permissions.require(actor, Operation.CHANGE_TOOL_SETTINGS);
+        List<String> refusals = requests.stream().map(this::refusal).flatMap(Optional::stream).toList();
+        if (!refusals.isEmpty()) {
+            return new SettingResult.Refused(refusals);
+        }
+        List<SettingChange> saved = new ArrayList<>();
+        for (SettingRequest request : requests) {
+            Optional<SettingChange> change = save(request, actor);
+            change.ifPresent(saved::add);
+        }
+        return new SettingResult.Saved(saved);
+    }
+
+    private Optional<SettingChange> save(SettingRequest request, Actor actor) {
+        if (request instanceof SettingRequest.ToolEnabled enabled) {
+            return settings.setToolEnabled(enabled.tool(), enabled.enabled(), actor);
+        }
+        if (request instanceof SettingRequest.ToolApprovalBound bound) {
+            return settings.setApprovalSetting(bound.tool(), bound.approvalBound(), actor);
+        }
+        SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
+        return settings.setServerApprovalBound(server.server(), server.approvalBound(), actor);
+    }
+
+    private static ToolSettings apply(SettingRequest request, ToolSettings to) {
+        if (request instanceof SettingRequest.ToolEnabled enabled) {
+            return to.withToolEnabled(enabled.tool(), enabled.enabled());
+        }
+        if (request instanceof SettingRequest.ToolApprovalBound bound) {
+            return to.withApprovalSetting(bound.tool(), bound.approvalBound());
+        }
+        SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
+        return to.withServerApprovalBound(server.server(), server.approvalBound());
+    }
+
+    private Optional<String> refusal(SettingRequest request) {
+        if (request instanceof SettingRequest.ToolEnabled enabled) {
+            return unknownTool(enabled.tool());
+        }
+        if (request instanceof SettingRequest.ToolApprovalBound bound) {
+            return unknownTool(bound.tool())
+                    .or(() -> fixedApproval(registry.find(bound.tool()).orElseThrow(), bound.approvalBound()));
+        }
+        String server = ((SettingRequest.ServerApprovalBound) request).server();
+        return Names.isCode(server) ? Optional.empty() : Optional.of("\"" + server + "\" is not a server name: it"
+                + " must match [a-z][a-z0-9_.-]* and be 1 to " + Names.MAX_CODE_LENGTH + " characters long");
+    }
+
+    private Optional<String> unknownTool(String name) {
+        if (registry.find(name).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of("no tool is named \"" + name + "\"; known tools: " + String.join(", ", registry.names()));
+    }
+
+    private static Optional<String> fixedApproval(Tool tool, boolean approvalBound) {
+        ToolSettingView.ApprovalControl control = control(tool);
+        if (!control.configurable()) {
+            return Optional.of("the approval of " + tool.name() + " is fixed (" + control.fixedReason()
+                    + "); it cannot be set per tool");
+        }
+        if (approvalBound && tool instanceof RequiresInput) {
+            return Optional.of(tool.name() + " asks for typed input, so it cannot also need approval: a turn cannot"
+                    + " wait for both");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The call counts judge the tool calls recorded in the histories of the most recently updated runs: up to
+     * {@value #PREVIEW_SAMPLE} of them, newest first, refused ones included, calls of tools no longer registered
+     * left out. Each call is judged by its tool alone, under the settings now and after the change: paused when
+     * the tool is approval-bound or asks for input, refused when it is disabled, ran otherwise. Agents' gates
+     * and invocation rules are not replayed, so the counts show what the settings themselves change.
+     */
+    @Override
+    public SettingPreview preview(Actor actor, List<SettingRequest> requests) {
+        Permissions.require(actor, Operation.CHANGE_TOOL_SETTINGS);
+        List<String> refusals = new ArrayList<>();
+        ToolSettings now = settings.current();
+        ToolSettings after = now;
+        for (SettingRequest request : requests) {
+            Optional<String> refusal = refusal(request);
+            if (refusal.isPresent()) {
+                refusals.add(refusal.get());
+                continue;
+            }
+            after = apply(request, after);
+        }
+        Map<String, ToolSettingView> before = byName(views(now));
+        Map<String, ToolSettingView> changed = byName(views(after));
+        return new SettingPreview(refusals,
+                names(changed, before, view -> view.runsUnattended()),
+                names(before, changed, view -> view.runsUnattended()),
+                names(changed, before, view -> view.approvalBound()),
+                names(before, changed, view -> view.approvalBound()),
+                impact(before, changed));
+    }
+
+    private SettingPreview.CallImpact impact(Map<String, ToolSettingView> before, Map<String, ToolSettingView> after) {
+        int sampled = 0;
+        int[] now = new int[3];
+        int[] then = new int[3];
+        for (ToolInvocationObservation call : runs.recentCalls(PREVIEW_SAMPLE)) {
+            ToolSettingView was = before.get(call.toolName());
+            if (was == null) {
+                continue;
+            }
+            sampled++;
+            now[fate(was)]++;
+            then[fate(after.get(call.toolName()))]++;
+        }
+        return new SettingPreview.CallImpact(sampled, new SettingPreview.CallCounts(now[0], now[1], now[2]),
+                new SettingPreview.CallCounts(then[0], then[1], then[2]));
+    }
+
+    /** 0 paused, 1 ran, 2 refused: the indexes of {@link SettingPreview.CallCounts}' fields. */
+    private static int fate(ToolSettingView tool) {
+        if (!tool.enabled()) {
+            return 2;
+        }
+        return tool.approvalBound() || tool.asksForInput() ? 0 : 1;
+    }
+
+    private static Map<String, ToolSettingView> byName(List<ToolSettingView> views) {
+        return views.stream().collect(Collectors.toMap(ToolSettingView::name, Function.identity()));
+    }
+
+    /** The tools, in registration order, for which {@code property} holds in {@code in} but not in {@code notIn}. */
+    private List<String> names(Map<String, ToolSettingView> in, Map<String, ToolSettingView> notIn,
+                               Predicate<ToolSettingView> property) {
+        return registry.names().stream().filter(name -> property.test(in.get(name))
+                && !property.test(notIn.get(name))).toList();
+    }
+
+    @Override
+    public List<SettingChange> changes(Actor actor, int limit) {
+        Permissions.require(actor, Operation.VIEW_SETTING_CHANGES);
+        return settings.changes(limit);
+    }
+}

@@ -1,0 +1,50 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.store.UserStore;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/** The user use cases over the store's {@link UserStore}. */
+public final class DefaultUserService implements UserService {
+    private final UserStore users;
+
+    public DefaultUserService(UserStore users) {
+        this.users = Objects.requireNonNull(users, "users");
+    }
+
+    @Override
+    public List<Actor> list(Actor actor) {
+        Permissions.require(actor, Operation.MANAGE_USERS);
+        return users.list();
+    }
+
+    @Override
+    public UserResult add(Actor actor, String name, Set<Role> roles) {
+        Permissions.require(actor, Operation.MANAGE_USERS);
+        if (users.find(name).isPresent()) {
+            return new UserResult.Refused("there already is a user named \"" + name + "\"");
+        }
+        return new UserResult.Added(users.add(name, roles, actor));
+    }
+
+    @Override
+    public UserResult setRoles(Actor actor, String name, Set<Role> roles) {
+        Permissions.require(actor, Operation.MANAGE_USERS);
+        Optional<Actor> current = users.find(name);
+        if (current.isEmpty()) {
+            return new UserResult.NoSuchUser(name);
+        }
+        if (current.get().roles().equals(roles)) {
+            return new UserResult.Unchanged(current.get());
+        }
+        try {
+            return new UserResult.Changed(users.setRoles(name, roles, actor), current.get().roles());
+        } catch (IllegalStateException lastAdmin) {
+            return new UserResult.Refused(lastAdmin.getMessage());
+        }
+    }
+}

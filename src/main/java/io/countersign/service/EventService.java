@@ -1,0 +1,49 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.store.DayCount;
+import io.countersign.store.EventCount;
+import io.countersign.store.EventFilter;
+import io.countersign.store.EventPage;
+import io.countersign.store.PageRequest;
+import java.io.IOException;
+import java.io.Writer;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * The supervisor's use cases over the recorded governance events: browse, count, export, and the admin's
+ * retention purge. Every method checks the acting user's roles and throws {@link NotPermittedException} when
+ * they do not allow it.
+ */
+public interface EventService {
+
+    /** One page of the matching events, newest first, by keyset (a page costs the same anywhere in the list). */
+    EventPage page(Actor actor, EventFilter filter, PageRequest request);
+
+    /** How many matching events share each value of the dimension, most first; events without one are left out. */
+    List<EventCount> counts(Actor actor, EventFilter filter, EventDimension dimension);
+
+    /** How many matching events fell on each day (days begin at midnight at the offset), oldest day first. */
+    List<DayCount> countsByDay(Actor actor, EventFilter filter, ZoneOffset offset);
+
+    /**
+     * Writes every matching event as CSV, newest first, one page at a time, so a million events never sit in
+     * memory at once. The header is {@link EventCsv#HEADER}.
+     *
+     * @return how many events were written
+     * @throws IOException when the writer fails; what was written stays written
+     */
+    long exportCsv(Actor actor, EventFilter filter, Writer out) throws IOException;
+
+    /** Deletes the events older than {@code age}. Admins only. @return how many were deleted */
+    long purgeOlderThan(Actor actor, Duration age);
+
+    /** What events are counted by. */
+    enum EventDimension {
+        REASON,
+        RULE,
+        TOOL
+    }
+}

@@ -1,0 +1,300 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.store.ChangeFeed;
+import io.countersign.store.ChangeKind;
+import io.countersign.store.RunStore;
+import io.countersign.store.StoreException;
+import io.countersign.store.UserStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * Executes queued runs: claims one at a time per thread ({@link RunStore#claimNext}, so several workers in
+ * several processes on one store never take the same run), runs its first stretch or carries out its committed
+ * decision, and records where it ended. While a run executes, the worker renews its lease; a worker that stops
+ * lets the lease lapse, and any worker then recovers the run as its execution journal says
+ * ({@link RunStore#recoverAbandoned}): back to the queue when nothing of the stretch executed, flagged "outcome
+ * unknown" for a person when a call had started.
+ *
+ * <p>A worker that keeps running but is frozen for longer than its lease can lose a run to recovery while it
+ * still holds it; the lease must therefore be well above the longest pause of a live worker (a minute by
+ * default, renewed every third of it).
+ */
+public final class RunWorker {
+    private final String id;
+    private final DefaultRunService runs;
+    private final RunStore store;
+    private final UserStore users;
+    private final ChangeFeed changes;
+    private final Clock clock;
+    private final Options options;
+    private final Consumer<Progress> progress;
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private final Object wake = new Object();
+    private final AtomicLong nextRecovery = new AtomicLong(System.nanoTime());
+    private final AtomicReference<StoreException> storeFailure = new AtomicReference<>();
+    private final AtomicInteger firstStretches = new AtomicInteger();
+    private final AtomicInteger decisions = new AtomicInteger();
+    private final AtomicInteger recovered = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private volatile boolean stopped;
+
+    RunWorker(String id, DefaultRunService runs, RunStore store, UserStore users, ChangeFeed changes, Clock clock,
+              Options options, Consumer<Progress> progress) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.runs = runs;
+        this.store = store;
+        this.users = users;
+        this.changes = changes;
+        this.clock = clock;
+        this.options = Objects.requireNonNull(options, "options");
+        this.progress = Objects.requireNonNull(progress, "progress");
+    }
+
+    /** How a worker runs. */
+    public record Options(int threads, Duration lease, Duration idlePoll, boolean drain) {
+        public static final int MAX_THREADS = 64;
+
+        /**
+         * @param threads  runs executed at once, 1 to {@value #MAX_THREADS}
+         * @param lease    how long a claimed run stays this worker's without a renewal, at least a second
+         * @param idlePoll how long an idle worker waits for a signal before it looks at the queue again
+         * @param drain    stop once the queue is empty, instead of waiting for more
+         */
+        public Options {
+            if (threads < 1 || threads > MAX_THREADS) {
+                throw new IllegalArgumentException("a worker runs 1 to " + MAX_THREADS + " threads, not " + threads);
+            }
+            Objects.requireNonNull(lease, "lease");
+            Objects.requireNonNull(idlePoll, "idlePoll");
+            if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("a worker's lease lasts at least a second, not " + lease);
+            }
+            if (idlePoll.isNegative() || idlePoll.isZero()) {
+                throw new IllegalArgumentException("the idle poll interval must be positive, not " + idlePoll);
+            }
+        }
+
+        /** One thread, a one-minute lease, a one-second idle poll, running until stopped. */
+        public static Options defaults() {
+            return new Options(1, Duration.ofMinutes(1), Duration.ofSeconds(1), false);
+        }
+
+        public Options withThreads(int count) {
+            return new Options(count, lease, idlePoll, drain);
+        }
+
+        public Options withLease(Duration duration) {
+            return new Options(threads, duration, idlePoll, drain);
+        }
+
+        public Options withDrain(boolean untilEmpty) {
+            return new Options(threads, lease, idlePoll, untilEmpty);
+        }
+    }
+
+    /** Something the worker did with one run. */
+    public record Progress(String runId, Kind kind, RunStatus status, String detail) {
+
+        /** What happened. */
+        public enum Kind {
+            /** Ran the first stretch of a queued run; {@code status} is where it ended. */
+            FIRST_STRETCH,
+            /** Carried out a committed decision; {@code status} is where the run ended. */
+            DECISION_CARRIED_OUT,
+            /** Took back a run whose worker stopped; {@code status} is queued, or running with outcome unknown. */
+            RECOVERED,
+            /** Executing the run failed with {@code detail}; its lease lapses and it is recovered. */
+            FAILED,
+            /** The lease on the run lapsed while this worker still held it, and the run was recovered. */
+            LEASE_LOST
+        }
+    }
+
+    /** What a worker did, once it stopped. */
+    public record Report(String workerId, int firstStretches, int decisionsCarriedOut, int recovered, int failed) {
+    }
+
+    /** This worker's id in the store: its leases carry it. */
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Works until {@link #stop()} is called or, with {@link Options#drain()}, until the queue is empty; a run
+     * being executed is finished first.
+     *
+     * @throws StoreException when a draining worker cannot reach the store
+     */
+    public Report run() {
+        ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "countersign-worker-lease");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long period = Math.max(1, options.lease().toMillis() / 3);
+        heartbeat.scheduleAtFixedRate(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
+        List<Thread> threads = new ArrayList<>();
+        try (ChangeFeed.Subscription ignored = changes.subscribe(kind -> {
+            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                wakeUp();
+            }
+        })) {
+            for (int i = 0; i < options.threads(); i++) {
+                Thread thread = new Thread(this::work, "countersign-worker-" + (i + 1));
+                threads.add(thread);
+                thread.start();
+            }
+            for (Thread thread : threads) {
+                joinUninterruptibly(thread);
+            }
+        } finally {
+            heartbeat.shutdownNow();
+        }
+        if (storeFailure.get() != null) {
+            throw storeFailure.get();
+        }
+        return new Report(id, firstStretches.get(), decisions.get(), recovered.get(), failed.get());
+    }
+
+    /** Asks the worker to stop once its runs in progress have ended their stretch. */
+    public void stop() {
+        stopped = true;
+        wakeUp();
+    }
+
+    private void work() {
+        while (!stopped) {
+            Optional<StoredRun> next;
+            try {
+                recoverIfDue();
+                next = store.claimNext(id, clock.instant().plus(options.lease()), clock.instant());
+            } catch (StoreException e) {
+                if (options.drain()) {
+                    storeFailure.compareAndSet(null, e);
+                    return;
+                }
+                progress.accept(new Progress(null, Progress.Kind.FAILED, null, e.getMessage()));
+                idle();
+                continue;
+            }
+            if (next.isEmpty()) {
+                if (options.drain()) {
+                    return;
+                }
+                idle();
+                continue;
+            }
+            execute(next.get());
+        }
+    }
+
+    private void execute(StoredRun run) {
+        inFlight.add(run.runId());
+        try {
+            if (run.pausedState() == null) {
+                StartedRun ended = runs.firstStretch(run, actor(run.initiator()));
+                firstStretches.incrementAndGet();
+                progress.accept(new Progress(run.runId(), Progress.Kind.FIRST_STRETCH, ended.status(), null));
+            } else {
+                DecisionResult result = runs.resumeDecided(run, actor(run.lastDecision().decidedBy()));
+                decisions.incrementAndGet();
+                RunStatus status = result instanceof DecisionResult.Done done ? done.status()
+                        : store.find(run.runId()).map(StoredRun::status).orElse(null);
+                progress.accept(new Progress(run.runId(), Progress.Kind.DECISION_CARRIED_OUT, status,
+                        result instanceof DecisionResult.Stale ? "a preview changed: the card waits again" : null));
+            }
+        } catch (RuntimeException e) {
+            // The run keeps this worker's lease until it lapses; then recovery decides by its journal.
+            failed.incrementAndGet();
+            progress.accept(new Progress(run.runId(), Progress.Kind.FAILED, RunStatus.RUNNING,
+                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        } finally {
+            inFlight.remove(run.runId());
+        }
+    }
+
+    private Actor actor(String name) {
+        // A person removed from the store since still owns their run; with no roles, no admin-only tool is offered.
+        return users.find(name).orElseGet(() -> new Actor(name, Set.of()));
+    }
+
+    private void recoverIfDue() {
+        long now = System.nanoTime();
+        long due = nextRecovery.get();
+        if (now - due < 0 || !nextRecovery.compareAndSet(due, now + options.lease().toNanos() / 2)) {
+            return;
+        }
+        for (StoredRun run : store.recoverAbandoned(clock.instant())) {
+            recovered.incrementAndGet();
+            progress.accept(new Progress(run.runId(), Progress.Kind.RECOVERED, run.status(), run.outcomeUnknown()
+                    ? "outcome unknown: " + String.join(", ", run.unknownOutcomeCalls()) : "back in the queue"));
+        }
+    }
+
+    private void renewLeases() {
+        for (String runId : inFlight) {
+            try {
+                if (!store.renewLease(runId, id, clock.instant().plus(options.lease()))) {
+                    progress.accept(new Progress(runId, Progress.Kind.LEASE_LOST, null, "the lease lapsed and the"
+                            + " run was recovered while this worker still ran it"));
+                }
+            } catch (StoreException e) {
+                progress.accept(new Progress(runId, Progress.Kind.FAILED, RunStatus.RUNNING, e.getMessage()));
+            }
+        }
+    }
+
+    private void idle() {
+        synchronized (wake) {
+            if (stopped) {
+                return;
+            }
+            try {
+                wake.wait(options.idlePoll().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopped = true;
+            }
+        }
+    }
+
+    private void wakeUp() {
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+    }
+
+    /** Waits for a thread; an interrupt asks the worker to stop and the wait goes on until the thread ends. */
+    private void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+                stop();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.store.SettingChange;
+import java.util.List;
+
+/**
+ * The admin's use cases over tool settings: which tools exist and how they are governed, changing what may be
+ * changed, previewing a change before saving it, and the record of every change. Every method checks the acting
+ * user's roles and throws {@link NotPermittedException} when they do not allow it; a change that cannot be made
+ * is an expected answer, {@link SettingResult.Refused}.
+ */
+public interface SettingsService {
+
+    /** Every registered tool, in registration order, as the settings in force govern it. */
+    List<ToolSettingView> tools(Actor actor);
+
+    /**
+     * Makes the changes, or none of them when any is impossible (an unknown tool, the approval of a tool whose
+     * approval is fixed, approval on a tool that asks for input). Each change is recorded with who and when.
+     */
+    SettingResult change(Actor actor, List<SettingRequest> requests);
+
+    /** What the changes would do, without saving anything; impossible changes are listed and left out. */
+    SettingPreview preview(Actor actor, List<SettingRequest> requests);
+
+    /** The admin changes (settings, users and roles), newest first. Supervisors and admins. */
+    List<SettingChange> changes(Actor actor, int limit);
+}

@@ -1,0 +1,22 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The admin's use cases over users and their roles. Every method checks the acting user's roles and throws
+ * {@link NotPermittedException} when they do not allow it; every change is recorded with who and when.
+ */
+public interface UserService {
+
+    /** Every user with their roles, by name. */
+    List<Actor> list(Actor actor);
+
+    /** Adds a user with these roles; a taken name is refused. */
+    UserResult add(Actor actor, String name, Set<Role> roles);
+
+    /** Replaces a user's roles; taking the admin role from the last admin is refused. */
+    UserResult setRoles(Actor actor, String name, Set<Role> roles);
+}

@@ -1,0 +1,151 @@
+package io.countersign.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.countersign.app.CountersignRuntime;
+import io.countersign.store.StoreLocation;
+import io.countersign.store.StoredAgentConfiguration;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentServiceTest {
+    @TempDir
+    Path folder;
+    DemoStore demo;
+    AgentService agents;
+
+    @BeforeEach
+    void open() {
+        demo = new DemoStore(folder);
+        agents = demo.runtime.agents();
+    }
+
+    @AfterEach
+    void close() {
+        demo.close();
+    }
+
+    private static String file(String models, String agents) {
+        return "{\"models\": [" + models + "], \"agents\": [" + agents + "]}";
+    }
+
+    private static final String SCRIPTED = "{\"name\": \"replay\", \"provider\": \"scripted\", \"model\": \"replay\","
+            + " \"endpoint\": \"classpath:/demo/scripts/workspace-auditor.json\", \"trustZone\": \"local\"}";
+
+    @Test
+    void exportedFileImportsIntoAnotherStoreAsTheSameConfigurations() throws Exception {
+        Path exported = folder.resolve("agents.json");
+        AgentImport written = agents.exportFile(demo.admin, exported);
+        Path other = Files.createDirectory(folder.resolve("other"));
+
+        try (CountersignRuntime second = CountersignRuntime.open(new StoreLocation.SqliteFile(
+                other.resolve("countersign.db")))) {
+            AgentImport imported = second.agents().importFile(second.localUser(), exported);
+
+            assertThat(imported).isEqualTo(written);
+            assertThat(second.store().configurations().listAgents())
+                    .isEqualTo(demo.runtime.store().configurations().listAgents());
+            assertThat(second.store().configurations().listModels())
+                    .isEqualTo(demo.runtime.store().configurations().listModels());
+        }
+        assertThat(written.agents()).containsExactly("intake-form", "release-notes-bot", "web-research",
+                "workspace-auditor");
+    }
+
+    @Test
+    void agentMayNameAModelOfTheSameFileAndItsPoliciesToo() {
+        String json = file(SCRIPTED + ", " + SCRIPTED.replace("\"replay\"", "\"cheap\""),
+                "{\"name\": \"triage\", \"model\": \"replay\", \"toolGroups\": [\"files\"], \"fourEyes\": true,"
+                        + " \"toolCallPolicies\": [{\"name\": \"cheap-lists\", \"match\": {\"words\": [\"list\"]},"
+                        + " \"model\": \"cheap\"}]}");
+
+        assertThat(agents.importJson(demo.admin, json))
+                .isEqualTo(new AgentImport(List.of("replay", "cheap"), List.of("triage")));
+        StoredAgentConfiguration saved = demo.runtime.store().configurations().findAgent("triage").orElseThrow();
+        assertThat(saved.fourEyes()).isTrue();
+        assertThat(saved.maxRounds()).isEqualTo(12);
+        assertThat(saved.toolCallPolicies()).contains("cheap-lists");
+    }
+
+    @Test
+    void everyWrongEntryAndFieldIsNamedAndNothingIsSaved() {
+        String json = file(SCRIPTED + ", {\"name\": \"eu\", \"provider\": \"openai\", \"model\": \"gpt\","
+                        + " \"trustZone\": \"eu\", \"temperature\": 3}",
+                "{\"name\": \"triage\", \"model\": \"nowhere\", \"toolGroups\": [\"fles\"], \"maxRounds\": 0},"
+                        + " {\"name\": \"ok\", \"model\": \"replay\", \"colour\": \"blue\"}");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json))
+                .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                        "models[1] \"eu\": \"trustZone\" must be one of local, privateHosted, externalEu,"
+                                + " externalGlobal, got \"eu\"",
+                        "models[1] \"eu\": \"temperature\" must be a number from 0.0 to 2.0, got 3",
+                        "agents[0] \"triage\": \"model\" names the model configuration \"nowhere\", which is"
+                                + " neither in this file nor in the store",
+                        "agents[0] \"triage\": \"toolGroups[0]\" \"fles\" is not a known tool group; known: files,"
+                                + " interaction, web",
+                        "agents[0] \"triage\": \"maxRounds\" must be a whole number of at least 1, got 0",
+                        "agents[1] \"ok\": unknown field \"colour\"; expected one of name, systemPrompt, model,"
+                                + " toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds, fourEyes"))
+                .hasMessageStartingWith("the configuration: 6 problems: ")
+                .hasMessageEndingWith("; nothing was imported");
+        assertThat(demo.runtime.store().configurations().findModel("replay")).isEmpty();
+    }
+
+    @Test
+    void policyProblemNamesTheAgentThePolicyAndTheField() {
+        String json = file(SCRIPTED, "{\"name\": \"triage\", \"model\": \"replay\", \"toolCallPolicies\":"
+                + " [{\"name\": \"to-fetch\", \"match\": {\"regex\": \"(\"}, \"redirectTo\": \"web_fetch\"}]}");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json))
+                .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("agents[0] \"triage\": \"toolCallPolicies\" tool call policy [0]"
+                                + " \"to-fetch\": \"match.regex\" is not a valid regular expression"));
+    }
+
+    @Test
+    void policyRedirectingToAnUnregisteredToolIsRefused() {
+        String json = file(SCRIPTED, "{\"name\": \"triage\", \"model\": \"replay\", \"toolCallPolicies\":"
+                + " [{\"name\": \"to-shell\", \"match\": {\"words\": [\"run\"]}, \"redirectTo\": \"shell_run\"}]}");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json)).hasMessageContaining("agents[0] \"triage\":"
+                + " \"toolCallPolicies\" policy \"to-shell\" names the tool \"shell_run\", which is not registered");
+    }
+
+    @Test
+    void modelNoProviderCanServeIsRefusedWithTheProvidersReason() {
+        String json = file("{\"name\": \"gpt\", \"provider\": \"openai\", \"model\": \"gpt-4o\","
+                + " \"trustZone\": \"externalGlobal\"}", "");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json)).hasMessageContaining("models[0] \"gpt\":"
+                + " model configuration \"gpt\" (provider openai) needs an endpoint");
+    }
+
+    @Test
+    void agentMayNameAModelAlreadyInTheStore() {
+        String json = file("", "{\"name\": \"second-auditor\", \"model\": \"workspace-auditor-script\"}");
+
+        assertThat(agents.importJson(demo.admin, json).agents()).containsExactly("second-auditor");
+    }
+
+    @Test
+    void fileThatIsNotJsonSaysWhere() {
+        assertThatThrownBy(() -> agents.importJson(demo.admin, "{\"models\": [}"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("the configuration: not valid JSON: ")
+                .hasMessageContaining("(line 1, column 13)");
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        assertThatThrownBy(() -> agents.importFile(demo.admin, folder.resolve("nope.json")))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessage("cannot read " + folder.resolve("nope.json") + ": no such file or folder");
+    }
+}

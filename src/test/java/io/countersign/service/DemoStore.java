@@ -1,0 +1,38 @@
+package io.countersign.service;
+
+import io.countersign.app.CountersignRuntime;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.store.StoreLocation;
+import java.nio.file.Path;
+import java.util.Set;
+
+/** A runtime over a fresh SQLite file in a folder, holding the demo workspace, and the people who use it. */
+final class DemoStore implements AutoCloseable {
+    final CountersignRuntime runtime;
+    final Path folder;
+    final Actor admin;
+    final Actor operator;
+    final Actor supervisor;
+    final Actor nobody = new Actor("nobody", Set.of());
+
+    DemoStore(Path folder) {
+        this.folder = folder;
+        runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
+        admin = runtime.localUser();
+        runtime.ensureDemo(folder);
+        operator = runtime.user("maria");
+        supervisor = runtime.store().users().add("sam", Set.of(Role.SUPERVISOR), admin);
+    }
+
+    /** The id of the demo run of an agent (the newest, if there are several). */
+    String runOf(String agent) {
+        return runtime.runs().recent(admin, 100).stream().filter(run -> run.agent().equals(agent)).findFirst()
+                .orElseThrow().runId();
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}

@@ -1,0 +1,128 @@
+package io.countersign.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.Role;
+import io.countersign.store.EventFilter;
+import io.countersign.store.PageRequest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every operation of the service layer, called for real by an operator, a supervisor, an admin and a user the
+ * store does not know, against the role table of the specification (section 1), written out here on its own so
+ * that a change to {@link Operation} cannot agree with itself.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RoleMatrixTest {
+    /** Who may do what, as the specification's role table says. */
+    private static final Map<Operation, Set<Role>> SPECIFIED = new EnumMap<>(Map.ofEntries(
+            // operator: works the inbox, decides, fills input, starts runs; may see what happened to them
+            Map.entry(Operation.LIST_AGENTS, EnumSet.of(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN)),
+            Map.entry(Operation.START_RUN, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.VIEW_INBOX, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.DECIDE, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.SUBMIT_INPUT, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.RUN_WORKER, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            // supervisor: browses events and decisions, exports them, opens timelines; never decides or changes
+            Map.entry(Operation.VIEW_TIMELINE, EnumSet.of(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN)),
+            Map.entry(Operation.QUERY_EVENTS, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
+            Map.entry(Operation.VIEW_SETTING_CHANGES, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
+            // admin: tools, server records, users and roles, configurations, retention
+            Map.entry(Operation.PURGE_EVENTS, EnumSet.of(Role.ADMIN)),
+            Map.entry(Operation.VIEW_TOOL_SETTINGS, EnumSet.of(Role.ADMIN)),
+            Map.entry(Operation.CHANGE_TOOL_SETTINGS, EnumSet.of(Role.ADMIN)),
+            Map.entry(Operation.MANAGE_USERS, EnumSet.of(Role.ADMIN)),
+            Map.entry(Operation.IMPORT_AGENTS, EnumSet.of(Role.ADMIN)),
+            Map.entry(Operation.EXPORT_AGENTS, EnumSet.of(Role.ADMIN))));
+
+    DemoStore demo;
+    Map<Operation, Function<Actor, Object>> calls;
+
+    @BeforeAll
+    void open(@TempDir Path folder) {
+        demo = new DemoStore(folder);
+        String approval = demo.runOf("release-notes-bot");
+        String input = demo.runOf("intake-form");
+        String stale = "0".repeat(64);
+        calls = new EnumMap<>(Map.ofEntries(
+                Map.entry(Operation.LIST_AGENTS, actor -> demo.runtime.runs().agents(actor)),
+                Map.entry(Operation.START_RUN, actor -> demo.runtime.execution().enqueue(actor, "workspace-auditor",
+                        "What is there?", true)),
+                Map.entry(Operation.VIEW_INBOX, actor -> demo.runtime.runs().inbox(actor)),
+                Map.entry(Operation.DECIDE, actor -> demo.runtime.runs().decide(actor, approval, stale,
+                        List.of(ApprovalDecision.CallVerdict.approve(0)))),
+                Map.entry(Operation.SUBMIT_INPUT, actor -> demo.runtime.runs().submitInput(actor, input, stale,
+                        new ObjectMapper().createObjectNode())),
+                Map.entry(Operation.VIEW_TIMELINE, actor -> demo.runtime.runs().timeline(actor, approval)),
+                Map.entry(Operation.QUERY_EVENTS, actor -> demo.runtime.events().page(actor, EventFilter.all(),
+                        PageRequest.first(10))),
+                Map.entry(Operation.PURGE_EVENTS, actor -> demo.runtime.events().purgeOlderThan(actor,
+                        Duration.ofDays(3650))),
+                Map.entry(Operation.VIEW_TOOL_SETTINGS, actor -> demo.runtime.settings().tools(actor)),
+                Map.entry(Operation.CHANGE_TOOL_SETTINGS, actor -> demo.runtime.settings().change(actor,
+                        List.of(new SettingRequest.ToolEnabled("web_fetch", true)))),
+                Map.entry(Operation.VIEW_SETTING_CHANGES, actor -> demo.runtime.settings().changes(actor, 10)),
+                Map.entry(Operation.MANAGE_USERS, actor -> demo.runtime.users().list(actor)),
+                Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, actor -> demo.runtime.execution()
+                        .settleUnknownOutcome(actor, approval, false)),
+                Map.entry(Operation.RUN_WORKER, actor -> demo.runtime.execution().worker(actor,
+                        RunWorker.Options.defaults(), progress -> { })),
+                Map.entry(Operation.IMPORT_AGENTS, actor -> demo.runtime.agents().importJson(actor, "{}")),
+                Map.entry(Operation.EXPORT_AGENTS, actor -> demo.runtime.agents().exportJson(actor))));
+    }
+
+    @AfterAll
+    void close() {
+        demo.close();
+    }
+
+    @Test
+    void everyOperationHasItsRolesSpecifiedAndACallThatExercisesIt() {
+        assertThat(SPECIFIED.keySet()).containsExactlyInAnyOrder(Operation.values());
+        assertThat(calls.keySet()).containsExactlyInAnyOrder(Operation.values());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> eachOperationIsAllowedOrRefusedForEachKindOfUser() {
+        Map<String, Actor> users = Map.of("operator", demo.operator, "supervisor", demo.supervisor,
+                "admin", demo.admin, "unknown user", demo.nobody);
+        return Arrays.stream(Operation.values()).flatMap(operation -> users.entrySet().stream().map(user -> {
+            boolean allowed = user.getValue().roles().stream().anyMatch(SPECIFIED.get(operation)::contains);
+            return dynamicTest(operation + " by " + user.getKey() + " is " + (allowed ? "allowed" : "refused"),
+                    () -> assertThat(refused(operation, user.getValue())).isEqualTo(!allowed));
+        }));
+    }
+
+    /** True when the service refused the call for the actor's roles, whichever way the operation answers that. */
+    private boolean refused(Operation operation, Actor actor) {
+        try {
+            Object answer = calls.get(operation).apply(actor);
+            return answer instanceof DecisionResult.NotPermitted;
+        } catch (NotPermittedException e) {
+            assertThat(e.operation()).isEqualTo(operation.name().toLowerCase(Locale.ROOT));
+            return true;
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.countersign.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.ConfigurableApproval;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.InputField;
+import io.countersign.engine.RequiresInput;
+import io.countersign.engine.ToolCallRequest;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ToolResult;
+import io.countersign.service.SettingRequest.ServerApprovalBound;
+import io.countersign.service.SettingRequest.ToolApprovalBound;
+import io.countersign.service.SettingRequest.ToolEnabled;
+import io.countersign.service.ToolSettingView.ApprovalControl;
+import io.countersign.store.SettingChange;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SettingsServiceTest {
+    @TempDir
+    Path folder;
+    DemoStore demo;
+    SettingsService settings;
+
+    @BeforeEach
+    void open() {
+        demo = new DemoStore(folder);
+        settings = demo.runtime.settings();
+    }
+
+    @AfterEach
+    void close() {
+        demo.close();
+    }
+
+    private ToolSettingView tool(String name) {
+        return settings.tools(demo.admin).stream().filter(view -> view.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void everyToolSaysWhoDecidesItsApproval() {
+        assertThat(settings.tools(demo.admin))
+                .extracting(ToolSettingView::name, ToolSettingView::approvalBound, ToolSettingView::approvalControl,
+                        ToolSettingView::runsUnattended)
+                .containsExactly(
+                        tuple("fs_list", false, ApprovalControl.NEVER, true),
+                        tuple("fs_read", false, ApprovalControl.NEVER, true),
+                        tuple("fs_write", true, ApprovalControl.WRITE, false),
+                        tuple("fs_delete", true, ApprovalControl.WRITE, false),
+                        tuple("web_fetch", true, ApprovalControl.CONFIGURABLE, false),
+                        tuple("ask_user", false, ApprovalControl.NEVER, false),
+                        tuple("intake_form", false, ApprovalControl.NEVER, false));
+        assertThat(tool("ask_user").asksForInput()).isTrue();
+        assertThat(ApprovalControl.WRITE.fixedReason()).isEqualTo("write tools always need approval");
+        assertThat(ApprovalControl.MARKER.fixedReason()).isEqualTo("the approval marker");
+        assertThat(ApprovalControl.REMOTE.fixedReason()).isEqualTo("remote: follows its server's declaration");
+    }
+
+    @Test
+    void configurableToolStopsNeedingApprovalAndJoinsTheUnattendedSet() {
+        SettingResult result = settings.change(demo.admin, List.of(new ToolApprovalBound("web_fetch", false)));
+
+        assertThat(result).isInstanceOfSatisfying(SettingResult.Saved.class, saved ->
+                assertThat(saved.changes()).extracting(SettingChange::actor, SettingChange::settingKey,
+                        SettingChange::newValue).containsExactly(tuple(demo.admin.name(), "approval:web_fetch", "false")));
+        assertThat(tool("web_fetch").approvalBound()).isFalse();
+        assertThat(tool("web_fetch").runsUnattended()).isTrue();
+    }
+
+    @Test
+    void writeToolsApprovalIsRefusedWithTheReasonItIsFixed() {
+        assertThat(settings.change(demo.admin, List.of(new ToolApprovalBound("fs_write", false))))
+                .isEqualTo(new SettingResult.Refused(List.of("the approval of fs_write is fixed (write tools always"
+                        + " need approval); it cannot be set per tool")));
+        assertThat(tool("fs_write").approvalBound()).isTrue();
+    }
+
+    @Test
+    void unknownToolIsRefusedNamingTheKnownOnes() {
+        assertThat(settings.change(demo.admin, List.of(new ToolEnabled("fs_rm", false))))
+                .isInstanceOfSatisfying(SettingResult.Refused.class, refused -> assertThat(refused.reasons())
+                        .containsExactly("no tool is named \"fs_rm\"; known tools: fs_list, fs_read, fs_write,"
+                                + " fs_delete, web_fetch, ask_user, intake_form"));
+    }
+
+    @Test
+    void oneImpossibleChangeSavesNoneOfTheOthers() {
+        SettingResult result = settings.change(demo.admin, List.of(new ToolEnabled("web_fetch", false),
+                new ToolApprovalBound("fs_read", true)));
+
+        assertThat(result).isInstanceOf(SettingResult.Refused.class);
+        assertThat(tool("web_fetch").enabled()).isTrue();
+        assertThat(settings.changes(demo.admin, 10)).noneMatch(change -> change.settingKey().startsWith("tool_"));
+    }
+
+    @Test
+    void valueAlreadyInForceSavesNoChange() {
+        assertThat(settings.change(demo.admin, List.of(new ToolEnabled("fs_read", true))))
+                .isEqualTo(new SettingResult.Saved(List.of()));
+    }
+
+    @Test
+    void serverDeclarationIsSaved() {
+        assertThat(settings.change(demo.admin, List.of(new ServerApprovalBound("docs", false))))
+                .isInstanceOfSatisfying(SettingResult.Saved.class, saved -> assertThat(saved.changes())
+                        .extracting(SettingChange::settingKey).containsExactly("server_approval_bound:docs"));
+    }
+
+    @Test
+    void supervisorReadsTheChangesNewestFirst() {
+        settings.change(demo.admin, List.of(new ToolEnabled("web_fetch", false)));
+        settings.change(demo.admin, List.of(new ToolEnabled("web_fetch", true)));
+
+        assertThat(settings.changes(demo.supervisor, 2)).extracting(SettingChange::settingKey,
+                SettingChange::newValue).containsExactly(tuple("tool_enabled:web_fetch", "true"),
+                tuple("tool_enabled:web_fetch", "false"));
+    }
+
+    @Test
+    void previewNamesTheToolsThatJoinOrLeaveTheUnattendedSetAndSavesNothing() {
+        SettingPreview preview = settings.preview(demo.admin, List.of(new ToolApprovalBound("web_fetch", false),
+                new ToolEnabled("fs_read", false)));
+
+        assertThat(preview.joinUnattended()).containsExactly("web_fetch");
+        assertThat(preview.leaveUnattended()).containsExactly("fs_read");
+        assertThat(preview.stopApprovalBound()).containsExactly("web_fetch");
+        assertThat(preview.becomeApprovalBound()).isEmpty();
+        assertThat(tool("web_fetch").approvalBound()).isTrue();
+        assertThat(tool("fs_read").enabled()).isTrue();
+    }
+
+    @Test
+    void previewCountsHowTheRecordedCallsWouldFare() {
+        List<ToolInvocationObservation> recorded = demo.runtime.store().runs().recentCalls(1000);
+        long reads = recorded.stream().filter(call -> call.toolName().equals("fs_read")).count();
+
+        SettingPreview preview = settings.preview(demo.admin, List.of(new ToolEnabled("fs_read", false)));
+
+        assertThat(reads).isPositive();
+        assertThat(preview.calls().sampled()).isEqualTo(recorded.size());
+        assertThat(preview.calls().after().refused() - preview.calls().before().refused()).isEqualTo(reads);
+        assertThat(preview.calls().before().ran() - preview.calls().after().ran()).isEqualTo(reads);
+        assertThat(preview.calls().after().paused()).isEqualTo(preview.calls().before().paused());
+    }
+
+    @Test
+    void previewListsImpossibleChangesAndLeavesThemOut() {
+        SettingPreview preview = settings.preview(demo.admin, List.of(new ToolApprovalBound("fs_delete", false)));
+
+        assertThat(preview.refusals()).singleElement().asString().contains("write tools always need approval");
+        assertThat(preview.stopApprovalBound()).isEmpty();
+    }
+
+    @Test
+    void approvalIsRefusedOnAConfigurableToolThatAsksForInput() {
+        SettingsService withForm = new DefaultSettingsService(ToolRegistry.of(new ConfigurableForm()),
+                demo.runtime.store().settings(), demo.runtime.store().runs());
+
+        assertThat(withForm.change(demo.admin, List.of(new ToolApprovalBound("survey", true))))
+                .isEqualTo(new SettingResult.Refused(List.of("survey asks for typed input, so it cannot also need"
+                        + " approval: a turn cannot wait for both")));
+    }
+
+    /** A form whose approval an admin could configure, were it not for the input it asks for. */
+    private static final class ConfigurableForm implements ConfigurableApproval, RequiresInput {
+        @Override
+        public boolean approvalByDefault() {
+            return false;
+        }
+
+        @Override
+        public List<InputField> inputFields() {
+            return List.of(InputField.text("answer", "Answer", "", true));
+        }
+
+        @Override
+        public String name() {
+            return "survey";
+        }
+
+        @Override
+        public String description() {
+            return "Asks the person one question.";
+        }
+
+        @Override
+        public ObjectNode argumentSchema() {
+            return new ObjectMapper().createObjectNode().put("type", "object");
+        }
+
+        @Override
+        public ToolEffect effect() {
+            return ToolEffect.READ;
+        }
+
+        @Override
+        public DataClass dataClass() {
+            return DataClass.PUBLIC_CONTENT;
+        }
+
+        @Override
+        public String group() {
+            return "interaction";
+        }
+
+        @Override
+        public ToolResult execute(ToolCallRequest request) {
+            return ToolResult.ok(request.arguments().toString());
+        }
+    }
+}
