@@ -76,6 +76,8 @@ public final class ConsoleWindow {
         NewRunViewModel newRun = new NewRunViewModel(service, actor, executor, messages);
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
                 context.store(), context.theme(), messages, liveClock, connection);
+        // the inbox is fetched while the views load and the window renders for the first time
+        main.start();
 
         Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers = new HashMap<>();
         controllers.put(InboxController.class, () -> new InboxController(inbox, messages));
@@ -99,8 +101,6 @@ public final class ConsoleWindow {
         stage.setMinHeight(600);
         stage.setScene(scene);
         stage.sizeToScene();
-        // the inbox is fetched while the window renders for the first time
-        main.start();
         stage.show();
         return new ConsoleWindow(main, window.controller(), scene);
     }
