@@ -62,11 +62,6 @@ public final class BannerView extends HBox {
         return banner;
     }
 
-    /** The banner's sentence, as shown. */
-    public String getText() {
-        return text.getText();
-    }
-
     /** The text of the Reload button. */
     public void setActionText(String actionText) {
         reload.setText(actionText);

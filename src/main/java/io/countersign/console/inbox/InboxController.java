@@ -4,18 +4,19 @@ import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
 import io.countersign.service.WaitingRun;
 import java.util.Objects;
-import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.fxml.FXML;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.input.KeyCode;
+import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 
 /** Wires the inbox view to its view model: the list, the search box and the three filters. */
@@ -38,7 +39,9 @@ public final class InboxController implements FxController {
     @FXML
     private ListView<WaitingRun> list;
     @FXML
-    private Label placeholder;
+    private VBox noMatch;
+    @FXML
+    private Hyperlink clearFilters;
 
     public InboxController(InboxViewModel viewModel, Messages messages) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
@@ -77,8 +80,9 @@ public final class InboxController implements FxController {
 
         list.setItems(viewModel.visibleRuns());
         list.setCellFactory(view -> new InboxCell(viewModel, messages));
-        placeholder.textProperty().bind(Bindings.when(viewModel.filteredProperty())
-                .then(messages.get("inbox.noMatch")).otherwise(""));
+        // an empty inbox says so in the detail pane; here only a filter that hides everything needs words
+        noMatch.visibleProperty().bind(viewModel.filteredProperty());
+        clearFilters.setOnAction(event -> viewModel.clearFilters());
         list.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
             if (now != null && now != viewModel.selectedProperty().get()) {
                 viewModel.select(now);

@@ -102,13 +102,6 @@ public final class InputCardController implements FxController {
         }
     }
 
-    /** Puts the focus on the first field of the form. */
-    public void focusForm() {
-        if (!form.getChildren().isEmpty()) {
-            ((InputFieldRow) form.getChildren().get(0)).control().requestFocus();
-        }
-    }
-
     /** What the Timeline link does. */
     public void setOnOpenTimeline(Consumer<String> action) {
         this.openTimeline = Objects.requireNonNull(action, "action");

@@ -198,15 +198,6 @@ public final class MainWindowViewModel {
         }
     }
 
-    /** Opens the open card again, as the service has it now. */
-    public void reload() {
-        if (detail.get() instanceof Detail.ApprovalCard) {
-            approval.reload();
-        } else if (detail.get() instanceof Detail.InputCard) {
-            input.reload();
-        }
-    }
-
     /** Switches between the light and the dark theme. */
     public void toggleTheme() {
         theme.set(theme.get().other());
