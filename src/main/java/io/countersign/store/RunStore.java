@@ -27,24 +27,43 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Runs, their decisions and the execution journal, on SQLite or PostgreSQL. The decision claim is one
- * conditional update plus an insert under a unique key, in one transaction: of several deciders in several
- * processes exactly one commits, and the others read the winner.
+ * Runs, their decisions and the execution journal, on SQLite or PostgreSQL.
+ *
+ * <p>A decision claim is one transaction over the run's locked row: of several deciders in several processes
+ * exactly one inserts the pause's decision (unique per pause) and flips the run to running; the others read
+ * the winner. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
+ * intents and its outcome are written only by that owner, so a process taken for stopped cannot act on a run
+ * another process took over. Reconciliation looks only at runs whose owner stopped.
  */
 public final class RunStore implements RunRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String COLUMNS = "id, agent, initiator, prompt, unattended, status, created_at, updated_at,"
-            + " waiting_since, pause_number, paused_state, transcript, history, iterations, prompt_tokens,"
-            + " completion_tokens, failure_reason, failure_message, claimed_decision, outcome_unknown";
+    private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, summary, verdicts, input";
+    /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
+    private static final String SELECT_RUNS = "SELECT r.id, r.agent, r.initiator, r.prompt, r.unattended, r.status,"
+            + " r.created_at, r.updated_at, r.waiting_since, r.paused_state, r.transcript, r.history, r.iterations,"
+            + " r.prompt_tokens, r.completion_tokens, r.failure_reason, r.failure_message, r.outcome_unknown,"
+            + " d.run_id AS decision_run, d.digest AS decision_digest, " + prefixed("d.", DECISION_COLUMNS)
+            + " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
+            + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
+    private static final String SELECT_DECISIONS = "SELECT run_id AS decision_run, digest AS decision_digest, "
+            + DECISION_COLUMNS + " FROM decisions";
 
     private final Database database;
+    private final StoreSession session;
     private final ExecutionJournal journal = new Journal();
 
-    RunStore(Database database) {
+    RunStore(Database database, StoreSession session) {
         this.database = database;
+        this.session = session;
+    }
+
+    private static String prefixed(String prefix, String columns) {
+        return prefix + columns.replace(", ", ", " + prefix);
     }
 
     @Override
@@ -52,8 +71,8 @@ public final class RunStore implements RunRepository {
         database.write("record the new run " + runId, ChangeKind.RUN, connection -> {
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO runs (id, agent, initiator,"
                     + " prompt, unattended, status, created_at, updated_at, pause_number, transcript, history,"
-                    + " iterations, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', ?,"
-                    + " 0, 0, 0)")) {
+                    + " iterations, prompt_tokens, completion_tokens, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, '[]',"
+                    + " ?, 0, 0, 0, ?)")) {
                 insert.setString(1, runId);
                 insert.setString(2, agent);
                 insert.setString(3, initiator);
@@ -63,26 +82,31 @@ public final class RunStore implements RunRepository {
                 insert.setLong(7, Nanos.of(at));
                 insert.setLong(8, Nanos.of(at));
                 insert.setString(9, PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete()).toString());
+                insert.setString(10, session.id());
                 insert.executeUpdate();
             }
             return null;
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when this process does not drive the run (it waits, ended, or another process
+     *                               took it over); nothing is recorded
+     */
     @Override
     public void recordOutcome(RunOutcome outcome, Instant at) {
-        database.write("record where run " + outcome.runId() + " stands", ChangeKind.RUN, connection -> {
+        String runId = outcome.runId();
+        database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
+            requireDrivenHere(connection, runId, "its outcome cannot be recorded");
             PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
-            String failureReason = null;
-            String failureMessage = null;
-            if (outcome instanceof RunOutcome.Failed failed) {
-                failureReason = failed.reasonCode();
-                failureMessage = failed.message();
-            }
+            RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
                     + " waiting_since = ?, pause_number = pause_number + ?, paused_state = ?, digest = ?,"
                     + " transcript = ?, history = ?, iterations = ?, prompt_tokens = ?, completion_tokens = ?,"
-                    + " failure_reason = ?, failure_message = ?, claimed_decision = NULL WHERE id = ?")) {
+                    + " failure_reason = ?, failure_message = ?, claimed_decision = NULL, owner = NULL"
+                    + " WHERE id = ?")) {
                 update.setString(1, outcome.status().code());
                 update.setLong(2, Nanos.of(at));
                 setNullableTime(update, 3, state == null ? null : at);
@@ -94,12 +118,12 @@ public final class RunStore implements RunRepository {
                 update.setInt(9, outcome.counters().iterations());
                 update.setLong(10, outcome.counters().usage().promptTokens());
                 update.setLong(11, outcome.counters().usage().completionTokens());
-                update.setString(12, failureReason);
-                update.setString(13, failureMessage);
-                update.setString(14, outcome.runId());
-                requireOneRow(update.executeUpdate(), outcome.runId());
+                update.setString(12, failed == null ? null : failed.reasonCode());
+                update.setString(13, failed == null ? null : failed.message());
+                update.setString(14, runId);
+                update.executeUpdate();
             }
-            clearJournal(connection, outcome.runId());
+            clearJournal(connection, runId);
             return null;
         });
     }
@@ -107,12 +131,9 @@ public final class RunStore implements RunRepository {
     @Override
     public Optional<StoredRun> find(String runId) {
         return database.read("read run " + runId, connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM runs WHERE id = ?")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
                 select.setString(1, runId);
-                try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(toRun(connection, row)) : Optional.empty();
-                }
+                return toRuns(select).stream().findFirst();
             }
         });
     }
@@ -123,10 +144,10 @@ public final class RunStore implements RunRepository {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
         return database.read("list the recent runs", connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + " FROM runs"
-                    + " ORDER BY updated_at DESC, id DESC LIMIT ?")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS
+                    + " ORDER BY r.updated_at DESC, r.id DESC LIMIT ?")) {
                 select.setInt(1, limit);
-                return toRuns(connection, select);
+                return toRuns(select);
             }
         });
     }
@@ -134,80 +155,127 @@ public final class RunStore implements RunRepository {
     @Override
     public List<StoredRun> waiting() {
         return database.read("list the waiting runs", connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + " FROM runs WHERE"
-                    + " status IN (?, ?) ORDER BY waiting_since, id")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.status IN (?, ?)"
+                    + " ORDER BY r.waiting_since, r.id")) {
                 select.setString(1, RunStatus.WAITING_FOR_APPROVAL.code());
                 select.setString(2, RunStatus.WAITING_FOR_INPUT.code());
-                return toRuns(connection, select);
+                return toRuns(select);
             }
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refusals, in this order: no such run ({@code NotWaiting(null)}); a decision was already taken on this
+     * very card, whatever the run did since ({@code AlreadyDecided}); the run still waits for this kind of
+     * decision but shows another card ({@code Stale}); someone claimed the run's current pause and it runs on
+     * their decision ({@code AlreadyDecided}); otherwise {@code NotWaiting} with the run's status. A refused
+     * claim changes nothing and wakes no console.
+     */
     @Override
     public ClaimResult claim(DecisionRecord decision) {
+        String runId = decision.runId();
         RunStatus expected = decision.kind() == DecisionRecord.Kind.APPROVAL
                 ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
-        return database.write("commit the decision on run " + decision.runId(), ChangeKind.DECISION, connection -> {
-            Optional<Row> current = lockedRow(connection, decision.runId());
-            if (current.isEmpty()) {
-                return new ClaimResult.NotWaiting(null);
+        return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
+                ClaimResult.Claimed.class::isInstance, connection -> {
+                    Optional<Row> current = lockedRow(connection, runId);
+                    if (current.isEmpty()) {
+                        return new ClaimResult.NotWaiting(null);
+                    }
+                    Row row = current.get();
+                    Optional<DecisionRecord> onThisCard = decisionOnCard(connection, runId, decision.digest());
+                    if (onThisCard.isPresent()) {
+                        return new ClaimResult.AlreadyDecided(onThisCard.get());
+                    }
+                    if (row.status() == expected) {
+                        return row.digest().equals(decision.digest())
+                                ? new ClaimResult.Claimed(commitClaim(connection, decision, row))
+                                : new ClaimResult.Stale(row.digest());
+                    }
+                    if (row.status() == RunStatus.RUNNING && row.claimed()) {
+                        return new ClaimResult.AlreadyDecided(decisionOnPause(connection, runId, row.pauseNumber()));
+                    }
+                    return new ClaimResult.NotWaiting(row.status());
+                });
+    }
+
+    private StoredRun commitClaim(Connection connection, DecisionRecord decision, Row row) throws SQLException {
+        long decisionId;
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO decisions (run_id, pause_number,"
+                + " decided_by, decided_at, kind, digest, summary, verdicts, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?)", new String[] {"id"})) {
+            insert.setString(1, decision.runId());
+            insert.setInt(2, row.pauseNumber());
+            insert.setString(3, decision.decidedBy());
+            insert.setLong(4, Nanos.of(decision.decidedAt()));
+            insert.setString(5, decision.kind().name());
+            insert.setString(6, decision.digest());
+            insert.setString(7, decision.summary());
+            insert.setString(8, verdictsToJson(decision.verdicts()));
+            insert.setString(9, decision.input() == null ? null : decision.input().toString());
+            insert.executeUpdate();
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                keys.next();
+                decisionId = keys.getLong(1);
             }
-            Row row = current.get();
-            if (row.status != expected) {
-                // Claimed by someone else for this pause, or decided on this card before the run moved on.
-                Optional<DecisionRecord> winner = decisionFor(connection, decision.runId(), row.pauseNumber)
-                        .or(() -> latestDecisionQuietly(connection, decision.runId())
-                                .filter(last -> last.digest().equals(decision.digest())));
-                return winner.<ClaimResult>map(ClaimResult.AlreadyDecided::new)
-                        .orElseGet(() -> new ClaimResult.NotWaiting(row.status));
+        }
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
+                + " claimed_decision = ?, owner = ?, updated_at = ? WHERE id = ?")) {
+            update.setString(1, RunStatus.RUNNING.code());
+            update.setLong(2, decisionId);
+            update.setString(3, session.id());
+            update.setLong(4, Nanos.of(decision.decidedAt()));
+            update.setString(5, decision.runId());
+            update.executeUpdate();
+        }
+        try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
+            select.setString(1, decision.runId());
+            return toRuns(select).get(0);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when this process does not drive a claimed decision of the run; nothing
+     *                               changes
+     */
+    @Override
+    public void release(PausedState state, Instant at) {
+        String runId = state.runId();
+        database.write("put run " + runId + " back to waiting", ChangeKind.RUN, connection -> {
+            Row row = requireDrivenHere(connection, runId, "it cannot be put back to waiting");
+            if (!row.claimed()) {
+                throw new IllegalStateException("run " + runId + " was not claimed for a decision, so it cannot be"
+                        + " put back to waiting; nothing changed");
             }
-            if (!row.digest.equals(decision.digest())) {
-                return new ClaimResult.Stale(row.digest);
-            }
-            long decisionId = insertDecision(connection, decision, row.pauseNumber);
-            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
-                    + " claimed_decision = ?, updated_at = ? WHERE id = ? AND status = ? AND pause_number = ?")) {
-                update.setString(1, RunStatus.RUNNING.code());
-                update.setLong(2, decisionId);
-                update.setLong(3, Nanos.of(decision.decidedAt()));
-                update.setString(4, decision.runId());
-                update.setString(5, expected.code());
-                update.setInt(6, row.pauseNumber);
-                requireOneRow(update.executeUpdate(), decision.runId());
-            }
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM runs WHERE id = ?")) {
-                select.setString(1, decision.runId());
-                try (ResultSet claimed = select.executeQuery()) {
-                    claimed.next();
-                    return new ClaimResult.Claimed(toRun(connection, claimed));
-                }
-            }
+            putBackToWaiting(connection, state, row.pauseNumber(), at);
+            return null;
         });
     }
 
-    @Override
-    public void release(PausedState state, Instant at) {
-        database.write("put run " + state.runId() + " back to waiting", ChangeKind.RUN, connection -> {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
-                    + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL WHERE id = ?")) {
-                update.setString(1, state.status().code());
-                update.setLong(2, Nanos.of(at));
-                update.setString(3, PausedStateCodec.toJson(state));
-                update.setString(4, state.digest());
-                update.setString(5, state.runId());
-                requireOneRow(update.executeUpdate(), state.runId());
-            }
-            // The released decision did not go through; the pause may be decided again.
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM decisions WHERE run_id = ?"
-                    + " AND pause_number = (SELECT pause_number FROM runs WHERE id = ?)")) {
-                delete.setString(1, state.runId());
-                delete.setString(2, state.runId());
-                delete.executeUpdate();
-            }
-            clearJournal(connection, state.runId());
-            return null;
-        });
+    /** The run waits again with the given state; the decision of its pause is gone, since it did not go through. */
+    private static void putBackToWaiting(Connection connection, PausedState state, int pauseNumber, Instant at)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
+                + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL, owner = NULL"
+                + " WHERE id = ?")) {
+            update.setString(1, state.status().code());
+            update.setLong(2, Nanos.of(at));
+            update.setString(3, PausedStateCodec.toJson(state));
+            update.setString(4, state.digest());
+            update.setString(5, state.runId());
+            update.executeUpdate();
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM decisions WHERE run_id = ?"
+                + " AND pause_number = ?")) {
+            delete.setString(1, state.runId());
+            delete.setInt(2, pauseNumber);
+            delete.executeUpdate();
+        }
+        clearJournal(connection, state.runId());
     }
 
     @Override
@@ -215,74 +283,116 @@ public final class RunStore implements RunRepository {
         return journal;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Only runs whose owner stopped are looked at: another live process may be driving a running run right
+     * now. Each orphan is taken over in one transaction that checks it still has the owner it was found with, so
+     * of several processes starting at once exactly one carries it on. A run whose stretch had no decision (its
+     * first) has no state to resume from and fails as {@code interrupted}. A run with calls in its journal is
+     * flagged: those with an intent and no outcome, or, when every call finished, all of them (their results
+     * were lost with the process, and running them again would repeat them).
+     */
     @Override
     public List<StoredRun> reconcile(Instant at) {
-        List<String> running = database.read("list the runs left running", connection -> {
-            List<String> ids = new ArrayList<>();
-            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM runs WHERE status = ?")) {
+        // Runs first, then the registrations: every owner read here registered before it wrote its run, so an
+        // owner without a registration has stopped. Runs started after this read are not looked at.
+        List<Orphan> running = database.read("list the runs left running", connection -> {
+            List<Orphan> runs = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("SELECT id, owner FROM runs"
+                    + " WHERE status = ? AND outcome_unknown IS NULL ORDER BY updated_at, id")) {
                 select.setString(1, RunStatus.RUNNING.code());
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        ids.add(rows.getString(1));
+                        runs.add(new Orphan(rows.getString(1), rows.getString(2)));
                     }
                 }
             }
-            return ids;
+            return runs;
         });
+        Set<String> live = session.live();
         List<StoredRun> toResume = new ArrayList<>();
-        for (String runId : running) {
-            reconcileOne(runId, at).ifPresent(toResume::add);
+        for (Orphan orphan : running) {
+            if (orphan.owner() == null || !live.contains(orphan.owner())) {
+                if (takeOver(orphan, at) == TakeOver.RESUME) {
+                    find(orphan.runId()).ifPresent(toResume::add);
+                }
+            }
         }
         return toResume;
     }
 
-    /**
-     * One run left running by a stopped process. Calls in its journal mean the crash came while the turn
-     * executed: the run is flagged with the calls whose outcome is unknown (those with an intent and no outcome;
-     * if every call finished, their results were lost with the process, so all of them). A committed decision
-     * with an empty journal is returned to be carried out again. A first stretch that never paused has no
-     * state to resume from and fails as interrupted.
-     */
-    private Optional<StoredRun> reconcileOne(String runId, Instant at) {
-        StoredRun run = find(runId).orElseThrow();
-        if (run.outcomeUnknown()) {
-            return Optional.empty();
-        }
-        List<String> unknown = database.read("read the journal of run " + runId,
-                connection -> journalledCalls(connection, runId));
-        if (!unknown.isEmpty()) {
-            database.write("flag run " + runId + " as outcome unknown", ChangeKind.RUN, connection -> {
-                try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
-                        + " updated_at = ? WHERE id = ?")) {
-                    ArrayNode calls = JSON.createArrayNode();
-                    unknown.forEach(calls::add);
-                    update.setString(1, calls.toString());
-                    update.setLong(2, Nanos.of(at));
-                    update.setString(3, runId);
-                    update.executeUpdate();
-                }
-                return null;
-            });
-            return Optional.empty();
-        }
-        if (run.lastDecision() != null && run.pausedState() != null) {
-            return Optional.of(run);
-        }
-        database.write("mark run " + runId + " as interrupted", ChangeKind.RUN, connection -> {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
-                    + " failure_reason = 'interrupted', failure_message = ? WHERE id = ? AND status = ?")) {
-                update.setString(1, RunStatus.FAILED.code());
-                update.setLong(2, Nanos.of(at));
-                update.setString(3, "the process running this run stopped before the run paused or finished");
-                update.setString(4, runId);
-                update.setString(5, RunStatus.RUNNING.code());
-                update.executeUpdate();
-            }
-            return null;
-        });
-        return Optional.empty();
+    private record Orphan(String runId, String owner) {
     }
 
+    private enum TakeOver {
+        /** Another process took it first, or it moved on. */
+        UNTOUCHED,
+        /** Failed as interrupted, or flagged: nothing to carry on. */
+        SETTLED,
+        /** Now this process's, to carry out its decision again. */
+        RESUME
+    }
+
+    private TakeOver takeOver(Orphan orphan, Instant at) {
+        String runId = orphan.runId();
+        return database.writeIf("take over run " + runId + " from a stopped process", ChangeKind.RUN,
+                result -> result != TakeOver.UNTOUCHED, connection -> {
+                    Optional<Row> current = lockedRow(connection, runId);
+                    if (current.isEmpty() || current.get().status() != RunStatus.RUNNING
+                            || current.get().outcomeUnknown() != null
+                            || !Objects.equals(current.get().owner(), orphan.owner())) {
+                        return TakeOver.UNTOUCHED;
+                    }
+                    List<String> started = journalledCalls(connection, runId);
+                    if (!current.get().claimed()) {
+                        failInterrupted(connection, runId, started, at);
+                        return TakeOver.SETTLED;
+                    }
+                    if (!started.isEmpty()) {
+                        flagOutcomeUnknown(connection, runId, started, at);
+                        return TakeOver.SETTLED;
+                    }
+                    try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET owner = ?,"
+                            + " updated_at = ? WHERE id = ?")) {
+                        update.setString(1, session.id());
+                        update.setLong(2, Nanos.of(at));
+                        update.setString(3, runId);
+                        update.executeUpdate();
+                    }
+                    return TakeOver.RESUME;
+                });
+    }
+
+    private static void failInterrupted(Connection connection, String runId, List<String> started, Instant at)
+            throws SQLException {
+        String message = "the process running this run stopped before the run paused or finished"
+                + (started.isEmpty() ? "" : "; the outcome of " + String.join(", ", started) + " is unknown");
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
+                + " failure_reason = 'interrupted', failure_message = ?, owner = NULL WHERE id = ?")) {
+            update.setString(1, RunStatus.FAILED.code());
+            update.setLong(2, Nanos.of(at));
+            update.setString(3, message);
+            update.setString(4, runId);
+            update.executeUpdate();
+        }
+        clearJournal(connection, runId);
+    }
+
+    private static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
+            throws SQLException {
+        ArrayNode json = JSON.createArrayNode();
+        calls.forEach(json::add);
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
+                + " updated_at = ?, owner = NULL WHERE id = ?")) {
+            update.setString(1, json.toString());
+            update.setLong(2, Nanos.of(at));
+            update.setString(3, runId);
+            update.executeUpdate();
+        }
+    }
+
+    /** The calls whose outcome is unknown: those begun and never finished, else all (their results are lost). */
     private static List<String> journalledCalls(Connection connection, String runId) throws SQLException {
         List<String> open = new ArrayList<>();
         List<String> all = new ArrayList<>();
@@ -303,146 +413,140 @@ public final class RunStore implements RunRepository {
 
     @Override
     public StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at) {
-        StoredRun run = find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \""
-                + runId + "\""));
-        if (!run.outcomeUnknown()) {
-            throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
-        }
-        if (retry) {
-            release(run.pausedState(), at);
-        } else {
-            database.write("mark run " + runId + " as failed", ChangeKind.RUN, connection -> {
-                try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
-                        + " updated_at = ?, failure_reason = 'outcome_unknown', failure_message = ?,"
-                        + " claimed_decision = NULL, outcome_unknown = NULL WHERE id = ?")) {
-                    update.setString(1, RunStatus.FAILED.code());
-                    update.setLong(2, Nanos.of(at));
-                    update.setString(3, settledBy + " marked the run failed: the outcome of "
-                            + String.join(", ", run.unknownOutcomeCalls()) + " is unknown after a restart");
-                    update.setString(4, runId);
-                    update.executeUpdate();
-                }
-                clearJournal(connection, runId);
+        Objects.requireNonNull(settledBy, "settledBy");
+        database.write("settle the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
+            Row row = lockedRow(connection, runId).orElseThrow(() -> new IllegalArgumentException(
+                    "no run has the id \"" + runId + "\""));
+            if (row.outcomeUnknown() == null) {
+                throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
+            }
+            if (retry) {
+                putBackToWaiting(connection, PausedStateCodec.fromJson(row.pausedState()), row.pauseNumber(), at);
                 return null;
-            });
-        }
+            }
+            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
+                    + " updated_at = ?, failure_reason = 'outcome_unknown', failure_message = ?,"
+                    + " claimed_decision = NULL, outcome_unknown = NULL, owner = NULL WHERE id = ?")) {
+                update.setString(1, RunStatus.FAILED.code());
+                update.setLong(2, Nanos.of(at));
+                update.setString(3, settledBy + " marked the run failed: the outcome of "
+                        + String.join(", ", unknownCalls(row.outcomeUnknown())) + " is unknown after a restart");
+                update.setString(4, runId);
+                update.executeUpdate();
+            }
+            clearJournal(connection, runId);
+            return null;
+        });
         return find(runId).orElseThrow();
     }
 
+    /** The run's row, locked for the rest of the transaction (PostgreSQL; SQLite's IMMEDIATE already is). */
     private Optional<Row> lockedRow(Connection connection, String runId) throws SQLException {
-        // FOR UPDATE makes a competing claim on PostgreSQL wait for this one; SQLite's IMMEDIATE transaction
-        // already holds the write lock.
         String lock = database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE" : "";
-        try (PreparedStatement select = connection.prepareStatement("SELECT status, digest, pause_number FROM runs"
-                + " WHERE id = ?" + lock)) {
+        try (PreparedStatement select = connection.prepareStatement("SELECT status, digest, pause_number,"
+                + " claimed_decision, owner, outcome_unknown, paused_state FROM runs WHERE id = ?" + lock)) {
             select.setString(1, runId);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new Row(RunStatus.fromCode(row.getString(1)), row.getString(2), row.getInt(3)));
+                row.getLong(4);
+                boolean claimed = !row.wasNull();
+                return Optional.of(new Row(RunStatus.fromCode(row.getString(1)), row.getString(2), row.getInt(3),
+                        claimed, row.getString(5), row.getString(6), row.getString(7)));
             }
         }
     }
 
-    private record Row(RunStatus status, String digest, int pauseNumber) {
+    private record Row(RunStatus status, String digest, int pauseNumber, boolean claimed, String owner,
+                       String outcomeUnknown, String pausedState) {
     }
 
-    private static long insertDecision(Connection connection, DecisionRecord decision, int pauseNumber)
+    /**
+     * The run's locked row, when this process drives it.
+     *
+     * @throws IllegalArgumentException when there is no such run
+     * @throws IllegalStateException    when the run is not running under this process
+     */
+    private Row requireDrivenHere(Connection connection, String runId, String consequence) throws SQLException {
+        Row row = lockedRow(connection, runId).orElseThrow(() -> new IllegalArgumentException(
+                "no run has the id \"" + runId + "\""));
+        if (row.status() != RunStatus.RUNNING || !session.id().equals(row.owner())) {
+            throw new IllegalStateException("run " + runId + " is not driven by this process (it is "
+                    + row.status().code() + (row.status() == RunStatus.RUNNING
+                    ? ", taken over by another process that judged this one stopped" : "") + "); " + consequence);
+        }
+        return row;
+    }
+
+    private static Optional<DecisionRecord> decisionOnCard(Connection connection, String runId, String digest)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO decisions (run_id, pause_number,"
-                + " decided_by, decided_at, kind, digest, summary, verdicts, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?)", new String[] {"id"})) {
-            insert.setString(1, decision.runId());
-            insert.setInt(2, pauseNumber);
-            insert.setString(3, decision.decidedBy());
-            insert.setLong(4, Nanos.of(decision.decidedAt()));
-            insert.setString(5, decision.kind().name());
-            insert.setString(6, decision.digest());
-            insert.setString(7, decision.summary());
-            insert.setString(8, verdictsToJson(decision.verdicts()));
-            insert.setString(9, decision.input() == null ? null : decision.input().toString());
-            insert.executeUpdate();
-            try (ResultSet keys = insert.getGeneratedKeys()) {
-                keys.next();
-                return keys.getLong(1);
+        try (PreparedStatement select = connection.prepareStatement(SELECT_DECISIONS
+                + " WHERE run_id = ? AND digest = ?")) {
+            select.setString(1, runId);
+            select.setString(2, digest);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(decision(row)) : Optional.empty();
             }
         }
     }
 
-    private static Optional<DecisionRecord> decisionFor(Connection connection, String runId, int pauseNumber)
+    private static DecisionRecord decisionOnPause(Connection connection, String runId, int pauseNumber)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT run_id, decided_by, decided_at, kind,"
-                + " digest, summary, verdicts, input FROM decisions WHERE run_id = ? AND pause_number = ?")) {
+        try (PreparedStatement select = connection.prepareStatement(SELECT_DECISIONS
+                + " WHERE run_id = ? AND pause_number = ?")) {
             select.setString(1, runId);
             select.setInt(2, pauseNumber);
-            return firstDecision(select);
-        }
-    }
-
-    private static Optional<DecisionRecord> latestDecisionQuietly(Connection connection, String runId) {
-        try {
-            return latestDecision(connection, runId);
-        } catch (SQLException e) {
-            throw new StoreException("Countersign could not read the decisions of run " + runId + ": "
-                    + e.getMessage() + ".", e);
-        }
-    }
-
-    private static Optional<DecisionRecord> latestDecision(Connection connection, String runId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT run_id, decided_by, decided_at, kind,"
-                + " digest, summary, verdicts, input FROM decisions WHERE run_id = ? ORDER BY pause_number DESC")) {
-            select.setString(1, runId);
-            return firstDecision(select);
-        }
-    }
-
-    private static Optional<DecisionRecord> firstDecision(PreparedStatement select) throws SQLException {
-        try (ResultSet row = select.executeQuery()) {
-            if (!row.next()) {
-                return Optional.empty();
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new IllegalStateException("run " + runId + " is claimed but its decision is missing");
+                }
+                return decision(row);
             }
-            String input = row.getString(8);
-            return Optional.of(new DecisionRecord(row.getString(1), row.getString(2),
-                    Nanos.toInstant(row.getLong(3)), DecisionRecord.Kind.valueOf(row.getString(4)), row.getString(5),
-                    row.getString(6), verdictsFromJson(row.getString(7)),
-                    input == null ? null : (ObjectNode) readJson(input)));
         }
     }
 
-    private List<StoredRun> toRuns(Connection connection, PreparedStatement select) throws SQLException {
+    private static DecisionRecord decision(ResultSet row) throws SQLException {
+        String input = row.getString("input");
+        return new DecisionRecord(row.getString("decision_run"), row.getString("decided_by"),
+                Nanos.toInstant(row.getLong("decided_at")), DecisionRecord.Kind.valueOf(row.getString("kind")),
+                row.getString("decision_digest"), row.getString("summary"), verdictsFromJson(row.getString("verdicts")),
+                input == null ? null : (ObjectNode) readJson(input));
+    }
+
+    private static List<StoredRun> toRuns(PreparedStatement select) throws SQLException {
         List<StoredRun> runs = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                runs.add(toRun(connection, rows));
+                runs.add(toRun(rows));
             }
         }
         return runs;
     }
 
-    private StoredRun toRun(Connection connection, ResultSet row) throws SQLException {
-        String runId = row.getString("id");
+    private static StoredRun toRun(ResultSet row) throws SQLException {
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
-        RunStatus status = RunStatus.fromCode(row.getString("status"));
-        int pauseNumber = row.getInt("pause_number");
-        Optional<DecisionRecord> decision = status == RunStatus.RUNNING && paused != null
-                ? decisionFor(connection, runId, pauseNumber) : latestDecision(connection, runId);
-        String unknownJson = row.getString("outcome_unknown");
-        List<String> unknown = new ArrayList<>();
-        if (unknownJson != null) {
-            readJson(unknownJson).forEach(call -> unknown.add(call.asText()));
-        }
+        DecisionRecord decision = row.getString("decision_run") == null ? null : decision(row);
+        String unknown = row.getString("outcome_unknown");
         List<ChatMessage> transcript = PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
-        return new StoredRun(runId, row.getString("agent"), row.getString("initiator"), row.getString("prompt"),
-                row.getBoolean("unattended"), status, Nanos.toInstant(row.getLong("created_at")),
-                Nanos.toInstant(row.getLong("updated_at")), noWait ? null : Nanos.toInstant(waitingSince),
+        return new StoredRun(row.getString("id"), row.getString("agent"), row.getString("initiator"),
+                row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
+                Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
+                noWait ? null : Nanos.toInstant(waitingSince),
                 paused == null ? null : PausedStateCodec.fromJson(paused), transcript,
                 PausedStateCodec.historyFromTree(readJson(row.getString("history"))),
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
                         row.getLong("completion_tokens"))),
-                row.getString("failure_reason"), row.getString("failure_message"), decision.orElse(null), unknown);
+                row.getString("failure_reason"), row.getString("failure_message"), decision,
+                unknown == null ? List.of() : unknownCalls(unknown));
+    }
+
+    private static List<String> unknownCalls(String json) {
+        List<String> calls = new ArrayList<>();
+        readJson(json).forEach(call -> calls.add(call.asText()));
+        return calls;
     }
 
     private static void clearJournal(Connection connection, String runId) throws SQLException {
@@ -457,12 +561,6 @@ public final class RunStore implements RunRepository {
             statement.setNull(index, Types.BIGINT);
         } else {
             statement.setLong(index, Nanos.of(time));
-        }
-    }
-
-    private static void requireOneRow(int rows, String runId) {
-        if (rows != 1) {
-            throw new IllegalStateException("no run has the id \"" + runId + "\"");
         }
     }
 
@@ -493,11 +591,16 @@ public final class RunStore implements RunRepository {
         }
     }
 
-    /** Intent before, outcome after: each in its own committed transaction, so a crash leaves the truth behind. */
+    /**
+     * Intent before, outcome after, each in its own committed transaction, so that a crash leaves the truth
+     * behind. An intent is written only while this process drives the run: the check and the insert share the
+     * run's lock with a take-over, so no call starts on a run another process has taken.
+     */
     private final class Journal implements ExecutionJournal {
         @Override
         public void beforeExecute(String runId, String callId, String toolName) {
             database.write("record that call " + callId + " of run " + runId + " starts", connection -> {
+                requireDrivenHere(connection, runId, "call " + callId + " was not started");
                 try (PreparedStatement insert = connection.prepareStatement("INSERT INTO call_intents (run_id,"
                         + " call_id, tool_name, started_at) VALUES (?, ?, ?, ?)")) {
                     insert.setString(1, runId);
