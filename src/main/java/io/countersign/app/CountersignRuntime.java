@@ -3,14 +3,12 @@ package io.countersign.app;
 import io.countersign.engine.Actor;
 import io.countersign.engine.IdGenerator;
 import io.countersign.engine.InvocationRules;
-import io.countersign.engine.ToolLoop;
 import io.countersign.engine.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
-import io.countersign.service.AgentDirectory;
 import io.countersign.service.DefaultRunService;
+import io.countersign.service.Resumption;
 import io.countersign.service.RunService;
-import io.countersign.store.ChangeKind;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.BuiltinTools;
@@ -29,16 +27,21 @@ public final class CountersignRuntime implements AutoCloseable {
     private final OkHttpClient http;
     private final ToolRegistry registry;
     private final RunService runs;
+    private final List<Resumption> resumedAtStart;
 
-    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs) {
+    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs,
+                               List<Resumption> resumedAtStart) {
         this.store = store;
         this.http = http;
         this.registry = registry;
         this.runs = runs;
+        this.resumedAtStart = List.copyOf(resumedAtStart);
     }
 
     /**
-     * Opens the store at the location and assembles the parts over it.
+     * Opens the store at the location, assembles the parts over it, and reconciles the runs that stopped
+     * processes left running: their committed decisions are carried out again before this returns (see
+     * {@link RunService#resumeInterrupted()}), which may take the runs' model calls.
      *
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
@@ -53,23 +56,9 @@ public final class CountersignRuntime implements AutoCloseable {
             InvocationRules rules = InvocationRules.discover(List.of(), List.of());
             ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
                     .with(ScriptedModels.PROVIDER, ScriptedModels::load);
-            Clock clock = Clock.systemUTC();
-            IdGenerator ids = IdGenerator.random();
-            ToolLoop loop = ToolLoop.builder(registry, models.router())
-                    .settings(store.settings())
-                    .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
-                    .events(store.events())
-                    .journal(store.runs().journal())
-                    .clock(clock)
-                    .ids(ids)
-                    .build();
-            RunService runs = new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop,
-                    registry, store.events(), listener -> store.changes().subscribe(kind -> {
-                        if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
-                            listener.run();
-                        }
-                    }), clock, ids, Locale.getDefault());
-            return new CountersignRuntime(store, http, registry, runs);
+            RunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, Clock.systemUTC(),
+                    IdGenerator.random(), Locale.getDefault());
+            return new CountersignRuntime(store, http, registry, runs, runs.resumeInterrupted());
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -88,6 +77,11 @@ public final class CountersignRuntime implements AutoCloseable {
         }
         new DemoWorkspace(store, runs).create(dataFolder.resolve("demo-workspace"));
         return true;
+    }
+
+    /** What start-up did with the decisions a stopped process had committed but not carried out. */
+    public List<Resumption> resumedAtStart() {
+        return resumedAtStart;
     }
 
     public RunService runs() {

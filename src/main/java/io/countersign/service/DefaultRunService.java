@@ -32,9 +32,13 @@ import io.countersign.engine.ToolEffect;
 import io.countersign.engine.ToolExecutionContext;
 import io.countersign.engine.ToolLoop;
 import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ChatModel;
+import io.countersign.engine.InvocationRules;
+import io.countersign.store.ChangeKind;
 import io.countersign.store.EventFilter;
 import io.countersign.store.EventStore;
 import io.countersign.store.PageRequest;
+import io.countersign.store.Store;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,6 +85,29 @@ public final class DefaultRunService implements RunService {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.locale = Objects.requireNonNull(locale, "locale");
+    }
+
+    /**
+     * The service over one store, wired as every process runs it: a tool loop on the given tools and model that
+     * reads the store's tool settings, records governance events in it and journals each call's execution there,
+     * and the store's runs, agents and change feed behind the use cases.
+     */
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
+                                              InvocationRules rules, Clock clock, IdGenerator ids, Locale locale) {
+        ToolLoop loop = ToolLoop.builder(registry, model)
+                .settings(store.settings())
+                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .events(store.events())
+                .journal(store.runs().journal())
+                .clock(clock)
+                .ids(ids)
+                .build();
+        return new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop, registry,
+                store.events(), listener -> store.changes().subscribe(kind -> {
+                    if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                        listener.run();
+                    }
+                }), clock, ids, locale);
     }
 
     @Override
@@ -275,6 +302,41 @@ public final class DefaultRunService implements RunService {
         }
         runs.recordOutcome(outcome, clock.instant());
         return new DecisionResult.Done(run.runId(), outcome.status(), 0, 0);
+    }
+
+    @Override
+    public List<Resumption> resumeInterrupted() {
+        List<Resumption> resumptions = new ArrayList<>();
+        for (StoredRun run : runs.reconcile(clock.instant())) {
+            resumptions.add(resumeInterrupted(run));
+        }
+        return resumptions;
+    }
+
+    /** Carries out a reconciled run's committed decision, as the decider's own request would have. */
+    private Resumption resumeInterrupted(StoredRun run) {
+        DecisionRecord decision = run.lastDecision();
+        AgentConfiguration configuration;
+        try {
+            configuration = agents.get(run.agent());
+        } catch (IllegalArgumentException e) {
+            runs.release(run.pausedState(), clock.instant());
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
+        }
+        // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
+        Actor decider = new Actor(decision.decidedBy(), Set.of());
+        try {
+            DecisionResult result = switch (decision.kind()) {
+                case APPROVAL -> resumeApproval(run, configuration,
+                        new ApprovalDecision(decider, decision.verdicts()), decision);
+                case INPUT -> resumeInput(run, configuration, new InputSubmission(decider, decision.input()));
+            };
+            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(), result);
+        } catch (RunStateException e) {
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
+        } catch (RuntimeException e) {
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), false);
+        }
     }
 
     /** The answers that need no claim: a finished or other-kind run, a decision someone else made, a stale card. */

@@ -37,6 +37,14 @@ public interface RunService {
     /** Submits typed input for an input card; invalid values leave the run waiting. */
     DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values);
 
+    /**
+     * Start-up recovery, without a role check (it is the process's own, not a person's request): reconciles the
+     * runs that stopped processes left running, and carries out again every committed decision none of whose
+     * calls had started. Runs with a call whose outcome is unknown are flagged and left for a person; a first
+     * stretch that never paused fails as {@code interrupted}. Resuming calls the runs' models.
+     */
+    List<Resumption> resumeInterrupted();
+
     /** The run's timeline. Any role. */
     RunTimeline timeline(Actor actor, String runId);
 
