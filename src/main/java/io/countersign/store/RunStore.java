@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Runs, their decisions and the execution journal, on SQLite or PostgreSQL.
@@ -42,16 +44,18 @@ import java.util.Set;
  */
 public final class RunStore implements RunRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, summary, verdicts, input";
-    /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
-    private static final String SELECT_RUNS = "SELECT r.id, r.agent, r.initiator, r.prompt, r.unattended, r.status,"
+    private static final String RUN_COLUMNS = "r.id, r.agent, r.initiator, r.prompt, r.unattended, r.status,"
             + " r.created_at, r.updated_at, r.waiting_since, r.paused_state, r.transcript, r.history, r.iterations,"
-            + " r.prompt_tokens, r.completion_tokens, r.failure_reason, r.failure_message, r.outcome_unknown,"
-            + " d.run_id AS decision_run, d.digest AS decision_digest, " + prefixed("d.", DECISION_COLUMNS)
-            + " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
+            + " r.prompt_tokens, r.completion_tokens, r.failure_reason, r.failure_message, r.outcome_unknown";
+    /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
+    private static final String FROM_RUNS = " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
             + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
-    private static final String SELECT_DECISIONS = "SELECT run_id AS decision_run, digest AS decision_digest, "
-            + DECISION_COLUMNS + " FROM decisions";
+    private static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + ", " + decisionColumns("d", "last_")
+            + FROM_RUNS;
+    /** A claim's one read: the run, its card, its latest decision, and the decision taken on the given card. */
+    private static final String SELECT_FOR_CLAIM = "SELECT " + RUN_COLUMNS + ", r.digest, r.pause_number,"
+            + " r.claimed_decision, " + decisionColumns("d", "last_") + ", " + decisionColumns("c", "card_")
+            + FROM_RUNS + " LEFT JOIN decisions c ON c.run_id = r.id AND c.digest = ? WHERE r.id = ?";
 
     private final Database database;
     private final StoreSession session;
@@ -62,8 +66,9 @@ public final class RunStore implements RunRepository {
         this.session = session;
     }
 
-    private static String prefixed(String prefix, String columns) {
-        return prefix + columns.replace(", ", ", " + prefix);
+    private static String decisionColumns(String table, String prefix) {
+        return Stream.of("run_id", "digest", "decided_by", "decided_at", "kind", "summary", "verdicts", "input")
+                .map(column -> table + "." + column + " AS " + prefix + column).collect(Collectors.joining(", "));
     }
 
     @Override
@@ -178,36 +183,51 @@ public final class RunStore implements RunRepository {
         String runId = decision.runId();
         RunStatus expected = decision.kind() == DecisionRecord.Kind.APPROVAL
                 ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
+        // Few statements: on a shared PostgreSQL every one is a round trip while the run's row is locked.
         return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
                 ClaimResult.Claimed.class::isInstance, connection -> {
-                    Optional<Row> current = lockedRow(connection, runId);
-                    if (current.isEmpty()) {
-                        return new ClaimResult.NotWaiting(null);
+                    StoredRun run;
+                    int pauseNumber;
+                    try (PreparedStatement select = connection.prepareStatement(SELECT_FOR_CLAIM + lockOf("r"))) {
+                        select.setString(1, decision.digest());
+                        select.setString(2, runId);
+                        try (ResultSet row = select.executeQuery()) {
+                            if (!row.next()) {
+                                return new ClaimResult.NotWaiting(null);
+                            }
+                            DecisionRecord onThisCard = decision(row, "card_");
+                            if (onThisCard != null) {
+                                return new ClaimResult.AlreadyDecided(onThisCard);
+                            }
+                            RunStatus status = RunStatus.fromCode(row.getString("status"));
+                            if (status != expected) {
+                                row.getLong("claimed_decision");
+                                boolean claimed = !row.wasNull();
+                                return status == RunStatus.RUNNING && claimed
+                                        ? new ClaimResult.AlreadyDecided(decision(row, "last_"))
+                                        : new ClaimResult.NotWaiting(status);
+                            }
+                            String digest = row.getString("digest");
+                            if (!digest.equals(decision.digest())) {
+                                return new ClaimResult.Stale(digest);
+                            }
+                            run = toRun(row);
+                            pauseNumber = row.getInt("pause_number");
+                        }
                     }
-                    Row row = current.get();
-                    Optional<DecisionRecord> onThisCard = decisionOnCard(connection, runId, decision.digest());
-                    if (onThisCard.isPresent()) {
-                        return new ClaimResult.AlreadyDecided(onThisCard.get());
-                    }
-                    if (row.status() == expected) {
-                        return row.digest().equals(decision.digest())
-                                ? new ClaimResult.Claimed(commitClaim(connection, decision, row))
-                                : new ClaimResult.Stale(row.digest());
-                    }
-                    if (row.status() == RunStatus.RUNNING && row.claimed()) {
-                        return new ClaimResult.AlreadyDecided(decisionOnPause(connection, runId, row.pauseNumber()));
-                    }
-                    return new ClaimResult.NotWaiting(row.status());
+                    return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber));
                 });
     }
 
-    private StoredRun commitClaim(Connection connection, DecisionRecord decision, Row row) throws SQLException {
+    /** Commits the decision on the run's current pause and returns the run as it now stands. */
+    private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber)
+            throws SQLException {
         long decisionId;
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO decisions (run_id, pause_number,"
                 + " decided_by, decided_at, kind, digest, summary, verdicts, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
                 + " ?)", new String[] {"id"})) {
             insert.setString(1, decision.runId());
-            insert.setInt(2, row.pauseNumber());
+            insert.setInt(2, pauseNumber);
             insert.setString(3, decision.decidedBy());
             insert.setLong(4, Nanos.of(decision.decidedAt()));
             insert.setString(5, decision.kind().name());
@@ -230,10 +250,10 @@ public final class RunStore implements RunRepository {
             update.setString(5, decision.runId());
             update.executeUpdate();
         }
-        try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
-            select.setString(1, decision.runId());
-            return toRuns(select).get(0);
-        }
+        return new StoredRun(run.runId(), run.agent(), run.initiator(), run.prompt(), run.unattended(),
+                RunStatus.RUNNING, run.createdAt(), decision.decidedAt(), run.waitingSince(), run.pausedState(),
+                run.transcript(), run.history(), run.counters(), run.failureReason(), run.failureMessage(), decision,
+                run.unknownOutcomeCalls());
     }
 
     /**
@@ -440,11 +460,10 @@ public final class RunStore implements RunRepository {
         return find(runId).orElseThrow();
     }
 
-    /** The run's row, locked for the rest of the transaction (PostgreSQL; SQLite's IMMEDIATE already is). */
+    /** The run's row, locked for the rest of the transaction. */
     private Optional<Row> lockedRow(Connection connection, String runId) throws SQLException {
-        String lock = database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE" : "";
         try (PreparedStatement select = connection.prepareStatement("SELECT status, digest, pause_number,"
-                + " claimed_decision, owner, outcome_unknown, paused_state FROM runs WHERE id = ?" + lock)) {
+                + " claimed_decision, owner, outcome_unknown, paused_state FROM runs r WHERE id = ?" + lockOf("r"))) {
             select.setString(1, runId);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
@@ -456,6 +475,11 @@ public final class RunStore implements RunRepository {
                         claimed, row.getString(5), row.getString(6), row.getString(7)));
             }
         }
+    }
+
+    /** Locks the rows read from the table of the alias for the rest of the transaction; SQLite's IMMEDIATE already has. */
+    private String lockOf(String alias) {
+        return database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE OF " + alias : "";
     }
 
     private record Row(RunStatus status, String digest, int pauseNumber, boolean claimed, String owner,
@@ -479,38 +503,17 @@ public final class RunStore implements RunRepository {
         return row;
     }
 
-    private static Optional<DecisionRecord> decisionOnCard(Connection connection, String runId, String digest)
-            throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(SELECT_DECISIONS
-                + " WHERE run_id = ? AND digest = ?")) {
-            select.setString(1, runId);
-            select.setString(2, digest);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(decision(row)) : Optional.empty();
-            }
+    /** The decision in the columns of the prefix, or {@code null} when the join found none. */
+    private static DecisionRecord decision(ResultSet row, String prefix) throws SQLException {
+        String runId = row.getString(prefix + "run_id");
+        if (runId == null) {
+            return null;
         }
-    }
-
-    private static DecisionRecord decisionOnPause(Connection connection, String runId, int pauseNumber)
-            throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(SELECT_DECISIONS
-                + " WHERE run_id = ? AND pause_number = ?")) {
-            select.setString(1, runId);
-            select.setInt(2, pauseNumber);
-            try (ResultSet row = select.executeQuery()) {
-                if (!row.next()) {
-                    throw new IllegalStateException("run " + runId + " is claimed but its decision is missing");
-                }
-                return decision(row);
-            }
-        }
-    }
-
-    private static DecisionRecord decision(ResultSet row) throws SQLException {
-        String input = row.getString("input");
-        return new DecisionRecord(row.getString("decision_run"), row.getString("decided_by"),
-                Nanos.toInstant(row.getLong("decided_at")), DecisionRecord.Kind.valueOf(row.getString("kind")),
-                row.getString("decision_digest"), row.getString("summary"), verdictsFromJson(row.getString("verdicts")),
+        String input = row.getString(prefix + "input");
+        return new DecisionRecord(runId, row.getString(prefix + "decided_by"),
+                Nanos.toInstant(row.getLong(prefix + "decided_at")),
+                DecisionRecord.Kind.valueOf(row.getString(prefix + "kind")), row.getString(prefix + "digest"),
+                row.getString(prefix + "summary"), verdictsFromJson(row.getString(prefix + "verdicts")),
                 input == null ? null : (ObjectNode) readJson(input));
     }
 
@@ -528,18 +531,20 @@ public final class RunStore implements RunRepository {
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
-        DecisionRecord decision = row.getString("decision_run") == null ? null : decision(row);
         String unknown = row.getString("outcome_unknown");
-        List<ChatMessage> transcript = PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
+        PausedState state = paused == null ? null : PausedStateCodec.fromJson(paused);
+        // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
+        List<ChatMessage> transcript = state != null ? state.transcript()
+                : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
+        ToolInvocationHistory history = state != null ? state.history()
+                : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
         return new StoredRun(row.getString("id"), row.getString("agent"), row.getString("initiator"),
                 row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
                 Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
-                noWait ? null : Nanos.toInstant(waitingSince),
-                paused == null ? null : PausedStateCodec.fromJson(paused), transcript,
-                PausedStateCodec.historyFromTree(readJson(row.getString("history"))),
+                noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
                         row.getLong("completion_tokens"))),
-                row.getString("failure_reason"), row.getString("failure_message"), decision,
+                row.getString("failure_reason"), row.getString("failure_message"), decision(row, "last_"),
                 unknown == null ? List.of() : unknownCalls(unknown));
     }
 

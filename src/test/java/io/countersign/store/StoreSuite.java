@@ -1009,7 +1009,11 @@ abstract class StoreSuite {
         @Test
         void refusedClaimWakesNoConsole() {
             PausedState state = paused("r1", NOW);
+            List<ChangeKind> before = new CopyOnWriteArrayList<>();
+            store.changes().subscribe(before::add);
             runs().claim(approval(state, "jonas", later));
+            // Announcements are delivered in order: once this one is out, the next listener hears only later ones.
+            await().atMost(Duration.ofMillis(500)).until(() -> before.contains(ChangeKind.DECISION));
             List<ChangeKind> heard = new CopyOnWriteArrayList<>();
             store.changes().subscribe(heard::add);
 
