@@ -3,11 +3,9 @@ package io.countersign.app;
 import io.countersign.engine.Actor;
 import io.countersign.engine.IdGenerator;
 import io.countersign.engine.InvocationRules;
-import io.countersign.engine.ToolLoop;
 import io.countersign.engine.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
-import io.countersign.service.AgentDirectory;
 import io.countersign.service.AgentService;
 import io.countersign.service.DefaultAgentService;
 import io.countersign.service.DefaultEventService;
@@ -17,10 +15,10 @@ import io.countersign.service.DefaultSettingsService;
 import io.countersign.service.DefaultUserService;
 import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
+import io.countersign.service.Resumption;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
-import io.countersign.store.ChangeKind;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.BuiltinTools;
@@ -41,6 +39,7 @@ public final class CountersignRuntime implements AutoCloseable {
     private final ToolRegistry registry;
     private final RunService runs;
     private final Services services;
+    private final List<Resumption> resumedAtStart;
 
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
@@ -48,16 +47,19 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs,
-                               Services services) {
+                               Services services, List<Resumption> resumedAtStart) {
         this.store = store;
         this.http = http;
         this.registry = registry;
         this.runs = runs;
         this.services = services;
+        this.resumedAtStart = List.copyOf(resumedAtStart);
     }
 
     /**
-     * Opens the store at the location and assembles the parts over it.
+     * Opens the store at the location, assembles the parts over it, and reconciles the runs that stopped
+     * processes left running: their committed decisions are carried out again before this returns (see
+     * {@link DefaultRunService#resumeInterrupted()}), which may take the runs' model calls.
      *
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
@@ -74,26 +76,14 @@ public final class CountersignRuntime implements AutoCloseable {
                     .with(ScriptedModels.PROVIDER, ScriptedModels::load);
             Clock clock = Clock.systemUTC();
             IdGenerator ids = IdGenerator.random();
-            ToolLoop loop = ToolLoop.builder(registry, models.router())
-                    .settings(store.settings())
-                    .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
-                    .events(store.events())
-                    .journal(store.runs().journal())
-                    .clock(clock)
-                    .ids(ids)
-                    .build();
-            DefaultRunService runs = new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()),
-                    loop, registry, store.events(), listener -> store.changes().subscribe(kind -> {
-                        if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
-                            listener.run();
-                        }
-                    }), clock, ids, Locale.getDefault());
+            DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, clock, ids,
+                    Locale.getDefault());
             Services services = new Services(new DefaultEventService(store.events()),
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
                     new DefaultAgentService(store.configurations(), registry, models::create),
                     new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids));
-            return new CountersignRuntime(store, http, registry, runs, services);
+            return new CountersignRuntime(store, http, registry, runs, services, runs.resumeInterrupted());
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -120,6 +110,11 @@ public final class CountersignRuntime implements AutoCloseable {
      */
     public Actor user(String name) {
         return store.users().find(name).orElseGet(() -> new Actor(name, Set.of()));
+    }
+
+    /** What start-up did with the decisions a stopped process had committed but not carried out. */
+    public List<Resumption> resumedAtStart() {
+        return resumedAtStart;
     }
 
     public RunService runs() {

@@ -24,7 +24,7 @@ public final class DefaultExecutionService implements ExecutionService {
     private final ChangeFeed changes;
     private final Clock clock;
     private final IdGenerator ids;
-    private final DefaultRunService.Resumption byWorker;
+    private final DefaultRunService.DecisionPath byWorker;
 
     public DefaultExecutionService(DefaultRunService runs, RunStore store, UserStore users, ChangeFeed changes,
                                    Clock clock, IdGenerator ids) {
@@ -34,7 +34,7 @@ public final class DefaultExecutionService implements ExecutionService {
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
-        this.byWorker = new DefaultRunService.Resumption(store::claimForWorker, false);
+        this.byWorker = new DefaultRunService.DecisionPath(store::claimForWorker, false);
     }
 
     @Override

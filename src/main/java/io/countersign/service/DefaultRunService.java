@@ -32,9 +32,13 @@ import io.countersign.engine.ToolEffect;
 import io.countersign.engine.ToolExecutionContext;
 import io.countersign.engine.ToolLoop;
 import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ChatModel;
+import io.countersign.engine.InvocationRules;
+import io.countersign.store.ChangeKind;
 import io.countersign.store.EventFilter;
 import io.countersign.store.EventStore;
 import io.countersign.store.PageRequest;
+import io.countersign.store.Store;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,7 +68,7 @@ public final class DefaultRunService implements RunService {
     private final Clock clock;
     private final IdGenerator ids;
     private final Locale locale;
-    private final Resumption inline;
+    private final DecisionPath inline;
 
     /**
      * @param changes subscribes a listener to run and decision changes and returns the subscription
@@ -82,14 +86,37 @@ public final class DefaultRunService implements RunService {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.locale = Objects.requireNonNull(locale, "locale");
-        this.inline = new Resumption(runs::claim, true);
+        this.inline = new DecisionPath(runs::claim, true);
     }
 
     /**
      * Where a decision is carried out: {@code claim} commits it (for this process, or for a worker), and
      * {@code here} says whether this process then resumes the run.
      */
-    record Resumption(Function<DecisionRecord, RunRepository.ClaimResult> claim, boolean here) {
+    record DecisionPath(Function<DecisionRecord, RunRepository.ClaimResult> claim, boolean here) {
+    }
+
+    /**
+     * The service over one store, wired as every process runs it: a tool loop on the given tools and model that
+     * reads the store's tool settings, records governance events in it and journals each call's execution there,
+     * and the store's runs, agents and change feed behind the use cases.
+     */
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
+                                              InvocationRules rules, Clock clock, IdGenerator ids, Locale locale) {
+        ToolLoop loop = ToolLoop.builder(registry, model)
+                .settings(store.settings())
+                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .events(store.events())
+                .journal(store.runs().journal())
+                .clock(clock)
+                .ids(ids)
+                .build();
+        return new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop, registry,
+                store.events(), listener -> store.changes().subscribe(kind -> {
+                    if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                        listener.run();
+                    }
+                }), clock, ids, locale);
     }
 
     @Override
@@ -221,7 +248,7 @@ public final class DefaultRunService implements RunService {
 
     /** Decides a card as {@link #decide}, committing the decision with the resumption's claim. */
     DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
-                          Resumption resumption) {
+                          DecisionPath resumption) {
         if (!Permissions.allows(actor, Operation.DECIDE)) {
             return new DecisionResult.NotPermitted(runId, Permissions.refusal(actor, Operation.DECIDE));
         }
@@ -284,7 +311,7 @@ public final class DefaultRunService implements RunService {
     }
 
     /** Submits typed input as {@link #submitInput}, committing the decision with the resumption's claim. */
-    DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values, Resumption resumption) {
+    DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values, DecisionPath resumption) {
         if (!Permissions.allows(actor, Operation.SUBMIT_INPUT)) {
             return new DecisionResult.NotPermitted(runId, Permissions.refusal(actor, Operation.SUBMIT_INPUT));
         }
@@ -343,6 +370,46 @@ public final class DefaultRunService implements RunService {
             return resumeApproval(claimed, configuration, new ApprovalDecision(decider, record.verdicts()), record);
         }
         return resumeInput(claimed, configuration, new InputSubmission(decider, record.input()));
+    }
+
+    /**
+     * Start-up recovery, without a role check (it is the process's own, not a person's request): reconciles the
+     * runs that stopped processes left running, and carries out again every committed decision none of whose
+     * calls had started. Runs with a call whose outcome is unknown are flagged and left for a person; a first
+     * stretch that never paused fails as {@code interrupted}. Resuming calls the runs' models.
+     */
+    public List<Resumption> resumeInterrupted() {
+        List<Resumption> resumptions = new ArrayList<>();
+        for (StoredRun run : runs.reconcile(clock.instant())) {
+            resumptions.add(resumeInterrupted(run));
+        }
+        return resumptions;
+    }
+
+    /** Carries out a reconciled run's committed decision, as the decider's own request would have. */
+    private Resumption resumeInterrupted(StoredRun run) {
+        DecisionRecord decision = run.lastDecision();
+        AgentConfiguration configuration;
+        try {
+            configuration = agents.get(run.agent());
+        } catch (IllegalArgumentException e) {
+            runs.release(run.pausedState(), clock.instant());
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
+        }
+        // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
+        Actor decider = new Actor(decision.decidedBy(), Set.of());
+        try {
+            DecisionResult result = switch (decision.kind()) {
+                case APPROVAL -> resumeApproval(run, configuration,
+                        new ApprovalDecision(decider, decision.verdicts()), decision);
+                case INPUT -> resumeInput(run, configuration, new InputSubmission(decider, decision.input()));
+            };
+            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(), result);
+        } catch (RunStateException e) {
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
+        } catch (RuntimeException e) {
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), false);
+        }
     }
 
     /** The answers that need no claim: a finished or other-kind run, a decision someone else made, a stale card. */

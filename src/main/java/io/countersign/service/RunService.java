@@ -37,6 +37,7 @@ public interface RunService {
     /** Submits typed input for an input card; invalid values leave the run waiting. */
     DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values);
 
+
     /** The run's timeline. Any role. */
     RunTimeline timeline(Actor actor, String runId);
 

@@ -60,28 +60,22 @@ public final class ChangeFeed {
      * @return the new counter, to pass to {@link #committed} once the transaction has committed
      */
     long bump(Connection connection, ChangeKind kind) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE change_counters SET counter = counter + 1 WHERE kind = ?")) {
-            update.setString(1, kind.code());
-            update.executeUpdate();
-        }
-        long counter;
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT counter FROM change_counters WHERE kind = ?")) {
-            select.setString(1, kind.code());
-            try (ResultSet row = select.executeQuery()) {
+        // One statement, one round trip: every write of runs and settings pays it.
+        String sql = dialect == Dialect.POSTGRESQL
+                ? "WITH bumped AS (UPDATE change_counters SET counter = counter + 1 WHERE kind = ? RETURNING counter)"
+                + " SELECT counter, pg_notify(?, ?) FROM bumped"
+                : "UPDATE change_counters SET counter = counter + 1 WHERE kind = ? RETURNING counter";
+        try (PreparedStatement bump = connection.prepareStatement(sql)) {
+            bump.setString(1, kind.code());
+            if (dialect == Dialect.POSTGRESQL) {
+                bump.setString(2, CHANNEL);
+                bump.setString(3, kind.code() + ":" + origin);
+            }
+            try (ResultSet row = bump.executeQuery()) {
                 row.next();
-                counter = row.getLong(1);
+                return row.getLong(1);
             }
         }
-        if (dialect == Dialect.POSTGRESQL) {
-            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-                notify.setString(1, CHANNEL);
-                notify.setString(2, kind.code() + ":" + origin);
-                notify.execute();
-            }
-        }
-        return counter;
     }
 
     /** A change made through this store has committed: tell the listeners now. */

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -123,24 +124,44 @@ final class Database implements AutoCloseable {
 
     /** Runs work in one transaction. */
     <T> T write(String what, SqlWork<T> work) {
-        return transaction(what, null, work);
+        return transaction(what, null, false, work, result -> false);
     }
 
-    /** Runs work in one transaction that also bumps the counter of {@code kind}, announced after commit. */
+    /**
+     * Runs work in one transaction that also bumps the counter of {@code kind}, announced after commit. The bump
+     * comes first, so its row lock serialises the writes of one kind on PostgreSQL (a settings change reads the
+     * old value it records).
+     */
     <T> T write(String what, ChangeKind kind, SqlWork<T> work) {
-        return transaction(what, kind, work);
+        return transaction(what, kind, true, work, result -> true);
     }
 
-    private <T> T transaction(String what, ChangeKind kind, SqlWork<T> work) {
+    /**
+     * Runs work in one transaction that bumps the counter of {@code kind} only when {@code changed} says the
+     * result changed something, so that a write which turned out to change nothing (a refused claim) wakes no
+     * console. Such work takes its own row locks; the bump comes last.
+     */
+    <T> T writeIf(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
+        return transaction(what, kind, false, work, changed);
+    }
+
+    private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, SqlWork<T> work,
+                              Predicate<? super T> changed) {
         long counter = 0;
+        boolean bumped = false;
         T result;
         try (Connection connection = pool.getConnection()) {
             connection.setAutoCommit(false);
             try {
-                if (kind != null) {
+                if (kind != null && bumpFirst) {
                     counter = changes.bump(connection, kind);
+                    bumped = true;
                 }
                 result = work.run(connection);
+                if (kind != null && !bumped && changed.test(result)) {
+                    counter = changes.bump(connection, kind);
+                    bumped = true;
+                }
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
@@ -149,7 +170,7 @@ final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw failure(what, e);
         }
-        if (kind != null) {
+        if (bumped) {
             changes.committed(kind, counter);
         }
         return result;

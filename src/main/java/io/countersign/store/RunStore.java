@@ -28,26 +28,50 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * Runs, their decisions and the execution journal, on SQLite or PostgreSQL. The decision claim is one
- * conditional update plus an insert under a unique key, in one transaction: of several deciders in several
- * processes exactly one commits, and the others read the winner.
+ * Runs, their decisions and the execution journal, on SQLite or PostgreSQL.
+ *
+ * <p>A decision claim is one transaction over the run's locked row: of several deciders in several processes
+ * exactly one inserts the pause's decision (unique per pause) and flips the run to running; the others read
+ * the winner. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
+ * intents and its outcome are written only by that owner, so a process taken for stopped cannot act on a run
+ * another process took over. Reconciliation looks only at runs whose owner stopped.
  */
 public final class RunStore implements RunRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String COLUMNS = "id, agent, initiator, prompt, unattended, status, created_at, updated_at,"
-            + " waiting_since, pause_number, paused_state, transcript, history, iterations, prompt_tokens,"
-            + " completion_tokens, failure_reason, failure_message, claimed_decision, outcome_unknown";
+    private static final String RUN_COLUMNS = "r.id, r.agent, r.initiator, r.prompt, r.unattended, r.status,"
+            + " r.created_at, r.updated_at, r.waiting_since, r.paused_state, r.transcript, r.history, r.iterations,"
+            + " r.prompt_tokens, r.completion_tokens, r.failure_reason, r.failure_message, r.outcome_unknown";
+    /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
+    private static final String FROM_RUNS = " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
+            + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
+    private static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + ", " + decisionColumns("d", "last_")
+            + FROM_RUNS;
+    /** A claim's one read: the run, its card, its latest decision, and the decision taken on the given card. */
+    private static final String SELECT_FOR_CLAIM = "SELECT " + RUN_COLUMNS + ", r.digest, r.pause_number,"
+            + " r.claimed_decision, " + decisionColumns("d", "last_") + ", " + decisionColumns("c", "card_")
+            + FROM_RUNS + " LEFT JOIN decisions c ON c.run_id = r.id AND c.digest = ? WHERE r.id = ?";
 
     private static final int RECENT_CALLS_PAGE = 200;
 
     private final Database database;
+    private final StoreSession session;
     private final ExecutionJournal journal = new Journal();
 
-    RunStore(Database database) {
+    RunStore(Database database, StoreSession session) {
         this.database = database;
+        this.session = session;
+    }
+
+    private static String decisionColumns(String table, String prefix) {
+        return Stream.of("run_id", "digest", "decided_by", "decided_at", "kind", "summary", "verdicts", "input")
+                .map(column -> table + "." + column + " AS " + prefix + column).collect(Collectors.joining(", "));
     }
 
     @Override
@@ -63,13 +87,14 @@ public final class RunStore implements RunRepository {
         insert(runId, agent, initiator, prompt, unattended, RunStatus.QUEUED, at);
     }
 
+    /** A running run is driven by this process from the start; a queued one by whichever worker claims it. */
     private void insert(String runId, String agent, String initiator, String prompt, boolean unattended,
                         RunStatus status, Instant at) {
         database.write("record the new run " + runId, ChangeKind.RUN, connection -> {
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO runs (id, agent, initiator,"
                     + " prompt, unattended, status, created_at, updated_at, pause_number, transcript, history,"
-                    + " iterations, prompt_tokens, completion_tokens, queued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0,"
-                    + " '[]', ?, 0, 0, 0, ?)")) {
+                    + " iterations, prompt_tokens, completion_tokens, owner, queued_at) VALUES (?, ?, ?, ?, ?, ?, ?,"
+                    + " ?, 0, '[]', ?, 0, 0, 0, ?, ?)")) {
                 insert.setString(1, runId);
                 insert.setString(2, agent);
                 insert.setString(3, initiator);
@@ -79,28 +104,32 @@ public final class RunStore implements RunRepository {
                 insert.setLong(7, Nanos.of(at));
                 insert.setLong(8, Nanos.of(at));
                 insert.setString(9, PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete()).toString());
-                setNullableTime(insert, 10, status == RunStatus.QUEUED ? at : null);
+                insert.setString(10, status == RunStatus.RUNNING ? session.id() : null);
+                setNullableTime(insert, 11, status == RunStatus.QUEUED ? at : null);
                 insert.executeUpdate();
             }
             return null;
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when this process does not drive the run (it waits, ended, or another process
+     *                               took it over); nothing is recorded
+     */
     @Override
     public void recordOutcome(RunOutcome outcome, Instant at) {
-        database.write("record where run " + outcome.runId() + " stands", ChangeKind.RUN, connection -> {
+        String runId = outcome.runId();
+        database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
+            requireDrivenHere(connection, runId, "its outcome cannot be recorded");
             PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
-            String failureReason = null;
-            String failureMessage = null;
-            if (outcome instanceof RunOutcome.Failed failed) {
-                failureReason = failed.reasonCode();
-                failureMessage = failed.message();
-            }
+            RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
                     + " waiting_since = ?, pause_number = pause_number + ?, paused_state = ?, digest = ?,"
                     + " transcript = ?, history = ?, iterations = ?, prompt_tokens = ?, completion_tokens = ?,"
-                    + " failure_reason = ?, failure_message = ?, claimed_decision = NULL, queued_at = NULL,"
-                    + " worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+                    + " failure_reason = ?, failure_message = ?, claimed_decision = NULL, owner = NULL,"
+                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
                 update.setString(1, outcome.status().code());
                 update.setLong(2, Nanos.of(at));
                 setNullableTime(update, 3, state == null ? null : at);
@@ -112,12 +141,12 @@ public final class RunStore implements RunRepository {
                 update.setInt(9, outcome.counters().iterations());
                 update.setLong(10, outcome.counters().usage().promptTokens());
                 update.setLong(11, outcome.counters().usage().completionTokens());
-                update.setString(12, failureReason);
-                update.setString(13, failureMessage);
-                update.setString(14, outcome.runId());
-                requireOneRow(update.executeUpdate(), outcome.runId());
+                update.setString(12, failed == null ? null : failed.reasonCode());
+                update.setString(13, failed == null ? null : failed.message());
+                update.setString(14, runId);
+                update.executeUpdate();
             }
-            clearJournal(connection, outcome.runId());
+            clearJournal(connection, runId);
             return null;
         });
     }
@@ -125,12 +154,9 @@ public final class RunStore implements RunRepository {
     @Override
     public Optional<StoredRun> find(String runId) {
         return database.read("read run " + runId, connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM runs WHERE id = ?")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
                 select.setString(1, runId);
-                try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(toRun(connection, row)) : Optional.empty();
-                }
+                return toRuns(select).stream().findFirst();
             }
         });
     }
@@ -141,10 +167,10 @@ public final class RunStore implements RunRepository {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
         return database.read("list the recent runs", connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + " FROM runs"
-                    + " ORDER BY updated_at DESC, id DESC LIMIT ?")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS
+                    + " ORDER BY r.updated_at DESC, r.id DESC LIMIT ?")) {
                 select.setInt(1, limit);
-                return toRuns(connection, select);
+                return toRuns(select);
             }
         });
     }
@@ -152,15 +178,24 @@ public final class RunStore implements RunRepository {
     @Override
     public List<StoredRun> waiting() {
         return database.read("list the waiting runs", connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + " FROM runs WHERE"
-                    + " status IN (?, ?) ORDER BY waiting_since, id")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.status IN (?, ?)"
+                    + " ORDER BY r.waiting_since, r.id")) {
                 select.setString(1, RunStatus.WAITING_FOR_APPROVAL.code());
                 select.setString(2, RunStatus.WAITING_FOR_INPUT.code());
-                return toRuns(connection, select);
+                return toRuns(select);
             }
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refusals, in this order: no such run ({@code NotWaiting(null)}); a decision was already taken on this
+     * very card, whatever the run did since ({@code AlreadyDecided}); the run still waits for this kind of
+     * decision but shows another card ({@code Stale}); someone claimed the run's current pause and it runs on
+     * their decision ({@code AlreadyDecided}); otherwise {@code NotWaiting} with the run's status. A refused
+     * claim changes nothing and wakes no console.
+     */
     @Override
     public ClaimResult claim(DecisionRecord decision) {
         return claim(decision, RunStatus.RUNNING);
@@ -176,72 +211,125 @@ public final class RunStore implements RunRepository {
     }
 
     private ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus) {
+        String runId = decision.runId();
         RunStatus expected = decision.kind() == DecisionRecord.Kind.APPROVAL
                 ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
-        return database.write("commit the decision on run " + decision.runId(), ChangeKind.DECISION, connection -> {
-            Optional<Row> current = lockedRow(connection, decision.runId());
-            if (current.isEmpty()) {
-                return new ClaimResult.NotWaiting(null);
+        // Few statements: on a shared PostgreSQL every one is a round trip while the run's row is locked.
+        return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
+                ClaimResult.Claimed.class::isInstance, connection -> {
+                    StoredRun run;
+                    int pauseNumber;
+                    try (PreparedStatement select = connection.prepareStatement(SELECT_FOR_CLAIM + lockOf("r"))) {
+                        select.setString(1, decision.digest());
+                        select.setString(2, runId);
+                        try (ResultSet row = select.executeQuery()) {
+                            if (!row.next()) {
+                                return new ClaimResult.NotWaiting(null);
+                            }
+                            DecisionRecord onThisCard = decision(row, "card_");
+                            if (onThisCard != null) {
+                                return new ClaimResult.AlreadyDecided(onThisCard);
+                            }
+                            RunStatus status = RunStatus.fromCode(row.getString("status"));
+                            if (status != expected) {
+                                row.getLong("claimed_decision");
+                                boolean claimed = !row.wasNull();
+                                return status == RunStatus.RUNNING && claimed
+                                        ? new ClaimResult.AlreadyDecided(decision(row, "last_"))
+                                        : new ClaimResult.NotWaiting(status);
+                            }
+                            String digest = row.getString("digest");
+                            if (!digest.equals(decision.digest())) {
+                                return new ClaimResult.Stale(digest);
+                            }
+                            run = toRun(row);
+                            pauseNumber = row.getInt("pause_number");
+                        }
+                    }
+                    return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
+                            claimedStatus));
+                });
+    }
+
+    /** Commits the decision on the run's current pause and returns the run as it now stands. */
+    private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber,
+                                  RunStatus claimedStatus) throws SQLException {
+        long decisionId;
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO decisions (run_id, pause_number,"
+                + " decided_by, decided_at, kind, digest, summary, verdicts, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?)", new String[] {"id"})) {
+            insert.setString(1, decision.runId());
+            insert.setInt(2, pauseNumber);
+            insert.setString(3, decision.decidedBy());
+            insert.setLong(4, Nanos.of(decision.decidedAt()));
+            insert.setString(5, decision.kind().name());
+            insert.setString(6, decision.digest());
+            insert.setString(7, decision.summary());
+            insert.setString(8, verdictsToJson(decision.verdicts()));
+            insert.setString(9, decision.input() == null ? null : decision.input().toString());
+            insert.executeUpdate();
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                keys.next();
+                decisionId = keys.getLong(1);
             }
-            Row row = current.get();
-            if (row.status != expected) {
-                // Claimed by someone else for this pause, or decided on this card before the run moved on.
-                Optional<DecisionRecord> winner = decisionFor(connection, decision.runId(), row.pauseNumber)
-                        .or(() -> latestDecisionQuietly(connection, decision.runId())
-                                .filter(last -> last.digest().equals(decision.digest())));
-                return winner.<ClaimResult>map(ClaimResult.AlreadyDecided::new)
-                        .orElseGet(() -> new ClaimResult.NotWaiting(row.status));
+        }
+        boolean queued = claimedStatus == RunStatus.QUEUED;
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
+                + " claimed_decision = ?, owner = ?, updated_at = ?, queued_at = ? WHERE id = ?")) {
+            update.setString(1, claimedStatus.code());
+            update.setLong(2, decisionId);
+            update.setString(3, queued ? null : session.id());
+            update.setLong(4, Nanos.of(decision.decidedAt()));
+            setNullableTime(update, 5, queued ? decision.decidedAt() : null);
+            update.setString(6, decision.runId());
+            update.executeUpdate();
+        }
+        return new StoredRun(run.runId(), run.agent(), run.initiator(), run.prompt(), run.unattended(),
+                claimedStatus, run.createdAt(), decision.decidedAt(), run.waitingSince(), run.pausedState(),
+                run.transcript(), run.history(), run.counters(), run.failureReason(), run.failureMessage(), decision,
+                run.unknownOutcomeCalls());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when this process does not drive a claimed decision of the run; nothing
+     *                               changes
+     */
+    @Override
+    public void release(PausedState state, Instant at) {
+        String runId = state.runId();
+        database.write("put run " + runId + " back to waiting", ChangeKind.RUN, connection -> {
+            Row row = requireDrivenHere(connection, runId, "it cannot be put back to waiting");
+            if (!row.claimed()) {
+                throw new IllegalStateException("run " + runId + " was not claimed for a decision, so it cannot be"
+                        + " put back to waiting; nothing changed");
             }
-            if (!row.digest.equals(decision.digest())) {
-                return new ClaimResult.Stale(row.digest);
-            }
-            long decisionId = insertDecision(connection, decision, row.pauseNumber);
-            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
-                    + " claimed_decision = ?, updated_at = ?, queued_at = ? WHERE id = ? AND status = ?"
-                    + " AND pause_number = ?")) {
-                update.setString(1, claimedStatus.code());
-                update.setLong(2, decisionId);
-                update.setLong(3, Nanos.of(decision.decidedAt()));
-                setNullableTime(update, 4, claimedStatus == RunStatus.QUEUED ? decision.decidedAt() : null);
-                update.setString(5, decision.runId());
-                update.setString(6, expected.code());
-                update.setInt(7, row.pauseNumber);
-                requireOneRow(update.executeUpdate(), decision.runId());
-            }
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM runs WHERE id = ?")) {
-                select.setString(1, decision.runId());
-                try (ResultSet claimed = select.executeQuery()) {
-                    claimed.next();
-                    return new ClaimResult.Claimed(toRun(connection, claimed));
-                }
-            }
+            putBackToWaiting(connection, state, row.pauseNumber(), at);
+            return null;
         });
     }
 
-    @Override
-    public void release(PausedState state, Instant at) {
-        database.write("put run " + state.runId() + " back to waiting", ChangeKind.RUN, connection -> {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
-                    + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL, queued_at = NULL,"
-                    + " worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
-                update.setString(1, state.status().code());
-                update.setLong(2, Nanos.of(at));
-                update.setString(3, PausedStateCodec.toJson(state));
-                update.setString(4, state.digest());
-                update.setString(5, state.runId());
-                requireOneRow(update.executeUpdate(), state.runId());
-            }
-            // The released decision did not go through; the pause may be decided again.
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM decisions WHERE run_id = ?"
-                    + " AND pause_number = (SELECT pause_number FROM runs WHERE id = ?)")) {
-                delete.setString(1, state.runId());
-                delete.setString(2, state.runId());
-                delete.executeUpdate();
-            }
-            clearJournal(connection, state.runId());
-            return null;
-        });
+    /** The run waits again with the given state; the decision of its pause is gone, since it did not go through. */
+    private static void putBackToWaiting(Connection connection, PausedState state, int pauseNumber, Instant at)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
+                + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL, owner = NULL,"
+                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+            update.setString(1, state.status().code());
+            update.setLong(2, Nanos.of(at));
+            update.setString(3, PausedStateCodec.toJson(state));
+            update.setString(4, state.digest());
+            update.setString(5, state.runId());
+            update.executeUpdate();
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM decisions WHERE run_id = ?"
+                + " AND pause_number = ?")) {
+            delete.setString(1, state.runId());
+            delete.setInt(2, pauseNumber);
+            delete.executeUpdate();
+        }
+        clearJournal(connection, state.runId());
     }
 
     @Override
@@ -249,27 +337,133 @@ public final class RunStore implements RunRepository {
         return journal;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Only runs whose owner stopped are looked at: another live process may be driving a running run right
+     * now. Each orphan is taken over in one transaction that checks it still has the owner it was found with, so
+     * of several processes starting at once exactly one carries it on. A run whose stretch had no decision (its
+     * first) has no state to resume from and fails as {@code interrupted}. A run with calls in its journal is
+     * flagged: those with an intent and no outcome, or, when every call finished, all of them (their results
+     * were lost with the process, and running them again would repeat them).
+     */
     @Override
     public List<StoredRun> reconcile(Instant at) {
-        List<String> running = database.read("list the runs left running", connection -> {
-            List<String> ids = new ArrayList<>();
-            // A run under a worker's lease is the worker's: recoverAbandoned takes it back once the lease lapses.
-            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM runs WHERE status = ?"
-                    + " AND worker_id IS NULL")) {
+        // Runs first, then the registrations: every owner read here registered before it wrote its run, so an
+        // owner without a registration has stopped. Runs started after this read are not looked at.
+        List<Orphan> running = database.read("list the runs left running", connection -> {
+            List<Orphan> runs = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("SELECT id, owner FROM runs"
+                    + " WHERE status = ? AND outcome_unknown IS NULL AND worker_id IS NULL"
+                    + " ORDER BY updated_at, id")) {
                 select.setString(1, RunStatus.RUNNING.code());
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        ids.add(rows.getString(1));
+                        runs.add(new Orphan(rows.getString(1), rows.getString(2)));
                     }
                 }
             }
-            return ids;
+            return runs;
         });
+        Set<String> live = session.live();
         List<StoredRun> toResume = new ArrayList<>();
-        for (String runId : running) {
-            reconcileOne(runId, at).ifPresent(toResume::add);
+        for (Orphan orphan : running) {
+            if (orphan.owner() == null || !live.contains(orphan.owner())) {
+                if (takeOver(orphan, at) == TakeOver.RESUME) {
+                    find(orphan.runId()).ifPresent(toResume::add);
+                }
+            }
         }
         return toResume;
+    }
+
+    private record Orphan(String runId, String owner) {
+    }
+
+    private enum TakeOver {
+        /** Another process took it first, or it moved on. */
+        UNTOUCHED,
+        /** Failed as interrupted, or flagged: nothing to carry on. */
+        SETTLED,
+        /** Now this process's, to carry out its decision again. */
+        RESUME
+    }
+
+    private TakeOver takeOver(Orphan orphan, Instant at) {
+        String runId = orphan.runId();
+        return database.writeIf("take over run " + runId + " from a stopped process", ChangeKind.RUN,
+                result -> result != TakeOver.UNTOUCHED, connection -> {
+                    Optional<Row> current = lockedRow(connection, runId);
+                    if (current.isEmpty() || current.get().status() != RunStatus.RUNNING
+                            || current.get().outcomeUnknown() != null
+                            || !Objects.equals(current.get().owner(), orphan.owner())) {
+                        return TakeOver.UNTOUCHED;
+                    }
+                    List<String> started = journalledCalls(connection, runId);
+                    if (!current.get().claimed()) {
+                        failInterrupted(connection, runId, started, at);
+                        return TakeOver.SETTLED;
+                    }
+                    if (!started.isEmpty()) {
+                        flagOutcomeUnknown(connection, runId, started, at);
+                        return TakeOver.SETTLED;
+                    }
+                    try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET owner = ?,"
+                            + " updated_at = ? WHERE id = ?")) {
+                        update.setString(1, session.id());
+                        update.setLong(2, Nanos.of(at));
+                        update.setString(3, runId);
+                        update.executeUpdate();
+                    }
+                    return TakeOver.RESUME;
+                });
+    }
+
+    private static void failInterrupted(Connection connection, String runId, List<String> started, Instant at)
+            throws SQLException {
+        String message = "the process running this run stopped before the run paused or finished"
+                + (started.isEmpty() ? "" : "; the outcome of " + String.join(", ", started) + " is unknown");
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
+                + " failure_reason = 'interrupted', failure_message = ?, owner = NULL WHERE id = ?")) {
+            update.setString(1, RunStatus.FAILED.code());
+            update.setLong(2, Nanos.of(at));
+            update.setString(3, message);
+            update.setString(4, runId);
+            update.executeUpdate();
+        }
+        clearJournal(connection, runId);
+    }
+
+    private static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
+            throws SQLException {
+        ArrayNode json = JSON.createArrayNode();
+        calls.forEach(json::add);
+        try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
+                + " updated_at = ?, owner = NULL WHERE id = ?")) {
+            update.setString(1, json.toString());
+            update.setLong(2, Nanos.of(at));
+            update.setString(3, runId);
+            update.executeUpdate();
+        }
+    }
+
+    /** The calls whose outcome is unknown: those begun and never finished, else all (their results are lost). */
+    private static List<String> journalledCalls(Connection connection, String runId) throws SQLException {
+        List<String> open = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT call_id, outcome FROM call_intents"
+                + " WHERE run_id = ? ORDER BY id")) {
+            select.setString(1, runId);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    all.add(rows.getString(1));
+                    if (rows.getString(2) == null) {
+                        open.add(rows.getString(1));
+                    }
+                }
+            }
+        }
+        return open.isEmpty() ? all : open;
     }
 
     /**
@@ -290,16 +484,18 @@ public final class RunStore implements RunRepository {
         // must not wake every other worker.
         return database.write("claim a queued run", connection -> {
             String runId;
+            // The worker's process becomes the run's owner, so its journal and outcome writes are its own.
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, worker_id = ?,"
-                    + " lease_expires = ?, updated_at = ?, queued_at = NULL WHERE id = (SELECT id FROM runs"
-                    + " WHERE status = ? ORDER BY queued_at, id LIMIT 1" + skipLocked + ") AND status = ?"
+                    + " lease_expires = ?, updated_at = ?, queued_at = NULL, owner = ? WHERE id = (SELECT id FROM"
+                    + " runs WHERE status = ? ORDER BY queued_at, id LIMIT 1" + skipLocked + ") AND status = ?"
                     + " RETURNING id")) {
                 update.setString(1, RunStatus.RUNNING.code());
                 update.setString(2, workerId);
                 update.setLong(3, Nanos.of(leaseExpires));
                 update.setLong(4, Nanos.of(at));
-                update.setString(5, RunStatus.QUEUED.code());
+                update.setString(5, session.id());
                 update.setString(6, RunStatus.QUEUED.code());
+                update.setString(7, RunStatus.QUEUED.code());
                 try (ResultSet claimed = update.executeQuery()) {
                     if (!claimed.next()) {
                         return Optional.<StoredRun>empty();
@@ -307,13 +503,9 @@ public final class RunStore implements RunRepository {
                     runId = claimed.getString(1);
                 }
             }
-            try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM runs WHERE id = ?")) {
+            try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
                 select.setString(1, runId);
-                try (ResultSet row = select.executeQuery()) {
-                    row.next();
-                    return Optional.of(toRun(connection, row));
-                }
+                return toRuns(select).stream().findFirst();
             }
         });
     }
@@ -386,7 +578,7 @@ public final class RunStore implements RunRepository {
             List<String> unknown = journalledCalls(connection, runId);
             if (unknown.isEmpty()) {
                 try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
-                        + " queued_at = ?, updated_at = ?, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+                        + " queued_at = ?, updated_at = ?, worker_id = NULL, lease_expires = NULL, owner = NULL WHERE id = ?")) {
                     update.setString(1, RunStatus.QUEUED.code());
                     update.setLong(2, Nanos.of(at));
                     update.setLong(3, Nanos.of(at));
@@ -395,7 +587,7 @@ public final class RunStore implements RunRepository {
                 }
             } else {
                 try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
-                        + " updated_at = ?, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+                        + " updated_at = ?, worker_id = NULL, lease_expires = NULL, owner = NULL WHERE id = ?")) {
                     ArrayNode calls = JSON.createArrayNode();
                     unknown.forEach(calls::add);
                     update.setString(1, calls.toString());
@@ -446,213 +638,127 @@ public final class RunStore implements RunRepository {
         });
     }
 
-    /**
-     * One run left running by a stopped process. Calls in its journal mean the crash came while the turn
-     * executed: the run is flagged with the calls whose outcome is unknown (those with an intent and no outcome;
-     * if every call finished, their results were lost with the process, so all of them). A committed decision
-     * with an empty journal is returned to be carried out again. A first stretch that never paused has no
-     * state to resume from and fails as interrupted.
-     */
-    private Optional<StoredRun> reconcileOne(String runId, Instant at) {
-        StoredRun run = find(runId).orElseThrow();
-        if (run.outcomeUnknown()) {
-            return Optional.empty();
-        }
-        List<String> unknown = database.read("read the journal of run " + runId,
-                connection -> journalledCalls(connection, runId));
-        if (!unknown.isEmpty()) {
-            database.write("flag run " + runId + " as outcome unknown", ChangeKind.RUN, connection -> {
-                try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
-                        + " updated_at = ? WHERE id = ?")) {
-                    ArrayNode calls = JSON.createArrayNode();
-                    unknown.forEach(calls::add);
-                    update.setString(1, calls.toString());
-                    update.setLong(2, Nanos.of(at));
-                    update.setString(3, runId);
-                    update.executeUpdate();
-                }
-                return null;
-            });
-            return Optional.empty();
-        }
-        if (run.lastDecision() != null && run.pausedState() != null) {
-            return Optional.of(run);
-        }
-        database.write("mark run " + runId + " as interrupted", ChangeKind.RUN, connection -> {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
-                    + " failure_reason = 'interrupted', failure_message = ? WHERE id = ? AND status = ?")) {
-                update.setString(1, RunStatus.FAILED.code());
-                update.setLong(2, Nanos.of(at));
-                update.setString(3, "the process running this run stopped before the run paused or finished");
-                update.setString(4, runId);
-                update.setString(5, RunStatus.RUNNING.code());
-                update.executeUpdate();
-            }
-            return null;
-        });
-        return Optional.empty();
-    }
-
-    private static List<String> journalledCalls(Connection connection, String runId) throws SQLException {
-        List<String> open = new ArrayList<>();
-        List<String> all = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT call_id, outcome FROM call_intents"
-                + " WHERE run_id = ? ORDER BY id")) {
-            select.setString(1, runId);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    all.add(rows.getString(1));
-                    if (rows.getString(2) == null) {
-                        open.add(rows.getString(1));
-                    }
-                }
-            }
-        }
-        return open.isEmpty() ? all : open;
-    }
-
     @Override
     public StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at) {
-        StoredRun run = find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \""
-                + runId + "\""));
-        if (!run.outcomeUnknown()) {
-            throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
-        }
-        if (retry) {
-            release(run.pausedState(), at);
-        } else {
-            database.write("mark run " + runId + " as failed", ChangeKind.RUN, connection -> {
-                try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
-                        + " updated_at = ?, failure_reason = 'outcome_unknown', failure_message = ?,"
-                        + " claimed_decision = NULL, outcome_unknown = NULL WHERE id = ?")) {
-                    update.setString(1, RunStatus.FAILED.code());
-                    update.setLong(2, Nanos.of(at));
-                    update.setString(3, settledBy + " marked the run failed: the outcome of "
-                            + String.join(", ", run.unknownOutcomeCalls()) + " is unknown after a restart");
-                    update.setString(4, runId);
-                    update.executeUpdate();
-                }
-                clearJournal(connection, runId);
+        Objects.requireNonNull(settledBy, "settledBy");
+        database.write("settle the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
+            Row row = lockedRow(connection, runId).orElseThrow(() -> new IllegalArgumentException(
+                    "no run has the id \"" + runId + "\""));
+            if (row.outcomeUnknown() == null) {
+                throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
+            }
+            if (retry) {
+                putBackToWaiting(connection, PausedStateCodec.fromJson(row.pausedState()), row.pauseNumber(), at);
                 return null;
-            });
-        }
+            }
+            try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?,"
+                    + " updated_at = ?, failure_reason = 'outcome_unknown', failure_message = ?,"
+                    + " claimed_decision = NULL, outcome_unknown = NULL, owner = NULL WHERE id = ?")) {
+                update.setString(1, RunStatus.FAILED.code());
+                update.setLong(2, Nanos.of(at));
+                update.setString(3, settledBy + " marked the run failed: the outcome of "
+                        + String.join(", ", unknownCalls(row.outcomeUnknown())) + " is unknown after a restart");
+                update.setString(4, runId);
+                update.executeUpdate();
+            }
+            clearJournal(connection, runId);
+            return null;
+        });
         return find(runId).orElseThrow();
     }
 
+    /** The run's row, locked for the rest of the transaction. */
     private Optional<Row> lockedRow(Connection connection, String runId) throws SQLException {
-        // FOR UPDATE makes a competing claim on PostgreSQL wait for this one; SQLite's IMMEDIATE transaction
-        // already holds the write lock.
-        String lock = database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE" : "";
-        try (PreparedStatement select = connection.prepareStatement("SELECT status, digest, pause_number FROM runs"
-                + " WHERE id = ?" + lock)) {
+        try (PreparedStatement select = connection.prepareStatement("SELECT status, digest, pause_number,"
+                + " claimed_decision, owner, outcome_unknown, paused_state FROM runs r WHERE id = ?" + lockOf("r"))) {
             select.setString(1, runId);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new Row(RunStatus.fromCode(row.getString(1)), row.getString(2), row.getInt(3)));
+                row.getLong(4);
+                boolean claimed = !row.wasNull();
+                return Optional.of(new Row(RunStatus.fromCode(row.getString(1)), row.getString(2), row.getInt(3),
+                        claimed, row.getString(5), row.getString(6), row.getString(7)));
             }
         }
     }
 
-    private record Row(RunStatus status, String digest, int pauseNumber) {
+    /** Locks the rows read from the table of the alias for the rest of the transaction; SQLite's IMMEDIATE already has. */
+    private String lockOf(String alias) {
+        return database.dialect() == Dialect.POSTGRESQL ? " FOR UPDATE OF " + alias : "";
     }
 
-    private static long insertDecision(Connection connection, DecisionRecord decision, int pauseNumber)
-            throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO decisions (run_id, pause_number,"
-                + " decided_by, decided_at, kind, digest, summary, verdicts, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?)", new String[] {"id"})) {
-            insert.setString(1, decision.runId());
-            insert.setInt(2, pauseNumber);
-            insert.setString(3, decision.decidedBy());
-            insert.setLong(4, Nanos.of(decision.decidedAt()));
-            insert.setString(5, decision.kind().name());
-            insert.setString(6, decision.digest());
-            insert.setString(7, decision.summary());
-            insert.setString(8, verdictsToJson(decision.verdicts()));
-            insert.setString(9, decision.input() == null ? null : decision.input().toString());
-            insert.executeUpdate();
-            try (ResultSet keys = insert.getGeneratedKeys()) {
-                keys.next();
-                return keys.getLong(1);
-            }
+    private record Row(RunStatus status, String digest, int pauseNumber, boolean claimed, String owner,
+                       String outcomeUnknown, String pausedState) {
+    }
+
+    /**
+     * The run's locked row, when this process drives it.
+     *
+     * @throws IllegalArgumentException when there is no such run
+     * @throws IllegalStateException    when the run is not running under this process
+     */
+    private Row requireDrivenHere(Connection connection, String runId, String consequence) throws SQLException {
+        Row row = lockedRow(connection, runId).orElseThrow(() -> new IllegalArgumentException(
+                "no run has the id \"" + runId + "\""));
+        if (row.status() != RunStatus.RUNNING || !session.id().equals(row.owner())) {
+            throw new IllegalStateException("run " + runId + " is not driven by this process (it is "
+                    + row.status().code() + (row.status() == RunStatus.RUNNING
+                    ? ", taken over by another process that judged this one stopped" : "") + "); " + consequence);
         }
+        return row;
     }
 
-    private static Optional<DecisionRecord> decisionFor(Connection connection, String runId, int pauseNumber)
-            throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT run_id, decided_by, decided_at, kind,"
-                + " digest, summary, verdicts, input FROM decisions WHERE run_id = ? AND pause_number = ?")) {
-            select.setString(1, runId);
-            select.setInt(2, pauseNumber);
-            return firstDecision(select);
+    /** The decision in the columns of the prefix, or {@code null} when the join found none. */
+    private static DecisionRecord decision(ResultSet row, String prefix) throws SQLException {
+        String runId = row.getString(prefix + "run_id");
+        if (runId == null) {
+            return null;
         }
+        String input = row.getString(prefix + "input");
+        return new DecisionRecord(runId, row.getString(prefix + "decided_by"),
+                Nanos.toInstant(row.getLong(prefix + "decided_at")),
+                DecisionRecord.Kind.valueOf(row.getString(prefix + "kind")), row.getString(prefix + "digest"),
+                row.getString(prefix + "summary"), verdictsFromJson(row.getString(prefix + "verdicts")),
+                input == null ? null : (ObjectNode) readJson(input));
     }
 
-    private static Optional<DecisionRecord> latestDecisionQuietly(Connection connection, String runId) {
-        try {
-            return latestDecision(connection, runId);
-        } catch (SQLException e) {
-            throw new StoreException("Countersign could not read the decisions of run " + runId + ": "
-                    + e.getMessage() + ".", e);
-        }
-    }
-
-    private static Optional<DecisionRecord> latestDecision(Connection connection, String runId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT run_id, decided_by, decided_at, kind,"
-                + " digest, summary, verdicts, input FROM decisions WHERE run_id = ? ORDER BY pause_number DESC")) {
-            select.setString(1, runId);
-            return firstDecision(select);
-        }
-    }
-
-    private static Optional<DecisionRecord> firstDecision(PreparedStatement select) throws SQLException {
-        try (ResultSet row = select.executeQuery()) {
-            if (!row.next()) {
-                return Optional.empty();
-            }
-            String input = row.getString(8);
-            return Optional.of(new DecisionRecord(row.getString(1), row.getString(2),
-                    Nanos.toInstant(row.getLong(3)), DecisionRecord.Kind.valueOf(row.getString(4)), row.getString(5),
-                    row.getString(6), verdictsFromJson(row.getString(7)),
-                    input == null ? null : (ObjectNode) readJson(input)));
-        }
-    }
-
-    private List<StoredRun> toRuns(Connection connection, PreparedStatement select) throws SQLException {
+    private static List<StoredRun> toRuns(PreparedStatement select) throws SQLException {
         List<StoredRun> runs = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                runs.add(toRun(connection, rows));
+                runs.add(toRun(rows));
             }
         }
         return runs;
     }
 
-    private StoredRun toRun(Connection connection, ResultSet row) throws SQLException {
-        String runId = row.getString("id");
+    private static StoredRun toRun(ResultSet row) throws SQLException {
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
-        RunStatus status = RunStatus.fromCode(row.getString("status"));
-        int pauseNumber = row.getInt("pause_number");
-        Optional<DecisionRecord> decision = status == RunStatus.RUNNING && paused != null
-                ? decisionFor(connection, runId, pauseNumber) : latestDecision(connection, runId);
-        String unknownJson = row.getString("outcome_unknown");
-        List<String> unknown = new ArrayList<>();
-        if (unknownJson != null) {
-            readJson(unknownJson).forEach(call -> unknown.add(call.asText()));
-        }
-        List<ChatMessage> transcript = PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
-        return new StoredRun(runId, row.getString("agent"), row.getString("initiator"), row.getString("prompt"),
-                row.getBoolean("unattended"), status, Nanos.toInstant(row.getLong("created_at")),
-                Nanos.toInstant(row.getLong("updated_at")), noWait ? null : Nanos.toInstant(waitingSince),
-                paused == null ? null : PausedStateCodec.fromJson(paused), transcript,
-                PausedStateCodec.historyFromTree(readJson(row.getString("history"))),
+        String unknown = row.getString("outcome_unknown");
+        PausedState state = paused == null ? null : PausedStateCodec.fromJson(paused);
+        // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
+        List<ChatMessage> transcript = state != null ? state.transcript()
+                : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
+        ToolInvocationHistory history = state != null ? state.history()
+                : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
+        return new StoredRun(row.getString("id"), row.getString("agent"), row.getString("initiator"),
+                row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
+                Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
+                noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
                         row.getLong("completion_tokens"))),
-                row.getString("failure_reason"), row.getString("failure_message"), decision.orElse(null), unknown);
+                row.getString("failure_reason"), row.getString("failure_message"), decision(row, "last_"),
+                unknown == null ? List.of() : unknownCalls(unknown));
+    }
+
+    private static List<String> unknownCalls(String json) {
+        List<String> calls = new ArrayList<>();
+        readJson(json).forEach(call -> calls.add(call.asText()));
+        return calls;
     }
 
     private static void clearJournal(Connection connection, String runId) throws SQLException {
@@ -667,12 +773,6 @@ public final class RunStore implements RunRepository {
             statement.setNull(index, Types.BIGINT);
         } else {
             statement.setLong(index, Nanos.of(time));
-        }
-    }
-
-    private static void requireOneRow(int rows, String runId) {
-        if (rows != 1) {
-            throw new IllegalStateException("no run has the id \"" + runId + "\"");
         }
     }
 
@@ -703,11 +803,16 @@ public final class RunStore implements RunRepository {
         }
     }
 
-    /** Intent before, outcome after: each in its own committed transaction, so a crash leaves the truth behind. */
+    /**
+     * Intent before, outcome after, each in its own committed transaction, so that a crash leaves the truth
+     * behind. An intent is written only while this process drives the run: the check and the insert share the
+     * run's lock with a take-over, so no call starts on a run another process has taken.
+     */
     private final class Journal implements ExecutionJournal {
         @Override
         public void beforeExecute(String runId, String callId, String toolName) {
             database.write("record that call " + callId + " of run " + runId + " starts", connection -> {
+                requireDrivenHere(connection, runId, "call " + callId + " was not started");
                 try (PreparedStatement insert = connection.prepareStatement("INSERT INTO call_intents (run_id,"
                         + " call_id, tool_name, started_at) VALUES (?, ?, ?, ?)")) {
                     insert.setString(1, runId);

@@ -8,19 +8,21 @@ import java.util.Objects;
  */
 public final class Store implements AutoCloseable {
     private final Database database;
+    private final StoreSession session;
     private final EventStore events;
     private final SettingsStore settings;
     private final UserStore users;
     private final ConfigurationStore configurations;
     private final RunStore runs;
 
-    private Store(Database database) {
+    private Store(Database database, StoreSession session) {
         this.database = database;
+        this.session = session;
         this.events = new EventStore(database);
         this.settings = new SettingsStore(database);
         this.users = new UserStore(database);
         this.configurations = new ConfigurationStore(database);
-        this.runs = new RunStore(database);
+        this.runs = new RunStore(database, session);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -43,7 +45,7 @@ public final class Store implements AutoCloseable {
         try {
             Migrations.apply(database);
             ChangeWatchers.start(database);
-            return new Store(database);
+            return new Store(database, StoreSession.register(database));
         } catch (RuntimeException e) {
             database.close();
             throw OpenFailures.explain(location, e, options.busyTimeout());
@@ -85,9 +87,13 @@ public final class Store implements AutoCloseable {
         return database.changes();
     }
 
-    /** Stops watching for changes and closes every connection. */
+    /**
+     * Stops watching for changes, unregisters this process and closes every connection. A run this process was
+     * still driving is left to the next start-up's reconciliation.
+     */
     @Override
     public void close() {
+        session.close();
         database.close();
     }
 }

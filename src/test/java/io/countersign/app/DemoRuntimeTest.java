@@ -7,15 +7,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.DecisionRecord;
 import io.countersign.engine.Role;
 import io.countersign.engine.RunStatus;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.NotPermittedException;
+import io.countersign.service.Resumption;
 import io.countersign.service.RunCard;
 import io.countersign.service.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -188,5 +191,19 @@ class DemoRuntimeTest {
         assertThat(after).isEqualTo(before);
         assertThat(runtime.runs().decide(admin, after.runId(), after.digest(),
                 List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+    }
+
+    @Test
+    void decisionCommittedBeforeAStopIsCarriedOutWhenTheRuntimeOpensAgain() throws Exception {
+        RunCard card = card("release-notes-bot");
+        runtime.store().runs().claim(DecisionRecord.approval(card.runId(), admin.name(), Instant.now(),
+                card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0))));
+        runtime.close();
+
+        runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
+
+        assertThat(runtime.resumedAtStart()).containsExactly(new Resumption.CarriedOut(card.runId(), admin.name(),
+                new DecisionResult.Done(card.runId(), RunStatus.COMPLETED, 1, 0)));
+        assertThat(Files.readString(folder.resolve("demo-workspace/release-notes/NOTES.md"))).contains("## 2.4");
     }
 }

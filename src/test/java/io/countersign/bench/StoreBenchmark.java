@@ -26,13 +26,16 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The store's event benchmarks (issue 5), as a plain main:
+ * The store's benchmarks (issue 5), as a plain main:
  * <ol>
  *   <li>append: {@code EventStore.appendAll} against a bare batched JDBC insert of the same kind of rows into the
  *       same table of the same database, chunk by chunk in turns, so both meet the same table size;</li>
- *   <li>the first page of a filtered query, and counts by reason, in a store of exactly {@code events} rows.</li>
+ *   <li>the first page of a filtered query, and counts by reason, in a store of exactly {@code events} rows;</li>
+ *   <li>one decision commit ({@code RunStore.claim} on a waiting run) against a bare single-row durable commit
+ *       into the same database, in turns.</li>
  * </ol>
- * Arguments: {@code sqlite|postgres} (default sqlite), the number of events (default 1,000,000).
+ * Arguments: {@code sqlite|postgres} (default sqlite), the number of events (default 1,000,000; 0 skips the
+ * event benchmarks), the number of decisions (default 1,000; 0 skips).
  */
 public final class StoreBenchmark {
     private static final int CHUNK = 10_000;
@@ -56,14 +59,20 @@ public final class StoreBenchmark {
     public static void main(String[] args) throws Exception {
         String database = args.length > 0 ? args[0] : "sqlite";
         int events = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
+        int decisions = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
         if (events % CHUNK != 0) {
             throw new IllegalArgumentException("the number of events must be a multiple of " + CHUNK);
         }
-        System.out.printf("Countersign store benchmark: %s, %,d events, Java %s%n", database, events,
-                Runtime.version());
+        System.out.printf("Countersign store benchmark: %s, %,d events, %,d decisions, Java %s%n", database, events,
+                decisions, Runtime.version());
         try (Databases databases = database.equals("postgres") ? new Postgres() : new Sqlite()) {
-            appendAgainstBareInsert(databases.fresh(), events);
-            queries(databases.fresh(), events);
+            if (events > 0) {
+                appendAgainstBareInsert(databases.fresh(), events);
+                queries(databases.fresh(), events);
+            }
+            if (decisions > 0) {
+                DecisionBenchmark.claimAgainstBareCommit(databases.fresh(), decisions);
+            }
         }
     }
 
@@ -235,7 +244,7 @@ public final class StoreBenchmark {
     }
 
     /** One database under test and a bare connection to it. */
-    private record Target(StoreLocation location, Supplier<Connection> bare) {
+    record Target(StoreLocation location, Supplier<Connection> bare) {
         Connection bareConnection() {
             return bare.get();
         }

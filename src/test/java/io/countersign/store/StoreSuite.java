@@ -1,22 +1,30 @@
 package io.countersign.store;
 
 import static io.countersign.store.TestEvents.event;
+import static io.countersign.store.TestRuns.approval;
+import static io.countersign.store.TestRuns.input;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.ChatMessage;
+import io.countersign.engine.DecisionRecord;
 import io.countersign.engine.EventType;
 import io.countersign.engine.GovernanceEvent;
 import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.PausedState;
 import io.countersign.engine.Role;
 import io.countersign.engine.RunCounters;
 import io.countersign.engine.RunOutcome;
+import io.countersign.engine.RunRepository.ClaimResult;
 import io.countersign.engine.RunStatus;
 import io.countersign.engine.StoredRun;
 import io.countersign.engine.ToolInvocationHistory;
 import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.ToolPreview;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.TrustZone;
 import java.sql.Connection;
@@ -34,7 +42,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -117,7 +127,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3");
+                assertThat(applied).containsExactly("1", "2", "3", "4");
             }
         }
 
@@ -152,7 +162,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 3")
+                    .hasMessageContaining("knows up to version 4")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -898,6 +908,614 @@ abstract class StoreSuite {
 
             await().atMost(Duration.ofMillis(200)).until(() -> !control.isEmpty());
             assertThat(heard).isEmpty();
+        }
+    }
+
+    /** The strings of the first column of every row a query returns, read past the store. */
+    List<String> column(String sql) throws SQLException {
+        try (Connection connection = rawDataSource(location).getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(sql)) {
+            List<String> values = new ArrayList<>();
+            while (rows.next()) {
+                values.add(rows.getString(1));
+            }
+            return values;
+        }
+    }
+
+    /** The run store's behaviour on one process's own runs: outcomes, lists, claims, releases, the journal. */
+    @Nested
+    class Runs {
+        final TestRuns fixture = new TestRuns();
+        final Instant later = NOW.plusSeconds(60);
+
+        RunStore runs() {
+            return store.runs();
+        }
+
+        StoredRun find(String runId) {
+            return runs().find(runId).orElseThrow();
+        }
+
+        /** A new writer run at its first pause, recorded at the given time. */
+        PausedState paused(String runId, Instant at) {
+            runs().create(runId, "writer", "maria", "Tidy the notes", false, at);
+            RunOutcome.WaitingForApproval pause = fixture.firstPause(runId);
+            runs().recordOutcome(pause, at);
+            return pause.state();
+        }
+
+        /** Claims an approval of every waiting call and carries it out: the next pause, or the end. */
+        RunOutcome approveAndResume(PausedState state, Instant at) {
+            assertThat(runs().claim(approval(state, "jonas", at))).isInstanceOf(ClaimResult.Claimed.class);
+            RunOutcome next = fixture.approve(state);
+            runs().recordOutcome(next, at);
+            return next;
+        }
+
+        List<String> intents() throws SQLException {
+            return column("SELECT call_id || ' ' || tool_name || ' ' || COALESCE(outcome, '-') FROM call_intents"
+                    + " ORDER BY id");
+        }
+
+        @Test
+        void newRunIsRunningWithNothingYetToShow() {
+            runs().create("r1", "writer", "maria", "Tidy the notes", true, NOW);
+
+            StoredRun run = find("r1");
+            assertThat(run).extracting(StoredRun::status, StoredRun::agent, StoredRun::initiator, StoredRun::prompt,
+                            StoredRun::unattended, StoredRun::createdAt, StoredRun::updatedAt)
+                    .containsExactly(RunStatus.RUNNING, "writer", "maria", "Tidy the notes", true, NOW, NOW);
+            assertThat(run.pausedState()).isNull();
+            assertThat(run.transcript()).isEmpty();
+            assertThat(run.lastDecision()).isNull();
+        }
+
+        @Test
+        void pauseRoundTripsItsStateTranscriptHistoryAndCountersExactly() {
+            runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            RunOutcome.WaitingForApproval pause = fixture.firstPause("r1");
+
+            runs().recordOutcome(pause, later);
+
+            StoredRun run = find("r1");
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(run.pausedState()).isEqualTo(pause.state());
+            assertThat(run.pausedState().digest()).isEqualTo(pause.state().digest());
+            assertThat(run.transcript()).isEqualTo(pause.transcript());
+            assertThat(run.history()).isEqualTo(pause.history());
+            assertThat(run.history().observations()).hasSize(1);
+            assertThat(run.counters()).isEqualTo(pause.counters());
+            assertThat(run.waitingSince()).isEqualTo(later);
+        }
+
+        @Test
+        void inputPauseRoundTripsItsFields() {
+            runs().create("r1", "asker", "maria", "File the bug", false, NOW);
+            RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
+
+            runs().recordOutcome(pause, later);
+
+            assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_INPUT);
+            assertThat(find("r1").pausedState()).isEqualTo(pause.state());
+        }
+
+        @Test
+        void completionKeepsTheWholeTranscriptAndHistoryAndDropsThePause() {
+            PausedState first = paused("r1", NOW);
+            RunOutcome second = approveAndResume(first, NOW.plusSeconds(1));
+
+            RunOutcome done = approveAndResume(((RunOutcome.Paused) second).state(), later);
+
+            StoredRun run = find("r1");
+            assertThat(run.status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(run.pausedState()).isNull();
+            assertThat(run.waitingSince()).isNull();
+            assertThat(run.transcript()).isEqualTo(done.transcript());
+            assertThat(run.history()).isEqualTo(done.history());
+            assertThat(run.history().observations()).hasSize(3);
+            assertThat(run.counters()).isEqualTo(done.counters());
+            assertThat(run.updatedAt()).isEqualTo(later);
+        }
+
+        @Test
+        void failureKeepsItsReasonAndMessage() {
+            runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+
+            runs().recordOutcome(new RunOutcome.Failed("r1", "provider_failed", "the provider answered 503",
+                    List.of(ChatMessage.user("Tidy the notes")), ToolInvocationHistory.emptyComplete(),
+                    RunCounters.ZERO), later);
+
+            assertThat(find("r1")).extracting(StoredRun::status, StoredRun::failureReason, StoredRun::failureMessage)
+                    .containsExactly(RunStatus.FAILED, "provider_failed", "the provider answered 503");
+        }
+
+        @Test
+        void waitingListsApprovalAndInputPausesOldestWaitFirst() {
+            paused("late", NOW.plusSeconds(30));
+            runs().create("input", "asker", "maria", "File the bug", false, NOW);
+            runs().recordOutcome(fixture.inputPause("input"), NOW.plusSeconds(20));
+            paused("early", NOW.plusSeconds(10));
+            runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
+
+            assertThat(runs().waiting()).extracting(StoredRun::runId).containsExactly("early", "input", "late");
+        }
+
+        @Test
+        void recentListsRunsOfEveryStatusNewestUpdateFirst() {
+            paused("a", NOW.plusSeconds(10));
+            runs().create("b", "writer", "maria", "Tidy the notes", false, NOW.plusSeconds(30));
+            paused("c", NOW.plusSeconds(20));
+
+            assertThat(runs().recent(2)).extracting(StoredRun::runId).containsExactly("b", "c");
+        }
+
+        @Test
+        void recentRejectsALimitBelowOne() {
+            assertThatThrownBy(() -> runs().recent(0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("limit must be at least 1, got 0");
+        }
+
+        @Test
+        void claimOnTheShownCardCommitsTheDecisionAndTheRunRuns() {
+            PausedState state = paused("r1", NOW);
+            DecisionRecord decision = approval(state, "jonas", later);
+
+            ClaimResult result = runs().claim(decision);
+
+            assertThat(result).isInstanceOfSatisfying(ClaimResult.Claimed.class, claimed -> {
+                assertThat(claimed.run().status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(claimed.run().lastDecision()).isEqualTo(decision);
+                assertThat(claimed.run().pausedState()).isEqualTo(state);
+            });
+            assertThat(find("r1").lastDecision()).isEqualTo(decision);
+        }
+
+        @Test
+        void inputDecisionKeepsItsValues() {
+            runs().create("r1", "asker", "maria", "File the bug", false, NOW);
+            RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
+            runs().recordOutcome(pause, NOW);
+            DecisionRecord decision = input(pause.state(), "jonas", later);
+
+            runs().claim(decision);
+
+            assertThat(find("r1").lastDecision()).isEqualTo(decision);
+            assertThat(find("r1").lastDecision().input()).isEqualTo(TestRuns.args("summary", "Sync stalls"));
+        }
+
+        @Test
+        void claimOnAnotherCardOfAWaitingRunIsStaleAndNamesTheCurrentCard() {
+            PausedState state = paused("r1", NOW);
+
+            ClaimResult result = runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
+                    List.of(ApprovalDecision.CallVerdict.approve(0))));
+
+            assertThat(result).isEqualTo(new ClaimResult.Stale(state.digest()));
+            assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+        }
+
+        @Test
+        void secondClaimOnTheSamePauseIsToldWhoWon() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            DecisionRecord winner = approval(state, "jonas", later);
+            runs().claim(winner);
+
+            ClaimResult late = runs().claim(approval(state, "ana", later.plusSeconds(1)));
+
+            assertThat(late).isEqualTo(new ClaimResult.AlreadyDecided(winner));
+            assertThat(column("SELECT decided_by FROM decisions")).containsExactly("jonas");
+        }
+
+        @Test
+        void lateDecisionOnACardWhoseRunMovedOnToItsNextPauseIsAlreadyDecided() {
+            PausedState first = paused("r1", NOW);
+            DecisionRecord winner = approval(first, "jonas", later);
+            runs().claim(winner);
+            runs().recordOutcome(fixture.approve(first), later);
+
+            ClaimResult late = runs().claim(approval(first, "ana", later.plusSeconds(1)));
+
+            assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(late).isEqualTo(new ClaimResult.AlreadyDecided(winner));
+        }
+
+        @Test
+        void lateDecisionOnAFinishedRunsLastCardIsAlreadyDecided() {
+            PausedState first = paused("r1", NOW);
+            PausedState second = ((RunOutcome.Paused) approveAndResume(first, NOW)).state();
+            approveAndResume(second, later);
+
+            ClaimResult late = runs().claim(approval(second, "ana", later.plusSeconds(1)));
+
+            assertThat(late).isInstanceOfSatisfying(ClaimResult.AlreadyDecided.class, decided ->
+                    assertThat(decided.winner().digest()).isEqualTo(second.digest()));
+        }
+
+        @Test
+        void decisionOfTheOtherKindIsNotWaiting() {
+            PausedState state = paused("r1", NOW);
+
+            assertThat(runs().claim(input(state, "jonas", later)))
+                    .isEqualTo(new ClaimResult.NotWaiting(RunStatus.WAITING_FOR_APPROVAL));
+        }
+
+        @Test
+        void decisionOnAnUnknownRunIsNotWaiting() {
+            assertThat(runs().claim(DecisionRecord.approval("nope", "jonas", later, "0".repeat(64),
+                    List.of(ApprovalDecision.CallVerdict.approve(0))))).isEqualTo(new ClaimResult.NotWaiting(null));
+        }
+
+        @Test
+        void decisionOnAFinishedRunThatNoneWasTakenOnIsNotWaiting() {
+            runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            runs().recordOutcome(new RunOutcome.Cancelled("r1", List.of(), ToolInvocationHistory.emptyComplete(),
+                    RunCounters.ZERO), NOW);
+
+            assertThat(runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
+                    List.of(ApprovalDecision.CallVerdict.approve(0)))))
+                    .isEqualTo(new ClaimResult.NotWaiting(RunStatus.CANCELLED));
+        }
+
+        @Test
+        void claimedDecisionIsAnnounced() {
+            PausedState state = paused("r1", NOW);
+            List<ChangeKind> heard = new CopyOnWriteArrayList<>();
+            store.changes().subscribe(heard::add);
+
+            runs().claim(approval(state, "jonas", later));
+
+            await().atMost(Duration.ofMillis(500)).until(() -> heard.contains(ChangeKind.DECISION));
+        }
+
+        @Test
+        void refusedClaimWakesNoConsole() {
+            PausedState state = paused("r1", NOW);
+            List<ChangeKind> before = new CopyOnWriteArrayList<>();
+            store.changes().subscribe(before::add);
+            runs().claim(approval(state, "jonas", later));
+            // Announcements are delivered in order: once this one is out, the next listener hears only later ones.
+            await().atMost(Duration.ofMillis(500)).until(() -> before.contains(ChangeKind.DECISION));
+            List<ChangeKind> heard = new CopyOnWriteArrayList<>();
+            store.changes().subscribe(heard::add);
+
+            runs().claim(approval(state, "ana", later));
+            store.settings().setGroupEnabled("shell", false, ADMIN);
+
+            await().atMost(Duration.ofMillis(500)).until(() -> heard.contains(ChangeKind.SETTINGS));
+            assertThat(heard).containsExactly(ChangeKind.SETTINGS);
+        }
+
+        @Test
+        void releasedRunWaitsAgainAndItsPauseCanBeDecidedAgain() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            runs().release(state, later);
+
+            assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(find("r1").lastDecision()).isNull();
+            assertThat(runs().claim(approval(state, "ana", later))).isInstanceOf(ClaimResult.Claimed.class);
+            assertThat(column("SELECT decided_by FROM decisions")).containsExactly("ana");
+        }
+
+        @Test
+        void releaseWithChangedPreviewsShowsTheChangedCard() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            PausedState changed = new PausedState(state.runId(), state.status(), state.agentConfiguration(),
+                    state.model(), state.transcript(), state.calls().stream().map(call -> call.withPreview(
+                    new ToolPreview(List.of("+changed meanwhile")), true)).toList(), state.counters(),
+                    state.offeredTools(), state.options(), state.inputFields(), state.history(),
+                    state.initiatingActor(), state.actingUser(), state.locale());
+
+            runs().release(changed, later);
+
+            assertThat(find("r1").pausedState()).isEqualTo(changed);
+            assertThat(runs().claim(approval(state, "ana", later))).isEqualTo(new ClaimResult.Stale(changed.digest()));
+        }
+
+        @Test
+        void runNobodyClaimedCannotBeReleased() {
+            PausedState state = paused("r1", NOW);
+
+            assertThatThrownBy(() -> runs().release(state, later)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("run r1 is not driven by this process (it is waiting_for_approval); it cannot be put"
+                            + " back to waiting");
+        }
+
+        @Test
+        void journalRecordsTheIntentBeforeAndTheOutcomeAfter() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            runs().journal().beforeExecute("r1", "c1", "write");
+            assertThat(intents()).containsExactly("c1 write -");
+            runs().journal().afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+
+            assertThat(intents()).containsExactly("c1 write ok");
+        }
+
+        @Test
+        void recordedOutcomeClearsTheJournal() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            runs().journal().beforeExecute("r1", "c1", "write");
+            runs().journal().afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+
+            runs().recordOutcome(fixture.approve(state), later);
+
+            assertThat(intents()).isEmpty();
+        }
+
+        @Test
+        void noCallStartsOnARunThisProcessDoesNotDrive() throws SQLException {
+            paused("r1", NOW);
+
+            assertThatThrownBy(() -> runs().journal().beforeExecute("r1", "c1", "write"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageEndingWith("; call c1 was not started");
+            assertThat(intents()).isEmpty();
+        }
+
+        @Test
+        void anotherProcessCannotRecordTheOutcomeOfARunThisOneDrives() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            try (Store other = open()) {
+                assertThatThrownBy(() -> other.runs().recordOutcome(fixture.approve(state), later))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("is not driven by this process");
+            }
+            assertThat(find("r1").status()).isEqualTo(RunStatus.RUNNING);
+        }
+    }
+
+    /** Start-up reconciliation of the runs other processes left running, and settling an unknown outcome. */
+    @Nested
+    class Reconciliation {
+        final TestRuns fixture = new TestRuns();
+        final Instant later = NOW.plusSeconds(60);
+
+        StoredRun find(String runId) {
+            return store.runs().find(runId).orElseThrow();
+        }
+
+        /** Does the work in a second store, as another process would, and closes it: that process stopped. */
+        void inAProcessThatStops(Consumer<RunStore> work) {
+            try (Store other = open()) {
+                work.accept(other.runs());
+            }
+        }
+
+        /** Pauses a writer run in the given store and claims an approval of it; returns the claimed decision. */
+        DecisionRecord claimed(RunStore runs, String runId) {
+            runs.create(runId, "writer", "maria", "Tidy the notes", false, NOW);
+            RunOutcome.WaitingForApproval pause = fixture.firstPause(runId);
+            runs.recordOutcome(pause, NOW);
+            DecisionRecord decision = approval(pause.state(), "jonas", NOW);
+            assertThat(runs.claim(decision)).isInstanceOf(ClaimResult.Claimed.class);
+            return decision;
+        }
+
+        /** A run whose process stopped while call c1 executed. */
+        void flagged(String runId) {
+            inAProcessThatStops(runs -> {
+                claimed(runs, runId);
+                runs.journal().beforeExecute(runId, "c1", "write");
+            });
+            store.runs().reconcile(later);
+        }
+
+        void setOwnerSession(String runId, String assignments) throws SQLException {
+            execute("UPDATE store_sessions SET " + assignments
+                    + " WHERE id = (SELECT owner FROM runs WHERE id = '" + runId + "')");
+        }
+
+        @Test
+        void committedDecisionWithAnEmptyJournalIsReturnedToBeCarriedOutAgain() {
+            DecisionRecord[] decision = new DecisionRecord[1];
+            inAProcessThatStops(runs -> decision[0] = claimed(runs, "r1"));
+
+            List<StoredRun> toResume = store.runs().reconcile(later);
+
+            assertThat(toResume).singleElement().satisfies(run -> {
+                assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(run.lastDecision()).isEqualTo(decision[0]);
+                assertThat(run.pausedState().digest()).isEqualTo(decision[0].digest());
+                assertThat(run.outcomeUnknown()).isFalse();
+            });
+        }
+
+        @Test
+        void returnedRunIsThisProcessesToCarryOn() {
+            inAProcessThatStops(runs -> claimed(runs, "r1"));
+            StoredRun run = store.runs().reconcile(later).get(0);
+
+            store.runs().journal().beforeExecute("r1", "c1", "write");
+            store.runs().recordOutcome(fixture.approve(run.pausedState()), later);
+
+            assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+        }
+
+        @Test
+        void inputDecisionComesBackWithItsValues() {
+            DecisionRecord[] decision = new DecisionRecord[1];
+            inAProcessThatStops(runs -> {
+                runs.create("r1", "asker", "maria", "File the bug", false, NOW);
+                RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
+                runs.recordOutcome(pause, NOW);
+                decision[0] = input(pause.state(), "jonas", NOW);
+                runs.claim(decision[0]);
+            });
+
+            assertThat(store.runs().reconcile(later)).singleElement()
+                    .satisfies(run -> assertThat(run.lastDecision().input()).isEqualTo(decision[0].input()));
+        }
+
+        @Test
+        void callWithAnIntentAndNoOutcomeIsFlaggedAndTheRunIsNotReturned() {
+            inAProcessThatStops(runs -> {
+                claimed(runs, "r1");
+                runs.journal().beforeExecute("r1", "c0", "read");
+                runs.journal().afterExecute("r1", "c0", ToolInvocationObservation.Outcome.OK);
+                runs.journal().beforeExecute("r1", "c1", "write");
+            });
+
+            assertThat(store.runs().reconcile(later)).isEmpty();
+
+            StoredRun run = find("r1");
+            assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(run.outcomeUnknown()).isTrue();
+            assertThat(run.unknownOutcomeCalls()).containsExactly("c1");
+        }
+
+        @Test
+        void flaggedRunStaysFlaggedAndIsNeverReturned() {
+            flagged("r1");
+
+            try (Store restarted = open()) {
+                assertThat(restarted.runs().reconcile(later.plusSeconds(60))).isEmpty();
+            }
+            assertThat(store.runs().reconcile(later.plusSeconds(120))).isEmpty();
+            assertThat(find("r1").unknownOutcomeCalls()).containsExactly("c1");
+        }
+
+        @Test
+        void whenEveryCallFinishedAllAreFlaggedSinceTheirResultsWereLost() {
+            inAProcessThatStops(runs -> {
+                claimed(runs, "r1");
+                for (String call : List.of("c1", "c2")) {
+                    runs.journal().beforeExecute("r1", call, "write");
+                    runs.journal().afterExecute("r1", call, ToolInvocationObservation.Outcome.OK);
+                }
+            });
+
+            assertThat(store.runs().reconcile(later)).isEmpty();
+
+            assertThat(find("r1").unknownOutcomeCalls()).containsExactly("c1", "c2");
+        }
+
+        @Test
+        void firstStretchThatNeverPausedFailsAsInterrupted() {
+            inAProcessThatStops(runs -> runs.create("r1", "writer", "maria", "Tidy the notes", false, NOW));
+
+            assertThat(store.runs().reconcile(later)).isEmpty();
+
+            StoredRun run = find("r1");
+            assertThat(run).extracting(StoredRun::status, StoredRun::failureReason)
+                    .containsExactly(RunStatus.FAILED, "interrupted");
+            assertThat(run.updatedAt()).isEqualTo(later);
+        }
+
+        @Test
+        void runOfAProcessThatStillRunsIsLeftAlone() {
+            try (Store other = open()) {
+                claimed(other.runs(), "r1");
+
+                assertThat(store.runs().reconcile(later)).isEmpty();
+
+                assertThat(find("r1").status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(find("r1").outcomeUnknown()).isFalse();
+                other.runs().journal().beforeExecute("r1", "c1", "write");
+            }
+        }
+
+        @Test
+        void runOfAKilledProcessOnThisHostIsTakenOverAtOnceAndThatProcessIsFencedOff() throws Exception {
+            Process finished = new ProcessBuilder("java", "-version").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            finished.waitFor();
+            try (Store other = open()) {
+                claimed(other.runs(), "r1");
+                setOwnerSession("r1", "pid = " + finished.pid());
+
+                assertThat(store.runs().reconcile(later)).extracting(StoredRun::runId).containsExactly("r1");
+
+                assertThatThrownBy(() -> other.runs().journal().beforeExecute("r1", "c1", "write"))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("taken over by another process");
+            }
+        }
+
+        @Test
+        void silentProcessOnAnotherHostIsTakenForStoppedOnceItsLeaseRanOut() throws SQLException {
+            try (Store other = open()) {
+                claimed(other.runs(), "r1");
+                setOwnerSession("r1", "host = 'elsewhere', heartbeat_at = "
+                        + Nanos.of(NOW.minus(StoreSession.LEASE).minusSeconds(1)));
+
+                assertThat(store.runs().reconcile(NOW)).extracting(StoredRun::runId).containsExactly("r1");
+            }
+        }
+
+        @Test
+        void processOnAnotherHostThatStillBeatsKeepsItsRuns() throws SQLException {
+            try (Store other = open()) {
+                claimed(other.runs(), "r1");
+                setOwnerSession("r1", "host = 'elsewhere', heartbeat_at = " + Nanos.of(NOW.minusSeconds(30)));
+
+                assertThat(store.runs().reconcile(NOW)).isEmpty();
+            }
+        }
+
+        @Test
+        void ofTwoProcessesReconcilingAtOnceExactlyOneCarriesTheRunOn() throws Exception {
+            inAProcessThatStops(runs -> claimed(runs, "r1"));
+            try (Store second = open()) {
+                CompletableFuture<List<StoredRun>> mine = CompletableFuture.supplyAsync(
+                        () -> store.runs().reconcile(later));
+                CompletableFuture<List<StoredRun>> theirs = CompletableFuture.supplyAsync(
+                        () -> second.runs().reconcile(later));
+
+                assertThat(mine.get().size() + theirs.get().size()).isEqualTo(1);
+            }
+        }
+
+        @Test
+        void retryPutsTheRunBackOnThePauseItWasDecidedFrom() {
+            flagged("r1");
+            PausedState decidedFrom = find("r1").pausedState();
+
+            StoredRun settled = store.runs().settleUnknownOutcome("r1", true, "ana", later);
+
+            assertThat(settled.status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(settled.pausedState()).isEqualTo(decidedFrom);
+            assertThat(settled.outcomeUnknown()).isFalse();
+            assertThat(settled.lastDecision()).isNull();
+            assertThat(store.runs().claim(approval(decidedFrom, "ana", later))).isInstanceOf(ClaimResult.Claimed.class);
+        }
+
+        @Test
+        void markingFailedEndsTheRunAsOutcomeUnknownSayingWhoDidIt() {
+            flagged("r1");
+
+            StoredRun settled = store.runs().settleUnknownOutcome("r1", false, "ana", later);
+
+            assertThat(settled).extracting(StoredRun::status, StoredRun::failureReason, StoredRun::failureMessage)
+                    .containsExactly(RunStatus.FAILED, "outcome_unknown",
+                            "ana marked the run failed: the outcome of c1 is unknown after a restart");
+            assertThat(settled.outcomeUnknown()).isFalse();
+        }
+
+        @Test
+        void runThatIsNotFlaggedCannotBeSettled() {
+            try (Store other = open()) {
+                claimed(other.runs(), "r1");
+
+                assertThatThrownBy(() -> store.runs().settleUnknownOutcome("r1", true, "ana", later))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessage("run r1 has no call whose outcome is unknown");
+            }
+        }
+
+        @Test
+        void unknownRunCannotBeSettled() {
+            assertThatThrownBy(() -> store.runs().settleUnknownOutcome("nope", false, "ana", later))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("no run has the id \"nope\"");
         }
     }
 }

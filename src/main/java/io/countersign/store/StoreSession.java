@@ -1,0 +1,171 @@
+package io.countersign.store;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This process's registration in the store, so that the runs it drives are told from the runs of processes that
+ * stopped. A process on the same host is alive while its pid runs the same program (a killed process is known
+ * dead at once); one on another host while it keeps beating.
+ */
+final class StoreSession implements AutoCloseable {
+    static final Duration HEARTBEAT = Duration.ofSeconds(10);
+    /** Generous against pauses of a live process (a laptop lid, a long collection), since adoption is final. */
+    static final Duration LEASE = Duration.ofMinutes(2);
+    private static final System.Logger LOG = System.getLogger(StoreSession.class.getName());
+
+    private final Database database;
+    private final String id = UUID.randomUUID().toString();
+    private final String host = hostName();
+    private final ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "countersign-session-heartbeat");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private StoreSession(Database database) {
+        this.database = database;
+    }
+
+    /** Registers this process in the store and starts beating. */
+    static StoreSession register(Database database) {
+        StoreSession session = new StoreSession(database);
+        session.insert();
+        session.beat.scheduleWithFixedDelay(session::heartbeat, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return session;
+    }
+
+    /** The id the runs this process drives carry as their owner. */
+    String id() {
+        return id;
+    }
+
+    /**
+     * The sessions whose process still runs, this one included. Rows of stopped processes are deleted on the
+     * way: their runs are orphans from now on, whoever looks.
+     */
+    Set<String> live() {
+        Instant now = database.clock().instant();
+        Set<String> live = new HashSet<>();
+        Set<String> dead = new HashSet<>();
+        database.read("list the processes that have the store open", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id, host, pid, process_started,"
+                    + " heartbeat_at FROM store_sessions");
+                 ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    long started = rows.getLong(4);
+                    Long processStarted = rows.wasNull() ? null : started;
+                    boolean alive = rows.getString(1).equals(id) || alive(rows.getString(2), rows.getLong(3),
+                            processStarted, Nanos.toInstant(rows.getLong(5)), now);
+                    (alive ? live : dead).add(rows.getString(1));
+                }
+            }
+            return null;
+        });
+        for (String stopped : dead) {
+            database.write("forget the stopped process " + stopped, connection -> {
+                try (PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM store_sessions WHERE id = ?")) {
+                    delete.setString(1, stopped);
+                    delete.executeUpdate();
+                }
+                return null;
+            });
+        }
+        return live;
+    }
+
+    private boolean alive(String otherHost, long pid, Long processStarted, Instant heartbeat, Instant now) {
+        if (!otherHost.equals(host)) {
+            return heartbeat.plus(LEASE).isAfter(now);
+        }
+        return ProcessHandle.of(pid).filter(process -> processStarted == null || process.info().startInstant()
+                // The same start time, give or take the rounding of the platform: not a later process on the pid.
+                .map(start -> Math.abs(start.toEpochMilli() - processStarted) < 1000).orElse(true)).isPresent();
+    }
+
+    private void insert() {
+        ProcessHandle self = ProcessHandle.current();
+        database.write("register this process with the store", connection -> {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO store_sessions (id, host, pid,"
+                    + " process_started, opened_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                long now = Nanos.of(database.clock().instant());
+                insert.setString(1, id);
+                insert.setString(2, host);
+                insert.setLong(3, self.pid());
+                Long started = self.info().startInstant().map(Instant::toEpochMilli).orElse(null);
+                if (started == null) {
+                    insert.setNull(4, java.sql.Types.BIGINT);
+                } else {
+                    insert.setLong(4, started);
+                }
+                insert.setLong(5, now);
+                insert.setLong(6, now);
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    private void heartbeat() {
+        try {
+            int beaten = database.write("renew this process's registration", connection -> {
+                try (PreparedStatement update = connection.prepareStatement("UPDATE store_sessions"
+                        + " SET heartbeat_at = ? WHERE id = ?")) {
+                    update.setLong(1, Nanos.of(database.clock().instant()));
+                    update.setString(2, id);
+                    return update.executeUpdate();
+                }
+            });
+            if (beaten == 0) {
+                // Another process judged this one stopped (it missed its beats) and took over its running runs;
+                // the owner checks keep this process off them. Register again for the runs it starts from now on.
+                LOG.log(System.Logger.Level.WARNING, "this process was taken for stopped by another; registering"
+                        + " again");
+                insert();
+            }
+        } catch (RuntimeException e) {
+            // A busy or briefly unreachable store: the next beat tries again, well inside the lease.
+            LOG.log(System.Logger.Level.DEBUG, "renewing the store session failed", e);
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            // Unknown: count as a host of its own, so that liveness falls back to the beats.
+            return "unknown-" + UUID.randomUUID();
+        }
+    }
+
+    /** Stops beating and deletes the registration: this process drives no run any more. */
+    @Override
+    public void close() {
+        beat.shutdownNow();
+        try {
+            database.write("unregister this process from the store", connection -> {
+                try (PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM store_sessions WHERE id = ?")) {
+                    delete.setString(1, id);
+                    delete.executeUpdate();
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // The registration stays behind; the next reconciliation sees the process gone and removes it.
+            LOG.log(System.Logger.Level.DEBUG, "unregistering the store session failed", e);
+        }
+    }
+}

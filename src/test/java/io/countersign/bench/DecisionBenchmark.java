@@ -1,0 +1,193 @@
+package io.countersign.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.AssistantTurn;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.DecisionRecord;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.PausedState;
+import io.countersign.engine.RequiresApproval;
+import io.countersign.engine.Role;
+import io.countersign.engine.RunOutcome;
+import io.countersign.engine.RunRepository;
+import io.countersign.engine.RunRequest;
+import io.countersign.engine.ScriptedChatModel;
+import io.countersign.engine.TokenUsage;
+import io.countersign.engine.ToolCall;
+import io.countersign.engine.ToolCallRequest;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolExecutionContext;
+import io.countersign.engine.ToolLoop;
+import io.countersign.engine.ToolPreview;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ToolResult;
+import io.countersign.store.Store;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+/**
+ * One decision commit ({@code RunStore.claim} on a waiting run: the run's row locked, the decision inserted under
+ * its unique key, the run flipped to running, the claimed run read back) against a bare single-row durable
+ * commit into the same database, in turns, so that both meet the same disk and the same caches.
+ */
+final class DecisionBenchmark {
+    private static final Actor OPERATOR = Actor.of("bench", Role.OPERATOR);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DecisionBenchmark() {
+    }
+
+    static void claimAgainstBareCommit(StoreBenchmark.Target target, int decisions) throws SQLException {
+        try (Store store = Store.open(target.location());
+             Connection bare = target.bareConnection()) {
+            List<PausedState> waiting = waitingRuns(store, decisions);
+            try (Statement ddl = bare.createStatement()) {
+                ddl.execute("CREATE TABLE bench_commits (id BIGINT PRIMARY KEY, committed_at BIGINT NOT NULL)");
+            }
+            bare.setAutoCommit(true);
+            long[] claims = new long[decisions];
+            long[] commits = new long[decisions];
+            try (PreparedStatement insert = bare.prepareStatement(
+                    "INSERT INTO bench_commits (id, committed_at) VALUES (?, ?)")) {
+                for (int i = 0; i < decisions; i++) {
+                    PausedState state = waiting.get(i);
+                    DecisionRecord decision = DecisionRecord.approval(state.runId(), OPERATOR.name(), Instant.now(),
+                            state.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+                    int row = i;
+                    // Take turns at going first, so that neither always follows the other's fsync.
+                    if (i % 2 == 1) {
+                        commits[i] = timed(() -> commitOneRow(insert, row));
+                    }
+                    claims[i] = timed(() -> claim(store, decision));
+                    if (i % 2 == 0) {
+                        commits[i] = timed(() -> commitOneRow(insert, row));
+                    }
+                }
+            }
+            report(decisions, claims, commits);
+        }
+    }
+
+    /** Runs paused on a write of a page of text, with its diff preview: a card of a usual size. */
+    private static List<PausedState> waitingRuns(Store store, int count) {
+        String page = IntStream.range(0, 40).mapToObj(line -> "Line " + line + " of the release notes, as written.")
+                .reduce((a, b) -> a + "\n" + b).orElseThrow();
+        ObjectNode arguments = JSON.createObjectNode().put("path", "NOTES.md").put("content", page);
+        ToolLoop loop = ToolLoop.builder(ToolRegistry.of(new Write()), ScriptedChatModel.of(List.of(
+                new AssistantTurn("I will rewrite the notes.", List.of(new ToolCall("w", "bench_write", arguments)),
+                        new TokenUsage(900, 400))))).build();
+        AgentConfiguration agent = AgentConfiguration.of("bench", ModelConfiguration.scripted("bench"),
+                List.of("bench")).withSystemPrompt("Keep the release notes tidy and short.");
+        List<PausedState> waiting = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String runId = "bench-" + i;
+            Instant now = Instant.now();
+            store.runs().create(runId, agent.name(), OPERATOR.name(), "Tidy the release notes", false, now);
+            RunOutcome outcome = loop.runLoop(RunRequest.of(agent, ToolExecutionContext.of(OPERATOR, runId,
+                    Locale.ENGLISH), "Tidy the release notes"));
+            store.runs().recordOutcome(outcome, now);
+            waiting.add(((RunOutcome.Paused) outcome).state());
+        }
+        return waiting;
+    }
+
+    private static void claim(Store store, DecisionRecord decision) {
+        if (!(store.runs().claim(decision) instanceof RunRepository.ClaimResult.Claimed)) {
+            throw new IllegalStateException("the benchmark's claim on " + decision.runId() + " did not win");
+        }
+    }
+
+    private static void commitOneRow(PreparedStatement insert, int row) throws SQLException {
+        insert.setLong(1, row);
+        insert.setLong(2, System.nanoTime());
+        insert.executeUpdate();
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        void run() throws SQLException;
+    }
+
+    private static long timed(Work work) throws SQLException {
+        long start = System.nanoTime();
+        work.run();
+        return System.nanoTime() - start;
+    }
+
+    private static void report(int decisions, long[] claims, long[] commits) {
+        System.out.printf("%n%,d decisions, each in turn with a bare commit%n", decisions);
+        double claim = line("one decision commit (RunStore.claim)", claims);
+        double commit = line("a bare single-row durable commit", commits);
+        System.out.printf("decision commit / bare commit, medians: %.1f x (goal: within 3 x)%n", claim / commit);
+    }
+
+    /** Prints the median and the 90th percentile; returns the median. */
+    private static double line(String what, long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        double median = sorted[sorted.length / 2] / 1e6;
+        System.out.printf("  %-40s median %7.2f ms, p90 %7.2f ms%n", what, median,
+                sorted[sorted.length * 9 / 10] / 1e6);
+        return median;
+    }
+
+    private static final class Write implements RequiresApproval {
+        @Override
+        public String name() {
+            return "bench_write";
+        }
+
+        @Override
+        public String description() {
+            return "Writes a file.";
+        }
+
+        @Override
+        public ObjectNode argumentSchema() {
+            ObjectNode schema = JSON.createObjectNode().put("type", "object");
+            ObjectNode properties = schema.putObject("properties");
+            properties.putObject("path").put("type", "string");
+            properties.putObject("content").put("type", "string");
+            return schema;
+        }
+
+        @Override
+        public ToolEffect effect() {
+            return ToolEffect.WRITE;
+        }
+
+        @Override
+        public DataClass dataClass() {
+            return DataClass.PUBLIC_CONTENT;
+        }
+
+        @Override
+        public String group() {
+            return "bench";
+        }
+
+        @Override
+        public Optional<ToolPreview> preview(ToolCallRequest request) {
+            return Optional.of(ToolPreview.clipped(request.arguments().path("content").asText().lines()
+                    .map(line -> "+" + line).toList()));
+        }
+
+        @Override
+        public ToolResult execute(ToolCallRequest request) {
+            return ToolResult.ok("written");
+        }
+    }
+}

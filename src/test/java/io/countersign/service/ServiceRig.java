@@ -1,0 +1,61 @@
+package io.countersign.service;
+
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.AssistantTurn;
+import io.countersign.engine.IdGenerator;
+import io.countersign.engine.InvocationRules;
+import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.ScriptedChatModel;
+import io.countersign.engine.Tool;
+import io.countersign.engine.ToolRegistry;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import io.countersign.store.StoredAgentConfiguration;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The run service over a real store, wired as every process wires it ({@link DefaultRunService#overStore}), with
+ * scripted agents in place of models and the tools a test needs. Each script is an agent of the same name that
+ * may use the groups of every tool.
+ */
+final class ServiceRig implements AutoCloseable {
+    final Store store;
+    final DefaultRunService service;
+
+    private ServiceRig(Store store, DefaultRunService service) {
+        this.store = store;
+        this.service = service;
+    }
+
+    static ServiceRig open(StoreLocation location, List<Tool> tools, Map<String, List<AssistantTurn>> scripts) {
+        return open(location, tools, scripts, InvocationRules.none());
+    }
+
+    static ServiceRig open(StoreLocation location, List<Tool> tools, Map<String, List<AssistantTurn>> scripts,
+                           InvocationRules rules) {
+        Store store = Store.open(location);
+        try {
+            List<String> groups = tools.stream().map(Tool::group).distinct().toList();
+            for (String agent : scripts.keySet()) {
+                ModelConfiguration model = ModelConfiguration.scripted(agent);
+                store.configurations().saveModel(model);
+                store.configurations().saveAgent(StoredAgentConfiguration.of(
+                        AgentConfiguration.of(agent, model, groups), "[]"));
+            }
+            return new ServiceRig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                    ScriptedChatModel.byModel(scripts), rules, Clock.systemUTC(), IdGenerator.random(),
+                    Locale.ENGLISH));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
