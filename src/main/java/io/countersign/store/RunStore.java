@@ -234,9 +234,12 @@ public final class RunStore implements RunRepository {
                             if (status != expected) {
                                 row.getLong("claimed_decision");
                                 boolean claimed = !row.wasNull();
-                                return status == RunStatus.RUNNING && claimed
-                                        ? new ClaimResult.AlreadyDecided(decision(row, "last_"))
-                                        : new ClaimResult.NotWaiting(status);
+                                if (!(status == RunStatus.RUNNING || status == RunStatus.QUEUED) || !claimed) {
+                                    return new ClaimResult.NotWaiting(status);
+                                }
+                                DecisionRecord winner = decision(row, "last_");
+                                return new ClaimResult.AlreadyDecided(winner != null ? winner
+                                        : committedWinner(connection, runId));
                             }
                             String digest = row.getString("digest");
                             if (!digest.equals(decision.digest())) {
@@ -249,6 +252,18 @@ public final class RunStore implements RunRepository {
                     return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
                             claimedStatus));
                 });
+    }
+
+    /**
+     * The decision a competing claim just committed. On PostgreSQL a waiting {@code FOR UPDATE} re-reads the
+     * locked run row but not the rows joined to it, which keep the statement's older snapshot; a new statement
+     * sees the winner's decision.
+     */
+    private static DecisionRecord committedWinner(Connection connection, String runId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
+            select.setString(1, runId);
+            return toRuns(select).get(0).lastDecision();
+        }
     }
 
     /** Commits the decision on the run's current pause and returns the run as it now stands. */
