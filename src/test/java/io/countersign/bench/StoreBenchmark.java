@@ -289,7 +289,9 @@ public final class StoreBenchmark {
     }
 
     private static final class Postgres implements Databases {
-        private final EmbeddedPostgres server = EmbeddedPostgres.builder().start();
+        // The embedded server's builder turns synchronous commits off; a durable commit waits for its WAL flush.
+        private final EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .setServerConfig("synchronous_commit", "on").start();
         private int made;
 
         Postgres() throws java.io.IOException {

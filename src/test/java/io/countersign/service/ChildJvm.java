@@ -32,7 +32,7 @@ final class ChildJvm implements AutoCloseable {
             "-XX:-UsePerfData", "-Xss512k");
     private static Path folder;
     private static String classpath;
-    private static Path archive;
+    private static boolean archived;
 
     private final Process process;
     private final BufferedReader output;
@@ -49,10 +49,10 @@ final class ChildJvm implements AutoCloseable {
      * instead of loading and verifying those classes again. Only the first call in a test run does anything.
      */
     static synchronized void shareClassesOf(Class<?> main, String... args) throws Exception {
-        if (archive != null) {
+        if (archived) {
             return;
         }
-        Path dump = folder().resolve("classes.jsa");
+        Path dump = archive();
         Path log = folder().resolve("archiving.log");
         List<String> command = command(main, List.of("-XX:ArchiveClassesAtExit=" + dump), args);
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -62,13 +62,17 @@ final class ChildJvm implements AutoCloseable {
             throw new IllegalStateException("the class-archiving run of " + main.getName() + " failed: "
                     + Files.readString(log));
         }
-        // Without an archive the children only start slower.
-        archive = Files.exists(dump) ? dump : folder().resolve("none");
+        archived = true;
+    }
+
+    private static Path archive() throws IOException {
+        return folder().resolve("classes.jsa");
     }
 
     static ChildJvm start(Class<?> main, Path errors, String... args) throws IOException {
-        List<String> options = archive == null || !Files.exists(archive) ? List.of()
-                : List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+        // Without an archive (none made, or the JVM declined to write one) children only start slower.
+        List<String> options = !Files.exists(archive()) ? List.of()
+                : List.of("-XX:SharedArchiveFile=" + archive(), "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
         Process process = new ProcessBuilder(command(main, options, args))
                 .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
                 .start();
