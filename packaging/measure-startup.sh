@@ -6,8 +6,9 @@
 # Starts Xvfb on a free display, then RUNS times (default 5): starts LAUNCHER and polls the display every
 # 10 ms with xdotool for a visible window whose title contains "Countersign"; the time from start to that
 # window is one sample. The first run starts on an empty home folder (first start: the store is created and
-# the demo workspace is written); the others reuse it. Prints each sample with the CPU time the process had used
-# by then (less sensitive to a busy machine than the wall time), and the median of the later runs.
+# the demo workspace is written; COUNTERSIGN_STORE is unset), the others reuse it. Prints each sample with the
+# CPU time the process had used by then (less sensitive to a busy machine than the wall time), and the median
+# of the later runs.
 # Needs Xvfb and xdotool (apt-get install -y xvfb xdotool libgtk-3-0).
 set -euo pipefail
 
@@ -47,7 +48,7 @@ mkdir -p "$work/home"
 samples=()
 for run in $(seq "$runs"); do
   start=$(date +%s%N)
-  HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
+  env -u COUNTERSIGN_STORE HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
   app_pid=$!
   shown=
   while kill -0 "$app_pid" 2>/dev/null; do
