@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Time from process start to the console's first shown window, under a virtual X display.
+#
+#   packaging/measure-startup.sh [-n RUNS] LAUNCHER [ARGS...]
+#
+# Starts Xvfb on a free display, then RUNS times (default 5): starts LAUNCHER and polls the display every
+# 10 ms with xdotool for a visible window whose title contains "Countersign"; the time from start to that
+# window is one sample. The first run starts on an empty home folder (first start: the store is created and
+# the demo workspace is written; COUNTERSIGN_STORE is unset), the others reuse it. Prints each sample with the
+# CPU time the process had used by then (less sensitive to a busy machine than the wall time), and the median
+# of the later runs.
+# Needs Xvfb and xdotool (apt-get install -y xvfb xdotool libgtk-3-0).
+set -euo pipefail
+
+runs=5
+if [ "${1:-}" = "-n" ]; then runs=$2; shift 2; fi
+if [ $# -lt 1 ]; then
+  echo "usage: $0 [-n RUNS] LAUNCHER [ARGS...]" >&2
+  exit 2
+fi
+for tool in Xvfb xdotool; do
+  command -v "$tool" >/dev/null || { echo "$0: $tool is missing (apt-get install -y xvfb xdotool)" >&2; exit 2; }
+done
+
+work=$(mktemp -d)
+xvfb_pid=
+app_pid=
+cleanup() {
+  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
+  if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+display=
+for n in $(seq 90 140); do
+  if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then display=":$n"; break; fi
+done
+[ -n "$display" ] || { echo "$0: no free X display between :90 and :140" >&2; exit 1; }
+Xvfb "$display" -screen 0 1440x900x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do
+  DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  sleep 0.05
+done
+
+mkdir -p "$work/home"
+samples=()
+for run in $(seq "$runs"); do
+  start=$(date +%s%N)
+  env -u COUNTERSIGN_STORE HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
+  app_pid=$!
+  shown=
+  while kill -0 "$app_pid" 2>/dev/null; do
+    if DISPLAY=$display xdotool search --onlyvisible --name Countersign >/dev/null 2>&1; then
+      shown=$(date +%s%N)
+      cpu_ticks=$(awk '{ print $14 + $15 }' "/proc/$app_pid/stat" 2>/dev/null || echo 0)
+      break
+    fi
+    sleep 0.01
+    [ $(( ($(date +%s%N) - start) / 1000000 )) -gt 60000 ] && break
+  done
+  kill "$app_pid" 2>/dev/null || true
+  wait "$app_pid" 2>/dev/null || true
+  app_pid=
+  if [ -z "$shown" ]; then
+    echo "run $run: no window within 60 s; the launcher said:" >&2
+    cat "$work/app-$run.log" >&2
+    exit 1
+  fi
+  ms=$(( (shown - start) / 1000000 ))
+  label=$([ "$run" = 1 ] && echo "first start" || echo "later start")
+  echo "run $run ($label): ${ms} ms, $(( cpu_ticks * 1000 / $(getconf CLK_TCK) )) ms of CPU"
+  [ "$run" -gt 1 ] && samples+=("$ms")
+done
+if [ ${#samples[@]} -gt 0 ]; then
+  median=$(printf '%s\n' "${samples[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  echo "median of later starts: ${median} ms"
+fi
