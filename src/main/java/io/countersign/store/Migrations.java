@@ -36,7 +36,8 @@ final class Migrations {
         try {
             MigrationInfoService info = flyway.info();
             refuseNewer(info, where);
-            if (info.applied().length == 0 && hasTables(database)) {
+            // Read the history again after finding tables: another process may have migrated in between.
+            if (info.applied().length == 0 && hasTables(database) && flyway.info().applied().length == 0) {
                 throw new StoreUnavailableException("The database " + where + " already holds tables that are not a"
                         + " Countersign store; point the store at a new file, or an empty database or schema.");
             }

@@ -234,6 +234,12 @@ public final class RunStore implements RunRepository {
                             if (status != expected) {
                                 row.getLong("claimed_decision");
                                 boolean claimed = !row.wasNull();
+                                // A FOR UPDATE that waited re-reads the run row, not the decisions joined to it:
+                                // look for the winner with a statement that sees what was committed meanwhile.
+                                DecisionRecord onCard = decisionOnCard(connection, runId, decision.digest());
+                                if (onCard != null) {
+                                    return new ClaimResult.AlreadyDecided(onCard);
+                                }
                                 if (!(status == RunStatus.RUNNING || status == RunStatus.QUEUED) || !claimed) {
                                     return new ClaimResult.NotWaiting(status);
                                 }
@@ -259,6 +265,18 @@ public final class RunStore implements RunRepository {
      * locked run row but not the rows joined to it, which keep the statement's older snapshot; a new statement
      * sees the winner's decision.
      */
+    private static DecisionRecord decisionOnCard(Connection connection, String runId, String digest)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT " + decisionColumns("c", "card_")
+                + " FROM decisions c WHERE c.run_id = ? AND c.digest = ?")) {
+            select.setString(1, runId);
+            select.setString(2, digest);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? decision(row, "card_") : null;
+            }
+        }
+    }
+
     private static DecisionRecord committedWinner(Connection connection, String runId) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
             select.setString(1, runId);
