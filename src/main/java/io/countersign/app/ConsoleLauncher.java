@@ -30,7 +30,7 @@ final class ConsoleLauncher {
         try (CountersignRuntime runtime = CountersignRuntime.open(location)) {
             var actor = runtime.localUser();
             runtime.ensureDemo(dataFolder(location, environment));
-            ConsoleApplication.launch(ConsoleContext.of(runtime.runs(), actor, runtime.describeStore()));
+            ConsoleApplication.launch(ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore()));
             return 0;
         } catch (io.countersign.store.StoreException e) {
             System.err.println(e.getMessage());

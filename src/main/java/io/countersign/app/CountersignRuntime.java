@@ -1,5 +1,6 @@
 package io.countersign.app;
 
+import io.countersign.console.ConsoleServices;
 import io.countersign.engine.Actor;
 import io.countersign.engine.IdGenerator;
 import io.countersign.engine.InvocationRules;
@@ -115,6 +116,11 @@ public final class CountersignRuntime implements AutoCloseable {
     /** What start-up did with the decisions a stopped process had committed but not carried out. */
     public List<Resumption> resumedAtStart() {
         return resumedAtStart;
+    }
+
+    /** The services the console's screens call, over this runtime. */
+    public ConsoleServices consoleServices() {
+        return new ConsoleServices(runs, services.events(), services.settings(), services.users());
     }
 
     public RunService runs() {

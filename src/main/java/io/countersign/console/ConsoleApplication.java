@@ -49,8 +49,7 @@ public final class ConsoleApplication extends Application {
         });
         Preferences settings = Preferences.userNodeForPackage(ConsoleApplication.class);
         Theme theme = savedTheme(settings, context.theme());
-        window = ConsoleWindow.open(stage, new ConsoleContext(context.service(), context.actor(), context.store(),
-                theme), executor, Clock.systemDefaultZone());
+        window = ConsoleWindow.open(stage, context.withTheme(theme), executor, Clock.systemDefaultZone());
         // the theme a person picks stays picked for the next start
         window.viewModel().themeProperty().addListener((o, was, now) -> settings.put(THEME_SETTING, now.name()));
     }

@@ -2,7 +2,6 @@ package io.countersign.console;
 
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
-import io.countersign.service.RunService;
 import java.util.Objects;
 
 /**
@@ -11,9 +10,9 @@ import java.util.Objects;
  *
  * @param store such as {@code ~/.local/share/countersign/countersign.db}; shown, never opened
  */
-public record ConsoleContext(RunService service, Actor actor, String store, Theme theme) {
+public record ConsoleContext(ConsoleServices services, Actor actor, String store, Theme theme) {
     public ConsoleContext {
-        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(services, "services");
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(theme, "theme");
         if (store == null || store.isBlank()) {
@@ -22,7 +21,12 @@ public record ConsoleContext(RunService service, Actor actor, String store, Them
     }
 
     /** A context with the light theme. */
-    public static ConsoleContext of(RunService service, Actor actor, String store) {
-        return new ConsoleContext(service, actor, store, Theme.LIGHT);
+    public static ConsoleContext of(ConsoleServices services, Actor actor, String store) {
+        return new ConsoleContext(services, actor, store, Theme.LIGHT);
+    }
+
+    /** The same context in another theme. */
+    public ConsoleContext withTheme(Theme other) {
+        return new ConsoleContext(services, actor, store, other);
     }
 }

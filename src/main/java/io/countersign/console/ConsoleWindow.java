@@ -62,7 +62,7 @@ public final class ConsoleWindow {
         Messages messages = Messages.forLocale(Locale.getDefault());
         LiveClock liveClock = new LiveClock(clock);
         ConnectionState connection = new ConnectionState();
-        RunService service = context.service();
+        RunService service = context.services().runs();
         Actor actor = context.actor();
 
         InboxViewModel inbox = new InboxViewModel(service, actor, executor, liveClock, messages, connection);

@@ -22,7 +22,7 @@ class ConsoleApplicationTest {
         FxToolkit.registerPrimaryStage();
         try (CountersignRuntime runtime = CountersignRuntime.open(
                 new StoreLocation.SqliteFile(folder.resolve("countersign.db")))) {
-            ConsoleApplication.prepare(ConsoleContext.of(runtime.runs(), runtime.localUser(),
+            ConsoleApplication.prepare(ConsoleContext.of(runtime.consoleServices(), runtime.localUser(),
                     runtime.describeStore()));
             runtime.ensureDemo(folder);
 

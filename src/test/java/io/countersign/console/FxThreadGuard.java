@@ -1,6 +1,9 @@
 package io.countersign.console;
 
+import io.countersign.service.EventService;
 import io.countersign.service.RunService;
+import io.countersign.service.SettingsService;
+import io.countersign.service.UserService;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -10,7 +13,7 @@ import java.util.function.Consumer;
 import javafx.application.Platform;
 
 /**
- * Wraps the real run service and notes every call that arrives on the JavaFX thread, where a store call would
+ * Wraps the real services and notes every call that arrives on the JavaFX thread, where a store call would
  * freeze the window. Subscribing to changes is exempt: it only registers a listener.
  */
 final class FxThreadGuard {
@@ -19,10 +22,17 @@ final class FxThreadGuard {
     private volatile Consumer<String> beforeCall = method -> {
     };
 
-    RunService wrap(RunService service) {
-        return (RunService) Proxy.newProxyInstance(RunService.class.getClassLoader(),
-                new Class<?>[] {RunService.class}, (proxy, method, arguments) -> {
-                    if (method.getDeclaringClass() == RunService.class) {
+    /** Every service of the console behind the guard. */
+    ConsoleServices wrap(ConsoleServices services) {
+        return new ConsoleServices(wrap(RunService.class, services.runs()),
+                wrap(EventService.class, services.events()), wrap(SettingsService.class, services.settings()),
+                wrap(UserService.class, services.users()));
+    }
+
+    private <T> T wrap(Class<T> type, T service) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(),
+                new Class<?>[] {type}, (proxy, method, arguments) -> {
+                    if (method.getDeclaringClass() == type) {
                         note(method);
                     }
                     try {
@@ -30,7 +40,7 @@ final class FxThreadGuard {
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
-                });
+                }));
     }
 
     private void note(Method method) {

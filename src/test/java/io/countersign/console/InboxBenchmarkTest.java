@@ -3,6 +3,7 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.engine.Actor;
@@ -12,6 +13,8 @@ import io.countersign.engine.RunStatus;
 import io.countersign.engine.ToolEffect;
 import io.countersign.engine.ToolInvocationTarget;
 import io.countersign.service.RunCard;
+import io.countersign.store.StoreLocation;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
@@ -42,6 +46,9 @@ class InboxBenchmarkTest {
     private final ExecutorService executor = Executors.newFixedThreadPool(2);
     private Stage stage;
     private ConsoleWindow window;
+    private CountersignRuntime others;
+    @TempDir
+    Path folder;
 
     @Start
     void start(Stage stage) {
@@ -54,6 +61,9 @@ class InboxBenchmarkTest {
             window.close();
         }
         executor.shutdownNow();
+        if (others != null) {
+            others.close();
+        }
     }
 
     private static InMemoryRunService tenThousandWaitingRuns() {
@@ -74,12 +84,18 @@ class InboxBenchmarkTest {
         return service;
     }
 
+    /** The services beside the runs, over an empty store: the inbox does not call them. */
+    private ConsoleServices otherServices() {
+        others = CountersignRuntime.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
+        return others.consoleServices();
+    }
+
     @Test
     void tenThousandWaitingRunsShowWithinTwoSecondsAndFilterWithinATenthOfASecond(FxRobot robot) {
-        InMemoryRunService service = tenThousandWaitingRuns();
+        ConsoleServices services = otherServices().withRuns(tenThousandWaitingRuns());
 
         long opening = System.nanoTime();
-        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(service,
+        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(services,
                 Actor.of("maria", Role.OPERATOR), "memory", Theme.LIGHT), executor, Clock.systemDefaultZone()));
         await(() -> robot.lookup(".inbox-list").<ListView<?>>query().getItems().size() == RUNS
                 && robot.lookup(".inbox-agent").tryQuery().isPresent());

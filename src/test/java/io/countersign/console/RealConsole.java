@@ -35,14 +35,14 @@ final class RealConsole implements AutoCloseable {
         return thread;
     });
     private final List<CountersignRuntime> others = new ArrayList<>();
-    private final RunService service;
+    private final ConsoleServices services;
     private ConsoleWindow window;
 
     private RealConsole(Path folder) {
         this.folder = folder;
         this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
         this.runtime = CountersignRuntime.open(location);
-        this.service = guard.wrap(runtime.runs());
+        this.services = guard.wrap(runtime.consoleServices());
     }
 
     /** A store with the demo workspace: three runs wait, one finished. */
@@ -80,7 +80,7 @@ final class RealConsole implements AutoCloseable {
 
     /** Opens the console for a person on the stage, on the JavaFX thread. */
     ConsoleWindow open(FxRobot robot, Stage stage, Actor actor, Theme theme) {
-        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(service, actor,
+        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(services, actor,
                 runtime.describeStore(), theme), executor, Clock.systemDefaultZone()));
         return window;
     }
@@ -106,7 +106,7 @@ final class RealConsole implements AutoCloseable {
 
     /** The run service as the console sees it, behind the guard. */
     RunService service() {
-        return service;
+        return services.runs();
     }
 
     /** Waits until a condition, evaluated on the JavaFX thread, holds. */

@@ -5,6 +5,7 @@ import io.countersign.console.common.FxController;
 import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlView;
+import io.countersign.console.common.ScreenController;
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.BannerView;
 import io.countersign.console.controls.ToastView;
@@ -15,9 +16,11 @@ import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.console.timeline.TimelineController;
 import io.countersign.service.RunSummary;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
@@ -25,26 +28,33 @@ import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBoxBase;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Modality;
 import javafx.stage.Stage;
 import javafx.util.Duration;
 import org.kordamp.ikonli.feather.Feather;
+import org.kordamp.ikonli.javafx.FontIcon;
 
 /**
  * Wires the main window: sidebar, the inbox or runs list, the detail pane (a card, a timeline or the empty
@@ -62,6 +72,8 @@ public final class MainWindowController implements FxController {
     private Loaded<InputCardController> inputView;
     private Loaded<TimelineController> timelineView;
     private Loaded<NewRunController> newRunView;
+    private final Map<Section, ToggleButton> navButtons = new EnumMap<>(Section.class);
+    private final Map<Section, Loaded<? extends FxController>> screens = new EnumMap<>(Section.class);
     private final NewRunViewModel newRun;
     private final Map<Toast, Node> toastNodes = new HashMap<>();
     private final Timeline ticker;
@@ -72,11 +84,11 @@ public final class MainWindowController implements FxController {
     @FXML
     private BannerView storeBanner;
     @FXML
-    private ToggleButton inboxNav;
+    private VBox navItems;
     @FXML
-    private ToggleButton runsNav;
+    private StackPane content;
     @FXML
-    private Label inboxCount;
+    private SplitPane split;
     @FXML
     private Button newRunButton;
     @FXML
@@ -130,19 +142,16 @@ public final class MainWindowController implements FxController {
                 viewModel.connection().connectedProperty(), viewModel.connection().problemProperty()));
 
         ToggleGroup nav = new ToggleGroup();
-        inboxNav.setToggleGroup(nav);
-        runsNav.setToggleGroup(nav);
+        viewModel.sections().forEach(section -> navItems.getChildren().add(navButton(section, nav)));
         nav.selectedToggleProperty().addListener((o, was, now) -> {
             if (now == null) {
                 was.setSelected(true);
             } else {
-                viewModel.sectionProperty().set(now == runsNav ? Section.RUNS : Section.INBOX);
+                viewModel.sectionProperty().set((Section) now.getUserData());
             }
         });
         viewModel.sectionProperty().addListener((o, was, now) -> showSection(now));
         showSection(viewModel.sectionProperty().get());
-        inboxCount.textProperty().bind(Bindings.size(viewModel.inbox().allRuns()).asString());
-        inboxCount.visibleProperty().bind(Bindings.isNotEmpty(viewModel.inbox().allRuns()));
         newRunButton.setOnAction(event -> openNewRun());
         newRunButton.setDisable(!viewModel.mayAct());
         emptyNewRun.setOnAction(event -> openNewRun());
@@ -202,14 +211,51 @@ public final class MainWindowController implements FxController {
         ticker.stop();
     }
 
+    /** A sidebar entry; the inbox's carries the waiting count. */
+    private ToggleButton navButton(Section section, ToggleGroup group) {
+        HBox graphic = new HBox(10, new FontIcon(section.icon()), new Label(messages.get(section.labelKey())));
+        graphic.setAlignment(Pos.CENTER_LEFT);
+        if (section == Section.INBOX) {
+            Label count = new Label();
+            count.getStyleClass().add("nav-count");
+            count.textProperty().bind(Bindings.size(viewModel.inbox().allRuns()).asString());
+            count.visibleProperty().bind(Bindings.isNotEmpty(viewModel.inbox().allRuns()));
+            Region gap = new Region();
+            HBox.setHgrow(gap, Priority.ALWAYS);
+            graphic.getChildren().addAll(gap, count);
+        }
+        ToggleButton button = new ToggleButton();
+        button.setGraphic(graphic);
+        button.setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+        button.setAccessibleText(messages.get(section.labelKey()));
+        button.getStyleClass().add("nav-item");
+        button.setMaxWidth(Double.MAX_VALUE);
+        button.setUserData(section);
+        button.setToggleGroup(group);
+        navButtons.put(section, button);
+        return button;
+    }
+
     private void showSection(Section section) {
+        Optional.ofNullable(navButtons.get(section)).ifPresent(button -> button.setSelected(true));
+        Node shown = section.screen().map(view -> screen(section, view).root()).orElse(split);
+        if (content.getChildren().size() != 1 || content.getChildren().get(0) != shown) {
+            content.getChildren().setAll(shown);
+        }
+        if (section.screen().isPresent()) {
+            ((ScreenController) screens.get(section).controller()).shown();
+            return;
+        }
         boolean inbox = section == Section.INBOX;
         inboxPane.setVisible(inbox);
         runsPane.setVisible(!inbox);
-        (inbox ? inboxNav : runsNav).setSelected(true);
         if (inbox) {
             recentList.getSelectionModel().clearSelection();
         }
+    }
+
+    private Loaded<? extends FxController> screen(Section section, FxmlView view) {
+        return screens.computeIfAbsent(section, missing -> views.load(view));
     }
 
     private void showDetail(Detail detail) {
@@ -317,8 +363,10 @@ public final class MainWindowController implements FxController {
                 case TOGGLE -> viewModel.toggle(shortcut.position());
                 case SUBMIT -> viewModel.submit();
                 case SEARCH -> {
-                    viewModel.sectionProperty().set(Section.INBOX);
-                    inboxPaneController.focusSearch();
+                    if (viewModel.sections().contains(Section.INBOX)) {
+                        viewModel.sectionProperty().set(Section.INBOX);
+                        inboxPaneController.focusSearch();
+                    }
                 }
                 case BACK -> {
                     if (viewModel.detailProperty().get() instanceof Detail.Timeline) {

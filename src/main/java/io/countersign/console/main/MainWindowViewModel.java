@@ -16,6 +16,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.RunStatus;
 import io.countersign.service.WaitingRun;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -46,7 +47,8 @@ public final class MainWindowViewModel {
     private final ConnectionState connection;
 
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>(new Detail.Empty());
-    private final ObjectProperty<Section> section = new SimpleObjectProperty<>(Section.INBOX);
+    private final List<Section> sections;
+    private final ObjectProperty<Section> section;
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
     private final ObservableList<Toast> toasts = FXCollections.observableArrayList();
@@ -69,6 +71,9 @@ public final class MainWindowViewModel {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.theme = new SimpleObjectProperty<>(Objects.requireNonNull(theme, "theme"));
+        this.sections = Arrays.stream(Section.values()).filter(shown -> shown.visibleTo(actor)).toList();
+        // a person with no role sees the runs list, which refuses them with the service's own message
+        this.section = new SimpleObjectProperty<>(sections.isEmpty() ? Section.RUNS : sections.get(0));
         this.roles = actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
                 .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
         title = Bindings.createStringBinding(() -> inbox.allRuns().isEmpty()
@@ -91,9 +96,12 @@ public final class MainWindowViewModel {
         });
     }
 
-    /** Loads the inbox and keeps it current. */
+    /** Loads the inbox and keeps it current, for people who may see it; opens the first section. */
     public void start() {
-        inbox.start();
+        if (sections.contains(Section.INBOX)) {
+            inbox.start();
+        }
+        runs.setShown(section.get() == Section.RUNS);
     }
 
     /** Stops listening to the service. */
@@ -142,6 +150,12 @@ public final class MainWindowViewModel {
         timeline.open(runId);
     }
 
+    /** Shows a run's timeline beside the runs list, from a screen that has no detail pane of its own. */
+    public void showRun(String runId) {
+        section.set(Section.RUNS);
+        openTimeline(runId);
+    }
+
     /** Leaves a timeline for the card or page it was opened from. */
     public void back() {
         if (detail.get() instanceof Detail.Timeline shown) {
@@ -151,21 +165,28 @@ public final class MainWindowViewModel {
 
     /** Shows the next card of the inbox (J). */
     public void next() {
-        leaveTimelineForInbox();
-        inbox.selectNext();
+        if (leaveTimelineForInbox()) {
+            inbox.selectNext();
+        }
     }
 
     /** Shows the previous card of the inbox (K). */
     public void previous() {
-        leaveTimelineForInbox();
-        inbox.selectPrevious();
+        if (leaveTimelineForInbox()) {
+            inbox.selectPrevious();
+        }
     }
 
-    private void leaveTimelineForInbox() {
+    /** Goes back to the inbox for J and K; false for a person who has none. */
+    private boolean leaveTimelineForInbox() {
+        if (!sections.contains(Section.INBOX)) {
+            return false;
+        }
         section.set(Section.INBOX);
         if (detail.get() instanceof Detail.Timeline shown && !(shown.back() instanceof Detail.Empty)) {
             detail.set(shown.back());
         }
+        return true;
     }
 
     /** Approves every call of the open approval card (A). */
@@ -260,6 +281,11 @@ public final class MainWindowViewModel {
 
     public ReadOnlyObjectProperty<Detail> detailProperty() {
         return detail.getReadOnlyProperty();
+    }
+
+    /** The sections of the sidebar this person may use, in sidebar order. */
+    public List<Section> sections() {
+        return sections;
     }
 
     public ObjectProperty<Section> sectionProperty() {

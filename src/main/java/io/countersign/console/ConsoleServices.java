@@ -1,0 +1,25 @@
+package io.countersign.console;
+
+import io.countersign.service.EventService;
+import io.countersign.service.RunService;
+import io.countersign.service.SettingsService;
+import io.countersign.service.UserService;
+import java.util.Objects;
+
+/**
+ * The use cases the console's screens call: runs for operators, events for supervisors, tool settings and users
+ * for admins. Each service checks the acting person's roles itself; the console only hides what they may not use.
+ */
+public record ConsoleServices(RunService runs, EventService events, SettingsService settings, UserService users) {
+    public ConsoleServices {
+        Objects.requireNonNull(runs, "runs");
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(users, "users");
+    }
+
+    /** The same services with another run service in front, such as one that watches which thread calls it. */
+    public ConsoleServices withRuns(RunService replacement) {
+        return new ConsoleServices(replacement, events, settings, users);
+    }
+}
