@@ -37,6 +37,11 @@ final class RunCommands {
     @Command(name = "run", description = "Start a run of an agent and drive it to its first pause or end, or leave"
             + " it to a worker with --queue.")
     static final class Start extends Subcommand {
+        @Override
+        boolean runsTools() {
+            return true;
+        }
+
         @Option(names = "--agent", required = true, paramLabel = "NAME", description = "The agent configuration.")
         String agent;
 
@@ -137,6 +142,11 @@ final class RunCommands {
     @Command(name = "decide", description = "Decide the approval card of a waiting run, on the digest of the card"
             + " you read (countersign inbox or show).")
     static final class Decide extends Subcommand {
+        @Override
+        boolean runsTools() {
+            return true;
+        }
+
         @Parameters(paramLabel = "RUN", description = "The run's id.")
         String runId;
 
@@ -195,6 +205,11 @@ final class RunCommands {
     @Command(name = "input", description = "Submit the typed input a waiting run asks for, on the digest of the card"
             + " you read.")
     static final class Input extends Subcommand {
+        @Override
+        boolean runsTools() {
+            return true;
+        }
+
         @Parameters(paramLabel = "RUN", description = "The run's id.")
         String runId;
 
@@ -229,6 +244,11 @@ final class RunCommands {
     @Command(name = "settle", description = "Settle a run whose call outcome a crash made unknown: wait on its card"
             + " again (--retry), or end it as failed (--fail).")
     static final class Settle extends Subcommand {
+        @Override
+        boolean runsTools() {
+            return true;
+        }
+
         @Parameters(paramLabel = "RUN", description = "The run's id.")
         String runId;
 

@@ -20,6 +20,11 @@ final class SettingCommands {
             + " is. Admins only.", subcommands = Changes.class)
     static final class Tools extends Subcommand {
         @Override
+        boolean runsTools() {
+            return true;
+        }
+
+        @Override
         public Integer call() {
             ArrayNode tools = Views.array();
             runtime().settings().tools(actor()).forEach(tool -> tools.add(Views.tool(tool)));
@@ -53,6 +58,11 @@ final class SettingCommands {
         @Command(name = "set", description = "Turn a tool on or off, or set whether a configurable tool needs"
                 + " approval; --preview shows what it would change without saving. Admins only.")
         static final class SetTool extends Subcommand {
+            @Override
+            boolean runsTools() {
+                return true;
+            }
+
             @Parameters(paramLabel = "NAME", description = "The tool.")
             String name;
 
@@ -93,6 +103,11 @@ final class SettingCommands {
         @Command(name = "set", description = "Declare whether the tools of a remote server need approval;"
                 + " --preview shows what it would change without saving. Admins only.")
         static final class SetServer extends Subcommand {
+            @Override
+            boolean runsTools() {
+                return true;
+            }
+
             @Parameters(paramLabel = "NAME", description = "The server record.")
             String name;
 
