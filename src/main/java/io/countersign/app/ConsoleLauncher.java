@@ -11,8 +11,9 @@ import java.util.logging.Logger;
 
 /**
  * Opens the console on a store: the embedded default unless {@code --store} or {@code COUNTERSIGN_STORE} names
- * another. Imports the tools of the enabled MCP servers in the background, restarts runs that a stopped process left in between, creates the demo workspace on a store with no
- * agents, and closes the store when the window closes.
+ * another. Imports the tools of the enabled MCP servers in the background, restarts runs that a stopped process
+ * left in between, creates the demo workspace on a store with no agents, and closes the store when the window
+ * closes.
  */
 final class ConsoleLauncher {
     // Held here: java.util.logging keeps loggers weakly, and a collected logger forgets its level.
