@@ -37,11 +37,6 @@ final class RunCommands {
     @Command(name = "run", description = "Start a run of an agent and drive it to its first pause or end, or leave"
             + " it to a worker with --queue.")
     static final class Start extends Subcommand {
-        @Override
-        boolean runsTools() {
-            return true;
-        }
-
         @Option(names = "--agent", required = true, paramLabel = "NAME", description = "The agent configuration.")
         String agent;
 
@@ -54,6 +49,11 @@ final class RunCommands {
 
         @Option(names = "--queue", description = "Record the run as queued; a worker (countersign worker) runs it.")
         boolean queue;
+
+        @Override
+        boolean runsTools() {
+            return !queue;
+        }
 
         @Override
         public Integer call() {
@@ -142,11 +142,6 @@ final class RunCommands {
     @Command(name = "decide", description = "Decide the approval card of a waiting run, on the digest of the card"
             + " you read (countersign inbox or show).")
     static final class Decide extends Subcommand {
-        @Override
-        boolean runsTools() {
-            return true;
-        }
-
         @Parameters(paramLabel = "RUN", description = "The run's id.")
         String runId;
 
@@ -172,6 +167,11 @@ final class RunCommands {
             @Option(names = "--verdict", required = true, paramLabel = "INDEX=approve|deny",
                     description = "A verdict on one waiting call; give one for each.")
             Map<Integer, Verdict> each;
+        }
+
+        @Override
+        boolean runsTools() {
+            return !queue;
         }
 
         @Override
@@ -205,11 +205,6 @@ final class RunCommands {
     @Command(name = "input", description = "Submit the typed input a waiting run asks for, on the digest of the card"
             + " you read.")
     static final class Input extends Subcommand {
-        @Override
-        boolean runsTools() {
-            return true;
-        }
-
         @Parameters(paramLabel = "RUN", description = "The run's id.")
         String runId;
 
@@ -222,6 +217,11 @@ final class RunCommands {
 
         @Option(names = "--queue", description = "Commit the input and leave carrying it out to a worker.")
         boolean queue;
+
+        @Override
+        boolean runsTools() {
+            return !queue;
+        }
 
         @Override
         public Integer call() {
@@ -244,11 +244,6 @@ final class RunCommands {
     @Command(name = "settle", description = "Settle a run whose call outcome a crash made unknown: wait on its card"
             + " again (--retry), or end it as failed (--fail).")
     static final class Settle extends Subcommand {
-        @Override
-        boolean runsTools() {
-            return true;
-        }
-
         @Parameters(paramLabel = "RUN", description = "The run's id.")
         String runId;
 
@@ -262,6 +257,11 @@ final class RunCommands {
 
             @Option(names = "--fail", required = true, description = "End the run as failed.")
             boolean fail;
+        }
+
+        @Override
+        boolean runsTools() {
+            return true;
         }
 
         @Override

@@ -58,11 +58,6 @@ final class SettingCommands {
         @Command(name = "set", description = "Turn a tool on or off, or set whether a configurable tool needs"
                 + " approval; --preview shows what it would change without saving. Admins only.")
         static final class SetTool extends Subcommand {
-            @Override
-            boolean runsTools() {
-                return true;
-            }
-
             @Parameters(paramLabel = "NAME", description = "The tool.")
             String name;
 
@@ -74,6 +69,11 @@ final class SettingCommands {
 
             @Option(names = "--preview", description = "Show the effect; save nothing.")
             boolean preview;
+
+            @Override
+            boolean runsTools() {
+                return true;
+            }
 
             @Override
             public Integer call() {
@@ -103,11 +103,6 @@ final class SettingCommands {
         @Command(name = "set", description = "Declare whether the tools of a remote server need approval;"
                 + " --preview shows what it would change without saving. Admins only.")
         static final class SetServer extends Subcommand {
-            @Override
-            boolean runsTools() {
-                return true;
-            }
-
             @Parameters(paramLabel = "NAME", description = "The server record.")
             String name;
 
@@ -116,6 +111,11 @@ final class SettingCommands {
 
             @Option(names = "--preview", description = "Show the effect; save nothing.")
             boolean preview;
+
+            @Override
+            boolean runsTools() {
+                return true;
+            }
 
             @Override
             public Integer call() {

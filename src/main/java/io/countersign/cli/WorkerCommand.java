@@ -15,11 +15,6 @@ import picocli.CommandLine.Option;
         + " holds, and the runs of a worker that stops are recovered. Stops on SIGTERM or Ctrl-C once its runs in"
         + " progress end their stretch. Progress goes to standard error, the final report to standard output.")
 final class WorkerCommand extends Subcommand {
-    @Override
-    boolean runsTools() {
-        return true;
-    }
-
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
             description = "Runs executed at once (default: ${DEFAULT-VALUE}).")
     int threads;
@@ -30,6 +25,11 @@ final class WorkerCommand extends Subcommand {
 
     @Option(names = "--drain", description = "Stop once the queue is empty.")
     boolean drain;
+
+    @Override
+    boolean runsTools() {
+        return true;
+    }
 
     @Override
     public Integer call() {

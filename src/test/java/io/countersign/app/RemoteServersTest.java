@@ -21,6 +21,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,6 +132,42 @@ class RemoteServersTest {
         runtime.servers().edit(admin, "files", ServerForm.empty().withEnabled(false));
 
         awaitTools(false);
+    }
+
+    @Test
+    void aServerThatCannotStartIsLoggedInOneLineAndTheOthersImport() {
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord log) {
+                if (log.getLevel() == Level.WARNING) {
+                    warnings.add(log);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(RemoteServers.class.getName());
+        logger.addHandler(handler);
+        try {
+            runtime.servers().add(admin, "broken", ServerForm.stdio(folder.resolve("missing").toString(), List.of()));
+            runtime.servers().add(admin, "files", filesystemServer());
+
+            awaitTools(true);
+            await().atMost(IMPORT).until(() -> !warnings.isEmpty());
+        } finally {
+            logger.removeHandler(handler);
+        }
+        assertThat(warnings).singleElement().satisfies(log -> assertThat(new SimpleFormatter().formatMessage(log))
+                .isEqualTo("server \"broken\" could not be started: the command \"" + folder.resolve("missing")
+                        + "\" could not be run; its tools are not offered until its record changes or Countersign"
+                        + " starts again (countersign servers test broken shows what is wrong)"));
     }
 
     @Test
