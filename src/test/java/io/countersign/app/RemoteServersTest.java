@@ -114,6 +114,16 @@ class RemoteServersTest {
     }
 
     @Test
+    void aServerAddedByAnotherProcessIsImportedHere() {
+        StoreLocation sameStore = new StoreLocation.SqliteFile(folder.resolve("cs.db"));
+        try (CountersignRuntime other = CountersignRuntime.open(sameStore)) {
+            other.servers().add(other.localUser(), "files", filesystemServer());
+        }
+
+        awaitTools(true);
+    }
+
+    @Test
     void aRemovedServerTakesItsToolsAlong() {
         runtime.servers().add(admin, "files", filesystemServer());
         awaitTools(true);

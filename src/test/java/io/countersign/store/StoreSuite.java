@@ -1532,7 +1532,8 @@ abstract class StoreSuite {
                 .withEnabled(false).withApprovalBound(false).withGroup("workspace")
                 .withDataClass(DataClass.SOURCE_CODE).withCallTimeout(Duration.ofSeconds(90))
                 .withConnectTimeout(Duration.ofMillis(2500));
-        private final McpServerRecord docs = McpServerRecord.streamableHttp("docs", URI.create("https://mcp.example.org/mcp"))
+        private final McpServerRecord docs = McpServerRecord.streamableHttp("docs",
+                        URI.create("https://mcp.example.org/mcp"))
                 .withTransport(new McpServerRecord.StreamableHttp(URI.create("https://mcp.example.org/mcp"),
                         Map.of("Authorization", "env:DOCS_AUTH", "X-Team", "editors")));
 
