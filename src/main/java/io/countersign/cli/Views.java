@@ -17,6 +17,7 @@ import io.countersign.service.ToolSettingView;
 import io.countersign.store.SettingChange;
 import io.countersign.tools.mcp.McpServerRecord;
 import java.util.TreeMap;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -156,14 +157,20 @@ final class Views {
             node.put("transport", "streamable_http").put("url", http.url().toString());
             new TreeMap<>(http.headers()).forEach(node.putObject("headers")::put);
         }
-        return node.put("enabled", server.enabled()).put("approvalBound", server.approvalBound())
-                .put("group", server.group()).put("dataClass", server.dataClass().code())
-                .put("timeoutSeconds", seconds(server.callTimeout().toMillis()))
-                .put("connectTimeoutSeconds", seconds(server.connectTimeout().toMillis()));
+        node.put("enabled", server.enabled()).put("approvalBound", server.approvalBound())
+                .put("group", server.group()).put("dataClass", server.dataClass().code());
+        seconds(node, "timeoutSeconds", server.callTimeout());
+        seconds(node, "connectTimeoutSeconds", server.connectTimeout());
+        return node;
     }
 
-    private static double seconds(long millis) {
-        return millis / 1000.0;
+    /** Whole seconds as an integer, as the command line takes them; a fraction only where one was set. */
+    private static void seconds(ObjectNode node, String field, Duration duration) {
+        if (duration.toMillis() % 1000 == 0) {
+            node.put(field, duration.toSeconds());
+        } else {
+            node.put(field, duration.toMillis() / 1000.0);
+        }
     }
 
     static ObjectNode user(Actor user) {

@@ -74,8 +74,7 @@ public record ServerForm(String command, List<String> args, Map<String, String> 
                     + " (Streamable HTTP)");
         }
         McpServerRecord.Transport transport = command != null ? stdio(null, name) : streamableHttp(null, name);
-        return applyTo(new McpServerRecord(name, transport, true, true, name, McpServerRecord.DEFAULT_DATA_CLASS,
-                McpServerRecord.DEFAULT_CALL_TIMEOUT, McpServerRecord.DEFAULT_CONNECT_TIMEOUT), transport);
+        return applyTo(McpServerRecord.withDefaults(name, transport), transport);
     }
 
     /** The record with the fields this form gives changed. */

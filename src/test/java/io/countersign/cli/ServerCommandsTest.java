@@ -61,7 +61,7 @@ class ServerCommandsTest {
             assertThat(server.path("args").get(1).asText()).isEqualTo(workspace.toString());
             assertThat(server.path("group").asText()).isEqualTo("workspace");
             assertThat(server.path("dataClass").asText()).isEqualTo("sourceCode");
-            assertThat(server.path("timeoutSeconds").asDouble()).isEqualTo(20.0);
+            assertThat(server.path("timeoutSeconds").asText()).isEqualTo("20");
             assertThat(server.path("approvalBound").asBoolean()).isFalse();
         });
 
