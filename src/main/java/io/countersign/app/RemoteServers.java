@@ -20,6 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,15 +35,24 @@ import java.util.logging.Logger;
  * new one imports. The tools are judged on the server's declaration alone: the approval rule reads it from the
  * settings at every call, so a change of the declaration needs no new connection.
  *
- * <p>A server that cannot be connected is reported in one log line; its tools are not offered until its record
- * changes or the process starts again, and {@code countersign servers test NAME} shows what is wrong.
+ * <p>A server that cannot be connected is reported in one log line, and tried again after a pause that doubles up
+ * to {@link #MAX_RETRY_DELAY}; its tools are offered once it answers. {@code countersign servers test NAME} shows
+ * what is wrong.
  */
 final class RemoteServers implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RemoteServers.class.getName());
+    static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(30);
+    static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(5);
 
     private final ServerStore servers;
     private final ToolRegistry registry;
     private final SecretResolver secrets;
+    private final Duration firstRetryDelay;
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "countersign-mcp-retry");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final ExecutorService connecting = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "countersign-mcp-connect");
         thread.setDaemon(true);
@@ -58,15 +69,22 @@ final class RemoteServers implements AutoCloseable {
      * One server as imported.
      *
      * @param imported the record with the declaration left out, to tell a change that needs a new connection
-     * @param source   completes when the first attempt ended: the connected source, or {@code null}
+     * @param source   completes when the attempt ended: the connected source, or {@code null}
+     * @param attempt  1 for the first attempt with this record, counting up with every retry
      */
-    private record Connection(McpServerRecord imported, CompletableFuture<McpToolSource> source) {
+    private record Connection(McpServerRecord imported, CompletableFuture<McpToolSource> source, int attempt) {
     }
 
     RemoteServers(ServerStore servers, ToolRegistry registry, SecretResolver secrets) {
+        this(servers, registry, secrets, FIRST_RETRY_DELAY);
+    }
+
+    /** With the pause before the first retry of a server that failed, doubled for each further one. */
+    RemoteServers(ServerStore servers, ToolRegistry registry, SecretResolver secrets, Duration firstRetryDelay) {
         this.servers = servers;
         this.registry = registry;
         this.secrets = secrets;
+        this.firstRetryDelay = firstRetryDelay;
     }
 
     /** Connects the enabled servers in the background, and follows every later change of the records. */
@@ -128,18 +146,49 @@ final class RemoteServers implements AutoCloseable {
         wanted.forEach((name, server) -> {
             if (!current.containsKey(name)) {
                 // The old connection's tools must be gone before the new one registers the same names.
-                CompletableFuture<?> after = closing.getOrDefault(name, CompletableFuture.completedFuture(null));
-                current.put(name, new Connection(withoutDeclaration(server),
-                        after.thenApplyAsync(ignored -> open(server), connecting)));
+                connect(server, closing.getOrDefault(name, CompletableFuture.completedFuture(null)), 1);
             }
         });
+    }
+
+    /** Connects once {@code after} is done; guarded by this. */
+    private void connect(McpServerRecord server, CompletableFuture<?> after, int attempt) {
+        Connection connection = new Connection(withoutDeclaration(server),
+                after.thenApplyAsync(ignored -> open(server, attempt), connecting), attempt);
+        current.put(server.name(), connection);
+        connection.source().thenAccept(source -> {
+            if (source == null) {
+                retryLater(server, connection);
+            }
+        });
+    }
+
+    private void retryLater(McpServerRecord server, Connection failed) {
+        try {
+            retries.schedule(() -> retry(server, failed), retryDelay(failed.attempt()).toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile: nothing to retry
+        }
+    }
+
+    private synchronized void retry(McpServerRecord server, Connection failed) {
+        // Only while nothing replaced the failed attempt: a changed or removed record has its own connection.
+        if (!closed && current.get(server.name()) == failed) {
+            connect(server, CompletableFuture.completedFuture(null), failed.attempt() + 1);
+        }
+    }
+
+    private Duration retryDelay(int attempt) {
+        Duration delay = firstRetryDelay.multipliedBy(1L << Math.min(attempt - 1, 20));
+        return delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
     }
 
     private static McpServerRecord withoutDeclaration(McpServerRecord server) {
         return server.withApprovalBound(true);
     }
 
-    private McpToolSource open(McpServerRecord server) {
+    private McpToolSource open(McpServerRecord server, int attempt) {
         McpToolSource source = McpToolSource.builder(server, registry).secrets(secrets).build();
         live.add(source);
         if (closed) {
@@ -148,14 +197,15 @@ final class RemoteServers implements AutoCloseable {
         }
         try {
             ImportReport report = source.open();
-            LOG.log(Level.INFO, "MCP server {0}: {1} tools imported", new Object[] {server.name(),
-                report.registered().size()});
+            LOG.log(Level.INFO, "MCP server {0}: {1} tools imported{2}", new Object[] {server.name(),
+                report.registered().size(), attempt == 1 ? "" : " at attempt " + attempt});
             return source;
         } catch (McpServerException | IllegalStateException e) {
             close(source);
-            LOG.log(Level.WARNING, "{0}; its tools are not offered until its record changes or Countersign starts"
-                    + " again (countersign servers test {1} shows what is wrong)", new Object[] {e.getMessage(),
-                server.name()});
+            // One warning per record; the retries that fail too are logged only in detail.
+            LOG.log(attempt == 1 ? Level.WARNING : Level.FINE, "{0}; its tools are not offered until it can be"
+                    + " used, next try in {1} s (countersign servers test {2} shows what is wrong)", new Object[] {
+                        e.getMessage(), retryDelay(attempt).toSeconds(), server.name()});
             return null;
         } catch (RuntimeException e) {
             close(source);
@@ -181,6 +231,7 @@ final class RemoteServers implements AutoCloseable {
             }
             current.clear();
         }
+        retries.shutdownNow();
         connecting.shutdownNow();
         live.forEach(this::close);
     }

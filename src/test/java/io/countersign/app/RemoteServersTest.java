@@ -8,6 +8,7 @@ import io.countersign.engine.AgentConfiguration;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.ModelConfiguration;
 import io.countersign.engine.RunStatus;
+import io.countersign.engine.ToolRegistry;
 import io.countersign.engine.TrustZone;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
@@ -17,6 +18,8 @@ import io.countersign.service.StartedRun;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.tools.mcp.McpPeers;
+import io.countersign.tools.mcp.McpServerRecord;
+import io.countersign.tools.mcp.SecretResolver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -176,8 +179,28 @@ class RemoteServersTest {
         }
         assertThat(warnings).singleElement().satisfies(log -> assertThat(new SimpleFormatter().formatMessage(log))
                 .isEqualTo("server \"broken\" could not be started: the command \"" + folder.resolve("missing")
-                        + "\" could not be run; its tools are not offered until its record changes or Countersign"
-                        + " starts again (countersign servers test broken shows what is wrong)"));
+                        + "\" could not be run; its tools are not offered until it can be used, next try in 30 s"
+                        + " (countersign servers test broken shows what is wrong)"));
+    }
+
+    @Test
+    void aServerThatFailedIsTriedAgainUntilItAnswers() throws Exception {
+        Path lateNode = folder.resolve("late-node");
+        McpServerRecord late = McpServerRecord.stdio("files", lateNode.toString(),
+                List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString()));
+        ToolRegistry registry = new ToolRegistry();
+        try (RemoteServers servers = new RemoteServers(runtime.store().servers(), registry,
+                SecretResolver.environment(), Duration.ofMillis(100))) {
+            runtime.store().servers().add(late, admin);
+            servers.start(runtime.store().changes());
+            assertThat(servers.awaitImports(IMPORT)).isTrue();
+            assertThat(registry.names()).isEmpty();
+
+            Files.createSymbolicLink(lateNode, Path.of(McpPeers.node()));
+
+            await().atMost(IMPORT).until(() -> registry.names().contains("files.read_text_file"));
+        }
+        assertThat(registry.names()).isEmpty();
     }
 
     @Test
