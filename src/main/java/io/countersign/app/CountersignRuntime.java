@@ -26,8 +26,8 @@ import io.countersign.store.StoreLocation;
 import io.countersign.tools.BuiltinTools;
 import io.countersign.tools.mcp.SecretResolver;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -79,7 +79,7 @@ public final class CountersignRuntime implements AutoCloseable {
      * Like {@link #open(StoreLocation)}, and imports the tools of the enabled MCP servers: each server is connected
      * in the background, and followed as its record changes, here or in another process. Before the interrupted
      * runs are resumed, this waits for the imports, at most {@code importWait}; a server slower than that imports
-     * its tools when it is ready, and one that fails is logged.
+     * its tools when it is ready, and one that fails is logged and tried again later.
      */
     public static CountersignRuntime openWithRemoteTools(StoreLocation location, Duration importWait) {
         return open(location, Objects.requireNonNull(importWait, "importWait"));
@@ -176,16 +176,6 @@ public final class CountersignRuntime implements AutoCloseable {
 
     public ServerService servers() {
         return services.servers();
-    }
-
-    /**
-     * Waits until the MCP servers connected so far have imported their tools or failed, at most {@code bound};
-     * returns at once in a runtime opened without remote tools.
-     *
-     * @return true when every import ended within the bound
-     */
-    public boolean awaitRemoteTools(Duration bound) {
-        return remoteServers == null || remoteServers.awaitImports(bound);
     }
 
     public Store store() {
