@@ -4,19 +4,23 @@ import io.countersign.console.ConsoleApplication;
 import io.countersign.console.ConsoleContext;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Opens the console on a store: the embedded default unless {@code --store} or {@code COUNTERSIGN_STORE} names
- * another. Restarts runs that a stopped process left in between, creates the demo workspace on a store with no
- * agents, and closes the store when the window closes.
+ * another. Imports the tools of the enabled MCP servers in the background, restarts runs that a stopped process
+ * left in between, creates the demo workspace on a store with no agents, and closes the store when the window
+ * closes.
  */
 final class ConsoleLauncher {
     // Held here: java.util.logging keeps loggers weakly, and a collected logger forgets its level.
     private static final Logger FLYWAY = Logger.getLogger("org.flywaydb");
     private static final Logger HIKARI = Logger.getLogger("com.zaxxer.hikari");
+    /** The window opens after this at the latest; a slower MCP server imports its tools once it is ready. */
+    private static final Duration REMOTE_TOOLS_WAIT = Duration.ofSeconds(2);
 
     private ConsoleLauncher() {
     }
@@ -27,7 +31,7 @@ final class ConsoleLauncher {
         FLYWAY.setLevel(Level.WARNING);
         HIKARI.setLevel(Level.WARNING);
         StoreLocation location = StoreLocation.resolve(storeOption, environment);
-        try (CountersignRuntime runtime = CountersignRuntime.open(location)) {
+        try (CountersignRuntime runtime = CountersignRuntime.openWithRemoteTools(location, REMOTE_TOOLS_WAIT)) {
             var actor = runtime.localUser();
             runtime.ensureDemo(dataFolder(location, environment));
             ConsoleApplication.launch(ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore()));

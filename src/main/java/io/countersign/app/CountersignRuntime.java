@@ -12,21 +12,26 @@ import io.countersign.service.DefaultAgentService;
 import io.countersign.service.DefaultEventService;
 import io.countersign.service.DefaultExecutionService;
 import io.countersign.service.DefaultRunService;
+import io.countersign.service.DefaultServerService;
 import io.countersign.service.DefaultSettingsService;
 import io.countersign.service.DefaultUserService;
 import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.Resumption;
 import io.countersign.service.RunService;
+import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.BuiltinTools;
+import io.countersign.tools.mcp.SecretResolver;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import okhttp3.OkHttpClient;
 
@@ -41,37 +46,60 @@ public final class CountersignRuntime implements AutoCloseable {
     private final RunService runs;
     private final Services services;
     private final List<Resumption> resumedAtStart;
+    private final RemoteServers remoteServers;
 
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
-                            ExecutionService execution) {
+                            ExecutionService execution, ServerService servers) {
     }
 
     private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs,
-                               Services services, List<Resumption> resumedAtStart) {
+                               Services services, List<Resumption> resumedAtStart, RemoteServers remoteServers) {
         this.store = store;
         this.http = http;
         this.registry = registry;
         this.runs = runs;
         this.services = services;
         this.resumedAtStart = List.copyOf(resumedAtStart);
+        this.remoteServers = remoteServers;
     }
 
     /**
      * Opens the store at the location, assembles the parts over it, and reconciles the runs that stopped
      * processes left running: their committed decisions are carried out again before this returns (see
-     * {@link DefaultRunService#resumeInterrupted()}), which may take the runs' model calls.
+     * {@link DefaultRunService#resumeInterrupted()}), which may take the runs' model calls. Connects to no MCP
+     * server: for work that runs no agent.
      *
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime open(StoreLocation location) {
+        return open(location, null);
+    }
+
+    /**
+     * Like {@link #open(StoreLocation)}, and imports the tools of the enabled MCP servers: each server is connected
+     * in the background, and followed as its record changes, here or in another process. Before the interrupted
+     * runs are resumed, this waits for the imports, at most {@code importWait}; a server slower than that imports
+     * its tools when it is ready, and one that fails is logged and tried again later.
+     */
+    public static CountersignRuntime openWithRemoteTools(StoreLocation location, Duration importWait) {
+        return open(location, Objects.requireNonNull(importWait, "importWait"));
+    }
+
+    private static CountersignRuntime open(StoreLocation location, Duration importWait) {
         Store store = Store.open(location);
+        RemoteServers remoteServers = null;
         try {
             OkHttpClient http = new OkHttpClient();
             ToolRegistry registry = new ToolRegistry();
             BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
                     .forEach(registry::register);
             registry.register(new IntakeFormTool());
+            if (importWait != null) {
+                remoteServers = new RemoteServers(store.servers(), registry, SecretResolver.environment());
+                remoteServers.start(store.changes());
+                remoteServers.awaitImports(importWait);
+            }
             InvocationRules rules = InvocationRules.discover(List.of(), List.of());
             ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
                     .with(ScriptedModels.PROVIDER, ScriptedModels::load);
@@ -83,9 +111,14 @@ public final class CountersignRuntime implements AutoCloseable {
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
                     new DefaultAgentService(store.configurations(), registry, models::create),
-                    new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids));
-            return new CountersignRuntime(store, http, registry, runs, services, runs.resumeInterrupted());
+                    new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids),
+                    new DefaultServerService(store.servers(), SecretResolver.environment()));
+            return new CountersignRuntime(store, http, registry, runs, services, runs.resumeInterrupted(),
+                    remoteServers);
         } catch (RuntimeException e) {
+            if (remoteServers != null) {
+                remoteServers.close();
+            }
             store.close();
             throw e;
         }
@@ -147,6 +180,10 @@ public final class CountersignRuntime implements AutoCloseable {
         return services.execution();
     }
 
+    public ServerService servers() {
+        return services.servers();
+    }
+
     public Store store() {
         return store;
     }
@@ -162,6 +199,9 @@ public final class CountersignRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        if (remoteServers != null) {
+            remoteServers.close();
+        }
         store.close();
         http.dispatcher().executorService().shutdown();
         http.connectionPool().evictAll();

@@ -5,6 +5,7 @@ import io.countersign.engine.Actor;
 import io.countersign.store.StoreLocation;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine;
@@ -22,11 +23,13 @@ import picocli.CommandLine.Spec;
         subcommands = {AgentCommands.Agents.class, RunCommands.Start.class, RunCommands.Inbox.class,
             RunCommands.Show.class, RunCommands.Decide.class, RunCommands.Input.class, RunCommands.Settle.class,
             EventCommands.Events.class, SettingCommands.Tools.class, SettingCommands.ToolSet.class,
-            SettingCommands.ServerSet.class, UserCommands.Users.class, UserCommands.UserSet.class,
-            DemoCommand.class, WorkerCommand.class})
+            SettingCommands.ServerSet.class, ServerCommands.Servers.class, UserCommands.Users.class,
+            UserCommands.UserSet.class, DemoCommand.class, WorkerCommand.class})
 final class CountersignCommand implements Runnable, AutoCloseable {
     /** Set to 1 to let {@code --as} act as another user; for tests, never for people. */
     static final String IMPERSONATION_VARIABLE = "COUNTERSIGN_ALLOW_IMPERSONATION";
+    /** A backstop only: every server's attempt ends within its own connect timeout, at most 5 minutes. */
+    private static final Duration REMOTE_TOOLS_WAIT = Duration.ofMinutes(6);
 
     @Option(names = "--store", paramLabel = "PATH|URL", scope = ScopeType.INHERIT,
             description = "The store: a SQLite file, or a jdbc:postgresql:// URL (default: $COUNTERSIGN_STORE, else"
@@ -59,14 +62,19 @@ final class CountersignCommand implements Runnable, AutoCloseable {
                 + String.join(", ", spec.subcommands().keySet()));
     }
 
-    /** The runtime over the chosen store, opened on first use. */
-    CountersignRuntime runtime() {
+    /**
+     * The runtime over the chosen store, opened on first use; with {@code remoteTools}, it imports the tools of
+     * the enabled MCP servers and waits until each has imported or failed (each within its connect timeout).
+     */
+    CountersignRuntime runtime(boolean remoteTools) {
         if (runtime == null) {
             if (as != null && !"1".equals(env.get(IMPERSONATION_VARIABLE))) {
                 throw CliFailure.usage("--as is refused: acting as another user is only allowed where "
                         + IMPERSONATION_VARIABLE + "=1 is set, for tests");
             }
-            runtime = CountersignRuntime.open(StoreLocation.resolve(store, env));
+            StoreLocation location = StoreLocation.resolve(store, env);
+            runtime = remoteTools ? CountersignRuntime.openWithRemoteTools(location, REMOTE_TOOLS_WAIT)
+                    : CountersignRuntime.open(location);
         }
         return runtime;
     }
@@ -74,7 +82,7 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     /** Who acts: the {@code --as} user, or the operating-system user (the first user of a new store is admin). */
     Actor actor() {
         if (actor == null) {
-            actor = as != null ? runtime().user(as) : runtime().localUser();
+            actor = as != null ? runtime(false).user(as) : runtime(false).localUser();
         }
         return actor;
     }

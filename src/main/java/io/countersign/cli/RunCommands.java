@@ -51,6 +51,11 @@ final class RunCommands {
         boolean queue;
 
         @Override
+        boolean runsTools() {
+            return !queue;
+        }
+
+        @Override
         public Integer call() {
             StartedRun started = queue ? runtime().execution().enqueue(actor(), agent, prompt, unattended)
                     : runtime().runs().start(actor(), agent, prompt, unattended);
@@ -165,6 +170,11 @@ final class RunCommands {
         }
 
         @Override
+        boolean runsTools() {
+            return !queue;
+        }
+
+        @Override
         public Integer call() {
             List<ApprovalDecision.CallVerdict> given = new ArrayList<>();
             if (verdicts.each != null) {
@@ -209,6 +219,11 @@ final class RunCommands {
         boolean queue;
 
         @Override
+        boolean runsTools() {
+            return !queue;
+        }
+
+        @Override
         public Integer call() {
             JsonNode values;
             try {
@@ -242,6 +257,11 @@ final class RunCommands {
 
             @Option(names = "--fail", required = true, description = "End the run as failed.")
             boolean fail;
+        }
+
+        @Override
+        boolean runsTools() {
+            return true;
         }
 
         @Override

@@ -20,6 +20,11 @@ final class SettingCommands {
             + " is. Admins only.", subcommands = Changes.class)
     static final class Tools extends Subcommand {
         @Override
+        boolean runsTools() {
+            return true;
+        }
+
+        @Override
         public Integer call() {
             ArrayNode tools = Views.array();
             runtime().settings().tools(actor()).forEach(tool -> tools.add(Views.tool(tool)));
@@ -66,6 +71,11 @@ final class SettingCommands {
             boolean preview;
 
             @Override
+            boolean runsTools() {
+                return true;
+            }
+
+            @Override
             public Integer call() {
                 List<SettingRequest> requests = new ArrayList<>();
                 if (enabled != null) {
@@ -101,6 +111,11 @@ final class SettingCommands {
 
             @Option(names = "--preview", description = "Show the effect; save nothing.")
             boolean preview;
+
+            @Override
+            boolean runsTools() {
+                return true;
+            }
 
             @Override
             public Integer call() {

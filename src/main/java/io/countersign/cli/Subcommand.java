@@ -17,7 +17,15 @@ abstract class Subcommand implements Callable<Integer> {
     }
 
     CountersignRuntime runtime() {
-        return root().runtime();
+        return root().runtime(runsTools());
+    }
+
+    /**
+     * True for a command that runs agents' tools or governs them by name: its process imports the tools of the
+     * enabled MCP servers, waiting for them before it acts. The others leave the servers alone.
+     */
+    boolean runsTools() {
+        return false;
     }
 
     Actor actor() {

@@ -15,6 +15,9 @@ import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.ToolSettingView;
 import io.countersign.store.SettingChange;
+import io.countersign.tools.mcp.McpServerRecord;
+import java.util.TreeMap;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -140,6 +143,34 @@ final class Views {
 
     private static void counts(ObjectNode node, SettingPreview.CallCounts counts) {
         node.put("paused", counts.paused()).put("ran", counts.ran()).put("refused", counts.refused());
+    }
+
+    /** A server record; every value it shows is plain or a reference {@code env:NAME}, never a secret. */
+    static ObjectNode server(McpServerRecord server) {
+        ObjectNode node = object().put("name", server.name());
+        if (server.transport() instanceof McpServerRecord.Stdio stdio) {
+            node.put("transport", "stdio").put("command", stdio.command());
+            strings(node, "args", stdio.args());
+            new TreeMap<>(stdio.env()).forEach(node.putObject("env")::put);
+        } else {
+            McpServerRecord.StreamableHttp http = (McpServerRecord.StreamableHttp) server.transport();
+            node.put("transport", "streamable_http").put("url", http.url().toString());
+            new TreeMap<>(http.headers()).forEach(node.putObject("headers")::put);
+        }
+        node.put("enabled", server.enabled()).put("approvalBound", server.approvalBound())
+                .put("group", server.group()).put("dataClass", server.dataClass().code());
+        seconds(node, "timeoutSeconds", server.callTimeout());
+        seconds(node, "connectTimeoutSeconds", server.connectTimeout());
+        return node;
+    }
+
+    /** Whole seconds as an integer, as the command line takes them; a fraction only where one was set. */
+    private static void seconds(ObjectNode node, String field, Duration duration) {
+        if (duration.toMillis() % 1000 == 0) {
+            node.put(field, duration.toSeconds());
+        } else {
+            node.put(field, duration.toMillis() / 1000.0);
+        }
     }
 
     static ObjectNode user(Actor user) {

@@ -27,6 +27,11 @@ final class WorkerCommand extends Subcommand {
     boolean drain;
 
     @Override
+    boolean runsTools() {
+        return true;
+    }
+
+    @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         RunWorker.Options options = RunWorker.Options.defaults().withThreads(threads)

@@ -22,6 +22,11 @@ public enum Operation {
     VIEW_TOOL_SETTINGS(Role.ADMIN),
     CHANGE_TOOL_SETTINGS(Role.ADMIN),
     VIEW_SETTING_CHANGES(Role.SUPERVISOR, Role.ADMIN),
+    /** The MCP server records; supervisors see their recorded changes through {@link #VIEW_SETTING_CHANGES}. */
+    VIEW_SERVERS(Role.ADMIN),
+    CHANGE_SERVERS(Role.ADMIN),
+    /** Connecting to a server to see its tools starts the server's process or reaches its address. */
+    TEST_SERVERS(Role.ADMIN),
     MANAGE_USERS(Role.ADMIN),
     SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
     /** Executing queued runs and carrying out decisions, each under the identity of the run's initiator. */

@@ -10,7 +10,10 @@ enum SettingKind {
     APPROVAL("approval", null),
     SERVER_APPROVAL_BOUND("server_approval_bound", "true"),
     ALLOWED_HOSTS("allowed_hosts", null),
-    USER_ROLES("user_roles", null);
+    USER_ROLES("user_roles", null),
+    /** A remote server's record (how to reach it, enabled, group, data class, timeouts); its declaration is
+     * {@link #SERVER_APPROVAL_BOUND}. */
+    SERVER("server", null);
 
     private final String code;
     private final String defaultValue;

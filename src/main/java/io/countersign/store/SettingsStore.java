@@ -135,26 +135,38 @@ public final class SettingsStore implements ToolSettingsSource {
 
     private Optional<SettingChange> change(SettingKind kind, String subject, String value, Actor who) {
         Objects.requireNonNull(who, "who");
-        String key = kind.key(subject);
-        Optional<SettingChange> change = database.write("change the setting " + key, ChangeKind.SETTINGS,
-                connection -> {
-                    String old = stored(connection, key).orElse(kind.defaultValue());
-                    if (value.equals(old)) {
-                        return Optional.<SettingChange>empty();
-                    }
-                    try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO tool_settings"
-                            + " (setting_key, setting_value) VALUES (?, ?)"
-                            + " ON CONFLICT (setting_key) DO UPDATE SET setting_value = excluded.setting_value")) {
-                        upsert.setString(1, key);
-                        upsert.setString(2, value);
-                        upsert.executeUpdate();
-                    }
-                    return Optional.of(SettingChanges.record(connection, database.clock().instant(), who, key, old,
-                            value));
-                });
-        // Drop the cache now, so the caller's next read sees the change without waiting for the feed.
-        generation.incrementAndGet();
+        Optional<SettingChange> change = database.write("change the setting " + kind.key(subject),
+                ChangeKind.SETTINGS, connection -> change(connection, kind, subject, value, who));
+        dropCache();
         return change;
+    }
+
+    /**
+     * Changes a setting inside the caller's transaction, which bumps {@link ChangeKind#SETTINGS}; the caller
+     * calls {@link #dropCache()} once it has committed.
+     *
+     * @return the change, or empty when the setting already had this value
+     */
+    Optional<SettingChange> change(Connection connection, SettingKind kind, String subject, String value, Actor who)
+            throws SQLException {
+        String key = kind.key(subject);
+        String old = stored(connection, key).orElse(kind.defaultValue());
+        if (value.equals(old)) {
+            return Optional.empty();
+        }
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO tool_settings"
+                + " (setting_key, setting_value) VALUES (?, ?)"
+                + " ON CONFLICT (setting_key) DO UPDATE SET setting_value = excluded.setting_value")) {
+            upsert.setString(1, key);
+            upsert.setString(2, value);
+            upsert.executeUpdate();
+        }
+        return Optional.of(SettingChanges.record(connection, database.clock().instant(), who, key, old, value));
+    }
+
+    /** Makes the next read load the settings again, so a caller sees its own change without waiting for the feed. */
+    void dropCache() {
+        generation.incrementAndGet();
     }
 
     private static Optional<String> stored(Connection connection, String key) throws SQLException {
@@ -203,7 +215,7 @@ public final class SettingsStore implements ToolSettingsSource {
                         hosts.put(subject, value.isEmpty() ? List.of() : List.of(value.split(",")));
                         yield settings;
                     }
-                    case USER_ROLES -> settings; // recorded as changes only, never stored here
+                    case USER_ROLES, SERVER -> settings; // recorded as changes only, never stored here
                 };
             }
         }

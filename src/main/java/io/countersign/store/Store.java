@@ -11,6 +11,7 @@ public final class Store implements AutoCloseable {
     private final StoreSession session;
     private final EventStore events;
     private final SettingsStore settings;
+    private final ServerStore servers;
     private final UserStore users;
     private final ConfigurationStore configurations;
     private final RunStore runs;
@@ -20,6 +21,7 @@ public final class Store implements AutoCloseable {
         this.session = session;
         this.events = new EventStore(database);
         this.settings = new SettingsStore(database);
+        this.servers = new ServerStore(database, settings);
         this.users = new UserStore(database);
         this.configurations = new ConfigurationStore(database);
         this.runs = new RunStore(database, session);
@@ -65,6 +67,11 @@ public final class Store implements AutoCloseable {
     /** Tool settings and the record of admin changes. */
     public SettingsStore settings() {
         return settings;
+    }
+
+    /** The operator's MCP server records, each with its server's declaration from the settings. */
+    public ServerStore servers() {
+        return servers;
     }
 
     /** Users and their roles. */

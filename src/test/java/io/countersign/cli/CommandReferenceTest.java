@@ -199,7 +199,7 @@ class CommandReferenceTest {
     void everyCommandOfTheReferenceHasHelp() {
         List<String> missing = new ArrayList<>();
         for (String command : List.of("agents", "run", "inbox", "show", "decide", "input", "settle", "events",
-                "tools", "tool", "server", "users", "user", "demo", "worker")) {
+                "tools", "tool", "server", "servers", "users", "user", "demo", "worker")) {
             if (countersign.runHere(command, "--help").exitCode() != 0) {
                 missing.add(command);
             }

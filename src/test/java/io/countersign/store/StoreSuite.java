@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.DataClass;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.ChatMessage;
 import io.countersign.engine.DecisionRecord;
@@ -27,6 +28,8 @@ import io.countersign.engine.ToolInvocationObservation;
 import io.countersign.engine.ToolPreview;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.TrustZone;
+import io.countersign.tools.mcp.McpServerRecord;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -39,6 +42,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -127,7 +131,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5");
             }
         }
 
@@ -162,7 +166,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 4")
+                    .hasMessageContaining("knows up to version 5")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1516,6 +1520,102 @@ abstract class StoreSuite {
             assertThatThrownBy(() -> store.runs().settleUnknownOutcome("nope", false, "ana", later))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("no run has the id \"nope\"");
+        }
+    }
+
+    @Nested
+    class Servers {
+        private final McpServerRecord files = McpServerRecord.stdio("files", "/usr/bin/node",
+                        List.of("server.js", "/srv/work"))
+                .withTransport(new McpServerRecord.Stdio("/usr/bin/node", List.of("server.js", "/srv/work"),
+                        Map.of("API_TOKEN", "env:FILES_TOKEN", "LOG_LEVEL", "debug")))
+                .withEnabled(false).withApprovalBound(false).withGroup("workspace")
+                .withDataClass(DataClass.SOURCE_CODE).withCallTimeout(Duration.ofSeconds(90))
+                .withConnectTimeout(Duration.ofMillis(2500));
+        private final McpServerRecord docs = McpServerRecord.streamableHttp("docs",
+                        URI.create("https://mcp.example.org/mcp"))
+                .withTransport(new McpServerRecord.StreamableHttp(URI.create("https://mcp.example.org/mcp"),
+                        Map.of("Authorization", "env:DOCS_AUTH", "X-Team", "editors")));
+
+        @Test
+        void stdioRecordKeepsEveryField() {
+            store.servers().add(files, ADMIN);
+
+            assertThat(store.servers().find("files")).contains(files);
+        }
+
+        @Test
+        void streamableHttpRecordKeepsItsUrlAndHeaders() {
+            store.servers().add(docs, ADMIN);
+
+            assertThat(store.servers().find("docs")).contains(docs);
+        }
+
+        @Test
+        void recordsAreListedByName() {
+            store.servers().add(files, ADMIN);
+            store.servers().add(docs, ADMIN);
+
+            assertThat(store.servers().list()).containsExactly(docs, files);
+        }
+
+        @Test
+        void addingATakenNameChangesNothing() {
+            store.servers().add(docs, ADMIN);
+
+            assertThat(store.servers().add(docs.withGroup("other"), ADMIN)).isEmpty();
+            assertThat(store.servers().find("docs")).contains(docs);
+        }
+
+        @Test
+        void updatingAnUnknownServerChangesNothing() {
+            assertThat(store.servers().update(docs, ADMIN)).isEmpty();
+            assertThat(store.servers().list()).isEmpty();
+        }
+
+        @Test
+        void theDeclarationIsTheSettingTheApprovalRuleReads() {
+            store.servers().add(files, ADMIN);
+
+            assertThat(store.settings().current().serverApprovalBound("files")).isFalse();
+            store.settings().setServerApprovalBound("files", true, ADMIN);
+            assertThat(store.servers().find("files").orElseThrow().approvalBound()).isTrue();
+        }
+
+        @Test
+        void recordAndDeclarationChangesAreRecordedWithWhoWhenOldAndNew() {
+            store.servers().add(files, ADMIN);
+            List<SettingChange> changes = store.servers().update(files.withGroup("shared"), ADMIN).orElseThrow();
+
+            assertThat(changes).singleElement().satisfies(change -> {
+                assertThat(change).extracting(SettingChange::time, SettingChange::actor, SettingChange::settingKey)
+                        .containsExactly(NOW, "ana", "server:files");
+                assertThat(change.oldValue()).contains("\"group\":\"workspace\"").contains("env:FILES_TOKEN");
+                assertThat(change.newValue()).contains("\"group\":\"shared\"");
+            });
+            assertThat(store.settings().changes(10)).extracting(SettingChange::settingKey, SettingChange::oldValue,
+                            SettingChange::newValue)
+                    .contains(tuple("server_approval_bound:files", "true", "false"));
+        }
+
+        @Test
+        void savingTheSameRecordAgainRecordsNothing() {
+            store.servers().add(files, ADMIN);
+
+            assertThat(store.servers().update(files, ADMIN)).contains(List.of());
+        }
+
+        @Test
+        void removingARecordResetsItsDeclaration() {
+            store.servers().add(files, ADMIN);
+
+            List<SettingChange> changes = store.servers().remove("files", ADMIN).orElseThrow();
+
+            assertThat(changes).extracting(SettingChange::settingKey, SettingChange::newValue)
+                    .containsExactly(tuple("server:files", null), tuple("server_approval_bound:files", "true"));
+            assertThat(store.servers().find("files")).isEmpty();
+            assertThat(store.settings().current().serverApprovalBound("files")).isTrue();
+            assertThat(store.servers().remove("files", ADMIN)).isEmpty();
         }
     }
 }

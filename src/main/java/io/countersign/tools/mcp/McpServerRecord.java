@@ -67,7 +67,11 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
         return withDefaults(name, new StreamableHttp(url, Map.of()));
     }
 
-    private static McpServerRecord withDefaults(String name, Transport transport) {
+    /**
+     * A new server reached through {@code transport}: enabled, approval-bound, its own name as group,
+     * {@link #DEFAULT_DATA_CLASS}, default timeouts.
+     */
+    public static McpServerRecord withDefaults(String name, Transport transport) {
         return new McpServerRecord(name, transport, true, true, name, DEFAULT_DATA_CLASS, DEFAULT_CALL_TIMEOUT,
                 DEFAULT_CONNECT_TIMEOUT);
     }

@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * to its {@code conformance} folder. Without node and npm the tests fail and say what to install: they are never
  * skipped.
  */
-final class McpPeers {
-    static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
+public final class McpPeers {
+    public static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
     static final String EVERYTHING = "@modelcontextprotocol/server-everything";
     static final String CONFORMANCE = "@modelcontextprotocol/conformance";
     static final int MIN_NODE_MAJOR = 20;
@@ -62,7 +62,7 @@ final class McpPeers {
     }
 
     /** The {@code node} executable, checked to be recent enough. */
-    static synchronized String node() {
+    public static synchronized String node() {
         if (node == null) {
             Path found = onPath("node").orElseThrow(() -> missing("node"));
             String version = run(List.of(found.toString(), "--version"), null).strip();
@@ -77,7 +77,7 @@ final class McpPeers {
     }
 
     /** The main script of an installed package, such as {@code dist/index.js}. */
-    static String script(String npmPackage, String relativePath) {
+    public static String script(String npmPackage, String relativePath) {
         Installation installation = SERVERS.packages().containsKey(npmPackage) ? SERVERS : SUITE;
         Path script = modules(installation).resolve(npmPackage).resolve(relativePath);
         if (!Files.isRegularFile(script)) {

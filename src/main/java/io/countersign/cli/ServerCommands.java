@@ -1,0 +1,211 @@
+package io.countersign.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.service.ServerCheck;
+import io.countersign.service.ServerForm;
+import io.countersign.service.ServerResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code servers}: list, add, edit, test and remove MCP server records. */
+final class ServerCommands {
+
+    private ServerCommands() {
+    }
+
+    @Command(name = "servers", description = "The MCP server records, each with its declaration (approval-bound"
+            + " unless declared otherwise). Admins only.",
+            subcommands = {ListServers.class, Add.class, Edit.class, Test.class, Remove.class})
+    static final class Servers extends Subcommand {
+        @Override
+        public Integer call() {
+            return list(this);
+        }
+    }
+
+    @Command(name = "list", description = "The MCP server records, by name. Admins only.")
+    static final class ListServers extends Subcommand {
+        @Override
+        public Integer call() {
+            return list(this);
+        }
+    }
+
+    private static int list(Subcommand command) {
+        ArrayNode servers = Views.array();
+        command.runtime().servers().list(command.actor()).forEach(server -> servers.add(Views.server(server)));
+        return command.print(servers);
+    }
+
+    /** The fields of a server record, shared by {@code add} and {@code edit}; a field left out is not given. */
+    static final class Fields {
+        @Option(names = "--command", paramLabel = "PROGRAM", description = "Start the server as this program,"
+                + " speaking MCP over its standard input and output (stdio).")
+        String command;
+
+        @Option(names = "--arg", paramLabel = "ARG", description = "An argument of the program; repeat for each"
+                + " (write --arg=-x for one that starts with a dash).")
+        List<String> args;
+
+        @Option(names = "--env", paramLabel = "NAME=VALUE", description = "An environment variable of the program;"
+                + " a secret one takes a reference env:VARIABLE, read from this process's environment when the"
+                + " server is connected.")
+        Map<String, String> env;
+
+        @Option(names = "--url", paramLabel = "URL", description = "Reach the server over Streamable HTTP at this"
+                + " http or https URL.")
+        String url;
+
+        @Option(names = "--header", paramLabel = "NAME=VALUE", description = "A request header; one that carries"
+                + " credentials takes a reference env:VARIABLE.")
+        Map<String, String> headers;
+
+        @Option(names = "--enabled", arity = "1", paramLabel = "true|false", description = "A disabled server is not"
+                + " connected and offers no tools.")
+        Boolean enabled;
+
+        @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false", description = "The declaration:"
+                + " whether every tool of the server needs an approval (a new server does).")
+        Boolean approvalBound;
+
+        @Option(names = "--group", paramLabel = "GROUP", description = "The tool group of its tools (default: the"
+                + " server's name).")
+        String group;
+
+        @Option(names = "--data-class", paramLabel = "CLASS", description = "The data class of its tools:"
+                + " publicContent, editorContent, sourceCode, internalConfiguration, systemDiagnostics,"
+                + " secretAdjacent (default).")
+        String dataClass;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "How long one tool call may take"
+                + " (default: 60).")
+        Long timeout;
+
+        @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "How long starting or reaching"
+                + " the server and the handshake may take (default: 30).")
+        Long connectTimeout;
+
+        ServerForm form() {
+            return new ServerForm(command, args, env, url, headers, enabled, approvalBound, group, dataClass,
+                    seconds(timeout, "--timeout"), seconds(connectTimeout, "--connect-timeout"));
+        }
+
+        private static Duration seconds(Long value, String option) {
+            if (value == null) {
+                return null;
+            }
+            if (value < 1) {
+                throw CliFailure.usage(option + " takes a number of seconds of at least 1, got " + value);
+            }
+            return Duration.ofSeconds(value);
+        }
+    }
+
+    @Command(name = "add", description = "Add an MCP server: --command with --arg and --env (stdio), or --url with"
+            + " --header (Streamable HTTP). It is approval-bound unless --approval-bound false. Admins only.")
+    static final class Add extends Subcommand {
+        @Parameters(paramLabel = "NAME", description = "The server's name; its tools are named NAME.TOOL.")
+        String name;
+
+        @Mixin
+        Fields fields;
+
+        @Override
+        public Integer call() {
+            return saved(this, runtime().servers().add(actor(), name, fields.form()));
+        }
+    }
+
+    @Command(name = "edit", description = "Change the fields given; the others keep their values. --arg, --env"
+            + " and --header replace the lists they name. Admins only.")
+    static final class Edit extends Subcommand {
+        @Parameters(paramLabel = "NAME", description = "The server.")
+        String name;
+
+        @Mixin
+        Fields fields;
+
+        @Override
+        public Integer call() {
+            ServerForm form = fields.form();
+            if (form.equals(ServerForm.empty())) {
+                throw CliFailure.usage("servers edit " + name + " changes nothing; give the fields to change (see:"
+                        + " countersign servers edit --help)");
+            }
+            return saved(this, runtime().servers().edit(actor(), name, form));
+        }
+    }
+
+    private static int saved(Subcommand command, ServerResult result) {
+        if (result instanceof ServerResult.Saved saved) {
+            ObjectNode node = Views.server(saved.server());
+            ArrayNode changes = node.putArray("changes");
+            saved.changes().forEach(change -> changes.add(Views.change(change)));
+            return command.print(node);
+        }
+        throw refusal(result);
+    }
+
+    private static CliFailure refusal(ServerResult result) {
+        if (result instanceof ServerResult.NameTaken taken) {
+            return CliFailure.refused("a server named \"" + taken.name() + "\" exists already; change it with"
+                    + " servers edit " + taken.name());
+        }
+        return CliFailure.refused(noSuchServer(((ServerResult.NoSuchServer) result).name()));
+    }
+
+    private static String noSuchServer(String name) {
+        return "no server is named \"" + name + "\" (see: countersign servers list)";
+    }
+
+    @Command(name = "test", description = "Connect to a server as its record says (also when disabled), complete"
+            + " the handshake and list its tools; saves nothing. Exits 4 when the server cannot be used. Admins"
+            + " only.")
+    static final class Test extends Subcommand {
+        @Parameters(paramLabel = "NAME", description = "The server.")
+        String name;
+
+        @Override
+        public Integer call() {
+            ServerCheck check = runtime().servers().test(actor(), name);
+            if (check instanceof ServerCheck.NoSuchServer) {
+                throw CliFailure.refused(noSuchServer(name));
+            }
+            if (check instanceof ServerCheck.Unreachable unreachable) {
+                throw new CliFailure(Cli.UNAVAILABLE, unreachable.message() + " (" + unreachable.problem() + ")");
+            }
+            ServerCheck.Reachable reachable = (ServerCheck.Reachable) check;
+            ObjectNode node = Views.object().put("server", name);
+            Views.strings(node, "tools", reachable.tools());
+            ArrayNode skipped = node.putArray("skipped");
+            reachable.skipped().forEach(skip -> skipped.addObject().put("tool", skip.remoteName())
+                    .put("reason", skip.reason()));
+            return print(node);
+        }
+    }
+
+    @Command(name = "remove", description = "Remove a server record; its tools are no longer offered, and its"
+            + " declaration returns to approval-bound. Admins only.")
+    static final class Remove extends Subcommand {
+        @Parameters(paramLabel = "NAME", description = "The server.")
+        String name;
+
+        @Override
+        public Integer call() {
+            ServerResult result = runtime().servers().remove(actor(), name);
+            if (result instanceof ServerResult.Removed removed) {
+                ObjectNode node = Views.object().put("removed", removed.name());
+                ArrayNode changes = node.putArray("changes");
+                removed.changes().forEach(change -> changes.add(Views.change(change)));
+                return print(node);
+            }
+            throw refusal(result);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.countersign.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.tools.mcp.McpPeers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code servers} commands through {@link Cli#run} in this process, against the reference filesystem server
+ * from the npm registry (see {@link McpPeers}: without node and npm the tests fail saying what to install).
+ */
+class ServerCommandsTest {
+    @TempDir
+    Path folder;
+    Path workspace;
+    CommandProcess countersign;
+
+    @BeforeEach
+    void freshStore() throws Exception {
+        workspace = Files.createDirectories(folder.resolve("workspace")).toRealPath();
+        countersign = new CommandProcess(folder, folder.resolve("countersign.db").toString());
+    }
+
+    private CommandProcess.Result addFiles(String... more) {
+        List<String> args = new ArrayList<>(List.of("servers", "add", "files", "--command", McpPeers.node(),
+                "--arg", McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), "--arg", workspace.toString()));
+        args.addAll(List.of(more));
+        return countersign.runHere(args.toArray(String[]::new));
+    }
+
+    private static JsonNode done(CommandProcess.Result result) {
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        return result.json();
+    }
+
+    private static void assertOneLineError(CommandProcess.Result result, int exitCode, String contains) {
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(exitCode);
+        assertThat(result.err().lines().toList()).as("stderr").singleElement().asString().contains(contains);
+        assertThat(result.out()).isEmpty();
+    }
+
+    @Test
+    void addListTestAndRemoveTheFilesystemServer() {
+        JsonNode added = done(addFiles("--approval-bound", "false", "--group", "workspace", "--data-class",
+                "sourceCode", "--timeout", "20"));
+        assertThat(added.path("approvalBound").asBoolean()).isFalse();
+        assertThat(added.path("changes").findValuesAsText("setting"))
+                .containsExactly("server:files", "server_approval_bound:files");
+
+        JsonNode listed = done(countersign.runHere("servers", "list"));
+        assertThat(listed).singleElement().satisfies(server -> {
+            assertThat(server.path("name").asText()).isEqualTo("files");
+            assertThat(server.path("transport").asText()).isEqualTo("stdio");
+            assertThat(server.path("args").get(1).asText()).isEqualTo(workspace.toString());
+            assertThat(server.path("group").asText()).isEqualTo("workspace");
+            assertThat(server.path("dataClass").asText()).isEqualTo("sourceCode");
+            assertThat(server.path("timeoutSeconds").asText()).isEqualTo("20");
+            assertThat(server.path("approvalBound").asBoolean()).isFalse();
+        });
+
+        JsonNode tested = done(countersign.runHere("servers", "test", "files"));
+        assertThat(tested.path("tools").toString()).contains("\"files.read_text_file\"", "\"files.write_file\"");
+
+        done(countersign.runHere("servers", "remove", "files"));
+        assertThat(done(countersign.runHere("servers"))).isEmpty();
+    }
+
+    @Test
+    void importedToolsAppearWithTheirServersDeclaration() {
+        done(addFiles("--approval-bound", "false", "--data-class", "sourceCode"));
+
+        JsonNode tools = done(countersign.runHere("tools"));
+
+        List<JsonNode> read = new ArrayList<>();
+        tools.forEach(tool -> {
+            if (tool.path("name").asText().equals("files.read_text_file")) {
+                read.add(tool);
+            }
+        });
+        assertThat(read).singleElement().satisfies(tool -> {
+            assertThat(tool.path("server").asText()).isEqualTo("files");
+            assertThat(tool.path("approvalBound").asBoolean()).isFalse();
+            assertThat(tool.path("runsUnattended").asBoolean()).isTrue();
+        });
+    }
+
+    @Test
+    void serverSetChangesTheSameDeclarationTheRecordShows() {
+        done(addFiles("--approval-bound", "false"));
+
+        done(countersign.runHere("server", "set", "files", "--approval-bound", "true"));
+
+        assertThat(done(countersign.runHere("servers")).get(0).path("approvalBound").asBoolean()).isTrue();
+    }
+
+    @Test
+    void editChangesTheGivenFieldsOnly() {
+        done(addFiles());
+
+        JsonNode edited = done(countersign.runHere("servers", "edit", "files", "--enabled", "false", "--env",
+                "API_TOKEN=env:FILES_TOKEN"));
+
+        assertThat(edited.path("enabled").asBoolean()).isFalse();
+        assertThat(edited.path("env").path("API_TOKEN").asText()).isEqualTo("env:FILES_TOKEN");
+        assertThat(edited.path("command").asText()).isEqualTo(McpPeers.node());
+        assertThat(edited.path("approvalBound").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aTakenNameIsRefused() {
+        done(addFiles());
+
+        assertOneLineError(addFiles(), Cli.REFUSED, "a server named \"files\" exists already");
+    }
+
+    @Test
+    void unknownServersAreRefused() {
+        assertOneLineError(countersign.runHere("servers", "test", "nope"), Cli.REFUSED,
+                "no server is named \"nope\"");
+        assertOneLineError(countersign.runHere("servers", "remove", "nope"), Cli.REFUSED,
+                "no server is named \"nope\"");
+        assertOneLineError(countersign.runHere("servers", "edit", "nope", "--group", "x"), Cli.REFUSED,
+                "no server is named \"nope\"");
+    }
+
+    @Test
+    void aSecretGivenAsAValueIsBadUsage() {
+        assertOneLineError(countersign.runHere("servers", "add", "docs", "--url", "https://mcp.example.org/mcp",
+                "--header", "Authorization=Bearer s3cr3t"), Cli.BAD_USAGE, "give a reference like env:NAME");
+    }
+
+    @Test
+    void aUrlThatIsNotHttpIsBadUsage() {
+        assertOneLineError(countersign.runHere("servers", "add", "docs", "--url", "file:///etc/passwd"),
+                Cli.BAD_USAGE, "needs an absolute http or https URL");
+    }
+
+    @Test
+    void anEditThatChangesNothingIsBadUsage() {
+        assertOneLineError(countersign.runHere("servers", "edit", "files"), Cli.BAD_USAGE,
+                "servers edit files changes nothing");
+    }
+
+    @Test
+    void aServerThatCannotStartIsUnavailableWithTheReason() {
+        done(countersign.runHere("servers", "add", "broken", "--command", folder.resolve("missing").toString()));
+
+        assertOneLineError(countersign.runHere("servers", "test", "broken"), Cli.UNAVAILABLE, "broken");
+    }
+
+    @Test
+    void onlyAdminsSeeTheServers() {
+        done(countersign.runHere("servers"));
+
+        assertOneLineError(countersign.runHere("--as", "maria", "servers"), Cli.REFUSED,
+                "maria (no role) may not view servers");
+    }
+}
