@@ -27,11 +27,14 @@ import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /** Wires the tool settings screen: the table of tools with their switches, the preview panel and the history. */
 public final class ToolSettingsController implements ScreenController {
     private static final PseudoClass CHANGED = PseudoClass.getPseudoClass("changed");
+    private static final double ROW_HEIGHT = 50;
+    private static final double NOTE_WIDTH = 230;
 
     private final ToolSettingsViewModel viewModel;
     private final Messages messages;
@@ -93,6 +96,8 @@ public final class ToolSettingsController implements ScreenController {
 
         toolTable.setItems(viewModel.tools());
         toolTable.setRowFactory(table -> new ChangedRow());
+        // one height for every row: room for a two-line note beside a switch, and no layout pass per row
+        toolTable.setFixedCellSize(ROW_HEIGHT);
         nameColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
         nameColumn.setCellFactory(column -> graphicCell(this::nameOf));
         groupColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().saved().group()));
@@ -136,10 +141,13 @@ public final class ToolSettingsController implements ScreenController {
         Label name = new Label(tool.name());
         name.getStyleClass().addAll("tool-name", "mono");
         name.setTooltip(new Tooltip(tool.description()));
+        name.setMinWidth(Region.USE_PREF_SIZE);
         HBox box = new HBox(6, name);
         box.setAlignment(Pos.CENTER_LEFT);
         if (row.isRemote()) {
-            box.getChildren().add(new Badge(messages.get("settings.remote", tool.server()), Badge.Kind.REMOTE));
+            Badge remote = new Badge(messages.get("settings.remote"), Badge.Kind.REMOTE);
+            remote.setTooltip(new Tooltip(messages.get("settings.remoteServer", tool.server())));
+            box.getChildren().add(remote);
         }
         if (tool.asksForInput()) {
             box.getChildren().add(new Badge(messages.get("settings.input"), Badge.Kind.INPUT));
@@ -189,6 +197,7 @@ public final class ToolSettingsController implements ScreenController {
             toggle.getStyleClass().add(styleClass);
             note.getStyleClass().add("switch-note");
             note.setWrapText(true);
+            note.setMaxWidth(NOTE_WIDTH);
             box.setAlignment(Pos.CENTER_LEFT);
         }
 
