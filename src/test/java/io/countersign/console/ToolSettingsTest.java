@@ -10,6 +10,7 @@ import io.countersign.console.main.Section;
 import io.countersign.console.settings.HistoryItem;
 import io.countersign.console.settings.ToolRow;
 import io.countersign.engine.Actor;
+import io.countersign.engine.RunStatus;
 import io.countersign.service.ToolSettingView;
 import java.nio.file.Path;
 import java.util.List;
@@ -107,9 +108,9 @@ class ToolSettingsTest {
         assertThat(texts(robot, ".preview-pending")).containsExactly("web_fetch no longer needs approval");
         assertThat(texts(robot, ".preview-effect")).first().asString()
                 .isEqualTo("web_fetch joins the unattended set: it runs with nobody asked.");
-        // the demo recorded calls: web_fetch's paused call would have run
-        assertThat(texts(robot, ".preview-effect").get(1)).startsWith("Of the last ")
-                .contains("would have run without a pause");
+        // the demo's recorded calls are the unattended audit's, which ran anyway
+        assertThat(texts(robot, ".preview-effect").get(1))
+                .isEqualTo("None of the last 2 recorded calls would have gone differently.");
         assertThat(stored("web_fetch").approvalBound()).isTrue();
     }
 
@@ -145,6 +146,25 @@ class ToolSettingsTest {
         assertThat(window.viewModel().inbox().allRuns()).hasSize(4);
     }
 
+    @Test
+    void thePreviewCountsTheRecentCallsThatWouldHavePaused(FxRobot robot) {
+        robot.clickOn(toggle(robot, "approval-switch", "web_fetch"));
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
+        // a web_fetch call that runs unattended joins the recorded calls
+        assertThat(console.service().start(admin, "web-research", "Compare the changelog", false).status())
+                .isEqualTo(RunStatus.COMPLETED);
+
+        robot.clickOn(toggle(robot, "approval-switch", "web_fetch"));
+
+        await(() -> texts(robot, ".preview-effect").size() == 2);
+        assertThat(texts(robot, ".preview-effect")).containsExactly(
+                "web_fetch leaves the unattended set.",
+                "Of the last 3 recorded calls, 2 would have run without a pause (now 3) and 1 would have paused"
+                        + " (now 0).");
+    }
+
     private void startWebResearch(FxRobot robot) {
         robot.clickOn("#newRunButton");
         await(() -> robot.lookup(".new-run").tryQuery().isPresent() && robot.lookup("#agent").query().isVisible());
@@ -165,6 +185,10 @@ class ToolSettingsTest {
         await(() -> previewOpen(robot) && !texts(robot, ".preview-effect").isEmpty());
         assertThat(texts(robot, ".preview-pending"))
                 .containsExactly("fs_list is switched off: it is no longer offered to any agent");
+        assertThat(texts(robot, ".preview-effect")).containsExactly(
+                "fs_list leaves the unattended set.",
+                "Of the last 2 recorded calls, 1 would have run without a pause (now 2), 0 would have paused"
+                        + " (now 0) and 1 would have been refused as disabled (now 0).");
 
         robot.clickOn("#discard");
 

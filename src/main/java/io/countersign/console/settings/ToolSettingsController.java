@@ -34,7 +34,7 @@ import javafx.scene.layout.VBox;
 public final class ToolSettingsController implements ScreenController {
     private static final PseudoClass CHANGED = PseudoClass.getPseudoClass("changed");
     private static final double ROW_HEIGHT = 50;
-    private static final double NOTE_WIDTH = 230;
+    private static final double NOTE_WIDTH = 260;
 
     private final ToolSettingsViewModel viewModel;
     private final Messages messages;

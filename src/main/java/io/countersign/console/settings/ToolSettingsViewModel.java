@@ -203,6 +203,9 @@ public final class ToolSettingsViewModel {
         }
         SettingPreview.CallCounts before = calls.before();
         SettingPreview.CallCounts after = calls.after();
+        if (before.equals(after)) {
+            return messages.get("settings.preview.callsSame", calls.sampled());
+        }
         String key = before.refused() == 0 && after.refused() == 0 ? "settings.preview.calls"
                 : "settings.preview.callsRefused";
         return messages.get(key, calls.sampled(), after.ran(), before.ran(), after.paused(), before.paused(),
