@@ -17,6 +17,7 @@ import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -195,6 +196,32 @@ class ToolSettingsTest {
         await(() -> !previewOpen(robot));
         assertThat(toggle(robot, "enabled-switch", "fs_list").isSelected()).isTrue();
         assertThat(stored("fs_list").enabled()).isTrue();
+    }
+
+    @Test
+    void aChangeNotSavedSurvivesLeavingTheScreen(FxRobot robot) {
+        robot.clickOn(toggle(robot, "approval-switch", "web_fetch"));
+        await(() -> !robot.lookup("#save").query().isDisabled());
+
+        openSection(robot, Section.USERS);
+        await(() -> robot.lookup("#userTable").tryQuery().isPresent());
+        openSection(robot, Section.SETTINGS);
+
+        await(() -> robot.lookup("#toolTable").query().isVisible());
+        assertThat(previewOpen(robot)).isTrue();
+        assertThat(texts(robot, ".preview-pending")).containsExactly("web_fetch no longer needs approval");
+        assertThat(toggle(robot, "approval-switch", "web_fetch").isSelected()).isFalse();
+    }
+
+    @Test
+    void theInboxShortcutsRestWhileTheScreenIsOpen(FxRobot robot) {
+        robot.clickOn(toggle(robot, "enabled-switch", "fs_read"));
+        robot.clickOn("#discard");
+
+        robot.type(KeyCode.J).type(KeyCode.A).type(KeyCode.ENTER);
+
+        assertThat(window.viewModel().sectionProperty().get()).isEqualTo(Section.SETTINGS);
+        assertThat(console.guard().calls()).doesNotContain("decide");
     }
 
     @Test

@@ -133,7 +133,7 @@ public final class ToolSettingsController implements ScreenController {
 
     @Override
     public void shown() {
-        viewModel.load();
+        viewModel.show();
     }
 
     private HBox nameOf(ToolRow row) {

@@ -67,8 +67,18 @@ public final class ToolSettingsViewModel {
                 && !saving.get(), pending, refusals, previewing, saving);
     }
 
-    /** Loads the tools and the history; pending changes are dropped, since the tools may have changed. */
-    public void load() {
+    /**
+     * Loads the tools and the history each time the screen comes into view. Changes not saved yet survive
+     * leaving the screen: the tools are not reloaded under them.
+     */
+    public void show() {
+        if (pending.isEmpty()) {
+            loadTools();
+        }
+        loadHistory();
+    }
+
+    private void loadTools() {
         problem.set("");
         Tasks.create(() -> service.tools(actor))
                 .onSuccess(this::showTools)
@@ -242,7 +252,8 @@ public final class ToolSettingsViewModel {
                         return;
                     }
                     status.set(messages.get("settings.saved", ((SettingResult.Saved) result).changes().size()));
-                    load();
+                    loadTools();
+                    loadHistory();
                 })
                 .onError(failure -> {
                     saving.set(false);
