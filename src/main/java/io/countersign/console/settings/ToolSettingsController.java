@@ -108,9 +108,9 @@ public final class ToolSettingsController implements ScreenController {
         dataColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().saved().dataClass().code()));
         dataColumn.getStyleClass().add("mono-column");
         enabledColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
-        enabledColumn.setCellFactory(column -> new SwitchCell("enabled-switch", ToolRow::enabledProperty));
+        enabledColumn.setCellFactory(column -> new SwitchCell(false, ToolRow::enabledProperty));
         approvalColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
-        approvalColumn.setCellFactory(column -> new SwitchCell("approval-switch", ToolRow::approvalBoundProperty));
+        approvalColumn.setCellFactory(column -> new SwitchCell(true, ToolRow::approvalBoundProperty));
         unattendedColumn.setCellValueFactory(cell -> cell.getValue().unattendedProperty());
 
         previewPane.visibleProperty().bind(Bindings.isNotEmpty(viewModel.pending()));
@@ -187,14 +187,15 @@ public final class ToolSettingsController implements ScreenController {
         private final ToggleSwitch toggle = new ToggleSwitch();
         private final Label note = new Label();
         private final HBox box = new HBox(8, toggle, note);
-        private final String styleClass;
+        private final boolean approval;
         private final Function<ToolRow, BooleanProperty> property;
         private BooleanProperty bound;
 
-        SwitchCell(String styleClass, Function<ToolRow, BooleanProperty> property) {
-            this.styleClass = styleClass;
+        /** @param approval the approval switch, which may be fixed; otherwise the enabled switch, which never is */
+        SwitchCell(boolean approval, Function<ToolRow, BooleanProperty> property) {
+            this.approval = approval;
             this.property = property;
-            toggle.getStyleClass().add(styleClass);
+            toggle.getStyleClass().add(approval ? "approval-switch" : "enabled-switch");
             note.getStyleClass().add("switch-note");
             note.setWrapText(true);
             note.setMaxWidth(NOTE_WIDTH);
@@ -215,7 +216,6 @@ public final class ToolSettingsController implements ScreenController {
             bound = property.apply(row);
             toggle.selectedProperty().bindBidirectional(bound);
             toggle.setUserData(row.saved().name());
-            boolean approval = styleClass.equals("approval-switch");
             toggle.setAccessibleText(messages.get(approval ? "settings.column.approval" : "settings.column.enabled")
                     + ": " + row.saved().name());
             toggle.setDisable(approval && !row.approvalSwitchable());
