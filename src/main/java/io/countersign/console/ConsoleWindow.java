@@ -18,9 +18,13 @@ import io.countersign.console.main.MainWindowController;
 import io.countersign.console.main.MainWindowViewModel;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.settings.ToolSettingsController;
+import io.countersign.console.settings.ToolSettingsViewModel;
 import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineController;
 import io.countersign.console.timeline.TimelineViewModel;
+import io.countersign.console.users.UsersController;
+import io.countersign.console.users.UsersViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.service.RunService;
 import java.time.Clock;
@@ -74,6 +78,9 @@ public final class ConsoleWindow {
                 clock.getZone());
         RunsViewModel runs = new RunsViewModel(service, actor, executor, messages, connection, clock.getZone());
         NewRunViewModel newRun = new NewRunViewModel(service, actor, executor, messages);
+        ToolSettingsViewModel settings = new ToolSettingsViewModel(context.services().settings(), actor, executor,
+                messages, clock.getZone());
+        UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
                 context.store(), context.theme(), messages, liveClock, connection);
         // the inbox is fetched while the views load and the window renders for the first time
@@ -85,6 +92,8 @@ public final class ConsoleWindow {
         controllers.put(InputCardController.class, () -> new InputCardController(input, messages));
         controllers.put(TimelineController.class, () -> new TimelineController(timeline));
         controllers.put(NewRunController.class, () -> new NewRunController(newRun));
+        controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
+        controllers.put(UsersController.class, () -> new UsersController(users, messages));
         FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
         controllers.put(MainWindowController.class,
                 () -> new MainWindowController(main, messages, details, newRun));

@@ -26,4 +26,9 @@ public interface SettingsService {
 
     /** The admin changes (settings, users and roles), newest first. Supervisors and admins. */
     List<SettingChange> changes(Actor actor, int limit);
+
+    /** {@link #changes} as {@link RecordedChange}s, for callers that do not see the store. */
+    default List<RecordedChange> history(Actor actor, int limit) {
+        return changes(actor, limit).stream().map(RecordedChange::of).toList();
+    }
 }

@@ -7,7 +7,9 @@ public enum FxmlView {
     APPROVAL_CARD("approval_card.fxml"),
     INPUT_CARD("input_card.fxml"),
     TIMELINE("timeline.fxml"),
-    NEW_RUN("new_run.fxml");
+    NEW_RUN("new_run.fxml"),
+    TOOL_SETTINGS("tool_settings.fxml"),
+    USERS("users.fxml");
 
     private final String fileName;
 

@@ -342,6 +342,10 @@ public final class MainWindowController implements FxController {
     }
 
     private void onKey(KeyEvent event) {
+        if (viewModel.sectionProperty().get().screen().isPresent()) {
+            // the shortcuts act on the inbox and its cards, which a full-width screen hides
+            return;
+        }
         Node focused = focusOwner();
         if (popupShowing(focused)
                 || event.getCode() == KeyCode.ENTER && focused instanceof TextInputControl

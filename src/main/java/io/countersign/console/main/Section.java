@@ -13,7 +13,9 @@ import java.util.Optional;
  */
 public enum Section {
     INBOX(Operation.VIEW_INBOX, "fth-inbox", null),
-    RUNS(Operation.VIEW_TIMELINE, "fth-list", null);
+    RUNS(Operation.VIEW_TIMELINE, "fth-list", null),
+    SETTINGS(Operation.VIEW_TOOL_SETTINGS, "fth-sliders", FxmlView.TOOL_SETTINGS),
+    USERS(Operation.MANAGE_USERS, "fth-users", FxmlView.USERS);
 
     private final Operation operation;
     private final String icon;

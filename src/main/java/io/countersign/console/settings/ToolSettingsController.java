@@ -1,0 +1,254 @@
+package io.countersign.console.settings;
+
+import atlantafx.base.controls.ToggleSwitch;
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.ScreenController;
+import io.countersign.console.controls.Badge;
+import io.countersign.engine.ToolEffect;
+import io.countersign.service.ToolSettingView;
+import java.util.Objects;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ChangeListener;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.css.PseudoClass;
+import javafx.fxml.FXML;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/** Wires the tool settings screen: the table of tools with their switches, the preview panel and the history. */
+public final class ToolSettingsController implements ScreenController {
+    private static final PseudoClass CHANGED = PseudoClass.getPseudoClass("changed");
+    private static final double ROW_HEIGHT = 50;
+    private static final double NOTE_WIDTH = 260;
+
+    private final ToolSettingsViewModel viewModel;
+    private final Messages messages;
+
+    @FXML
+    private Label problem;
+    @FXML
+    private TableView<ToolRow> toolTable;
+    @FXML
+    private TableColumn<ToolRow, ToolRow> nameColumn;
+    @FXML
+    private TableColumn<ToolRow, String> groupColumn;
+    @FXML
+    private TableColumn<ToolRow, ToolRow> effectColumn;
+    @FXML
+    private TableColumn<ToolRow, String> dataColumn;
+    @FXML
+    private TableColumn<ToolRow, ToolRow> enabledColumn;
+    @FXML
+    private TableColumn<ToolRow, ToolRow> approvalColumn;
+    @FXML
+    private TableColumn<ToolRow, String> unattendedColumn;
+    @FXML
+    private VBox previewPane;
+    @FXML
+    private Label previewing;
+    @FXML
+    private VBox pendingLines;
+    @FXML
+    private VBox effectLines;
+    @FXML
+    private VBox refusalLines;
+    @FXML
+    private Button discard;
+    @FXML
+    private Button save;
+    @FXML
+    private Label status;
+    @FXML
+    private TableView<HistoryItem> historyTable;
+    @FXML
+    private TableColumn<HistoryItem, String> whenColumn;
+    @FXML
+    private TableColumn<HistoryItem, String> whoColumn;
+    @FXML
+    private TableColumn<HistoryItem, String> settingColumn;
+    @FXML
+    private TableColumn<HistoryItem, String> changeColumn;
+
+    public ToolSettingsController(ToolSettingsViewModel viewModel, Messages messages) {
+        this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.messages = Objects.requireNonNull(messages, "messages");
+    }
+
+    @FXML
+    private void initialize() {
+        showWhenNotEmpty(problem);
+        problem.textProperty().bind(viewModel.problemProperty());
+
+        toolTable.setItems(viewModel.tools());
+        toolTable.setRowFactory(table -> new ChangedRow());
+        // one height for every row: room for a two-line note beside a switch, and no layout pass per row
+        toolTable.setFixedCellSize(ROW_HEIGHT);
+        nameColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        nameColumn.setCellFactory(column -> graphicCell(this::nameOf));
+        groupColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().saved().group()));
+        effectColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        effectColumn.setCellFactory(column -> graphicCell(row -> row.saved().effect() == ToolEffect.WRITE
+                ? new Badge(messages.get("settings.effect.write"), Badge.Kind.WRITE)
+                : new Badge(messages.get("settings.effect.read"), Badge.Kind.NEUTRAL)));
+        dataColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().saved().dataClass().code()));
+        dataColumn.getStyleClass().add("mono-column");
+        enabledColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        enabledColumn.setCellFactory(column -> new SwitchCell(false, ToolRow::enabledProperty));
+        approvalColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        approvalColumn.setCellFactory(column -> new SwitchCell(true, ToolRow::approvalBoundProperty));
+        unattendedColumn.setCellValueFactory(cell -> cell.getValue().unattendedProperty());
+
+        previewPane.visibleProperty().bind(Bindings.isNotEmpty(viewModel.pending()));
+        previewPane.managedProperty().bind(previewPane.visibleProperty());
+        previewing.visibleProperty().bind(viewModel.previewingProperty());
+        mirror(viewModel.pendingLines(), pendingLines, "preview-pending");
+        mirror(viewModel.effectLines(), effectLines, "preview-effect");
+        mirror(viewModel.refusals(), refusalLines, "preview-refusal");
+        save.disableProperty().bind(viewModel.canSaveProperty().not());
+        save.setOnAction(event -> viewModel.save());
+        discard.setOnAction(event -> viewModel.discard());
+        status.textProperty().bind(viewModel.statusProperty());
+
+        historyTable.setItems(viewModel.history());
+        whenColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().when()));
+        whoColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().who()));
+        settingColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().setting()));
+        changeColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().change()));
+    }
+
+    @Override
+    public void shown() {
+        viewModel.show();
+    }
+
+    private HBox nameOf(ToolRow row) {
+        ToolSettingView tool = row.saved();
+        Label name = new Label(tool.name());
+        name.getStyleClass().addAll("tool-name", "mono");
+        name.setTooltip(new Tooltip(tool.description()));
+        name.setMinWidth(Region.USE_PREF_SIZE);
+        HBox box = new HBox(6, name);
+        box.setAlignment(Pos.CENTER_LEFT);
+        if (row.isRemote()) {
+            Badge remote = new Badge(messages.get("settings.remote"), Badge.Kind.REMOTE);
+            remote.setTooltip(new Tooltip(messages.get("settings.remoteServer", tool.server())));
+            box.getChildren().add(remote);
+        }
+        if (tool.asksForInput()) {
+            box.getChildren().add(new Badge(messages.get("settings.input"), Badge.Kind.INPUT));
+        }
+        return box;
+    }
+
+    /** Lines of text that follow a list of the view model's. */
+    private static void mirror(ObservableList<String> lines, VBox box, String styleClass) {
+        Runnable fill = () -> box.getChildren().setAll(lines.stream().map(line -> {
+            Label label = new Label(line);
+            label.setWrapText(true);
+            label.getStyleClass().add(styleClass);
+            return label;
+        }).toList());
+        lines.addListener((ListChangeListener<String>) change -> fill.run());
+        fill.run();
+    }
+
+    private static void showWhenNotEmpty(Label label) {
+        label.visibleProperty().bind(label.textProperty().isNotEmpty());
+        label.managedProperty().bind(label.visibleProperty());
+    }
+
+    private static TableCell<ToolRow, ToolRow> graphicCell(Function<ToolRow, Node> graphic) {
+        return new TableCell<>() {
+            @Override
+            protected void updateItem(ToolRow row, boolean empty) {
+                super.updateItem(row, empty);
+                setGraphic(empty || row == null ? null : graphic.apply(row));
+            }
+        };
+    }
+
+    /** A switch bound to one of the row's properties; a switch the admin cannot change says why beside it. */
+    private final class SwitchCell extends TableCell<ToolRow, ToolRow> {
+        private final ToggleSwitch toggle = new ToggleSwitch();
+        private final Label note = new Label();
+        private final HBox box = new HBox(8, toggle, note);
+        private final boolean approval;
+        private final Function<ToolRow, BooleanProperty> property;
+        private BooleanProperty bound;
+
+        /** @param approval the approval switch, which may be fixed; otherwise the enabled switch, which never is */
+        SwitchCell(boolean approval, Function<ToolRow, BooleanProperty> property) {
+            this.approval = approval;
+            this.property = property;
+            toggle.getStyleClass().add(approval ? "approval-switch" : "enabled-switch");
+            note.getStyleClass().add("switch-note");
+            note.setWrapText(true);
+            note.setMaxWidth(NOTE_WIDTH);
+            box.setAlignment(Pos.CENTER_LEFT);
+        }
+
+        @Override
+        protected void updateItem(ToolRow row, boolean empty) {
+            super.updateItem(row, empty);
+            if (bound != null) {
+                toggle.selectedProperty().unbindBidirectional(bound);
+                bound = null;
+            }
+            if (empty || row == null) {
+                setGraphic(null);
+                return;
+            }
+            bound = property.apply(row);
+            toggle.selectedProperty().bindBidirectional(bound);
+            toggle.setUserData(row.saved().name());
+            toggle.setAccessibleText(messages.get(approval ? "settings.column.approval" : "settings.column.enabled")
+                    + ": " + row.saved().name());
+            toggle.setDisable(approval && !row.approvalSwitchable());
+            note.setText(approval ? approvalNote(row) : "");
+            note.setVisible(!note.getText().isEmpty());
+            note.setManaged(note.isVisible());
+            setGraphic(box);
+        }
+
+        private String approvalNote(ToolRow row) {
+            if (row.isRemote()) {
+                return messages.get("settings.remoteNote", row.saved().server());
+            }
+            return row.saved().approvalControl().configurable() ? "" : row.saved().approvalControl().fixedReason();
+        }
+    }
+
+    /** A table row marked while its switches differ from the settings in force. */
+    private static final class ChangedRow extends TableRow<ToolRow> {
+        private final ChangeListener<Boolean> marker = (o, was, now) -> pseudoClassStateChanged(CHANGED, now);
+        private ToolRow watched;
+
+        @Override
+        protected void updateItem(ToolRow row, boolean empty) {
+            super.updateItem(row, empty);
+            if (watched != null) {
+                watched.changedProperty().removeListener(marker);
+            }
+            watched = empty ? null : row;
+            if (watched != null) {
+                watched.changedProperty().addListener(marker);
+            }
+            pseudoClassStateChanged(CHANGED, watched != null && watched.changedProperty().get());
+        }
+    }
+}

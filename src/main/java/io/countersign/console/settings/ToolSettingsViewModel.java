@@ -1,0 +1,328 @@
+package io.countersign.console.settings;
+
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.Tasks;
+import io.countersign.engine.Actor;
+import io.countersign.service.SettingPreview;
+import io.countersign.service.SettingRequest;
+import io.countersign.service.SettingResult;
+import io.countersign.service.SettingsService;
+import io.countersign.service.ToolSettingView;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The tool settings screen: every tool with its switches, the changes the admin has made but not saved, what
+ * they would do (asked of the service each time they change), and the history of recorded changes. A switch
+ * never saves by itself: Save sends every pending change at once, Discard puts the switches back.
+ */
+public final class ToolSettingsViewModel {
+    /** How many recorded changes the history lists. */
+    static final int HISTORY_SIZE = 100;
+
+    private final SettingsService service;
+    private final Actor actor;
+    private final Executor executor;
+    private final Messages messages;
+    private final ZoneId zone;
+
+    private final ObservableList<ToolRow> tools = FXCollections.observableArrayList();
+    private final ObservableList<HistoryItem> history = FXCollections.observableArrayList();
+    private final ObservableList<SettingRequest> pending = FXCollections.observableArrayList();
+    private final ObservableList<String> pendingLines = FXCollections.observableArrayList();
+    private final ObservableList<String> effectLines = FXCollections.observableArrayList();
+    private final ObservableList<String> refusals = FXCollections.observableArrayList();
+    private final ReadOnlyBooleanWrapper previewing = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper saving = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
+    private final BooleanBinding canSave;
+    /** Counts the pending sets asked about, so that a late preview of an older set is dropped. */
+    private long previewRound;
+    /** Set while the switches are put back or synchronised, so that this does not count as the admin's change. */
+    private boolean adjusting;
+
+    public ToolSettingsViewModel(SettingsService service, Actor actor, Executor executor, Messages messages,
+                                 ZoneId zone) {
+        this.service = Objects.requireNonNull(service, "service");
+        this.actor = Objects.requireNonNull(actor, "actor");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.messages = Objects.requireNonNull(messages, "messages");
+        this.zone = Objects.requireNonNull(zone, "zone");
+        canSave = Bindings.createBooleanBinding(() -> !pending.isEmpty() && refusals.isEmpty() && !previewing.get()
+                && !saving.get(), pending, refusals, previewing, saving);
+    }
+
+    /**
+     * Loads the tools and the history each time the screen comes into view. Changes not saved yet survive
+     * leaving the screen: the tools are not reloaded under them.
+     */
+    public void show() {
+        if (pending.isEmpty()) {
+            loadTools();
+        }
+        loadHistory();
+    }
+
+    private void loadTools() {
+        problem.set("");
+        Tasks.create(() -> service.tools(actor))
+                .onSuccess(this::showTools)
+                .onError(failure -> problem.set(messages.get("settings.loadFailed", describe(failure))))
+                .runOnce(executor);
+        loadHistory();
+    }
+
+    private void loadHistory() {
+        Tasks.create(() -> service.history(actor, HISTORY_SIZE))
+                .onSuccess(found -> history.setAll(found.stream()
+                        .map(change -> HistoryItem.of(change, messages, zone)).toList()))
+                .onError(failure -> problem.set(messages.get("settings.historyFailed", describe(failure))))
+                .runOnce(executor);
+    }
+
+    private void showTools(List<ToolSettingView> views) {
+        List<ToolRow> rows = views.stream().map(view -> new ToolRow(view, yesNo(view.runsUnattended()))).toList();
+        rows.forEach(row -> {
+            row.enabledProperty().addListener((o, was, now) -> switched(row));
+            row.approvalBoundProperty().addListener((o, was, now) -> switched(row));
+        });
+        tools.setAll(rows);
+        updatePending();
+    }
+
+    private void switched(ToolRow row) {
+        if (adjusting) {
+            return;
+        }
+        status.set("");
+        if (row.isRemote()) {
+            // the declaration belongs to the server: every tool of the server follows it
+            adjust(() -> tools.stream().filter(other -> row.saved().server().equals(other.saved().server()))
+                    .forEach(other -> other.approvalBoundProperty().set(row.approvalBoundProperty().get())));
+        }
+        updatePending();
+    }
+
+    private void adjust(Runnable change) {
+        adjusting = true;
+        try {
+            change.run();
+        } finally {
+            adjusting = false;
+        }
+    }
+
+    /** The requests the switches amount to, in table order, one per server declaration. */
+    private List<SettingRequest> requests() {
+        List<SettingRequest> requests = new ArrayList<>();
+        Set<String> servers = new HashSet<>();
+        for (ToolRow row : tools) {
+            ToolSettingView saved = row.saved();
+            if (row.enabledProperty().get() != saved.enabled()) {
+                requests.add(new SettingRequest.ToolEnabled(saved.name(), row.enabledProperty().get()));
+            }
+            boolean bound = row.approvalBoundProperty().get();
+            if (bound != saved.approvalBound()) {
+                if (!row.isRemote()) {
+                    requests.add(new SettingRequest.ToolApprovalBound(saved.name(), bound));
+                } else if (servers.add(saved.server())) {
+                    requests.add(new SettingRequest.ServerApprovalBound(saved.server(), bound));
+                }
+            }
+        }
+        return requests;
+    }
+
+    private void updatePending() {
+        List<SettingRequest> requests = requests();
+        pending.setAll(requests);
+        pendingLines.setAll(requests.stream().map(this::describe).toList());
+        long round = ++previewRound;
+        if (requests.isEmpty()) {
+            showPreview(null);
+            previewing.set(false);
+            return;
+        }
+        previewing.set(true);
+        Tasks.create(() -> service.preview(actor, requests))
+                .onSuccess(preview -> {
+                    if (round == previewRound) {
+                        previewing.set(false);
+                        showPreview(preview);
+                    }
+                })
+                .onError(failure -> {
+                    if (round == previewRound) {
+                        previewing.set(false);
+                        showPreview(null);
+                        refusals.setAll(messages.get("settings.previewFailed", describe(failure)));
+                    }
+                })
+                .runOnce(executor);
+    }
+
+    private void showPreview(SettingPreview preview) {
+        if (preview == null) {
+            effectLines.clear();
+            refusals.clear();
+            tools.forEach(row -> row.setUnattended(yesNo(row.saved().runsUnattended())));
+            return;
+        }
+        refusals.setAll(preview.refusals());
+        List<String> lines = new ArrayList<>();
+        if (!preview.joinUnattended().isEmpty()) {
+            lines.add(messages.get("settings.preview.join", String.join(", ", preview.joinUnattended()),
+                    preview.joinUnattended().size()));
+        }
+        if (!preview.leaveUnattended().isEmpty()) {
+            lines.add(messages.get("settings.preview.leave", String.join(", ", preview.leaveUnattended()),
+                    preview.leaveUnattended().size()));
+        }
+        if (preview.joinUnattended().isEmpty() && preview.leaveUnattended().isEmpty()) {
+            lines.add(messages.get("settings.preview.unattendedSame"));
+        }
+        lines.add(calls(preview.calls()));
+        effectLines.setAll(lines);
+        tools.forEach(row -> {
+            String name = row.saved().name();
+            boolean now = row.saved().runsUnattended();
+            boolean changes = preview.joinUnattended().contains(name) || preview.leaveUnattended().contains(name);
+            row.setUnattended(changes ? messages.get("settings.unattended.change", yesNo(now), yesNo(!now))
+                    : yesNo(now));
+        });
+    }
+
+    private String calls(SettingPreview.CallImpact calls) {
+        if (calls.sampled() == 0) {
+            return messages.get("settings.preview.noCalls");
+        }
+        SettingPreview.CallCounts before = calls.before();
+        SettingPreview.CallCounts after = calls.after();
+        if (before.equals(after)) {
+            return messages.get("settings.preview.callsSame", calls.sampled());
+        }
+        String key = before.refused() == 0 && after.refused() == 0 ? "settings.preview.calls"
+                : "settings.preview.callsRefused";
+        return messages.get(key, calls.sampled(), after.ran(), before.ran(), after.paused(), before.paused(),
+                after.refused(), before.refused());
+    }
+
+    private String describe(SettingRequest request) {
+        if (request instanceof SettingRequest.ToolEnabled enabled) {
+            return messages.get(enabled.enabled() ? "settings.pending.enable" : "settings.pending.disable",
+                    enabled.tool());
+        }
+        if (request instanceof SettingRequest.ToolApprovalBound bound) {
+            return messages.get(bound.approvalBound() ? "settings.pending.approval" : "settings.pending.noApproval",
+                    bound.tool());
+        }
+        SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
+        return messages.get(server.approvalBound() ? "settings.pending.serverApproval"
+                : "settings.pending.serverNoApproval", server.server());
+    }
+
+    /** Saves every pending change at once; when the service refuses any, nothing is saved and it says why. */
+    public void save() {
+        if (!canSave.get()) {
+            return;
+        }
+        List<SettingRequest> requests = List.copyOf(pending);
+        saving.set(true);
+        problem.set("");
+        Tasks.create(() -> service.change(actor, requests))
+                .onSuccess(result -> {
+                    saving.set(false);
+                    if (result instanceof SettingResult.Refused refused) {
+                        refusals.setAll(refused.reasons());
+                        return;
+                    }
+                    status.set(messages.get("settings.saved", ((SettingResult.Saved) result).changes().size()));
+                    loadTools();
+                    loadHistory();
+                })
+                .onError(failure -> {
+                    saving.set(false);
+                    problem.set(messages.get("settings.saveFailed", describe(failure)));
+                })
+                .runOnce(executor);
+    }
+
+    /** Puts every switch back to the settings in force. */
+    public void discard() {
+        adjust(() -> tools.forEach(ToolRow::reset));
+        status.set("");
+        updatePending();
+    }
+
+    private String yesNo(boolean value) {
+        return messages.get(value ? "settings.yes" : "settings.no");
+    }
+
+    private static String describe(Throwable failure) {
+        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
+    }
+
+    /** Every tool, local and remote, in registration order. */
+    public ObservableList<ToolRow> tools() {
+        return tools;
+    }
+
+    /** The recorded admin changes, newest first. */
+    public ObservableList<HistoryItem> history() {
+        return history;
+    }
+
+    /** The changes the switches amount to and Save would send; empty when they match the settings in force. */
+    public ObservableList<SettingRequest> pending() {
+        return pending;
+    }
+
+    /** The pending changes in words, one line each ("web_fetch no longer needs approval"). */
+    public ObservableList<String> pendingLines() {
+        return pendingLines;
+    }
+
+    /** What the pending changes would do: the unattended set, and the recent calls. */
+    public ObservableList<String> effectLines() {
+        return effectLines;
+    }
+
+    /** Why the service refuses some of the pending changes; Save waits until there are none. */
+    public ObservableList<String> refusals() {
+        return refusals;
+    }
+
+    /** Whether the service is working out what the pending changes would do. */
+    public ReadOnlyBooleanProperty previewingProperty() {
+        return previewing.getReadOnlyProperty();
+    }
+
+    public BooleanBinding canSaveProperty() {
+        return canSave;
+    }
+
+    /** What the last save did ("Saved 1 change."), empty otherwise. */
+    public ReadOnlyStringProperty statusProperty() {
+        return status.getReadOnlyProperty();
+    }
+
+    /** What went wrong loading or saving; empty otherwise. */
+    public ReadOnlyStringProperty problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+}

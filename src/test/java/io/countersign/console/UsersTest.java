@@ -1,0 +1,135 @@
+package io.countersign.console;
+
+import static io.countersign.console.RealConsole.await;
+import static io.countersign.console.RealConsole.onFx;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.countersign.console.common.Theme;
+import io.countersign.console.main.Section;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** The users and roles screen over the real user service and store, as an admin uses it. */
+@ExtendWith(ApplicationExtension.class)
+class UsersTest {
+    @TempDir
+    Path folder;
+    private Stage stage;
+    private RealConsole console;
+    private Actor admin;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void open(FxRobot robot) {
+        console = RealConsole.withDemo(folder);
+        admin = console.admin();
+        ConsoleWindow window = console.open(robot, stage, admin, Theme.LIGHT);
+        await(() -> window.viewModel().inbox().allRuns().size() == 3);
+        ToolSettingsTest.openSection(robot, Section.USERS);
+        // the demo's store: its first user (the admin), jonas and maria
+        await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 3);
+    }
+
+    @AfterEach
+    void close() {
+        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+        console.close();
+    }
+
+    private static CheckBox roleBox(FxRobot robot, String user, Role role) {
+        return onFx(() -> robot.lookup(".role-" + role.name().toLowerCase(Locale.ROOT))
+                .queryAllAs(CheckBox.class).stream().filter(box -> user.equals(box.getUserData()))
+                .findFirst().orElseThrow());
+    }
+
+    private static String text(FxRobot robot, String selector) {
+        return onFx(() -> robot.lookup(selector).queryAs(Label.class).getText());
+    }
+
+    private Set<Role> stored(String user) {
+        return console.runtime().store().users().find(user).orElseThrow().roles();
+    }
+
+    @Test
+    void anAdminAddsAUserWithTheRolesPicked(FxRobot robot) {
+        robot.clickOn("#newName").write("ana");
+        robot.clickOn("#newOperator").clickOn("#newSupervisor");
+        robot.clickOn("#add");
+
+        await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 4);
+        assertThat(text(robot, "#status")).isEqualTo("ana was added as supervisor.");
+        assertThat(stored("ana")).containsExactly(Role.SUPERVISOR);
+        assertThat(roleBox(robot, "ana", Role.SUPERVISOR).isSelected()).isTrue();
+        assertThat(robot.lookup("#newName").queryTextInputControl().getText()).isEmpty();
+    }
+
+    @Test
+    void aMissingNameAndNoRoleAreShownUnderTheirFields(FxRobot robot) {
+        robot.clickOn("#newOperator");
+        robot.clickOn("#add");
+
+        assertThat(text(robot, "#nameError")).isEqualTo("Type the user’s name.");
+        assertThat(text(robot, "#rolesError")).isEqualTo("Pick at least one role: a user without a role can do"
+                + " nothing.");
+        assertThat(console.guard().calls()).doesNotContain("add");
+    }
+
+    @Test
+    void aTakenNameIsShownUnderTheName(FxRobot robot) {
+        robot.clickOn("#newName").write("maria");
+        robot.clickOn("#add");
+
+        await(() -> !text(robot, "#nameError").isEmpty());
+        assertThat(text(robot, "#nameError")).isEqualTo("there already is a user named \"maria\"");
+        assertThat(stored("maria")).containsExactly(Role.OPERATOR);
+    }
+
+    @Test
+    void aNameTheStoreWillNotTakeIsShownUnderTheName(FxRobot robot) {
+        robot.clickOn("#newName").write(" ana");
+        robot.clickOn("#add");
+
+        await(() -> !text(robot, "#nameError").isEmpty());
+        assertThat(text(robot, "#nameError")).startsWith("a user name is 1 to 128 characters without control"
+                + " characters or surrounding spaces");
+    }
+
+    @Test
+    void aClickOnARoleChangesItAtOnce(FxRobot robot) {
+        robot.clickOn(roleBox(robot, "maria", Role.SUPERVISOR));
+
+        await(() -> stored("maria").equals(Set.of(Role.OPERATOR, Role.SUPERVISOR))
+                && !text(robot, "#status").isEmpty());
+        assertThat(text(robot, "#status")).isEqualTo("The roles of maria changed: operator → operator, supervisor.");
+    }
+
+    @Test
+    void theLastAdminCannotTakeTheirOwnAdminRole(FxRobot robot) {
+        robot.clickOn(roleBox(robot, admin.name(), Role.ADMIN));
+
+        await(() -> !text(robot, "#problem").isEmpty() && !roleBox(robot, admin.name(), Role.ADMIN).isDisabled());
+        assertThat(text(robot, "#problem")).isEqualTo("Cannot take the admin role from " + admin.name()
+                + ": they are the last admin; make another user admin first.");
+        assertThat(roleBox(robot, admin.name(), Role.ADMIN).isSelected()).isTrue();
+        assertThat(stored(admin.name())).contains(Role.ADMIN);
+    }
+}
