@@ -7,7 +7,8 @@ public enum FxmlView {
     APPROVAL_CARD("approval_card.fxml"),
     INPUT_CARD("input_card.fxml"),
     TIMELINE("timeline.fxml"),
-    NEW_RUN("new_run.fxml");
+    NEW_RUN("new_run.fxml"),
+    DENIALS("denials.fxml");
 
     private final String fileName;
 

@@ -13,7 +13,8 @@ import java.util.Optional;
  */
 public enum Section {
     INBOX(Operation.VIEW_INBOX, "fth-inbox", null),
-    RUNS(Operation.VIEW_TIMELINE, "fth-list", null);
+    RUNS(Operation.VIEW_TIMELINE, "fth-list", null),
+    DENIALS(Operation.QUERY_EVENTS, "fth-shield-off", FxmlView.DENIALS);
 
     private final Operation operation;
     private final String icon;
