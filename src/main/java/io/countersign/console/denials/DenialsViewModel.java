@@ -59,7 +59,7 @@ public final class DenialsViewModel {
     /** Events in one page of the table. */
     public static final int PAGE_SIZE = 100;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-    private static final DateTimeFormatter SHORT_TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss");
+    private static final DateTimeFormatter SHORT_TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm");
 
     private final EventService service;
     private final Actor actor;
@@ -429,7 +429,7 @@ public final class DenialsViewModel {
         return TIME.format(event.time().atZone(clock.getZone()));
     }
 
-    /** The event's time in the console's zone without the year, for the table ("11-29 14:03:07"). */
+    /** The event's time in the console's zone to the minute without the year, for the table ("11-29 14:03"). */
     public String shortTimeOf(GovernanceEvent event) {
         return SHORT_TIME.format(event.time().atZone(clock.getZone()));
     }
