@@ -181,8 +181,11 @@ public final class DenialsViewModel {
         problem.set("");
         filter.set(built);
         firstRow = 0;
-        loadPage(built, PageRequest.first(PAGE_SIZE));
-        loadCharts(built);
+        int charts = chartGeneration.incrementAndGet();
+        chartsLoading.set(true);
+        total.set(-1);
+        // the counts scan every matching event; they start once the page is in, so the table never waits on them
+        loadPage(built, PageRequest.first(PAGE_SIZE), () -> loadCharts(built, charts));
     }
 
     private EventFilter build() {
@@ -210,18 +213,21 @@ public final class DenialsViewModel {
     /** Shows the next newer page, if there is one. */
     public void newer() {
         if (page != null && page.previous() != null) {
-            loadPage(filter.get(), PageRequest.before(page.previous(), PAGE_SIZE));
+            loadPage(filter.get(), PageRequest.before(page.previous(), PAGE_SIZE), () -> {
+            });
         }
     }
 
     /** Shows the next older page, if there is one. */
     public void older() {
         if (page != null && page.next() != null) {
-            loadPage(filter.get(), PageRequest.after(page.next(), PAGE_SIZE));
+            loadPage(filter.get(), PageRequest.after(page.next(), PAGE_SIZE), () -> {
+            });
         }
     }
 
-    private void loadPage(EventFilter shown, PageRequest request) {
+    /** Reads a page; {@code then} runs after it is shown or has failed, unless a newer request replaced it. */
+    private void loadPage(EventFilter shown, PageRequest request, Runnable then) {
         int asked = pageGeneration.incrementAndGet();
         loading.set(true);
         Tasks.create(() -> asked == pageGeneration.get() ? service.page(actor, shown, request) : null)
@@ -230,12 +236,14 @@ public final class DenialsViewModel {
                         connection.succeeded();
                         loading.set(false);
                         show(result, request.direction());
+                        then.run();
                     }
                 })
                 .onError(failure -> {
                     if (asked == pageGeneration.get()) {
                         loading.set(false);
                         fail(failure);
+                        then.run();
                     }
                 })
                 .runOnce(executor);
@@ -271,11 +279,11 @@ public final class DenialsViewModel {
         }
     }
 
-    private void loadCharts(EventFilter shown) {
-        int asked = chartGeneration.incrementAndGet();
+    private void loadCharts(EventFilter shown, int asked) {
+        if (asked != chartGeneration.get()) {
+            return;
+        }
         chartsPending = EventDimension.values().length + 1;
-        chartsLoading.set(true);
-        total.set(-1);
         for (EventDimension dimension : EventDimension.values()) {
             Tasks.create(() -> asked == chartGeneration.get() ? service.counts(actor, shown, dimension) : null)
                     .onSuccess(result -> chartArrived(asked, () -> counts.get(dimension).setAll(result)))
