@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -149,6 +150,24 @@ class DenialBrowserTest {
         choose(robot, "#rangeFilter", "Last hour");
 
         await(() -> denials.rows().isEmpty() && denials.totalProperty().get() == 0);
+    }
+
+    @Test
+    void aRangeThatEndsBeforeItBeginsIsRefusedWithTheDays(FxRobot robot) {
+        DenialsViewModel denials = openAs(robot, Actor.of("sam", Role.SUPERVISOR));
+        LocalDate today = LocalDate.now();
+
+        robot.interact(() -> {
+            denials.fromProperty().set(today);
+            denials.toProperty().set(today.minusDays(3));
+        });
+
+        assertThat(onFx(() -> denials.rangeProperty().get())).isEqualTo(TimeRange.CUSTOM);
+        assertThat(onFx(() -> robot.lookup("#problem").queryLabeled().getText())).isEqualTo("The range ends ("
+                + today.minusDays(3) + ") before it begins (" + today + "): pick a “to” day on or after the “from”"
+                + " day.");
+        robot.interact(() -> denials.toProperty().set(today));
+        await(() -> denials.problemProperty().get().isEmpty() && denials.totalProperty().get() >= 0);
     }
 
     @Test
