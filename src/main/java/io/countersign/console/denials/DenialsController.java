@@ -24,7 +24,6 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.fxml.FXML;
-import javafx.geometry.VPos;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
@@ -47,7 +46,6 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.util.Duration;
@@ -377,21 +375,21 @@ public final class DenialsController implements ScreenController {
         openRun.setOnAction(event -> viewModel.openSelectedRun());
     }
 
+    /** Each label above its value, so long codes and ids keep the pane's whole width. */
     private void showDetail() {
         detailGrid.getChildren().clear();
         int row = 0;
         for (EventField field : viewModel.details()) {
             Label label = new Label(field.label());
             label.getStyleClass().add("detail-label");
-            label.setMinWidth(Region.USE_PREF_SIZE);
             Label value = new Label(field.value());
             value.setWrapText(true);
             value.getStyleClass().add(field.code() ? "detail-code" : "detail-value");
             if (field.code()) {
                 value.getStyleClass().add("mono");
             }
-            GridPane.setValignment(label, VPos.TOP);
-            detailGrid.addRow(row++, label, value);
+            detailGrid.addRow(row++, label);
+            detailGrid.addRow(row++, value);
         }
     }
 
