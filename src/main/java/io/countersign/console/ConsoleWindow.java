@@ -10,6 +10,8 @@ import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
+import io.countersign.console.denials.DenialsController;
+import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.console.input.InputCardController;
@@ -49,11 +51,14 @@ public final class ConsoleWindow {
     private final MainWindowViewModel viewModel;
     private final MainWindowController controller;
     private final Scene scene;
+    private final DenialsViewModel denials;
 
-    private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene) {
+    private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene,
+                          DenialsViewModel denials) {
         this.viewModel = viewModel;
         this.controller = controller;
         this.scene = scene;
+        this.denials = denials;
     }
 
     /**
@@ -83,6 +88,8 @@ public final class ConsoleWindow {
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
                 context.store(), context.theme(), messages, liveClock, connection);
+        DenialsViewModel denials = new DenialsViewModel(context.services().events(), actor, executor, messages,
+                connection, clock, main::showRun);
         // the inbox is fetched while the views load and the window renders for the first time
         main.start();
 
@@ -94,6 +101,7 @@ public final class ConsoleWindow {
         controllers.put(NewRunController.class, () -> new NewRunController(newRun));
         controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
+        controllers.put(DenialsController.class, () -> new DenialsController(denials, messages));
         FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
         controllers.put(MainWindowController.class,
                 () -> new MainWindowController(main, messages, details, newRun));
@@ -111,7 +119,7 @@ public final class ConsoleWindow {
         stage.setScene(scene);
         stage.sizeToScene();
         stage.show();
-        return new ConsoleWindow(main, window.controller(), scene);
+        return new ConsoleWindow(main, window.controller(), scene, denials);
     }
 
     /** Stops listening to the service and stops the window's clock. */
@@ -123,6 +131,11 @@ public final class ConsoleWindow {
     /** The window's view model, for whoever drives the console without a mouse. */
     public MainWindowViewModel viewModel() {
         return viewModel;
+    }
+
+    /** The denial browser's view model, for whoever drives the console without a mouse. */
+    public DenialsViewModel denials() {
+        return denials;
     }
 
     public Scene scene() {

@@ -4,9 +4,13 @@ import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.console.common.Theme;
+import io.countersign.console.denials.DenialsViewModel;
+import io.countersign.console.denials.TimeRange;
 import io.countersign.console.main.Section;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -114,6 +118,25 @@ class ScreenshotsTest {
 
         assertThat(robot.lookup(".empty-text").queryAs(Label.class).getText())
                 .isEqualTo("Runs appear here the moment they pause.");
+        assertThat(Files.size(shot)).isGreaterThan(10_000);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Theme.class)
+    void theDenialBrowserIsPhotographed(Theme theme, FxRobot robot) throws Exception {
+        console = RealConsole.withDemo(folder);
+        console.runtime().store().events().appendAll(new EventSeeds(7, Instant.now(), Duration.ofDays(30), 3_000)
+                .next(3_000));
+        ConsoleWindow window = console.open(robot, stage, console.admin(), theme);
+        robot.interact(() -> window.viewModel().sectionProperty().set(Section.DENIALS));
+        DenialsViewModel denials = window.denials();
+        robot.interact(() -> denials.rangeProperty().set(TimeRange.LAST_30_DAYS));
+        await(() -> denials.rows().size() == DenialsViewModel.PAGE_SIZE && !denials.chartsLoadingProperty().get());
+        robot.interact(() -> denials.selectedProperty().set(denials.rows().stream()
+                .filter(event -> event.ruleId() != null).findFirst().orElseThrow()));
+
+        Path shot = ScreenshotWriter.write(window.scene(), "denials-" + theme.name().toLowerCase(Locale.ROOT));
+
         assertThat(Files.size(shot)).isGreaterThan(10_000);
     }
 }

@@ -8,6 +8,7 @@ public enum FxmlView {
     INPUT_CARD("input_card.fxml"),
     TIMELINE("timeline.fxml"),
     NEW_RUN("new_run.fxml"),
+    DENIALS("denials.fxml"),
     TOOL_SETTINGS("tool_settings.fxml"),
     USERS("users.fxml");
 

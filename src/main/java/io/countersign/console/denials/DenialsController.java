@@ -1,0 +1,481 @@
+package io.countersign.console.denials;
+
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.ScreenController;
+import io.countersign.engine.EventType;
+import io.countersign.engine.GovernanceEvent;
+import io.countersign.service.EventService.EventDimension;
+import io.countersign.store.DayCount;
+import io.countersign.store.EventCount;
+import java.io.File;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import javafx.animation.PauseTransition;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.StringProperty;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.fxml.FXML;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.DatePicker;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.MouseButton;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.util.Duration;
+import javafx.util.StringConverter;
+
+/** Wires the denial browser's view to its view model. */
+public final class DenialsController implements ScreenController {
+    /** The values a bar chart shows; the rest stay in the filter lists. */
+    private static final int BARS = 8;
+    /** How long typing pauses before a text filter asks again. */
+    private static final Duration TYPING_PAUSE = Duration.millis(300);
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MM-dd");
+
+    private final DenialsViewModel viewModel;
+    private final Messages messages;
+
+    @FXML
+    private Button exportButton;
+    @FXML
+    private Button purgeButton;
+    @FXML
+    private ComboBox<TimeRange> rangeFilter;
+    @FXML
+    private DatePicker fromDate;
+    @FXML
+    private DatePicker toDate;
+    @FXML
+    private ComboBox<EventType> typeFilter;
+    @FXML
+    private TextField search;
+    @FXML
+    private ComboBox<String> ruleFilter;
+    @FXML
+    private ComboBox<String> reasonFilter;
+    @FXML
+    private ComboBox<String> toolFilter;
+    @FXML
+    private TextField agentFilter;
+    @FXML
+    private TextField personFilter;
+    @FXML
+    private Button clearFilters;
+    @FXML
+    private HBox exportBar;
+    @FXML
+    private ProgressBar exportProgress;
+    @FXML
+    private Label exportStatus;
+    @FXML
+    private Button cancelExport;
+    @FXML
+    private Label purgeStatus;
+    @FXML
+    private Label problem;
+    @FXML
+    private TableView<GovernanceEvent> table;
+    @FXML
+    private TableColumn<GovernanceEvent, String> timeColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> typeColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> reasonColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> ruleColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> toolColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> agentColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> actorColumn;
+    @FXML
+    private TableColumn<GovernanceEvent, String> runColumn;
+    @FXML
+    private Button newerButton;
+    @FXML
+    private Button olderButton;
+    @FXML
+    private Label position;
+    @FXML
+    private Label loading;
+    @FXML
+    private BarChart<Number, String> reasonChart;
+    @FXML
+    private BarChart<Number, String> ruleChart;
+    @FXML
+    private BarChart<Number, String> toolChart;
+    @FXML
+    private Label dayTitle;
+    @FXML
+    private LineChart<Number, Number> dayChart;
+    @FXML
+    private NumberAxis dayAxis;
+    @FXML
+    private Label noSelection;
+    @FXML
+    private GridPane detailGrid;
+    @FXML
+    private Button openRun;
+
+    public DenialsController(DenialsViewModel viewModel, Messages messages) {
+        this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.messages = Objects.requireNonNull(messages, "messages");
+    }
+
+    @FXML
+    private void initialize() {
+        wireFilters();
+        wireTable();
+        wireCharts();
+        wireDetail();
+        wireExport();
+        purgeButton.setVisible(viewModel.mayPurge());
+        purgeButton.setManaged(viewModel.mayPurge());
+        purgeButton.setOnAction(event -> askPurge());
+        purgeStatus.textProperty().bind(viewModel.purgeStatusProperty());
+        shownWhenNotEmpty(purgeStatus);
+        problem.textProperty().bind(viewModel.problemProperty());
+        shownWhenNotEmpty(problem);
+    }
+
+    @Override
+    public void shown() {
+        viewModel.refresh();
+    }
+
+    private void wireFilters() {
+        rangeFilter.getItems().setAll(TimeRange.values());
+        rangeFilter.setConverter(converter(viewModel::rangeLabel));
+        rangeFilter.valueProperty().bindBidirectional(viewModel.rangeProperty());
+        fromDate.valueProperty().bindBidirectional(viewModel.fromProperty());
+        toDate.valueProperty().bindBidirectional(viewModel.toProperty());
+
+        List<EventType> types = new ArrayList<>();
+        types.add(null);
+        types.addAll(List.of(EventType.values()));
+        typeFilter.getItems().setAll(types);
+        typeFilter.setConverter(converter(viewModel::typeLabel));
+        // the empty choice shows the prompt text
+        typeFilter.setPromptText(viewModel.typeLabel(null));
+        typeFilter.valueProperty().bindBidirectional(viewModel.typeProperty());
+
+        choices(ruleFilter, viewModel.ruleProperty(), EventDimension.RULE, "denials.filter.anyRule");
+        choices(reasonFilter, viewModel.reasonProperty(), EventDimension.REASON, "denials.filter.anyReason");
+        choices(toolFilter, viewModel.toolProperty(), EventDimension.TOOL, "denials.filter.anyTool");
+
+        typed(search, viewModel.searchProperty());
+        typed(agentFilter, viewModel.agentProperty());
+        typed(personFilter, viewModel.personProperty());
+        clearFilters.setOnAction(event -> viewModel.clearFilters());
+    }
+
+    /** A filter list over the values the counts found, with "any" first; the chosen value always stays listed. */
+    private void choices(ComboBox<String> box, StringProperty chosen, EventDimension dimension, String anyKey) {
+        String any = messages.get(anyKey);
+        box.setConverter(converter(value -> value == null || value.isEmpty() ? any : value));
+        boolean[] filling = {false};
+        Runnable fill = () -> {
+            List<String> values = new ArrayList<>();
+            values.add("");
+            if (!chosen.get().isEmpty()) {
+                values.add(chosen.get());
+            }
+            viewModel.counts(dimension).stream().map(EventCount::key)
+                    .filter(key -> !key.equals(chosen.get())).forEach(values::add);
+            // replacing the items moves the selection by index; that is no choice of the person's
+            filling[0] = true;
+            box.getItems().setAll(values);
+            box.setValue(chosen.get());
+            filling[0] = false;
+        };
+        fill.run();
+        viewModel.counts(dimension).addListener((ListChangeListener<EventCount>) change -> fill.run());
+        box.valueProperty().addListener((o, was, now) -> {
+            if (!filling[0] && now != null && !now.equals(chosen.get())) {
+                chosen.set(now);
+            }
+        });
+        chosen.addListener((o, was, now) -> fill.run());
+    }
+
+    /** A text filter that asks again once typing pauses, or at once on Enter. */
+    private void typed(TextField field, StringProperty filter) {
+        PauseTransition pause = new PauseTransition(TYPING_PAUSE);
+        pause.setOnFinished(event -> filter.set(field.getText()));
+        field.textProperty().addListener((o, was, now) -> pause.playFromStart());
+        field.setOnAction(event -> {
+            pause.stop();
+            filter.set(field.getText());
+        });
+        filter.addListener((o, was, now) -> {
+            if (!now.equals(field.getText())) {
+                field.setText(now);
+                pause.stop();
+            }
+        });
+    }
+
+    private void wireTable() {
+        table.setItems(viewModel.rows());
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        column(timeColumn, viewModel::shortTimeOf, false);
+        column(typeColumn, event -> event.type().code(), true);
+        column(reasonColumn, GovernanceEvent::reasonCode, true);
+        column(ruleColumn, GovernanceEvent::ruleId, true);
+        column(toolColumn, GovernanceEvent::toolName, true);
+        column(agentColumn, GovernanceEvent::agentConfiguration, false);
+        column(actorColumn, GovernanceEvent::actor, false);
+        column(runColumn, event -> event.runId() == null ? "" : messages.shortRunId(event.runId()), true);
+        table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
+            if (now != viewModel.selectedProperty().get()) {
+                viewModel.selectedProperty().set(now);
+            }
+        });
+        viewModel.selectedProperty().addListener((o, was, now) -> {
+            if (now == null) {
+                table.getSelectionModel().clearSelection();
+            } else if (table.getSelectionModel().getSelectedItem() != now) {
+                table.getSelectionModel().select(now);
+            }
+        });
+        table.setRowFactory(view -> {
+            TableRow<GovernanceEvent> row = new TableRow<>();
+            row.setOnMouseClicked(event -> {
+                if (event.getButton() == MouseButton.PRIMARY && event.getClickCount() == 2 && !row.isEmpty()) {
+                    viewModel.openSelectedRun();
+                }
+            });
+            return row;
+        });
+        table.setOnKeyPressed(event -> {
+            if (event.getCode() == KeyCode.ENTER) {
+                viewModel.openSelectedRun();
+            }
+        });
+        viewModel.rows().addListener((ListChangeListener<GovernanceEvent>) change -> table.scrollTo(0));
+        newerButton.disableProperty().bind(viewModel.hasNewerProperty().not());
+        olderButton.disableProperty().bind(viewModel.hasOlderProperty().not());
+        newerButton.setOnAction(event -> viewModel.newer());
+        olderButton.setOnAction(event -> viewModel.older());
+        position.textProperty().bind(viewModel.positionProperty());
+        loading.visibleProperty().bind(viewModel.loadingProperty());
+    }
+
+    private static void column(TableColumn<GovernanceEvent, String> column, Function<GovernanceEvent, String> value,
+                               boolean code) {
+        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(
+                Objects.requireNonNullElse(value.apply(cell.getValue()), "")).getReadOnlyProperty());
+        column.setReorderable(false);
+        column.setSortable(false);
+        if (code) {
+            column.getStyleClass().add("mono");
+        }
+    }
+
+    private void wireCharts() {
+        Map<EventDimension, BarChart<Number, String>> charts = new EnumMap<>(EventDimension.class);
+        charts.put(EventDimension.REASON, reasonChart);
+        charts.put(EventDimension.RULE, ruleChart);
+        charts.put(EventDimension.TOOL, toolChart);
+        charts.forEach((dimension, chart) -> {
+            ObservableList<EventCount> counts = viewModel.counts(dimension);
+            counts.addListener((ListChangeListener<EventCount>) change -> showBars(chart, counts));
+            showBars(chart, counts);
+        });
+        dayAxis.setTickLabelFormatter(new StringConverter<>() {
+            @Override
+            public String toString(Number epochDay) {
+                return DAY.format(LocalDate.ofEpochDay(Math.round(epochDay.doubleValue())));
+            }
+
+            @Override
+            public Number fromString(String text) {
+                return LocalDate.parse(text).toEpochDay();
+            }
+        });
+        viewModel.byDay().addListener((ListChangeListener<DayCount>) change -> showDays());
+        dayTitle.textProperty().bind(Bindings.createStringBinding(() ->
+                viewModel.totalProperty().get() < 0 ? messages.get("denials.chart.day")
+                        : messages.get("denials.chart.dayTotal", viewModel.totalProperty().get()),
+                viewModel.totalProperty()));
+    }
+
+    /** The most frequent values, the most frequent on top. */
+    private static void showBars(BarChart<Number, String> chart, List<EventCount> counts) {
+        XYChart.Series<Number, String> series = new XYChart.Series<>();
+        List<EventCount> top = counts.subList(0, Math.min(BARS, counts.size()));
+        for (int i = top.size() - 1; i >= 0; i--) {
+            series.getData().add(new XYChart.Data<>(top.get(i).count(), top.get(i).key()));
+        }
+        // a new series each time: a category axis keeps stale categories when the data of a series is replaced
+        chart.getData().setAll(List.of(series));
+        // bars keep a readable thickness however few values there are
+        double slot = Math.max(chart.getHeight() - 60, 100) / Math.max(top.size(), 1);
+        chart.setCategoryGap(Math.max(6, slot - 28));
+    }
+
+    /** A point per day from the first to the last day counted, days without events at zero. */
+    private void showDays() {
+        XYChart.Series<Number, Number> series = new XYChart.Series<>();
+        List<DayCount> days = viewModel.byDay();
+        if (!days.isEmpty()) {
+            long first = days.get(0).day().toEpochDay();
+            long last = days.get(days.size() - 1).day().toEpochDay();
+            Map<Long, Long> byDay = new HashMap<>();
+            days.forEach(day -> byDay.put(day.day().toEpochDay(), day.count()));
+            for (long day = first; day <= last; day++) {
+                series.getData().add(new XYChart.Data<>(day, byDay.getOrDefault(day, 0L)));
+            }
+            // a lone day sits in the middle of a three-day axis rather than on an axis of its own making
+            long margin = first == last ? 1 : 0;
+            dayAxis.setAutoRanging(false);
+            dayAxis.setLowerBound(first - margin);
+            dayAxis.setUpperBound(last + margin);
+            dayAxis.setTickUnit(Math.max(1, Math.ceil((last - first + 2 * margin) / 6.0)));
+            dayChart.setCreateSymbols(last - first < 45);
+        }
+        dayChart.getData().setAll(List.of(series));
+    }
+
+    private void wireDetail() {
+        viewModel.details().addListener((ListChangeListener<EventField>) change -> showDetail());
+        noSelection.visibleProperty().bind(viewModel.selectedProperty().isNull());
+        noSelection.managedProperty().bind(noSelection.visibleProperty());
+        openRun.disableProperty().bind(Bindings.createBooleanBinding(() ->
+                viewModel.selectedProperty().get() == null || viewModel.selectedProperty().get().runId() == null,
+                viewModel.selectedProperty()));
+        openRun.setOnAction(event -> viewModel.openSelectedRun());
+    }
+
+    /** Each label above its value, so long codes and ids keep the pane's whole width. */
+    private void showDetail() {
+        detailGrid.getChildren().clear();
+        int row = 0;
+        for (EventField field : viewModel.details()) {
+            Label label = new Label(field.label());
+            label.getStyleClass().add("detail-label");
+            Label value = new Label(field.value());
+            value.setWrapText(true);
+            value.getStyleClass().add(field.code() ? "detail-code" : "detail-value");
+            if (field.code()) {
+                value.getStyleClass().add("mono");
+            }
+            detailGrid.addRow(row++, label);
+            detailGrid.addRow(row++, value);
+        }
+    }
+
+    private void wireExport() {
+        exportButton.disableProperty().bind(viewModel.exportingProperty());
+        exportButton.setOnAction(event -> chooseExportTarget());
+        exportProgress.progressProperty().bind(viewModel.exportProgressProperty());
+        exportProgress.visibleProperty().bind(viewModel.exportingProperty());
+        exportProgress.managedProperty().bind(exportProgress.visibleProperty());
+        cancelExport.visibleProperty().bind(viewModel.exportingProperty());
+        cancelExport.managedProperty().bind(cancelExport.visibleProperty());
+        cancelExport.setOnAction(event -> viewModel.cancelExport());
+        exportStatus.textProperty().bind(viewModel.exportStatusProperty());
+        exportBar.visibleProperty().bind(viewModel.exportStatusProperty().isNotEmpty());
+        exportBar.managedProperty().bind(exportBar.visibleProperty());
+    }
+
+    private void chooseExportTarget() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(messages.get("denials.export.title"));
+        chooser.setInitialFileName(messages.get("denials.export.fileName", LocalDate.now()));
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(messages.get("denials.export.csv"),
+                "*.csv"));
+        File chosen = chooser.showSaveDialog(exportButton.getScene().getWindow());
+        if (chosen != null) {
+            viewModel.export(chosen.toPath());
+        }
+    }
+
+    /** Asks how old, says how many events that deletes, and purges only once the person confirms. */
+    private void askPurge() {
+        Dialog<Integer> ask = new Dialog<>();
+        ask.initOwner(purgeButton.getScene().getWindow());
+        ask.setTitle(messages.get("denials.purge.title"));
+        ask.setHeaderText(messages.get("denials.purge.ask"));
+        Spinner<Integer> days = new Spinner<>(1, 36_500, 90);
+        days.setEditable(true);
+        days.setId("purgeDays");
+        ask.getDialogPane().setContent(new VBox(8, new Label(messages.get("denials.purge.days")), days));
+        ButtonType countThem = new ButtonType(messages.get("denials.purge.count"), ButtonBar.ButtonData.NEXT_FORWARD);
+        ask.getDialogPane().getButtonTypes().setAll(ButtonType.CANCEL, countThem);
+        ask.setResultConverter(button -> button == countThem ? typedDays(days) : null);
+        ask.showAndWait().ifPresent(chosen -> viewModel.countOlderThan(chosen, count -> confirmPurge(chosen, count)));
+    }
+
+    /** The days typed into the spinner, which commits its text only on Enter; text that is no number keeps the value. */
+    private static int typedDays(Spinner<Integer> days) {
+        try {
+            days.getValueFactory().setValue(Integer.parseInt(days.getEditor().getText().strip()));
+        } catch (NumberFormatException e) {
+            days.getEditor().setText(String.valueOf(days.getValue()));
+        }
+        return days.getValue();
+    }
+
+    private void confirmPurge(int days, long count) {
+        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, messages.get("denials.purge.confirm", count, days),
+                ButtonType.CANCEL, ButtonType.OK);
+        confirm.initOwner(purgeButton.getScene().getWindow());
+        confirm.setTitle(messages.get("denials.purge.title"));
+        confirm.setHeaderText(messages.get("denials.purge.header", count));
+        ((Button) confirm.getDialogPane().lookupButton(ButtonType.OK)).setText(messages.get("denials.purge.ok",
+                count));
+        ((Button) confirm.getDialogPane().lookupButton(ButtonType.OK)).setDefaultButton(false);
+        ((Button) confirm.getDialogPane().lookupButton(ButtonType.CANCEL)).setDefaultButton(true);
+        if (confirm.showAndWait().filter(ButtonType.OK::equals).isPresent() && count > 0) {
+            viewModel.purge(days);
+        }
+    }
+
+    private static void shownWhenNotEmpty(Label label) {
+        label.visibleProperty().bind(label.textProperty().isNotEmpty());
+        label.managedProperty().bind(label.visibleProperty());
+    }
+
+    private static <T> StringConverter<T> converter(Function<T, String> label) {
+        return new StringConverter<>() {
+            @Override
+            public String toString(T value) {
+                return label.apply(value);
+            }
+
+            @Override
+            public T fromString(String text) {
+                throw new UnsupportedOperationException("the list is not editable");
+            }
+        };
+    }
+}
