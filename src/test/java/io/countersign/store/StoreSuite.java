@@ -44,6 +44,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
@@ -1106,6 +1110,54 @@ abstract class StoreSuite {
 
             assertThat(late).isEqualTo(new ClaimResult.AlreadyDecided(winner));
             assertThat(column("SELECT decided_by FROM decisions")).containsExactly("jonas");
+        }
+
+        @Test
+        void ofClaimsRacingOnOneCardOneWinsAndTheOthersAreToldWhoWon() throws Exception {
+            int deciders = 4;
+            ExecutorService pool = Executors.newFixedThreadPool(deciders);
+            try {
+                for (int card = 0; card < 10; card++) {
+                    PausedState state = paused("r" + card, NOW);
+                    CountDownLatch start = new CountDownLatch(1);
+                    List<Future<ClaimResult>> claims = new ArrayList<>();
+                    for (int decider = 0; decider < deciders; decider++) {
+                        DecisionRecord decision = approval(state, "decider-" + decider, later);
+                        claims.add(pool.submit(() -> {
+                            start.await();
+                            return runs().claim(decision);
+                        }));
+                    }
+                    start.countDown();
+                    List<ClaimResult> results = new ArrayList<>();
+                    for (Future<ClaimResult> claim : claims) {
+                        results.add(claim.get());
+                    }
+
+                    DecisionRecord winner = find("r" + card).lastDecision();
+                    assertThat(results).filteredOn(ClaimResult.Claimed.class::isInstance).hasSize(1);
+                    assertThat(results).filteredOn(result -> !(result instanceof ClaimResult.Claimed))
+                            .containsOnly(new ClaimResult.AlreadyDecided(winner));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+
+        @Test
+        void claimForAWorkerQueuesTheRunWithItsDecision() {
+            PausedState state = paused("r1", NOW);
+            DecisionRecord decision = approval(state, "jonas", later);
+
+            ClaimResult result = store.runs().claimForWorker(decision);
+
+            assertThat(result).isInstanceOfSatisfying(ClaimResult.Claimed.class, claimed -> {
+                assertThat(claimed.run().status()).isEqualTo(RunStatus.QUEUED);
+                assertThat(claimed.run().lastDecision()).isEqualTo(decision);
+            });
+            StoredRun next = store.runs().claimNext("w1", later.plusSeconds(30), later).orElseThrow();
+            assertThat(next.runId()).isEqualTo("r1");
+            assertThat(next.lastDecision()).isEqualTo(decision);
         }
 
         @Test
