@@ -64,24 +64,30 @@ public final class RunStore implements RunRepository {
     private static final String INSERT_DECISION = "INSERT INTO decisions (run_id, pause_number, decided_by,"
             + " decided_at, kind, digest, summary, verdicts, input)";
     /**
-     * The PostgreSQL claim (see {@code claimInOneStatement}). Its main query reads the statement's snapshot, which
-     * predates a competing claim the update may have waited for: the caller tells that case by what it sees.
+     * The PostgreSQL claim (see {@code claimInOneStatement}). It returns one row: the claimed run (without its
+     * transcript and history, which its paused state holds) and the bumped counter; or, when nothing was claimed,
+     * what the statement's snapshot shows of the run, its decision on the card and its latest decision. That
+     * snapshot predates a competing claim the update may have waited for: the caller tells that case by what it
+     * sees.
      */
     private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = ?,"
             + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = ?, updated_at = ?,"
             + " queued_at = ? WHERE r.id = ? AND r.status = ? AND r.digest = ? AND NOT EXISTS (SELECT 1 FROM"
-            + " decisions o WHERE o.run_id = r.id AND o.digest = r.digest) RETURNING " + RUN_COLUMNS + ","
-            + " r.pause_number, r.claimed_decision),"
+            + " decisions o WHERE o.run_id = r.id AND o.digest = r.digest) RETURNING " + RUN_COLUMN_NAMES.stream()
+            .map(column -> column.equals("transcript") || column.equals("history") ? "NULL AS " + column : "r." + column)
+            .collect(Collectors.joining(", ")) + ", r.pause_number, r.claimed_decision),"
             + " decided AS (" + INSERT_DECISION.replace("(run_id,", "(id, run_id,") + " SELECT claimed_decision, id,"
             + " pause_number, ?, ?, ?, ?, ?, ?, ? FROM claimed), "
             + ChangeFeed.bumpItem("EXISTS (SELECT 1 FROM claimed)")
-            + " SELECT b.counter, " + runColumns("c") + ", s.status AS seen_status, s.digest AS seen_digest,"
-            + " s.claimed_decision AS seen_claimed, " + decisionColumns("d", "last_") + ", "
-            + decisionColumns("k", "card_") + " FROM (SELECT 1) AS one LEFT JOIN claimed c ON TRUE"
-            + " LEFT JOIN bumped b ON TRUE LEFT JOIN runs s ON c.id IS NULL AND s.id = ?"
+            + " SELECT b.counter, " + runColumns("c") + ", e.* FROM (SELECT 1) AS one"
+            + " LEFT JOIN claimed c ON TRUE LEFT JOIN bumped b ON TRUE"
+            // Not claimed: why. The condition on the claim is a one-time filter, so a claim skips these reads.
+            + " LEFT JOIN (SELECT s.status AS seen_status, s.digest AS seen_digest, s.claimed_decision AS seen_claimed, "
+            + decisionColumns("d", "last_") + ", " + decisionColumns("k", "card_") + " FROM runs s"
             + " LEFT JOIN decisions d ON d.run_id = s.id"
             + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = s.id)"
-            + " LEFT JOIN decisions k ON k.run_id = s.id AND k.digest = ?";
+            + " LEFT JOIN decisions k ON k.run_id = s.id AND k.digest = ?"
+            + " WHERE s.id = ? AND NOT EXISTS (SELECT 1 FROM claimed)) e ON TRUE";
 
     private static final int RECENT_CALLS_PAGE = 200;
 
@@ -274,8 +280,8 @@ public final class RunStore implements RunRepository {
                 statement.setString(at++, decision.digest());
                 at = bindDecision(statement, at, decision);
                 at = database.changes().bindBump(statement, at, ChangeKind.DECISION);
-                statement.setString(at++, runId);
-                statement.setString(at, decision.digest());
+                statement.setString(at++, decision.digest());
+                statement.setString(at, runId);
                 try (ResultSet row = statement.executeQuery()) {
                     row.next();
                     if (row.getString("id") != null) {
