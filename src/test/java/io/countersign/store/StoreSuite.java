@@ -131,7 +131,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "6");
             }
         }
 
@@ -166,7 +166,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 4")
+                    .hasMessageContaining("knows up to version 6")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1250,6 +1250,50 @@ abstract class StoreSuite {
             assertThat(find("r1").lastDecision()).isNull();
             assertThat(runs().claim(approval(state, "ana", later))).isInstanceOf(ClaimResult.Claimed.class);
             assertThat(column("SELECT decided_by FROM decisions")).containsExactly("ana");
+        }
+
+        @Test
+        void decisionEventOfAClaimedDecisionIsRecordedOnceHoweverOftenItIsCarriedOut() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            store.events().record(decisionEvent("first", "r1", later));
+            store.events().record(decisionEvent("again", "r1", later.plusSeconds(5)));
+
+            assertThat(decisionEventIds("r1")).containsExactly("first");
+        }
+
+        @Test
+        void decisionTakenAgainOnAReleasedPauseGetsItsOwnEvent() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            store.events().record(decisionEvent("jonas-decided", "r1", later));
+            runs().release(state, later);
+
+            runs().claim(approval(state, "ana", later.plusSeconds(1)));
+            store.events().record(decisionEvent("ana-decided", "r1", later.plusSeconds(1)));
+
+            assertThat(decisionEventIds("r1")).containsExactly("ana-decided", "jonas-decided");
+        }
+
+        @Test
+        void decisionEventOfARunWithoutAClaimedDecisionIsRecorded() {
+            paused("r1", NOW);
+
+            store.events().record(decisionEvent("unclaimed", "r1", later));
+            store.events().record(decisionEvent("unclaimed-too", "r1", later.plusSeconds(1)));
+
+            assertThat(decisionEventIds("r1")).containsExactly("unclaimed-too", "unclaimed");
+        }
+
+        private GovernanceEvent decisionEvent(String id, String runId, Instant at) {
+            return event(id, at).type(EventType.APPROVAL_DECIDED).run(runId).agent("writer").actor("jonas")
+                    .detail("approved 1, denied 0").build();
+        }
+
+        private List<String> decisionEventIds(String runId) {
+            return store.events().page(EventFilter.all().withRunId(runId).ofTypes(Set.of(EventType.APPROVAL_DECIDED)),
+                    PageRequest.first(10)).events().stream().map(GovernanceEvent::id).toList();
         }
 
         @Test
