@@ -72,8 +72,7 @@ public final class RunStore implements RunRepository {
      */
     private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = ?,"
             + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = ?, updated_at = ?,"
-            + " queued_at = ? WHERE r.id = ? AND r.status = ? AND r.digest = ? AND NOT EXISTS (SELECT 1 FROM"
-            + " decisions o WHERE o.run_id = r.id AND o.digest = r.digest) RETURNING " + RUN_COLUMN_NAMES.stream()
+            + " queued_at = ? WHERE r.id = ? AND r.status = ? AND r.digest = ? RETURNING " + RUN_COLUMN_NAMES.stream()
             .map(column -> column.equals("transcript") || column.equals("history") ? "NULL AS " + column : "r." + column)
             .collect(Collectors.joining(", ")) + ", r.pause_number, r.claimed_decision),"
             + " decided AS (" + INSERT_DECISION.replace("(run_id,", "(id, run_id,") + " SELECT claimed_decision, id,"
@@ -257,8 +256,9 @@ public final class RunStore implements RunRepository {
 
     /**
      * The PostgreSQL claim in one auto-committed statement, one round trip with its commit: the run is updated
-     * only while it waits for this kind of decision on this very card and no decision was taken on that card (the
-     * update locks the row; one that waited for a competing claim re-checks the row as that claim left it), the
+     * only while it waits for this kind of decision on this very card (the update locks the row; one that waited
+     * for a competing claim re-checks the row as that claim left it; a decision on the current card would have
+     * taken the run out of waiting), the
      * decision is inserted under the id the run now points to, and the change counter is bumped with its NOTIFY.
      * When nothing was claimed, the same statement reads why: the run, the decision on this card and the latest.
      *
@@ -319,6 +319,11 @@ public final class RunStore implements RunRepository {
                             digest = row.getString("digest");
                         }
                     }
+                    // A decision on the run's current card would have taken it out of waiting: none exists here.
+                    if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
+                        return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
+                                claimedStatus));
+                    }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
                     // still reads other rows as they were when it began, before the competing claim committed.
                     DecisionRecord onCard = null;
@@ -335,12 +340,8 @@ public final class RunStore implements RunRepository {
                             }
                         }
                     }
-                    Optional<ClaimResult> refused = refusal(decision, run.status(), digest, claimed, onCard, latest);
-                    if (refused.isPresent()) {
-                        return refused.get();
-                    }
-                    return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
-                            claimedStatus));
+                    // Not claimable, so a refusal: a run waiting on this card was claimed above.
+                    return refusal(decision, run.status(), digest, claimed, onCard, latest).orElseThrow();
                 });
     }
 
