@@ -37,9 +37,10 @@ import java.util.stream.Stream;
 /**
  * Runs, their decisions and the execution journal, on SQLite or PostgreSQL.
  *
- * <p>A decision claim is one transaction over the run's locked row: of several deciders in several processes
- * exactly one inserts the pause's decision (unique per pause) and flips the run to running; the others read
- * the winner. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
+ * <p>A decision claim is atomic on the run's row: of several deciders in several processes exactly one inserts
+ * the pause's decision (unique per pause) and flips the run to running; the others read the winner. On
+ * PostgreSQL it is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL after a lost race
+ * the statement's snapshot could not see, one transaction over the locked row. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
  * intents and its outcome are written only by that owner, so a process taken for stopped cannot act on a run
  * another process took over. Reconciliation looks only at runs whose owner stopped.
  */
