@@ -145,6 +145,30 @@ final class Database implements AutoCloseable {
         return transaction(what, kind, false, work, changed);
     }
 
+    /**
+     * Runs one statement in auto-commit: on PostgreSQL a statement is then its own transaction and costs one round
+     * trip, commit included. When the statement bumped the counter of {@code kind} itself (see {@link
+     * ChangeFeed#bumpItem}), the work returns the new counter, announced here once the statement has returned,
+     * that is once it has committed.
+     */
+    <T> T statement(String what, ChangeKind kind, SqlWork<Bumped<T>> work) {
+        Bumped<T> done;
+        try (Connection connection = pool.getConnection()) {
+            connection.setAutoCommit(true);
+            done = work.run(connection);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+        if (done.counter() != null) {
+            changes.committed(kind, done.counter());
+        }
+        return done.result();
+    }
+
+    /** What a {@linkplain #statement one-statement write} produced, and the counter it bumped or {@code null}. */
+    record Bumped<T>(T result, Long counter) {
+    }
+
     private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, SqlWork<T> work,
                               Predicate<? super T> changed) {
         long counter = 0;

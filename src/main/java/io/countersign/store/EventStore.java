@@ -37,10 +37,52 @@ public final class EventStore implements EventSink {
         this.database = database;
     }
 
-    /** Appends one event. */
+    /**
+     * Appends one event. A decision's event ({@code approval_decided}, {@code input_submitted}) of a run that
+     * carries out a claimed decision is recorded once per decision: when a process stopped after recording it and
+     * before any call started, another process carries the same decision out again, and its event is not
+     * recorded a second time.
+     */
     @Override
     public void record(GovernanceEvent event) {
-        appendAll(List.of(event));
+        if (event.runId() == null
+                || (event.type() != EventType.APPROVAL_DECIDED && event.type() != EventType.INPUT_SUBMITTED)) {
+            appendAll(List.of(event));
+            return;
+        }
+        database.write("record the decision event of run " + event.runId(), connection -> {
+            if (decisionEventRecordedBefore(connection, event.runId())) {
+                return null;
+            }
+            try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+                bind(insert, event);
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Marks the run's claimed decision as having its event, in the caller's transaction; true when it had it
+     * already. A run with no claimed decision (a decision event recorded outside the claim) has nothing to mark.
+     */
+    private static boolean decisionEventRecordedBefore(Connection connection, String runId) throws SQLException {
+        try (PreparedStatement mark = connection.prepareStatement("UPDATE decisions SET event_recorded = ?"
+                + " WHERE id = (SELECT claimed_decision FROM runs WHERE id = ?) AND event_recorded = ?")) {
+            mark.setBoolean(1, true);
+            mark.setString(2, runId);
+            mark.setBoolean(3, false);
+            if (mark.executeUpdate() == 1) {
+                return false;
+            }
+        }
+        try (PreparedStatement claimed = connection.prepareStatement("SELECT 1 FROM runs r JOIN decisions d"
+                + " ON d.id = r.claimed_decision WHERE r.id = ?")) {
+            claimed.setString(1, runId);
+            try (ResultSet row = claimed.executeQuery()) {
+                return row.next();
+            }
+        }
     }
 
     /** Appends the events in one transaction; none is stored if any fails (a repeated id, for one). */

@@ -37,26 +37,57 @@ import java.util.stream.Stream;
 /**
  * Runs, their decisions and the execution journal, on SQLite or PostgreSQL.
  *
- * <p>A decision claim is one transaction over the run's locked row: of several deciders in several processes
- * exactly one inserts the pause's decision (unique per pause) and flips the run to running; the others read
- * the winner. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
+ * <p>A decision claim is atomic on the run's row: of several deciders in several processes exactly one inserts
+ * the pause's decision (unique per pause) and flips the run to running; the others read the winner. On
+ * PostgreSQL it is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL after a lost race
+ * the statement's snapshot could not see, one transaction over the locked row. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
  * intents and its outcome are written only by that owner, so a process taken for stopped cannot act on a run
  * another process took over. Reconciliation looks only at runs whose owner stopped.
  */
 public final class RunStore implements RunRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String RUN_COLUMNS = "r.id, r.agent, r.initiator, r.prompt, r.unattended, r.status,"
-            + " r.created_at, r.updated_at, r.waiting_since, r.paused_state, r.transcript, r.history, r.iterations,"
-            + " r.prompt_tokens, r.completion_tokens, r.failure_reason, r.failure_message, r.outcome_unknown";
+    private static final List<String> RUN_COLUMN_NAMES = List.of("id", "agent", "initiator", "prompt", "unattended",
+            "status", "created_at", "updated_at", "waiting_since", "paused_state", "transcript", "history",
+            "iterations", "prompt_tokens", "completion_tokens", "failure_reason", "failure_message", "outcome_unknown");
+    private static final String RUN_COLUMNS = runColumns("r");
     /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
     private static final String FROM_RUNS = " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
             + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
     private static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + ", " + decisionColumns("d", "last_")
             + FROM_RUNS;
-    /** A claim's one read: the run, its card, its latest decision, and the decision taken on the given card. */
+    /** The run a claim locks, with what decides the answer. */
     private static final String SELECT_FOR_CLAIM = "SELECT " + RUN_COLUMNS + ", r.digest, r.pause_number,"
-            + " r.claimed_decision, " + decisionColumns("d", "last_") + ", " + decisionColumns("c", "card_")
-            + FROM_RUNS + " LEFT JOIN decisions c ON c.run_id = r.id AND c.digest = ? WHERE r.id = ?";
+            + " r.claimed_decision FROM runs r WHERE r.id = ?";
+    /** The decision taken on a card and the run's latest decision, newest pause first. */
+    private static final String SELECT_DECISIONS = "SELECT " + decisionColumns("d", "") + " FROM decisions d"
+            + " WHERE d.run_id = ? AND (d.digest = ? OR d.pause_number ="
+            + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = ?)) ORDER BY d.pause_number DESC";
+    private static final String INSERT_DECISION = "INSERT INTO decisions (run_id, pause_number, decided_by,"
+            + " decided_at, kind, digest, summary, verdicts, input)";
+    /**
+     * The PostgreSQL claim (see {@code claimInOneStatement}). It returns one row: the claimed run (without its
+     * transcript and history, which its paused state holds) and the bumped counter; or, when nothing was claimed,
+     * what the statement's snapshot shows of the run, its decision on the card and its latest decision. That
+     * snapshot predates a competing claim the update may have waited for: the caller tells that case by what it
+     * sees.
+     */
+    private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = ?,"
+            + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = ?, updated_at = ?,"
+            + " queued_at = ? WHERE r.id = ? AND r.status = ? AND r.digest = ? RETURNING " + RUN_COLUMN_NAMES.stream()
+            .map(column -> column.equals("transcript") || column.equals("history") ? "NULL AS " + column : "r." + column)
+            .collect(Collectors.joining(", ")) + ", r.pause_number, r.claimed_decision),"
+            + " decided AS (" + INSERT_DECISION.replace("(run_id,", "(id, run_id,") + " SELECT claimed_decision, id,"
+            + " pause_number, ?, ?, ?, ?, ?, ?, ? FROM claimed), "
+            + ChangeFeed.bumpItem("EXISTS (SELECT 1 FROM claimed)")
+            + " SELECT b.counter, " + runColumns("c") + ", e.* FROM (SELECT 1) AS one"
+            + " LEFT JOIN claimed c ON TRUE LEFT JOIN bumped b ON TRUE"
+            // Not claimed: why. The condition on the claim is a one-time filter, so a claim skips these reads.
+            + " LEFT JOIN (SELECT s.status AS seen_status, s.digest AS seen_digest, s.claimed_decision AS seen_claimed, "
+            + decisionColumns("d", "last_") + ", " + decisionColumns("k", "card_") + " FROM runs s"
+            + " LEFT JOIN decisions d ON d.run_id = s.id"
+            + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = s.id)"
+            + " LEFT JOIN decisions k ON k.run_id = s.id AND k.digest = ?"
+            + " WHERE s.id = ? AND NOT EXISTS (SELECT 1 FROM claimed)) e ON TRUE";
 
     private static final int RECENT_CALLS_PAGE = 200;
 
@@ -67,6 +98,10 @@ public final class RunStore implements RunRepository {
     RunStore(Database database, StoreSession session) {
         this.database = database;
         this.session = session;
+    }
+
+    private static String runColumns(String table) {
+        return RUN_COLUMN_NAMES.stream().map(column -> table + "." + column).collect(Collectors.joining(", "));
     }
 
     private static String decisionColumns(String table, String prefix) {
@@ -211,95 +246,160 @@ public final class RunStore implements RunRepository {
     }
 
     private ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus) {
+        if (database.dialect() == Dialect.POSTGRESQL) {
+            Optional<ClaimResult> answered = claimInOneStatement(decision, claimedStatus);
+            if (answered.isPresent()) {
+                return answered.get();
+            }
+        }
+        return claimUnderLock(decision, claimedStatus);
+    }
+
+    /**
+     * The PostgreSQL claim in one auto-committed statement, one round trip with its commit: the run is updated
+     * only while it waits for this kind of decision on this very card (the update locks the row; one that waited
+     * for a competing claim re-checks the row as that claim left it; a decision on the current card would have
+     * taken the run out of waiting), the
+     * decision is inserted under the id the run now points to, and the change counter is bumped with its NOTIFY.
+     * When nothing was claimed, the same statement reads why: the run, the decision on this card and the latest.
+     *
+     * @return empty when the statement saw the run waiting on this card and still could not claim it: a competing
+     *         claim committed after the statement's snapshot, and only a later statement sees its decision
+     */
+    private Optional<ClaimResult> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus) {
         String runId = decision.runId();
-        RunStatus expected = decision.kind() == DecisionRecord.Kind.APPROVAL
-                ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
-        // Few statements: on a shared PostgreSQL every one is a round trip while the run's row is locked.
+        boolean queued = claimedStatus == RunStatus.QUEUED;
+        return database.statement("commit the decision on run " + runId, ChangeKind.DECISION, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(CLAIM_IN_ONE_STATEMENT)) {
+                int at = 1;
+                statement.setString(at++, claimedStatus.code());
+                statement.setString(at++, queued ? null : session.id());
+                statement.setLong(at++, Nanos.of(decision.decidedAt()));
+                setNullableTime(statement, at++, queued ? decision.decidedAt() : null);
+                statement.setString(at++, runId);
+                statement.setString(at++, expectedStatus(decision).code());
+                statement.setString(at++, decision.digest());
+                at = bindDecision(statement, at, decision);
+                at = database.changes().bindBump(statement, at, ChangeKind.DECISION);
+                statement.setString(at++, decision.digest());
+                statement.setString(at, runId);
+                try (ResultSet row = statement.executeQuery()) {
+                    row.next();
+                    if (row.getString("id") != null) {
+                        return new Database.Bumped<>(Optional.of(new ClaimResult.Claimed(toRun(row, decision))),
+                                row.getLong("counter"));
+                    }
+                    String status = row.getString("seen_status");
+                    Optional<ClaimResult> refused = status == null ? Optional.of(new ClaimResult.NotWaiting(null))
+                            : refusal(decision, RunStatus.fromCode(status), row.getString("seen_digest"),
+                            claimed(row, "seen_claimed"), decision(row, "card_"), decision(row, "last_"));
+                    return new Database.Bumped<>(refused, null);
+                }
+            }
+        });
+    }
+
+    /** The claim as one transaction over the run's locked row: SQLite's, and PostgreSQL's after a lost race. */
+    private ClaimResult claimUnderLock(DecisionRecord decision, RunStatus claimedStatus) {
+        String runId = decision.runId();
         return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
                 ClaimResult.Claimed.class::isInstance, connection -> {
                     StoredRun run;
                     int pauseNumber;
+                    boolean claimed;
+                    String digest;
                     try (PreparedStatement select = connection.prepareStatement(SELECT_FOR_CLAIM + lockOf("r"))) {
-                        select.setString(1, decision.digest());
-                        select.setString(2, runId);
+                        select.setString(1, runId);
                         try (ResultSet row = select.executeQuery()) {
                             if (!row.next()) {
                                 return new ClaimResult.NotWaiting(null);
                             }
-                            DecisionRecord onThisCard = decision(row, "card_");
-                            if (onThisCard != null) {
-                                return new ClaimResult.AlreadyDecided(onThisCard);
-                            }
-                            RunStatus status = RunStatus.fromCode(row.getString("status"));
-                            if (status != expected) {
-                                row.getLong("claimed_decision");
-                                boolean claimed = !row.wasNull();
-                                // A FOR UPDATE that waited re-reads the run row, not the decisions joined to it:
-                                // look for the winner with a statement that sees what was committed meanwhile.
-                                DecisionRecord onCard = decisionOnCard(connection, runId, decision.digest());
-                                if (onCard != null) {
-                                    return new ClaimResult.AlreadyDecided(onCard);
-                                }
-                                if (!(status == RunStatus.RUNNING || status == RunStatus.QUEUED) || !claimed) {
-                                    return new ClaimResult.NotWaiting(status);
-                                }
-                                DecisionRecord winner = decision(row, "last_");
-                                return new ClaimResult.AlreadyDecided(winner != null ? winner
-                                        : committedWinner(connection, runId));
-                            }
-                            String digest = row.getString("digest");
-                            if (!digest.equals(decision.digest())) {
-                                return new ClaimResult.Stale(digest);
-                            }
-                            run = toRun(row);
+                            run = toRun(row, null);
                             pauseNumber = row.getInt("pause_number");
+                            claimed = claimed(row, "claimed_decision");
+                            digest = row.getString("digest");
                         }
                     }
-                    return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
-                            claimedStatus));
+                    // A decision on the run's current card would have taken it out of waiting: none exists here.
+                    if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
+                        return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
+                                claimedStatus));
+                    }
+                    // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
+                    // still reads other rows as they were when it began, before the competing claim committed.
+                    DecisionRecord onCard = null;
+                    DecisionRecord latest = null;
+                    try (PreparedStatement select = connection.prepareStatement(SELECT_DECISIONS)) {
+                        select.setString(1, runId);
+                        select.setString(2, decision.digest());
+                        select.setString(3, runId);
+                        try (ResultSet rows = select.executeQuery()) {
+                            while (rows.next()) {
+                                DecisionRecord found = decision(rows, "");
+                                latest = latest == null ? found : latest;
+                                onCard = onCard == null && found.digest().equals(decision.digest()) ? found : onCard;
+                            }
+                        }
+                    }
+                    // Not claimable, so a refusal: a run waiting on this card was claimed above.
+                    return refusal(decision, run.status(), digest, claimed, onCard, latest).orElseThrow();
                 });
     }
 
-    /**
-     * The decision a competing claim just committed. On PostgreSQL a waiting {@code FOR UPDATE} re-reads the
-     * locked run row but not the rows joined to it, which keep the statement's older snapshot; a new statement
-     * sees the winner's decision.
-     */
-    private static DecisionRecord decisionOnCard(Connection connection, String runId, String digest)
-            throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT " + decisionColumns("c", "card_")
-                + " FROM decisions c WHERE c.run_id = ? AND c.digest = ?")) {
-            select.setString(1, runId);
-            select.setString(2, digest);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? decision(row, "card_") : null;
-            }
-        }
+    private static RunStatus expectedStatus(DecisionRecord decision) {
+        return decision.kind() == DecisionRecord.Kind.APPROVAL
+                ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
     }
 
-    private static DecisionRecord committedWinner(Connection connection, String runId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(SELECT_RUNS + " WHERE r.id = ?")) {
-            select.setString(1, runId);
-            return toRuns(select).get(0).lastDecision();
+    /**
+     * Why a claim is refused, from one consistent view of the run: its status, card digest, whether it runs on a
+     * claimed decision, the decision taken on the claimed card and its latest decision. Empty when it may be
+     * claimed.
+     */
+    private static Optional<ClaimResult> refusal(DecisionRecord decision, RunStatus status, String digest,
+                                                 boolean claimed, DecisionRecord onCard, DecisionRecord latest) {
+        if (onCard != null) {
+            return Optional.of(new ClaimResult.AlreadyDecided(onCard));
         }
+        if (status != expectedStatus(decision)) {
+            boolean carriesOut = claimed && latest != null
+                    && (status == RunStatus.RUNNING || status == RunStatus.QUEUED);
+            return Optional.of(carriesOut ? new ClaimResult.AlreadyDecided(latest)
+                    : new ClaimResult.NotWaiting(status));
+        }
+        if (!digest.equals(decision.digest())) {
+            return Optional.of(new ClaimResult.Stale(digest));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean claimed(ResultSet row, String column) throws SQLException {
+        row.getLong(column);
+        return !row.wasNull();
+    }
+
+    /** Binds the decision's own values (who, when, kind, card, summary, verdicts, input) from {@code first} on. */
+    private static int bindDecision(PreparedStatement statement, int first, DecisionRecord decision)
+            throws SQLException {
+        statement.setString(first, decision.decidedBy());
+        statement.setLong(first + 1, Nanos.of(decision.decidedAt()));
+        statement.setString(first + 2, decision.kind().name());
+        statement.setString(first + 3, decision.digest());
+        statement.setString(first + 4, decision.summary());
+        statement.setString(first + 5, verdictsToJson(decision.verdicts()));
+        statement.setString(first + 6, decision.input() == null ? null : decision.input().toString());
+        return first + 7;
     }
 
     /** Commits the decision on the run's current pause and returns the run as it now stands. */
     private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber,
                                   RunStatus claimedStatus) throws SQLException {
         long decisionId;
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO decisions (run_id, pause_number,"
-                + " decided_by, decided_at, kind, digest, summary, verdicts, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?)", new String[] {"id"})) {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_DECISION + " VALUES (?, ?, ?, ?, ?, ?, ?,"
+                + " ?, ?)", new String[] {"id"})) {
             insert.setString(1, decision.runId());
             insert.setInt(2, pauseNumber);
-            insert.setString(3, decision.decidedBy());
-            insert.setLong(4, Nanos.of(decision.decidedAt()));
-            insert.setString(5, decision.kind().name());
-            insert.setString(6, decision.digest());
-            insert.setString(7, decision.summary());
-            insert.setString(8, verdictsToJson(decision.verdicts()));
-            insert.setString(9, decision.input() == null ? null : decision.input().toString());
+            bindDecision(insert, 3, decision);
             insert.executeUpdate();
             try (ResultSet keys = insert.getGeneratedKeys()) {
                 keys.next();
@@ -761,13 +861,13 @@ public final class RunStore implements RunRepository {
         List<StoredRun> runs = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                runs.add(toRun(rows));
+                runs.add(toRun(rows, decision(rows, "last_")));
             }
         }
         return runs;
     }
 
-    private static StoredRun toRun(ResultSet row) throws SQLException {
+    private static StoredRun toRun(ResultSet row, DecisionRecord lastDecision) throws SQLException {
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
@@ -784,7 +884,7 @@ public final class RunStore implements RunRepository {
                 noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
                         row.getLong("completion_tokens"))),
-                row.getString("failure_reason"), row.getString("failure_message"), decision(row, "last_"),
+                row.getString("failure_reason"), row.getString("failure_message"), lastDecision,
                 unknown == null ? List.of() : unknownCalls(unknown));
     }
 

@@ -80,6 +80,7 @@ class CrashRecoveryTest {
         assertEveryRunWaitsFinishedOrIsFlagged(outcome);
         assertNoCommittedDecisionIsLost(outcome);
         assertCallsRanExactlyAsFarAsEachRunGot(outcome);
+        assertEachDecisionHasOneEvent(outcome);
     }
 
     private ChildJvm decider(String mode) throws Exception {
@@ -127,6 +128,14 @@ class CrashRecoveryTest {
         }
     }
 
+    /** Every decision left in the store was carried out, by its decider's process or at a restart: once each. */
+    private static void assertEachDecisionHasOneEvent(Outcome outcome) {
+        Map<String, Integer> decisionsByRun = new TreeMap<>();
+        outcome.decisions.forEach(decision -> decisionsByRun.merge(decision.runId(), 1, Integer::sum));
+        assertThat(outcome.decisionEventsByRun).as("approval_decided events by run")
+                .isEqualTo(decisionsByRun);
+    }
+
     private List<String> lines(String file) throws Exception {
         Path path = folder.resolve(file);
         return Files.exists(path) ? Files.readAllLines(path) : List.of();
@@ -138,7 +147,8 @@ class CrashRecoveryTest {
     private record Decision(String runId, int pauseNumber, String digest) {
     }
 
-    private record Outcome(Map<String, RunRow> runs, List<Decision> decisions) {
+    private record Outcome(Map<String, RunRow> runs, List<Decision> decisions,
+                           Map<String, Integer> decisionEventsByRun) {
         Map<RunStatus, Integer> statusCounts() {
             Map<RunStatus, Integer> counts = new TreeMap<>();
             runs.values().forEach(run -> counts.merge(run.status(), 1, Integer::sum));
@@ -164,7 +174,14 @@ class CrashRecoveryTest {
                     decisions.add(new Decision(rows.getString(1), rows.getInt(2), rows.getString(3)));
                 }
             }
-            return new Outcome(runs, decisions);
+            Map<String, Integer> events = new TreeMap<>();
+            try (ResultSet rows = statement.executeQuery("SELECT run_id, COUNT(*) FROM governance_events"
+                    + " WHERE event_type = 'approval_decided' GROUP BY run_id")) {
+                while (rows.next()) {
+                    events.put(rows.getString(1), rows.getInt(2));
+                }
+            }
+            return new Outcome(runs, decisions, events);
         }
     }
 }

@@ -7,13 +7,18 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.EventType;
+import io.countersign.engine.GovernanceEvent;
 import io.countersign.engine.RunStatus;
 import io.countersign.engine.StoredRun;
 import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.store.EventFilter;
+import io.countersign.store.PageRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,6 +136,26 @@ class ExecutionServiceTest {
         assertThat(status(queued.runId())).isEqualTo(RunStatus.COMPLETED);
         assertThat(execution.execution(demo.admin, queued.runId()).calls())
                 .extracting(ToolInvocationObservation::toolName).containsExactly("fs_list", "fs_read");
+    }
+
+    @Test
+    void decisionWhoseWorkerStoppedAfterRecordingItsEventKeepsThatOneEvent() {
+        String runId = demo.runOf("release-notes-bot");
+        String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
+        execution.decideForWorker(demo.admin, runId, digest, List.of(ApprovalDecision.CallVerdict.approve(0)));
+        Instant lapsed = Instant.now().minusSeconds(1);
+        demo.runtime.store().runs().claimNext("stopped-worker", lapsed, lapsed.minusSeconds(60));
+        // As the loop does when it starts to carry the decision out; the worker stops before the call starts.
+        demo.runtime.store().events().record(new GovernanceEvent("first-attempt", lapsed, EventType.APPROVAL_DECIDED,
+                null, null, null, runId, "release-notes-bot", demo.admin.name(), null, "approved 1, denied 0"));
+
+        RunWorker.Report report = drain();
+
+        assertThat(report.recovered()).isEqualTo(1);
+        assertThat(status(runId)).isEqualTo(RunStatus.COMPLETED);
+        assertThat(demo.runtime.store().events().page(EventFilter.all().withRunId(runId)
+                .ofTypes(Set.of(EventType.APPROVAL_DECIDED)), PageRequest.first(10)).events())
+                .extracting(GovernanceEvent::id).containsExactly("first-attempt");
     }
 
     @Test

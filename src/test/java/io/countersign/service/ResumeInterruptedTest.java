@@ -8,15 +8,20 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.AssistantTurn;
 import io.countersign.engine.DecisionRecord;
+import io.countersign.engine.EventType;
+import io.countersign.engine.GovernanceEvent;
 import io.countersign.engine.RunRepository;
 import io.countersign.engine.RunStatus;
 import io.countersign.engine.Role;
+import io.countersign.store.EventFilter;
+import io.countersign.store.PageRequest;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,6 +100,30 @@ class ResumeInterruptedTest {
             assertThat(restarted.service.timeline(OLGA, runId).entries()).anySatisfy(entry ->
                     assertThat(entry.body()).isEqualTo("noted: Sync stalls"));
         }
+    }
+
+    @Test
+    void decisionCarriedOutAgainKeepsTheOneEventItsFirstAttemptRecorded() throws Exception {
+        String runId;
+        try (ServiceRig stopping = rig()) {
+            runId = stopping.service.start(OLGA, LedgerTool.ONE_PAUSE, "Keep a record", false).runId();
+            RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
+            stopping.store.runs().claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
+                    List.of(ApprovalDecision.CallVerdict.approve(0))));
+            // As the loop does when it starts to carry the decision out; the process stops before the call starts.
+            stopping.store.events().record(new GovernanceEvent("first-attempt", DECIDED, EventType.APPROVAL_DECIDED,
+                    null, null, null, runId, LedgerTool.ONE_PAUSE, "jonas", LedgerTool.ONE_PAUSE,
+                    "approved 1, denied 0"));
+        }
+
+        try (ServiceRig restarted = rig()) {
+            assertThat(restarted.service.resumeInterrupted()).singleElement()
+                    .isInstanceOf(Resumption.CarriedOut.class);
+            assertThat(restarted.store.events().page(EventFilter.all().withRunId(runId)
+                    .ofTypes(Set.of(EventType.APPROVAL_DECIDED)), PageRequest.first(10)).events())
+                    .extracting(GovernanceEvent::id).containsExactly("first-attempt");
+        }
+        assertThat(LedgerTool.executions(ledger())).containsExactly(entry(runId + " only", 1L));
     }
 
     @Test

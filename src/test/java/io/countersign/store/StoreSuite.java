@@ -48,6 +48,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
@@ -131,7 +135,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6");
             }
         }
 
@@ -166,7 +170,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 5")
+                    .hasMessageContaining("knows up to version 6")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1113,6 +1117,54 @@ abstract class StoreSuite {
         }
 
         @Test
+        void ofClaimsRacingOnOneCardOneWinsAndTheOthersAreToldWhoWon() throws Exception {
+            int deciders = 4;
+            ExecutorService pool = Executors.newFixedThreadPool(deciders);
+            try {
+                for (int card = 0; card < 10; card++) {
+                    PausedState state = paused("r" + card, NOW);
+                    CountDownLatch start = new CountDownLatch(1);
+                    List<Future<ClaimResult>> claims = new ArrayList<>();
+                    for (int decider = 0; decider < deciders; decider++) {
+                        DecisionRecord decision = approval(state, "decider-" + decider, later);
+                        claims.add(pool.submit(() -> {
+                            start.await();
+                            return runs().claim(decision);
+                        }));
+                    }
+                    start.countDown();
+                    List<ClaimResult> results = new ArrayList<>();
+                    for (Future<ClaimResult> claim : claims) {
+                        results.add(claim.get());
+                    }
+
+                    DecisionRecord winner = find("r" + card).lastDecision();
+                    assertThat(results).filteredOn(ClaimResult.Claimed.class::isInstance).hasSize(1);
+                    assertThat(results).filteredOn(result -> !(result instanceof ClaimResult.Claimed))
+                            .containsOnly(new ClaimResult.AlreadyDecided(winner));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+
+        @Test
+        void claimForAWorkerQueuesTheRunWithItsDecision() {
+            PausedState state = paused("r1", NOW);
+            DecisionRecord decision = approval(state, "jonas", later);
+
+            ClaimResult result = store.runs().claimForWorker(decision);
+
+            assertThat(result).isInstanceOfSatisfying(ClaimResult.Claimed.class, claimed -> {
+                assertThat(claimed.run().status()).isEqualTo(RunStatus.QUEUED);
+                assertThat(claimed.run().lastDecision()).isEqualTo(decision);
+            });
+            StoredRun next = store.runs().claimNext("w1", later.plusSeconds(30), later).orElseThrow();
+            assertThat(next.runId()).isEqualTo("r1");
+            assertThat(next.lastDecision()).isEqualTo(decision);
+        }
+
+        @Test
         void lateDecisionOnACardWhoseRunMovedOnToItsNextPauseIsAlreadyDecided() {
             PausedState first = paused("r1", NOW);
             DecisionRecord winner = approval(first, "jonas", later);
@@ -1202,6 +1254,50 @@ abstract class StoreSuite {
             assertThat(find("r1").lastDecision()).isNull();
             assertThat(runs().claim(approval(state, "ana", later))).isInstanceOf(ClaimResult.Claimed.class);
             assertThat(column("SELECT decided_by FROM decisions")).containsExactly("ana");
+        }
+
+        @Test
+        void decisionEventOfAClaimedDecisionIsRecordedOnceHoweverOftenItIsCarriedOut() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            store.events().record(decisionEvent("first", "r1", later));
+            store.events().record(decisionEvent("again", "r1", later.plusSeconds(5)));
+
+            assertThat(decisionEventIds("r1")).containsExactly("first");
+        }
+
+        @Test
+        void decisionTakenAgainOnAReleasedPauseGetsItsOwnEvent() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            store.events().record(decisionEvent("jonas-decided", "r1", later));
+            runs().release(state, later);
+
+            runs().claim(approval(state, "ana", later.plusSeconds(1)));
+            store.events().record(decisionEvent("ana-decided", "r1", later.plusSeconds(1)));
+
+            assertThat(decisionEventIds("r1")).containsExactly("ana-decided", "jonas-decided");
+        }
+
+        @Test
+        void decisionEventOfARunWithoutAClaimedDecisionIsRecorded() {
+            paused("r1", NOW);
+
+            store.events().record(decisionEvent("unclaimed", "r1", later));
+            store.events().record(decisionEvent("unclaimed-too", "r1", later.plusSeconds(1)));
+
+            assertThat(decisionEventIds("r1")).containsExactly("unclaimed-too", "unclaimed");
+        }
+
+        private GovernanceEvent decisionEvent(String id, String runId, Instant at) {
+            return event(id, at).type(EventType.APPROVAL_DECIDED).run(runId).agent("writer").actor("jonas")
+                    .detail("approved 1, denied 0").build();
+        }
+
+        private List<String> decisionEventIds(String runId) {
+            return store.events().page(EventFilter.all().withRunId(runId).ofTypes(Set.of(EventType.APPROVAL_DECIDED)),
+                    PageRequest.first(10)).events().stream().map(GovernanceEvent::id).toList();
         }
 
         @Test
