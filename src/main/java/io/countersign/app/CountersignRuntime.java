@@ -38,23 +38,22 @@ public final class CountersignRuntime implements AutoCloseable {
     private final Store store;
     private final OkHttpClient http;
     private final ToolRegistry registry;
-    private final RunService runs;
+    private final DefaultRunService runs;
     private final Services services;
-    private final List<Resumption> resumedAtStart;
+    private volatile List<Resumption> resumedAtStart = List.of();
 
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
                             ExecutionService execution) {
     }
 
-    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs,
-                               Services services, List<Resumption> resumedAtStart) {
+    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, DefaultRunService runs,
+                               Services services) {
         this.store = store;
         this.http = http;
         this.registry = registry;
         this.runs = runs;
         this.services = services;
-        this.resumedAtStart = List.copyOf(resumedAtStart);
     }
 
     /**
@@ -65,6 +64,23 @@ public final class CountersignRuntime implements AutoCloseable {
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime open(StoreLocation location) {
+        CountersignRuntime runtime = openDeferringRecovery(location);
+        try {
+            runtime.resumeInterrupted();
+            return runtime;
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the store at the location and assembles the parts over it, leaving the runs that stopped processes
+     * left running to {@link #resumeInterrupted()}: for the console, whose inbox must not wait for their models.
+     *
+     * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
+     */
+    public static CountersignRuntime openDeferringRecovery(StoreLocation location) {
         Store store = Store.open(location);
         try {
             OkHttpClient http = new OkHttpClient();
@@ -84,7 +100,7 @@ public final class CountersignRuntime implements AutoCloseable {
                     new DefaultUserService(store.users()),
                     new DefaultAgentService(store.configurations(), registry, models::create),
                     new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids));
-            return new CountersignRuntime(store, http, registry, runs, services, runs.resumeInterrupted());
+            return new CountersignRuntime(store, http, registry, runs, services);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -113,7 +129,16 @@ public final class CountersignRuntime implements AutoCloseable {
         return store.users().find(name).orElseGet(() -> new Actor(name, Set.of()));
     }
 
-    /** What start-up did with the decisions a stopped process had committed but not carried out. */
+    /**
+     * Reconciles the runs that stopped processes left running and carries out again their committed decisions
+     * (see {@link DefaultRunService#resumeInterrupted()}); may take the runs' model calls.
+     */
+    public List<Resumption> resumeInterrupted() {
+        resumedAtStart = List.copyOf(runs.resumeInterrupted());
+        return resumedAtStart;
+    }
+
+    /** What start-up recovery ({@link #resumeInterrupted()}) did; empty before it ran. */
     public List<Resumption> resumedAtStart() {
         return resumedAtStart;
     }
