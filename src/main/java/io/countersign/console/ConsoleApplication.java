@@ -34,7 +34,7 @@ public final class ConsoleApplication extends Application {
     private static volatile CompletableFuture<ConsoleContext> context;
 
     private ExecutorService executor;
-    private volatile ConsoleWindow window;
+    private ConsoleWindow window;
 
     /**
      * Starts the opening and, beside it, the JavaFX runtime; opens the console as the opening allows and returns
@@ -56,7 +56,8 @@ public final class ConsoleApplication extends Application {
         background("console-opening", () -> {
             try {
                 opened.complete(opening.open());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // whatever stops the opening, the window says so instead of opening forever
                 opened.completeExceptionally(e);
             }
         });

@@ -20,24 +20,4 @@ public interface ConsoleOpening {
 
     /** Work that waits until the inbox has shown once, such as resuming interrupted runs; on a background thread. */
     void afterInboxShown();
-
-    /** An opening whose context is already there, with nothing to do afterwards. */
-    static ConsoleOpening of(ConsoleContext context) {
-        return new ConsoleOpening() {
-            @Override
-            public String store() {
-                return context.store();
-            }
-
-            @Override
-            public ConsoleContext open() {
-                return context;
-            }
-
-            @Override
-            public void afterInboxShown() {
-                // an open context has nothing left to do
-            }
-        };
-    }
 }
