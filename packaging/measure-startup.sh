@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Time from process start to the console's first shown window, under a virtual X display.
 #
-#   packaging/measure-startup.sh [-n RUNS] LAUNCHER [ARGS...]
+#   packaging/measure-startup.sh [-n RUNS] [-t TITLE] LAUNCHER [ARGS...]
 #
 # Starts Xvfb on a free display, then RUNS times (default 5): starts LAUNCHER and polls the display every
-# 10 ms with xdotool for a visible window whose title contains "Countersign"; the time from start to that
-# window is one sample. The first run starts on an empty home folder (first start: the store is created and
+# 10 ms with xdotool for a visible window whose title matches TITLE (default "Countersign": the first window,
+# which shows while the store opens; "waiting" waits for the inbox, whose count the title carries); the time
+# from start to that window is one sample. The first run starts on an empty home folder (first start: the store is created and
 # the demo workspace is written; COUNTERSIGN_STORE is unset), the others reuse it. Prints each sample with the
 # CPU time the process had used by then (less sensitive to a busy machine than the wall time), and the median
 # of the later runs.
@@ -13,9 +14,16 @@
 set -euo pipefail
 
 runs=5
-if [ "${1:-}" = "-n" ]; then runs=$2; shift 2; fi
+title=Countersign
+while [ $# -gt 1 ]; do
+  case $1 in
+    -n) runs=$2; shift 2 ;;
+    -t) title=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 1 ]; then
-  echo "usage: $0 [-n RUNS] LAUNCHER [ARGS...]" >&2
+  echo "usage: $0 [-n RUNS] [-t TITLE] LAUNCHER [ARGS...]" >&2
   exit 2
 fi
 for tool in Xvfb xdotool; do
@@ -52,7 +60,7 @@ for run in $(seq "$runs"); do
   app_pid=$!
   shown=
   while kill -0 "$app_pid" 2>/dev/null; do
-    if DISPLAY=$display xdotool search --onlyvisible --name Countersign >/dev/null 2>&1; then
+    if DISPLAY=$display xdotool search --onlyvisible --name "$title" >/dev/null 2>&1; then
       shown=$(date +%s%N)
       cpu_ticks=$(awk '{ print $14 + $15 }' "/proc/$app_pid/stat" 2>/dev/null || echo 0)
       break

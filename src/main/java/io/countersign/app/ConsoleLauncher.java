@@ -2,43 +2,108 @@ package io.countersign.app;
 
 import io.countersign.console.ConsoleApplication;
 import io.countersign.console.ConsoleContext;
+import io.countersign.console.ConsoleOpening;
+import io.countersign.service.Resumption;
+import io.countersign.store.StoreException;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Opens the console on a store: the embedded default unless {@code --store} or {@code COUNTERSIGN_STORE} names
- * another. Imports the tools of the enabled MCP servers in the background, restarts runs that a stopped process
- * left in between, creates the demo workspace on a store with no agents, and closes the store when the window
- * closes.
+ * another. The window shows at once; the store opens behind it (creating the demo workspace on a store with no
+ * agents) and the tools of the enabled MCP servers import in the background; runs that a stopped process left in
+ * between are resumed once the inbox has shown, and the store closes when the window closes.
  */
 final class ConsoleLauncher {
     // Held here: java.util.logging keeps loggers weakly, and a collected logger forgets its level.
     private static final Logger FLYWAY = Logger.getLogger("org.flywaydb");
     private static final Logger HIKARI = Logger.getLogger("com.zaxxer.hikari");
-    /** The window opens after this at the latest; a slower MCP server imports its tools once it is ready. */
+    private static final Logger LOG = Logger.getLogger(ConsoleLauncher.class.getName());
+    /** Interrupted runs wait this long at most for the MCP servers' tools; a slower server imports them later. */
     private static final Duration REMOTE_TOOLS_WAIT = Duration.ofSeconds(2);
 
     private ConsoleLauncher() {
     }
 
-    /** Returns the process exit code: 0 after the window closed, 4 when the store cannot be opened. */
+    /**
+     * Returns the process exit code: 0 after the window closed, 4 when the store could not be opened (the
+     * window said why; so does stderr), 1 when the console could not start for another reason.
+     */
     static int open(String storeOption, Map<String, String> environment) {
         // The libraries' start-up chatter is not for the person at the desk.
         FLYWAY.setLevel(Level.WARNING);
         HIKARI.setLevel(Level.WARNING);
         StoreLocation location = StoreLocation.resolve(storeOption, environment);
-        try (CountersignRuntime runtime = CountersignRuntime.openWithRemoteTools(location, REMOTE_TOOLS_WAIT)) {
-            var actor = runtime.localUser();
-            runtime.ensureDemo(dataFolder(location, environment));
-            ConsoleApplication.launch(ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore()));
-            return 0;
-        } catch (io.countersign.store.StoreException e) {
-            System.err.println(e.getMessage());
-            return 4;
+        Opening opening = new Opening(location, dataFolder(location, environment));
+        ConsoleApplication.launch(opening);
+        return opening.close();
+    }
+
+    /** The store opened behind the window, and closed after it. */
+    private static final class Opening implements ConsoleOpening {
+        private final StoreLocation location;
+        private final Path dataFolder;
+        private final CountDownLatch done = new CountDownLatch(1);
+        private volatile CountersignRuntime runtime;
+        private volatile RuntimeException failure;
+
+        Opening(StoreLocation location, Path dataFolder) {
+            this.location = location;
+            this.dataFolder = dataFolder;
+        }
+
+        @Override
+        public String store() {
+            return location.describe();
+        }
+
+        @Override
+        public ConsoleContext open() {
+            try {
+                runtime = CountersignRuntime.openDeferringRecovery(location);
+                var actor = runtime.localUser();
+                runtime.ensureDemo(dataFolder);
+                return ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore());
+            } catch (RuntimeException e) {
+                failure = e;
+                throw e;
+            } finally {
+                done.countDown();
+            }
+        }
+
+        @Override
+        public void afterInboxShown() {
+            for (Resumption resumption : runtime.resumeInterrupted(REMOTE_TOOLS_WAIT)) {
+                if (resumption instanceof Resumption.NotCarriedOut failed) {
+                    LOG.warning(() -> "run " + failed.runId() + " was not resumed: " + failed.problem());
+                }
+            }
+        }
+
+        /**
+         * Waits for an opening still under way (the console starts it before the window can close), closes what
+         * it opened, and returns the exit code.
+         */
+        int close() {
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (runtime != null) {
+                runtime.close();
+            }
+            if (failure == null) {
+                return 0;
+            }
+            System.err.println(failure.getMessage());
+            return failure instanceof StoreException ? 4 : 1;
         }
     }
 

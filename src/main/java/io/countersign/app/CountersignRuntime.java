@@ -43,24 +43,23 @@ public final class CountersignRuntime implements AutoCloseable {
     private final Store store;
     private final OkHttpClient http;
     private final ToolRegistry registry;
-    private final RunService runs;
+    private final DefaultRunService runs;
     private final Services services;
-    private final List<Resumption> resumedAtStart;
     private final RemoteServers remoteServers;
+    private volatile List<Resumption> resumedAtStart = List.of();
 
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
                             ExecutionService execution, ServerService servers) {
     }
 
-    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, RunService runs,
-                               Services services, List<Resumption> resumedAtStart, RemoteServers remoteServers) {
+    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, DefaultRunService runs,
+                               Services services, RemoteServers remoteServers) {
         this.store = store;
         this.http = http;
         this.registry = registry;
         this.runs = runs;
         this.services = services;
-        this.resumedAtStart = List.copyOf(resumedAtStart);
         this.remoteServers = remoteServers;
     }
 
@@ -68,12 +67,12 @@ public final class CountersignRuntime implements AutoCloseable {
      * Opens the store at the location, assembles the parts over it, and reconciles the runs that stopped
      * processes left running: their committed decisions are carried out again before this returns (see
      * {@link DefaultRunService#resumeInterrupted()}), which may take the runs' model calls. Connects to no MCP
-     * server: for work that runs no agent.
+     * server: for work that calls no remote tool.
      *
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime open(StoreLocation location) {
-        return open(location, null);
+        return recovered(assemble(location, false), null);
     }
 
     /**
@@ -83,10 +82,31 @@ public final class CountersignRuntime implements AutoCloseable {
      * its tools when it is ready, and one that fails is logged and tried again later.
      */
     public static CountersignRuntime openWithRemoteTools(StoreLocation location, Duration importWait) {
-        return open(location, Objects.requireNonNull(importWait, "importWait"));
+        return recovered(assemble(location, true), Objects.requireNonNull(importWait, "importWait"));
     }
 
-    private static CountersignRuntime open(StoreLocation location, Duration importWait) {
+    /**
+     * Opens the store at the location, assembles the parts over it and starts importing the MCP servers' tools in
+     * the background, leaving the runs that stopped processes left running to {@link #resumeInterrupted(Duration)}:
+     * for the console, whose inbox must wait neither for the servers nor for the runs' models.
+     *
+     * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
+     */
+    public static CountersignRuntime openDeferringRecovery(StoreLocation location) {
+        return assemble(location, true);
+    }
+
+    private static CountersignRuntime recovered(CountersignRuntime runtime, Duration importWait) {
+        try {
+            runtime.resumeInterrupted(importWait);
+            return runtime;
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+    }
+
+    private static CountersignRuntime assemble(StoreLocation location, boolean remoteTools) {
         Store store = Store.open(location);
         RemoteServers remoteServers = null;
         try {
@@ -95,10 +115,9 @@ public final class CountersignRuntime implements AutoCloseable {
             BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
                     .forEach(registry::register);
             registry.register(new IntakeFormTool());
-            if (importWait != null) {
+            if (remoteTools) {
                 remoteServers = new RemoteServers(store.servers(), registry, SecretResolver.environment());
                 remoteServers.start(store.changes());
-                remoteServers.awaitImports(importWait);
             }
             InvocationRules rules = InvocationRules.discover(List.of(), List.of());
             ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
@@ -113,8 +132,7 @@ public final class CountersignRuntime implements AutoCloseable {
                     new DefaultAgentService(store.configurations(), registry, models::create),
                     new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids),
                     new DefaultServerService(store.servers(), SecretResolver.environment()));
-            return new CountersignRuntime(store, http, registry, runs, services, runs.resumeInterrupted(),
-                    remoteServers);
+            return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
                 remoteServers.close();
@@ -146,7 +164,20 @@ public final class CountersignRuntime implements AutoCloseable {
         return store.users().find(name).orElseGet(() -> new Actor(name, Set.of()));
     }
 
-    /** What start-up did with the decisions a stopped process had committed but not carried out. */
+    /**
+     * Reconciles the runs that stopped processes left running and carries out again their committed decisions
+     * (see {@link DefaultRunService#resumeInterrupted()}); may take the runs' model calls. Waits first, at most
+     * {@code importWait}, for the MCP servers' tools, which those runs may call; {@code null} waits for nothing.
+     */
+    public List<Resumption> resumeInterrupted(Duration importWait) {
+        if (remoteServers != null && importWait != null) {
+            remoteServers.awaitImports(importWait);
+        }
+        resumedAtStart = List.copyOf(runs.resumeInterrupted());
+        return resumedAtStart;
+    }
+
+    /** What start-up recovery ({@link #resumeInterrupted(Duration)}) did; empty before it ran. */
     public List<Resumption> resumedAtStart() {
         return resumedAtStart;
     }

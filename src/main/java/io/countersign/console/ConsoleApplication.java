@@ -1,45 +1,73 @@
 package io.countersign.console;
 
+import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
+import io.countersign.console.opening.OpeningPane;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.prefs.Preferences;
 import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.beans.InvalidationListener;
+import javafx.beans.Observable;
+import javafx.beans.value.ObservableBooleanValue;
+import javafx.scene.Scene;
 import javafx.stage.Stage;
 
 /**
  * The JavaFX application of the console. A launcher that is no {@code Application} itself calls
- * {@link #launch(ConsoleContext)}: on the class path, a main class extending {@code Application} does not start.
- * The theme the person last chose (status bar) is a user setting and wins over the context's.
+ * {@link #launch(ConsoleOpening)}: on the class path, a main class extending {@code Application} does not start.
+ * The window shows at once, saying that the store is opening; the console replaces that state when the opening
+ * has its context, or the window says why it cannot start. The theme the person last chose (status bar) is a
+ * user setting and wins over the context's.
  */
 public final class ConsoleApplication extends Application {
     private static final int WORKERS = 3;
     private static final String THEME_SETTING = "theme";
-    private static volatile ConsoleContext pending;
+    private static volatile ConsoleOpening pending;
+    private static volatile CompletableFuture<ConsoleContext> context;
 
     private ExecutorService executor;
     private ConsoleWindow window;
 
-    /** Starts the JavaFX runtime and opens the console for the context; returns when the window closes. */
-    public static void launch(ConsoleContext context) {
-        prepare(context);
+    /**
+     * Starts the opening and, beside it, the JavaFX runtime; opens the console as the opening allows and returns
+     * when the window closes.
+     */
+    public static void launch(ConsoleOpening opening) {
+        prepare(opening);
         Application.launch(ConsoleApplication.class);
     }
 
-    /** Gives the next instance its context; the JavaFX runtime creates the instance itself. */
-    static void prepare(ConsoleContext context) {
-        pending = Objects.requireNonNull(context, "context");
+    /**
+     * Starts the opening on a background thread (the store opens while the JavaFX runtime starts) and gives the
+     * next instance its opening; the JavaFX runtime creates the instance itself.
+     */
+    static void prepare(ConsoleOpening opening) {
+        pending = Objects.requireNonNull(opening, "opening");
+        CompletableFuture<ConsoleContext> opened = new CompletableFuture<>();
+        context = opened;
+        background("console-opening", () -> {
+            try {
+                opened.complete(opening.open());
+            } catch (RuntimeException | Error e) {
+                // whatever stops the opening, the window says so instead of opening forever
+                opened.completeExceptionally(e);
+            }
+        });
     }
 
     @Override
     public void start(Stage stage) {
-        ConsoleContext context = pending;
-        if (context == null) {
-            throw new IllegalStateException("start the console with ConsoleApplication.launch(ConsoleContext)");
+        ConsoleOpening opening = pending;
+        if (opening == null) {
+            throw new IllegalStateException("start the console with ConsoleApplication.launch(ConsoleOpening)");
         }
         AtomicInteger count = new AtomicInteger();
         executor = Executors.newFixedThreadPool(WORKERS, work -> {
@@ -48,10 +76,65 @@ public final class ConsoleApplication extends Application {
             return thread;
         });
         Preferences settings = Preferences.userNodeForPackage(ConsoleApplication.class);
-        Theme theme = savedTheme(settings, context.theme());
-        window = ConsoleWindow.open(stage, context.withTheme(theme), executor, Clock.systemDefaultZone());
+        Theme theme = savedTheme(settings, Theme.LIGHT);
+        Messages messages = Messages.forLocale(Locale.getDefault());
+
+        OpeningPane openingPane = new OpeningPane(messages, opening.store());
+        Scene scene = new Scene(openingPane, ConsoleWindow.WIDTH, ConsoleWindow.HEIGHT);
+        theme.apply(scene);
+        // a stage shown before (tests reuse theirs) may still carry an earlier console's title binding
+        stage.titleProperty().unbind();
+        stage.setTitle(messages.get("opening.window"));
+        stage.setScene(scene);
+        stage.show();
+
+        context.whenComplete((opened, failure) -> Platform.runLater(() -> {
+            if (failure == null) {
+                showConsole(stage, opened, opening, settings);
+            } else {
+                openingPane.fail(problem(failure), stage::close);
+            }
+        }));
+    }
+
+    private void showConsole(Stage stage, ConsoleContext context, ConsoleOpening opening, Preferences settings) {
+        if (!stage.isShowing()) {
+            // closed while the store opened: the launcher closes the store
+            return;
+        }
+        ConsoleWindow shown = ConsoleWindow.open(stage, context.withTheme(savedTheme(settings, context.theme())),
+                executor, Clock.systemDefaultZone());
+        window = shown;
         // the theme a person picks stays picked for the next start
-        window.viewModel().themeProperty().addListener((o, was, now) -> settings.put(THEME_SETTING, now.name()));
+        shown.viewModel().themeProperty().addListener((o, was, now) -> settings.put(THEME_SETTING, now.name()));
+        whenTrue(shown.viewModel().inbox().loadedProperty(),
+                () -> background("console-after-inbox", opening::afterInboxShown));
+    }
+
+    private static void whenTrue(ObservableBooleanValue condition, Runnable action) {
+        if (condition.get()) {
+            action.run();
+            return;
+        }
+        condition.addListener(new InvalidationListener() {
+            @Override
+            public void invalidated(Observable observable) {
+                if (condition.get()) {
+                    condition.removeListener(this);
+                    action.run();
+                }
+            }
+        });
+    }
+
+    private static String problem(Throwable e) {
+        return e.getMessage() == null || e.getMessage().isBlank() ? e.toString() : e.getMessage();
+    }
+
+    private static void background(String name, Runnable work) {
+        Thread thread = new Thread(work, name);
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private static Theme savedTheme(Preferences settings, Theme fallback) {

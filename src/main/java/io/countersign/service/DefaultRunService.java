@@ -27,11 +27,13 @@ import io.countersign.engine.RunStateException;
 import io.countersign.engine.StoredRun;
 import io.countersign.engine.Tool;
 import io.countersign.engine.ToolAccessDecision;
+import io.countersign.engine.ToolApprovalRule;
 import io.countersign.engine.ToolCall;
 import io.countersign.engine.ToolEffect;
 import io.countersign.engine.ToolExecutionContext;
 import io.countersign.engine.ToolLoop;
 import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.ToolSettings;
 import io.countersign.engine.ChatModel;
 import io.countersign.engine.InvocationRules;
 import io.countersign.store.ChangeKind;
@@ -487,38 +489,40 @@ public final class DefaultRunService implements RunService {
         Permissions.require(actor, Operation.VIEW_TIMELINE);
         StoredRun run = runs.find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \""
                 + runId + "\""));
-        List<RunTimeline.Entry> entries = new ArrayList<>();
+        List<TimelineOrder.Step> steps = new ArrayList<>();
         List<ChatMessage> transcript = run.pausedState() != null ? run.pausedState().transcript() : run.transcript();
-        for (ChatMessage message : transcript) {
+        int round = -1;
+        for (int index = 0; index < transcript.size(); index++) {
+            ChatMessage message = transcript.get(index);
             switch (message.role()) {
-                case SYSTEM -> entries.add(new RunTimeline.Entry(RunTimeline.Kind.SYSTEM, null, "System prompt",
-                        message.content()));
-                case USER -> entries.add(new RunTimeline.Entry(RunTimeline.Kind.USER, null, run.initiator(),
-                        message.content()));
+                case SYSTEM -> steps.add(new TimelineOrder.Step(new RunTimeline.Entry(RunTimeline.Kind.SYSTEM, null,
+                        "System prompt", message.content()), round));
+                case USER -> steps.add(new TimelineOrder.Step(new RunTimeline.Entry(RunTimeline.Kind.USER, null,
+                        run.initiator(), message.content()), round));
                 case ASSISTANT -> {
+                    round = index;
                     if (!message.content().isBlank()) {
-                        entries.add(new RunTimeline.Entry(RunTimeline.Kind.ASSISTANT, null, "Model",
-                                message.content()));
+                        steps.add(new TimelineOrder.Step(new RunTimeline.Entry(RunTimeline.Kind.ASSISTANT, null,
+                                "Model", message.content()), round));
                     }
                     for (ToolCall call : message.toolCalls()) {
-                        entries.add(new RunTimeline.Entry(RunTimeline.Kind.TOOL_CALL, null, call.name(),
-                                pretty(call.arguments())));
+                        steps.add(new TimelineOrder.Step(new RunTimeline.Entry(RunTimeline.Kind.TOOL_CALL, null,
+                                call.name(), pretty(call.arguments())), round));
                     }
                 }
-                case TOOL -> entries.add(new RunTimeline.Entry(RunTimeline.Kind.TOOL_RESULT, null,
-                        toolNameOf(transcript, message.toolCallId()), message.content()));
+                case TOOL -> steps.add(new TimelineOrder.Step(new RunTimeline.Entry(RunTimeline.Kind.TOOL_RESULT,
+                        null, toolNameOf(transcript, message.toolCallId()), message.content()), round));
             }
         }
         List<GovernanceEvent> runEvents = new ArrayList<>(events.page(EventFilter.all().withRunId(runId),
                 PageRequest.first(TIMELINE_EVENT_LIMIT)).events());
         java.util.Collections.reverse(runEvents);
-        for (GovernanceEvent event : runEvents) {
-            boolean decision = event.type() == io.countersign.engine.EventType.APPROVAL_DECIDED
-                    || event.type() == io.countersign.engine.EventType.INPUT_SUBMITTED;
-            entries.add(new RunTimeline.Entry(decision ? RunTimeline.Kind.DECISION : RunTimeline.Kind.EVENT,
-                    event.time(), event.type().code() + (event.toolName() == null ? "" : " · " + event.toolName()),
-                    describe(event)));
-        }
+        List<RunTimeline.Entry> entries = TimelineOrder.merge(steps, runEvents, event -> new RunTimeline.Entry(
+                TimelineOrder.isDecision(event) ? RunTimeline.Kind.DECISION : RunTimeline.Kind.EVENT, event.time(),
+                event.type().code() + (event.toolName() == null ? "" : " · " + event.toolName()), describe(event)),
+                // the admin's settings of today may differ from the run's day; the built-in rule is near enough
+                // to find the round an approval resumed
+                name -> ToolApprovalRule.requiresApproval(registry.find(name).orElse(null), ToolSettings.defaults()));
         String failure = run.failureReason() == null ? null : run.failureReason() + ": " + run.failureMessage();
         return new RunTimeline(run.runId(), run.status(), run.agent(), run.initiator(), run.createdAt(), failure,
                 entries);

@@ -4,7 +4,10 @@ import io.countersign.engine.RunStatus;
 import java.time.Instant;
 import java.util.List;
 
-/** One run from start to now: transcript, tool calls with outcomes, decisions and events, in order. */
+/**
+ * One run from start to now: transcript, tool calls with outcomes, decisions and events, in one sequence in the
+ * order they happened (a decision between the calls of the round it resumed and their results).
+ */
 public record RunTimeline(String runId, RunStatus status, String agent, String initiator, Instant startedAt,
                           String failure, List<Entry> entries) {
     public RunTimeline {

@@ -105,6 +105,26 @@ class DemoRuntimeTest {
     }
 
     @Test
+    void theTimelineShowsTheRefusalAndTheDecisionBetweenTheRoundsTheySeparate() {
+        RunCard card = card("release-notes-bot");
+        runtime.runs().decide(admin, card.runId(), card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+
+        var entries = runtime.runs().timeline(admin, card.runId()).entries();
+
+        assertThat(entries).extracting(entry -> entry.kind() + " " + entry.title()).containsExactly(
+                "SYSTEM System prompt",
+                "USER " + card.initiator(),
+                "ASSISTANT Model",
+                "TOOL_CALL fs_write",
+                "TOOL_CALL fs_delete",
+                "EVENT invocation_denied · fs_delete",
+                "DECISION approval_decided",
+                "TOOL_RESULT fs_write",
+                "TOOL_RESULT fs_delete",
+                "ASSISTANT Model");
+    }
+
+    @Test
     void aStaleDigestIsRefusedAndNothingRuns() throws Exception {
         RunCard card = card("release-notes-bot");
         DecisionResult result = runtime.runs().decide(admin, card.runId(), "0".repeat(64),

@@ -1,37 +1,151 @@
 package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.app.CountersignRuntime;
 import io.countersign.store.StoreLocation;
+import io.countersign.store.StoreUnavailableException;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javafx.application.Application;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Labeled;
 import javafx.stage.Stage;
 import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxToolkit;
 
-/** The application a launcher starts: it opens the console for its context and lets go of it on stop. */
+/**
+ * The application a launcher starts: its window shows before the store is open, the console follows when the
+ * opening has its context, and the window says why when it cannot start.
+ */
 class ConsoleApplicationTest {
+    private static final String WAITING_TITLE = "Countersign · 3 waiting";
     @TempDir
     Path folder;
+    private CountersignRuntime runtime;
+    private Application application;
 
-    @Test
-    void theApplicationOpensTheConsoleOnTheStoreOfItsContext() throws Exception {
+    @BeforeEach
+    void stage() throws Exception {
         FxToolkit.registerPrimaryStage();
-        try (CountersignRuntime runtime = CountersignRuntime.open(
-                new StoreLocation.SqliteFile(folder.resolve("countersign.db")))) {
-            ConsoleApplication.prepare(ConsoleContext.of(runtime.consoleServices(), runtime.localUser(),
-                    runtime.describeStore()));
-            runtime.ensureDemo(folder);
+    }
 
-            Application application = FxToolkit.setupApplication(ConsoleApplication.class);
-            // the title carries the waiting count once the inbox has loaded
-            await(() -> Window.getWindows().stream().anyMatch(window -> window.isShowing()
-                    && window instanceof Stage stage
-                    && "Countersign · 3 waiting".equals(stage.getTitle())));
+    @AfterEach
+    void close() throws Exception {
+        if (application != null) {
             FxToolkit.cleanupApplication(application);
         }
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    /** An opening over a demo store in the test's folder, which waits for {@code go} before it opens. */
+    private final class DemoOpening implements ConsoleOpening {
+        final CountDownLatch go = new CountDownLatch(1);
+        final AtomicBoolean inboxShownFirst = new AtomicBoolean();
+        final CountDownLatch afterInbox = new CountDownLatch(1);
+
+        @Override
+        public String store() {
+            return "demo store in a test folder";
+        }
+
+        @Override
+        public ConsoleContext open() {
+            try {
+                go.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            runtime = CountersignRuntime.openDeferringRecovery(
+                    new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
+            var actor = runtime.localUser();
+            runtime.ensureDemo(folder);
+            return ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore());
+        }
+
+        @Override
+        public void afterInboxShown() {
+            inboxShownFirst.set(shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+            afterInbox.countDown();
+        }
+    }
+
+    private static Optional<Stage> shownStage() {
+        return Window.getWindows().stream().filter(Window::isShowing).filter(Stage.class::isInstance)
+                .map(Stage.class::cast).findFirst();
+    }
+
+    private static Supplier<Optional<String>> textOf(String selector) {
+        return () -> shownStage().map(Stage::getScene).map(Scene::getRoot).map(root -> root.lookup(selector))
+                .map(node -> ((Labeled) node).getText());
+    }
+
+    @Test
+    void theWindowShowsThatTheStoreIsOpeningUntilTheConsoleReplacesItWithTheInbox() throws Exception {
+        DemoOpening opening = new DemoOpening();
+        ConsoleApplication.prepare(opening);
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
+
+        await(() -> textOf(".empty-title").get().filter("Opening the store…"::equals).isPresent());
+        assertThat(textOf(".empty-text").get()).contains("demo store in a test folder");
+        assertThat(shownStage().map(Stage::getTitle)).contains("Countersign");
+        ScreenshotWriter.write(shownStage().orElseThrow().getScene(), "opening");
+
+        opening.go.countDown();
+        // the title carries the waiting count once the inbox has loaded
+        await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+    }
+
+    @Test
+    void workThatMustNotHoldTheInboxRunsAfterTheInboxHasShown() throws Exception {
+        DemoOpening opening = new DemoOpening();
+        opening.go.countDown();
+        ConsoleApplication.prepare(opening);
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
+
+        assertThat(opening.afterInbox.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(opening.inboxShownFirst).isTrue();
+    }
+
+    @Test
+    void theWindowSaysWhyTheConsoleCannotStartAndOffersToClose() throws Exception {
+        String problem = "The store /nowhere/countersign.db cannot be opened: the folder does not exist."
+                + " Nothing was written.";
+        ConsoleApplication.prepare(new ConsoleOpening() {
+            @Override
+            public String store() {
+                return "/nowhere/countersign.db";
+            }
+
+            @Override
+            public ConsoleContext open() {
+                throw new StoreUnavailableException(problem);
+            }
+
+            @Override
+            public void afterInboxShown() {
+                throw new AssertionError("a console that did not open has no inbox");
+            }
+        });
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
+
+        await(() -> textOf(".empty-title").get().filter("The console cannot start."::equals).isPresent());
+        assertThat(textOf(".empty-text").get()).contains(problem);
+        ScreenshotWriter.write(shownStage().orElseThrow().getScene(), "opening-failed");
+        Button close = (Button) shownStage().orElseThrow().getScene().getRoot().lookup(".button");
+        FxToolkit.setupFixture(close::fire);
+        await(() -> shownStage().isEmpty());
     }
 }

@@ -17,8 +17,7 @@ import javafx.scene.layout.VBox;
 public final class ApprovalCardController implements FxController {
     private final ApprovalCardViewModel viewModel;
     private final Messages messages;
-    private Consumer<String> openTimeline = runId -> {
-    };
+    private final CardFrame frame = new CardFrame();
 
     @FXML
     private CardHeader header;
@@ -53,10 +52,7 @@ public final class ApprovalCardController implements FxController {
     @FXML
     private void initialize() {
         CardSession session = viewModel.session();
-        header.bind(session, messages, "card.waitingForApproval", runId -> openTimeline.accept(runId));
-        header.setOnReload(viewModel::reload);
         header.setOnShowRefused(() -> scroll.setVvalue(1));
-        session.cardProperty().addListener((o, was, now) -> showCard(now));
         viewModel.calls().addListener((ListChangeListener<PendingCallItem>) change -> showCalls());
         viewModel.refused().addListener((ListChangeListener<RunCard.RefusedCallView>) change -> showRefused());
 
@@ -83,17 +79,9 @@ public final class ApprovalCardController implements FxController {
         submit.textProperty().bind(viewModel.submitTextProperty());
         submit.disableProperty().bind(viewModel.canSubmitProperty().not());
         submit.setOnAction(event -> viewModel.submit());
-        decisionBar.visibleProperty().bind(session.cardProperty().isNotNull());
-        decisionBar.managedProperty().bind(decisionBar.visibleProperty());
-        showCard(session.cardProperty().get());
-    }
-
-    private void showCard(RunCard card) {
-        scroll.setVisible(card != null);
-        if (card != null) {
-            context.show(card, messages);
-            scroll.setVvalue(0);
-        }
+        frame.wire(new CardFrame.Parts(header, scroll, context, decisionBar), session, messages,
+                "card.waitingForApproval", viewModel::reload, card -> {
+                });
     }
 
     private void showCalls() {
@@ -123,6 +111,6 @@ public final class ApprovalCardController implements FxController {
 
     /** What the Timeline link does. */
     public void setOnOpenTimeline(Consumer<String> action) {
-        this.openTimeline = Objects.requireNonNull(action, "action");
+        frame.setOnOpenTimeline(action);
     }
 }

@@ -1,11 +1,11 @@
 package io.countersign.console.input;
 
 import io.countersign.console.card.CardContext;
+import io.countersign.console.card.CardFrame;
 import io.countersign.console.card.CardHeader;
 import io.countersign.console.card.CardSession;
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
-import io.countersign.service.RunCard;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -24,8 +24,7 @@ public final class InputCardController implements FxController {
     private final InputCardViewModel viewModel;
     private final Messages messages;
     private final Map<InputFieldItem, InputFieldRow> rows = new HashMap<>();
-    private Consumer<String> openTimeline = runId -> {
-    };
+    private final CardFrame frame = new CardFrame();
 
     @FXML
     private CardHeader header;
@@ -50,9 +49,6 @@ public final class InputCardController implements FxController {
     @FXML
     private void initialize() {
         CardSession session = viewModel.session();
-        header.bind(session, messages, "card.waitingForInput", runId -> openTimeline.accept(runId));
-        header.setOnReload(viewModel::reload);
-        session.cardProperty().addListener((o, was, now) -> showCard(now));
         viewModel.fields().addListener((ListChangeListener<InputFieldItem>) change -> showForm());
         viewModel.firstErrorProperty().addListener((o, was, now) -> {
             InputFieldRow row = now == null ? null : rows.get(now);
@@ -68,18 +64,9 @@ public final class InputCardController implements FxController {
         submit.disableProperty().bind(viewModel.editableProperty().not());
         submit.textProperty().bind(Bindings.when(session.busyProperty().and(session.cardProperty().isNotNull()))
                 .then(messages.get("input.sending")).otherwise(messages.get("input.submit")));
-        decisionBar.visibleProperty().bind(session.cardProperty().isNotNull());
-        decisionBar.managedProperty().bind(decisionBar.visibleProperty());
-        showCard(session.cardProperty().get());
-    }
-
-    private void showCard(RunCard card) {
-        scroll.setVisible(card != null);
-        if (card != null) {
-            context.show(card, messages);
-            formTitle.setText(messages.get("input.formTitle", card.input() == null ? "" : card.input().tool()));
-            scroll.setVvalue(0);
-        }
+        frame.wire(new CardFrame.Parts(header, scroll, context, decisionBar), session, messages,
+                "card.waitingForInput", viewModel::reload, card -> formTitle.setText(
+                        messages.get("input.formTitle", card.input() == null ? "" : card.input().tool())));
     }
 
     private void showForm() {
@@ -104,6 +91,6 @@ public final class InputCardController implements FxController {
 
     /** What the Timeline link does. */
     public void setOnOpenTimeline(Consumer<String> action) {
-        this.openTimeline = Objects.requireNonNull(action, "action");
+        frame.setOnOpenTimeline(action);
     }
 }

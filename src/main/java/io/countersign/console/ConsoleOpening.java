@@ -1,0 +1,23 @@
+package io.countersign.console;
+
+/**
+ * How the console gets its context when the window is already on screen: the store is opened off the JavaFX
+ * thread while the window shows that it is opening, and work that must not hold the inbox runs once the inbox
+ * has shown.
+ */
+public interface ConsoleOpening {
+
+    /** The store as the window names it while it opens, such as {@code ~/.local/share/countersign/countersign.db}. */
+    String store();
+
+    /**
+     * Opens the store and the services; called once, on a background thread.
+     *
+     * @throws RuntimeException with a message for the person at the desk when the console cannot open; the
+     *                          window shows it
+     */
+    ConsoleContext open();
+
+    /** Work that waits until the inbox has shown once, such as resuming interrupted runs; on a background thread. */
+    void afterInboxShown();
+}
