@@ -64,6 +64,7 @@ import org.kordamp.ikonli.javafx.FontIcon;
 public final class MainWindowController implements FxController {
     private static final Duration TOAST_TIME = Duration.seconds(8);
     private static final Duration TICK = Duration.seconds(5);
+    private static final Duration CARD_PRELOAD_DELAY = Duration.millis(200);
 
     private final MainWindowViewModel viewModel;
     private final Messages messages;
@@ -169,11 +170,7 @@ public final class MainWindowController implements FxController {
 
         viewModel.detailProperty().addListener((o, was, now) -> showDetail(now));
         // the cards load once the inbox is on screen, so the first one opens without a wait
-        viewModel.inbox().loadedProperty().addListener((o, was, now) -> Platform.runLater(() -> {
-            approvalView();
-            inputView();
-            timelineView();
-        }));
+        viewModel.inbox().loadedProperty().addListener((o, was, now) -> preloadCardsAfterTheInboxShows());
         showDetail(viewModel.detailProperty().get());
         emptyTitle.textProperty().bind(Bindings.when(viewModel.inbox().loadedProperty()
                         .and(Bindings.isEmpty(viewModel.inbox().allRuns())))
@@ -204,6 +201,33 @@ public final class MainWindowController implements FxController {
                 Platform.runLater(inboxPaneController::focusList);
             }
         });
+    }
+
+    /**
+     * Loads the cards once the inbox has been drawn, so the first one opens without a wait; loading them before
+     * the next pulse would hold the inbox's first picture back by their FXML and styles.
+     */
+    private void preloadCardsAfterTheInboxShows() {
+        Scene scene = root.getScene();
+        if (scene == null) {
+            Platform.runLater(this::preloadCards);
+            return;
+        }
+        Runnable[] once = new Runnable[1];
+        once[0] = () -> {
+            scene.removePostLayoutPulseListener(once[0]);
+            // the pulse that laid the inbox out still has to render it: the cards load after that
+            PauseTransition drawn = new PauseTransition(CARD_PRELOAD_DELAY);
+            drawn.setOnFinished(event -> preloadCards());
+            drawn.play();
+        };
+        scene.addPostLayoutPulseListener(once[0]);
+    }
+
+    private void preloadCards() {
+        approvalView();
+        inputView();
+        timelineView();
     }
 
     /** Stops the clock that moves the waiting times on. */
