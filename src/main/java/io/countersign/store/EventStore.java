@@ -16,10 +16,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The governance events: appended, never updated. Queries page through them newest first by the keyset
- * (time, id), so a page costs the same at the millionth event as at the first.
+ * (time, id), so a page costs the same at the millionth event as at the first. The counts add up the hourly
+ * counts that the append and the purge keep beside the events, wherever the filter allows.
  */
 public final class EventStore implements EventSink {
     static final String COLUMNS = "id, event_time, event_type, reason_code, tool_name, rule_id, run_id,"
@@ -64,6 +66,9 @@ public final class EventStore implements EventSink {
                             insert.executeBatch();
                         }
                     }
+                    HourCounts counts = new HourCounts();
+                    events.forEach(counts::count);
+                    counts.addTo(connection);
                     return null;
                 });
     }
@@ -172,11 +177,16 @@ public final class EventStore implements EventSink {
     }
 
     private List<EventCount> countBy(String column, EventFilter filter) {
-        Where where = Where.of(filter).and(column + " IS NOT NULL");
-        String sql = "SELECT " + column + ", COUNT(*) FROM governance_events" + where.clause() + " GROUP BY "
-                + column + " ORDER BY COUNT(*) DESC, " + column;
+        Parts parts = Parts.of(filter, true,
+                events -> "SELECT " + column + " AS counted, COUNT(*) AS events FROM governance_events"
+                        + events.and(column + " IS NOT NULL").clause() + " GROUP BY " + column,
+                counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
+                        + " FROM governance_event_counts" + counts.and(column + " <> ''").clause() + " GROUP BY "
+                        + column);
+        String sql = "SELECT counted, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY counted"
+                + " ORDER BY SUM(events) DESC, counted";
         return database.read("count governance events by " + column.replace('_', ' '), connection -> {
-            try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+            try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
                 List<EventCount> counts = new ArrayList<>();
                 while (rows.next()) {
                     counts.add(new EventCount(rows.getString(1), rows.getLong(2)));
@@ -188,14 +198,19 @@ public final class EventStore implements EventSink {
 
     /** How many matching events fell on each day (days begin at midnight at the given offset), oldest first. */
     public List<DayCount> countsByDay(EventFilter filter, ZoneOffset offset) {
-        Where where = Where.of(filter);
         // Both operands are numbers made here, not input, so they go into the text (a parameter in a GROUP BY
         // expression trips PostgreSQL's type inference).
-        String day = "(event_time + " + offset.getTotalSeconds() * 1_000_000_000L + ") / " + NANOS_PER_DAY;
-        String sql = "SELECT " + day + ", COUNT(*) FROM governance_events" + where.clause() + " GROUP BY " + day
-                + " ORDER BY 1";
+        long shift = offset.getTotalSeconds() * 1_000_000_000L;
+        // Hours add up to days only at an offset of whole hours.
+        Parts parts = Parts.of(filter, shift % HourCounts.NANOS_PER_HOUR == 0,
+                events -> "SELECT (event_time + " + shift + ") / " + NANOS_PER_DAY + " AS day, COUNT(*) AS events"
+                        + " FROM governance_events" + events.clause() + " GROUP BY 1",
+                counts -> "SELECT (event_hour * " + HourCounts.NANOS_PER_HOUR + " + " + shift + ") / "
+                        + NANOS_PER_DAY + " AS day, SUM(event_count) AS events FROM governance_event_counts"
+                        + counts.clause() + " GROUP BY 1");
+        String sql = "SELECT day, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY day ORDER BY day";
         return database.read("count governance events by day", connection -> {
-            try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+            try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
                 List<DayCount> counts = new ArrayList<>();
                 while (rows.next()) {
                     counts.add(new DayCount(LocalDate.ofEpochDay(rows.getLong(1)), rows.getLong(2)));
@@ -207,7 +222,8 @@ public final class EventStore implements EventSink {
 
     /**
      * Deletes the events older than {@code age}: the retention purge, and the only delete of events there is.
-     * Admin only: the caller checks the role.
+     * Each slice takes its events off the hourly counts in its own transaction. Admin only: the caller checks
+     * the role.
      *
      * @return how many events were deleted
      */
@@ -220,12 +236,22 @@ public final class EventStore implements EventSink {
         int slice;
         do {
             slice = database.write("purge governance events older than " + cutoff, connection -> {
+                HourCounts counts = new HourCounts();
+                int rows = 0;
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
                         + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
-                        + PURGE_SLICE + ")")) {
+                        + PURGE_SLICE + ") RETURNING event_time, event_type, reason_code, rule_id, tool_name,"
+                        + " agent_configuration, actor")) {
                     delete.setLong(1, Nanos.of(cutoff));
-                    return delete.executeUpdate();
+                    try (ResultSet gone = delete.executeQuery()) {
+                        while (gone.next()) {
+                            counts.count(gone);
+                            rows++;
+                        }
+                    }
                 }
+                counts.subtractFrom(connection);
+                return rows;
             });
             deleted += slice;
         } while (slice == PURGE_SLICE);
@@ -245,13 +271,8 @@ public final class EventStore implements EventSink {
             if (filter.until() != null) {
                 where = where.and("event_time < ?", Nanos.of(filter.until()));
             }
-            if (!filter.types().isEmpty()) {
-                List<Object> codes = filter.types().stream().map(EventType::code).sorted().map(Object.class::cast)
-                        .toList();
-                where = where.and("event_type IN (" + String.join(", ", Collections.nCopies(codes.size(), "?"))
-                        + ")", codes.toArray());
-            }
-            where = where.equal("reason_code", filter.reasonCode())
+            where = where.types(filter)
+                    .equal("reason_code", filter.reasonCode())
                     .equal("rule_id", filter.ruleId())
                     .equal("tool_name", filter.toolName())
                     .equal("agent_configuration", filter.agentConfiguration())
@@ -269,6 +290,41 @@ public final class EventStore implements EventSink {
                 where = where.and("(" + String.join(" OR ", matches) + ")", patterns);
             }
             return where;
+        }
+
+        /**
+         * The same filter over {@code governance_event_counts}, for the whole hours {@code fromHour} (inclusive)
+         * until {@code untilHour} (exclusive), either {@code null} for no bound. Only for a filter whose
+         * criteria the counts hold: see {@link Parts#of}.
+         */
+        static Where ofCounts(EventFilter filter, Long fromHour, Long untilHour) {
+            Where where = new Where(List.of(), List.of());
+            if (fromHour != null) {
+                where = where.and("event_hour >= ?", fromHour);
+            }
+            if (untilHour != null) {
+                where = where.and("event_hour < ?", untilHour);
+            }
+            return where.types(filter)
+                    .encoded("reason_code", filter.reasonCode())
+                    .encoded("rule_id", filter.ruleId())
+                    .encoded("tool_name", filter.toolName())
+                    .encoded("agent_configuration", filter.agentConfiguration())
+                    .encoded("actor", filter.actor());
+        }
+
+        private Where types(EventFilter filter) {
+            if (filter.types().isEmpty()) {
+                return this;
+            }
+            List<Object> codes = filter.types().stream().map(EventType::code).sorted().map(Object.class::cast)
+                    .toList();
+            return and("event_type IN (" + String.join(", ", Collections.nCopies(codes.size(), "?")) + ")",
+                    codes.toArray());
+        }
+
+        private Where encoded(String column, String value) {
+            return value == null ? this : and(column + " = ?", HourCounts.encoded(value));
         }
 
         Where equal(String column, String value) {
@@ -298,6 +354,56 @@ public final class EventStore implements EventSink {
                 statement.close();
                 throw e;
             }
+        }
+    }
+
+    /**
+     * The SELECTs whose union a count adds up: the whole hours of the filter's range from
+     * {@code governance_event_counts}, and the events of the partial hours at its edges; or, where the counts do
+     * not hold what the filter asks (a run, a text) or the range spans no whole hour, all matching events.
+     */
+    private record Parts(List<String> selects, List<Object> parameters) {
+
+        /**
+         * @param hourly whether the count may add up whole hours at all
+         * @param events the SELECT over the events that match a WHERE clause
+         * @param counts the SELECT over the hourly counts that match a WHERE clause
+         */
+        static Parts of(EventFilter filter, boolean hourly, Function<Where, String> events,
+                        Function<Where, String> counts) {
+            Long fromHour = filter.from() == null ? null : -Math.floorDiv(-Nanos.of(filter.from()),
+                    HourCounts.NANOS_PER_HOUR);
+            Long untilHour = filter.until() == null ? null : HourCounts.hourOf(Nanos.of(filter.until()));
+            boolean counted = hourly && filter.text() == null && filter.runId() == null
+                    && (fromHour == null || untilHour == null || fromHour < untilHour);
+            if (!counted) {
+                Where where = Where.of(filter);
+                return new Parts(List.of(events.apply(where)), where.parameters());
+            }
+            List<Where> wheres = new ArrayList<>();
+            List<String> selects = new ArrayList<>();
+            if (fromHour != null && !filter.from().equals(hourStart(fromHour))) {
+                wheres.add(Where.of(filter.between(filter.from(), hourStart(fromHour))));
+            }
+            if (untilHour != null && !filter.until().equals(hourStart(untilHour))) {
+                wheres.add(Where.of(filter.between(hourStart(untilHour), filter.until())));
+            }
+            wheres.forEach(where -> selects.add(events.apply(where)));
+            wheres.add(Where.ofCounts(filter, fromHour, untilHour));
+            selects.add(counts.apply(wheres.get(wheres.size() - 1)));
+            return new Parts(selects, wheres.stream().flatMap(where -> where.parameters().stream()).toList());
+        }
+
+        private static Instant hourStart(long hour) {
+            return Nanos.toInstant(hour * HourCounts.NANOS_PER_HOUR);
+        }
+
+        String union() {
+            return String.join(" UNION ALL ", selects);
+        }
+
+        PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+            return new Where(List.of(), parameters).prepare(connection, sql);
         }
     }
 }
