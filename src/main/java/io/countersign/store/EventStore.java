@@ -181,7 +181,7 @@ public final class EventStore implements EventSink {
                 events -> "SELECT " + column + " AS counted, COUNT(*) AS events FROM governance_events"
                         + events.and(column + " IS NOT NULL").clause() + " GROUP BY " + column,
                 counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
-                        + " FROM governance_event_counts" + counts.and(column + " <> ''").clause() + " GROUP BY "
+                        + " FROM " + counts.table() + counts.where().and(column + " <> ''").clause() + " GROUP BY "
                         + column);
         String sql = "SELECT counted, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY counted"
                 + " ORDER BY SUM(events) DESC, counted";
@@ -206,8 +206,8 @@ public final class EventStore implements EventSink {
                 events -> "SELECT (event_time + " + shift + ") / " + NANOS_PER_DAY + " AS day, COUNT(*) AS events"
                         + " FROM governance_events" + events.clause() + " GROUP BY 1",
                 counts -> "SELECT (event_hour * " + HourCounts.NANOS_PER_HOUR + " + " + shift + ") / "
-                        + NANOS_PER_DAY + " AS day, SUM(event_count) AS events FROM governance_event_counts"
-                        + counts.clause() + " GROUP BY 1");
+                        + NANOS_PER_DAY + " AS day, SUM(event_count) AS events FROM " + counts.table()
+                        + counts.where().clause() + " GROUP BY 1");
         String sql = "SELECT day, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY day ORDER BY day";
         return database.read("count governance events by day", connection -> {
             try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
@@ -240,8 +240,7 @@ public final class EventStore implements EventSink {
                 int rows = 0;
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
                         + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
-                        + PURGE_SLICE + ") RETURNING event_time, event_type, reason_code, rule_id, tool_name,"
-                        + " agent_configuration, actor")) {
+                        + PURGE_SLICE + ") RETURNING event_time, " + HourCounts.COUNTED)) {
                     delete.setLong(1, Nanos.of(cutoff));
                     try (ResultSet gone = delete.executeQuery()) {
                         while (gone.next()) {
@@ -293,7 +292,7 @@ public final class EventStore implements EventSink {
         }
 
         /**
-         * The same filter over {@code governance_event_counts}, for the whole hours {@code fromHour} (inclusive)
+         * The same filter over a table of hourly counts, for the whole hours {@code fromHour} (inclusive)
          * until {@code untilHour} (exclusive), either {@code null} for no bound. Only for a filter whose
          * criteria the counts hold: see {@link Parts#of}.
          */
@@ -357,6 +356,10 @@ public final class EventStore implements EventSink {
         }
     }
 
+    /** A table of hourly counts, and which of its rows to add up. */
+    private record Counts(String table, Where where) {
+    }
+
     /**
      * The SELECTs whose union a count adds up: the whole hours of the filter's range from
      * {@code governance_event_counts}, and the events of the partial hours at its edges; or, where the counts do
@@ -367,10 +370,10 @@ public final class EventStore implements EventSink {
         /**
          * @param hourly whether the count may add up whole hours at all
          * @param events the SELECT over the events that match a WHERE clause
-         * @param counts the SELECT over the hourly counts that match a WHERE clause
+         * @param counts the SELECT over the rows of a table of hourly counts that match a WHERE clause
          */
         static Parts of(EventFilter filter, boolean hourly, Function<Where, String> events,
-                        Function<Where, String> counts) {
+                        Function<Counts, String> counts) {
             Long fromHour = filter.from() == null ? null : -Math.floorDiv(-Nanos.of(filter.from()),
                     HourCounts.NANOS_PER_HOUR);
             Long untilHour = filter.until() == null ? null : HourCounts.hourOf(Nanos.of(filter.until()));
@@ -390,7 +393,8 @@ public final class EventStore implements EventSink {
             }
             wheres.forEach(where -> selects.add(events.apply(where)));
             wheres.add(Where.ofCounts(filter, fromHour, untilHour));
-            selects.add(counts.apply(wheres.get(wheres.size() - 1)));
+            selects.add(counts.apply(new Counts(HourCounts.tableFor(filter).tableName(),
+                    wheres.get(wheres.size() - 1))));
             return new Parts(selects, wheres.stream().flatMap(where -> where.parameters().stream()).toList());
         }
 

@@ -482,8 +482,9 @@ abstract class StoreSuite {
         long countRowsOfNothing() throws SQLException {
             try (Connection connection = rawDataSource(location).getConnection();
                  Statement statement = connection.createStatement();
-                 ResultSet rows = statement.executeQuery(
-                         "SELECT COUNT(*) FROM governance_event_counts WHERE event_count <= 0")) {
+                 ResultSet rows = statement.executeQuery("SELECT (SELECT COUNT(*) FROM governance_event_counts"
+                         + " WHERE event_count <= 0) + (SELECT COUNT(*) FROM governance_event_code_counts"
+                         + " WHERE event_count <= 0)")) {
                 rows.next();
                 return rows.getLong(1);
             }
