@@ -16,6 +16,15 @@ enum Dialect {
         this.withoutRowid = withoutRowid;
     }
 
+    /**
+     * A condition that the column holds the parameter, a LIKE pattern in lower case, ignoring case. SQLite's
+     * LIKE already ignores case exactly as far as its LOWER folds it (ASCII letters), and leaving LOWER out makes
+     * a search through a million events several times faster.
+     */
+    String containsIgnoringCase(String column) {
+        return (this == SQLITE ? column : "LOWER(" + column + ")") + " LIKE ? ESCAPE '\\'";
+    }
+
     /** The Flyway placeholders that make the one migration script fit this database. */
     Map<String, String> migrationPlaceholders() {
         return Map.of("auto_key", autoKey, "without_rowid", withoutRowid);

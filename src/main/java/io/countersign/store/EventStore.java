@@ -126,9 +126,9 @@ public final class EventStore implements EventSink {
     }
 
     /** Reads one row more than the page holds: newest first, or for BEFORE oldest first from the cursor on. */
-    private static List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request)
+    private List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request)
             throws SQLException {
-        Where where = Where.of(filter);
+        Where where = Where.of(filter, database.dialect());
         String order = "event_time DESC, id DESC";
         if (request.direction() != PageRequest.Direction.FIRST) {
             boolean after = request.direction() == PageRequest.Direction.AFTER;
@@ -177,7 +177,7 @@ public final class EventStore implements EventSink {
     }
 
     private List<EventCount> countBy(String column, EventFilter filter) {
-        Parts parts = Parts.of(filter, true,
+        Parts parts = Parts.of(filter, database.dialect(), true,
                 events -> "SELECT " + column + " AS counted, COUNT(*) AS events FROM governance_events"
                         + events.and(column + " IS NOT NULL").clause() + " GROUP BY " + column,
                 counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
@@ -202,7 +202,7 @@ public final class EventStore implements EventSink {
         // expression trips PostgreSQL's type inference).
         long shift = offset.getTotalSeconds() * 1_000_000_000L;
         // Hours add up to days only at an offset of whole hours.
-        Parts parts = Parts.of(filter, shift % HourCounts.NANOS_PER_HOUR == 0,
+        Parts parts = Parts.of(filter, database.dialect(), shift % HourCounts.NANOS_PER_HOUR == 0,
                 events -> "SELECT (event_time + " + shift + ") / " + NANOS_PER_DAY + " AS day, COUNT(*) AS events"
                         + " FROM governance_events" + events.clause() + " GROUP BY 1",
                 counts -> "SELECT (event_hour * " + HourCounts.NANOS_PER_HOUR + " + " + shift + ") / "
@@ -262,7 +262,7 @@ public final class EventStore implements EventSink {
         private static final String[] SEARCHED = {"event_type", "reason_code", "rule_id", "tool_name",
             "agent_configuration", "actor", "model", "run_id"};
 
-        static Where of(EventFilter filter) {
+        static Where of(EventFilter filter, Dialect dialect) {
             Where where = new Where(List.of(), List.of());
             if (filter.from() != null) {
                 where = where.and("event_time >= ?", Nanos.of(filter.from()));
@@ -283,7 +283,7 @@ public final class EventStore implements EventSink {
                 List<String> matches = new ArrayList<>();
                 Object[] patterns = new Object[SEARCHED.length];
                 for (int i = 0; i < SEARCHED.length; i++) {
-                    matches.add("LOWER(" + SEARCHED[i] + ") LIKE ? ESCAPE '\\'");
+                    matches.add(dialect.containsIgnoringCase(SEARCHED[i]));
                     patterns[i] = pattern;
                 }
                 where = where.and("(" + String.join(" OR ", matches) + ")", patterns);
@@ -372,7 +372,7 @@ public final class EventStore implements EventSink {
          * @param events the SELECT over the events that match a WHERE clause
          * @param counts the SELECT over the rows of a table of hourly counts that match a WHERE clause
          */
-        static Parts of(EventFilter filter, boolean hourly, Function<Where, String> events,
+        static Parts of(EventFilter filter, Dialect dialect, boolean hourly, Function<Where, String> events,
                         Function<Counts, String> counts) {
             Long fromHour = filter.from() == null ? null : -Math.floorDiv(-Nanos.of(filter.from()),
                     HourCounts.NANOS_PER_HOUR);
@@ -380,16 +380,16 @@ public final class EventStore implements EventSink {
             boolean counted = hourly && filter.text() == null && filter.runId() == null
                     && (fromHour == null || untilHour == null || fromHour < untilHour);
             if (!counted) {
-                Where where = Where.of(filter);
+                Where where = Where.of(filter, dialect);
                 return new Parts(List.of(events.apply(where)), where.parameters());
             }
             List<Where> wheres = new ArrayList<>();
             List<String> selects = new ArrayList<>();
             if (fromHour != null && !filter.from().equals(hourStart(fromHour))) {
-                wheres.add(Where.of(filter.between(filter.from(), hourStart(fromHour))));
+                wheres.add(Where.of(filter.between(filter.from(), hourStart(fromHour)), dialect));
             }
             if (untilHour != null && !filter.until().equals(hourStart(untilHour))) {
-                wheres.add(Where.of(filter.between(hourStart(untilHour), filter.until())));
+                wheres.add(Where.of(filter.between(hourStart(untilHour), filter.until()), dialect));
             }
             wheres.forEach(where -> selects.add(events.apply(where)));
             wheres.add(Where.ofCounts(filter, fromHour, untilHour));
