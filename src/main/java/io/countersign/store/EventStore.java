@@ -177,9 +177,10 @@ public final class EventStore implements EventSink {
     }
 
     private List<EventCount> countBy(String column, EventFilter filter) {
+        String counted = database.dialect().unindexed(column);
         Parts parts = Parts.of(filter, database.dialect(), true,
-                events -> "SELECT " + column + " AS counted, COUNT(*) AS events FROM governance_events"
-                        + events.and(column + " IS NOT NULL").clause() + " GROUP BY " + column,
+                events -> "SELECT " + counted + " AS counted, COUNT(*) AS events FROM governance_events"
+                        + events.and(counted + " IS NOT NULL").clause() + " GROUP BY 1",
                 counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
                         + " FROM " + counts.table() + counts.where().and(column + " <> ''").clause() + " GROUP BY "
                         + column);
@@ -361,9 +362,10 @@ public final class EventStore implements EventSink {
     }
 
     /**
-     * The SELECTs whose union a count adds up: the whole hours of the filter's range from
-     * {@code governance_event_counts}, and the events of the partial hours at its edges; or, where the counts do
-     * not hold what the filter asks (a run, a text) or the range spans no whole hour, all matching events.
+     * The SELECTs whose union a count adds up: the whole hours of the filter's range from the smallest table of
+     * hourly counts that holds its criteria, and the events of the partial hours at its edges; or, where the
+     * counts do not hold what the filter asks (a run, a text) or the range spans no whole hour, all matching
+     * events. The SELECTs may add conditions without parameters to the WHERE clauses they are given.
      */
     private record Parts(List<String> selects, List<Object> parameters) {
 
