@@ -31,6 +31,7 @@ import io.countersign.engine.TrustZone;
 import io.countersign.tools.mcp.McpServerRecord;
 import java.net.URI;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,15 +41,19 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -447,10 +452,7 @@ abstract class StoreSuite {
                         .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::toolName));
                 for (ZoneOffset offset : OFFSETS) {
                     assertThat(store.events().countsByDay(filter, offset)).as("by day at %s, %s", offset, filter)
-                            .containsExactlyElementsOf(countsOf(matching, event -> LocalDate.ofInstant(event.time(),
-                                    offset).toString()).stream().map(count -> new DayCount(
-                                    LocalDate.parse(count.key()), count.count())).sorted(
-                                    java.util.Comparator.comparing(DayCount::day)).toList());
+                            .containsExactlyElementsOf(daysOf(matching, offset));
                 }
             }
         }
@@ -472,11 +474,17 @@ abstract class StoreSuite {
         }
 
         List<EventCount> countsOf(List<GovernanceEvent> events,
-                                  java.util.function.Function<GovernanceEvent, String> key) {
-            Map<String, Long> counts = new java.util.HashMap<>();
-            events.stream().map(key).filter(java.util.Objects::nonNull)
+                                  Function<GovernanceEvent, String> key) {
+            Map<String, Long> counts = new HashMap<>();
+            events.stream().map(key).filter(Objects::nonNull)
                     .forEach(value -> counts.merge(value, 1L, Long::sum));
             return counts.entrySet().stream().map(count -> new EventCount(count.getKey(), count.getValue())).toList();
+        }
+
+        List<DayCount> daysOf(List<GovernanceEvent> events, ZoneOffset offset) {
+            Map<LocalDate, Long> counts = new TreeMap<>();
+            events.forEach(event -> counts.merge(LocalDate.ofInstant(event.time(), offset), 1L, Long::sum));
+            return counts.entrySet().stream().map(count -> new DayCount(count.getKey(), count.getValue())).toList();
         }
 
         long countRowsOfNothing() throws SQLException {
@@ -528,7 +536,7 @@ abstract class StoreSuite {
             Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
                     .placeholders(dialect().migrationPlaceholders()).target("5").loggers("slf4j").load().migrate();
             try (Connection connection = rawDataSource(location).getConnection();
-                 java.sql.PreparedStatement insert = connection.prepareStatement(EventStore.INSERT)) {
+                 PreparedStatement insert = connection.prepareStatement(EventStore.INSERT)) {
                 for (GovernanceEvent event : spread("old", START, 420)) {
                     EventStore.bind(insert, event);
                     insert.executeUpdate();
