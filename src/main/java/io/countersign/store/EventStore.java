@@ -16,10 +16,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The governance events: appended, never updated. Queries page through them newest first by the keyset
- * (time, id), so a page costs the same at the millionth event as at the first.
+ * (time, id), so a page costs the same at the millionth event as at the first. The counts add up the hourly
+ * counts that the append and the purge keep beside the events, wherever the filter allows.
  */
 public final class EventStore implements EventSink {
     static final String COLUMNS = "id, event_time, event_type, reason_code, tool_name, rule_id, run_id,"
@@ -106,6 +108,9 @@ public final class EventStore implements EventSink {
                             insert.executeBatch();
                         }
                     }
+                    HourCounts counts = new HourCounts();
+                    events.forEach(counts::count);
+                    counts.addTo(connection);
                     return null;
                 });
     }
@@ -163,9 +168,9 @@ public final class EventStore implements EventSink {
     }
 
     /** Reads one row more than the page holds: newest first, or for BEFORE oldest first from the cursor on. */
-    private static List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request)
+    private List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request)
             throws SQLException {
-        Where where = Where.of(filter);
+        Where where = Where.of(filter, database.dialect());
         String order = "event_time DESC, id DESC";
         if (request.direction() != PageRequest.Direction.FIRST) {
             boolean after = request.direction() == PageRequest.Direction.AFTER;
@@ -214,11 +219,17 @@ public final class EventStore implements EventSink {
     }
 
     private List<EventCount> countBy(String column, EventFilter filter) {
-        Where where = Where.of(filter).and(column + " IS NOT NULL");
-        String sql = "SELECT " + column + ", COUNT(*) FROM governance_events" + where.clause() + " GROUP BY "
-                + column + " ORDER BY COUNT(*) DESC, " + column;
+        String counted = database.dialect().unindexed(column);
+        Parts parts = Parts.of(filter, database.dialect(), true,
+                events -> "SELECT " + counted + " AS counted, COUNT(*) AS events FROM governance_events"
+                        + events.and(counted + " IS NOT NULL").clause() + " GROUP BY 1",
+                counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
+                        + " FROM " + counts.table() + counts.where().and(column + " <> ''").clause() + " GROUP BY "
+                        + column);
+        String sql = "SELECT counted, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY counted"
+                + " ORDER BY SUM(events) DESC, counted";
         return database.read("count governance events by " + column.replace('_', ' '), connection -> {
-            try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+            try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
                 List<EventCount> counts = new ArrayList<>();
                 while (rows.next()) {
                     counts.add(new EventCount(rows.getString(1), rows.getLong(2)));
@@ -230,14 +241,19 @@ public final class EventStore implements EventSink {
 
     /** How many matching events fell on each day (days begin at midnight at the given offset), oldest first. */
     public List<DayCount> countsByDay(EventFilter filter, ZoneOffset offset) {
-        Where where = Where.of(filter);
         // Both operands are numbers made here, not input, so they go into the text (a parameter in a GROUP BY
         // expression trips PostgreSQL's type inference).
-        String day = "(event_time + " + offset.getTotalSeconds() * 1_000_000_000L + ") / " + NANOS_PER_DAY;
-        String sql = "SELECT " + day + ", COUNT(*) FROM governance_events" + where.clause() + " GROUP BY " + day
-                + " ORDER BY 1";
+        long shift = offset.getTotalSeconds() * 1_000_000_000L;
+        // Hours add up to days only at an offset of whole hours.
+        Parts parts = Parts.of(filter, database.dialect(), shift % HourCounts.NANOS_PER_HOUR == 0,
+                events -> "SELECT (event_time + " + shift + ") / " + NANOS_PER_DAY + " AS day, COUNT(*) AS events"
+                        + " FROM governance_events" + events.clause() + " GROUP BY 1",
+                counts -> "SELECT (event_hour * " + HourCounts.NANOS_PER_HOUR + " + " + shift + ") / "
+                        + NANOS_PER_DAY + " AS day, SUM(event_count) AS events FROM " + counts.table()
+                        + counts.where().clause() + " GROUP BY 1");
+        String sql = "SELECT day, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY day ORDER BY day";
         return database.read("count governance events by day", connection -> {
-            try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+            try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
                 List<DayCount> counts = new ArrayList<>();
                 while (rows.next()) {
                     counts.add(new DayCount(LocalDate.ofEpochDay(rows.getLong(1)), rows.getLong(2)));
@@ -249,7 +265,8 @@ public final class EventStore implements EventSink {
 
     /**
      * Deletes the events older than {@code age}: the retention purge, and the only delete of events there is.
-     * Admin only: the caller checks the role.
+     * Each slice takes its events off the hourly counts in its own transaction. Admin only: the caller checks
+     * the role.
      *
      * @return how many events were deleted
      */
@@ -262,12 +279,21 @@ public final class EventStore implements EventSink {
         int slice;
         do {
             slice = database.write("purge governance events older than " + cutoff, connection -> {
+                HourCounts counts = new HourCounts();
+                int rows = 0;
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
                         + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
-                        + PURGE_SLICE + ")")) {
+                        + PURGE_SLICE + ") RETURNING event_time, " + HourCounts.COUNTED)) {
                     delete.setLong(1, Nanos.of(cutoff));
-                    return delete.executeUpdate();
+                    try (ResultSet gone = delete.executeQuery()) {
+                        while (gone.next()) {
+                            counts.count(gone);
+                            rows++;
+                        }
+                    }
                 }
+                counts.subtractFrom(connection);
+                return rows;
             });
             deleted += slice;
         } while (slice == PURGE_SLICE);
@@ -279,7 +305,7 @@ public final class EventStore implements EventSink {
         private static final String[] SEARCHED = {"event_type", "reason_code", "rule_id", "tool_name",
             "agent_configuration", "actor", "model", "run_id"};
 
-        static Where of(EventFilter filter) {
+        static Where of(EventFilter filter, Dialect dialect) {
             Where where = new Where(List.of(), List.of());
             if (filter.from() != null) {
                 where = where.and("event_time >= ?", Nanos.of(filter.from()));
@@ -287,13 +313,8 @@ public final class EventStore implements EventSink {
             if (filter.until() != null) {
                 where = where.and("event_time < ?", Nanos.of(filter.until()));
             }
-            if (!filter.types().isEmpty()) {
-                List<Object> codes = filter.types().stream().map(EventType::code).sorted().map(Object.class::cast)
-                        .toList();
-                where = where.and("event_type IN (" + String.join(", ", Collections.nCopies(codes.size(), "?"))
-                        + ")", codes.toArray());
-            }
-            where = where.equal("reason_code", filter.reasonCode())
+            where = where.types(filter)
+                    .equal("reason_code", filter.reasonCode())
                     .equal("rule_id", filter.ruleId())
                     .equal("tool_name", filter.toolName())
                     .equal("agent_configuration", filter.agentConfiguration())
@@ -305,12 +326,47 @@ public final class EventStore implements EventSink {
                 List<String> matches = new ArrayList<>();
                 Object[] patterns = new Object[SEARCHED.length];
                 for (int i = 0; i < SEARCHED.length; i++) {
-                    matches.add("LOWER(" + SEARCHED[i] + ") LIKE ? ESCAPE '\\'");
+                    matches.add(dialect.containsIgnoringCase(SEARCHED[i]));
                     patterns[i] = pattern;
                 }
                 where = where.and("(" + String.join(" OR ", matches) + ")", patterns);
             }
             return where;
+        }
+
+        /**
+         * The same filter over a table of hourly counts, for the whole hours {@code fromHour} (inclusive)
+         * until {@code untilHour} (exclusive), either {@code null} for no bound. Only for a filter whose
+         * criteria the counts hold: see {@link Parts#of}.
+         */
+        static Where ofCounts(EventFilter filter, Long fromHour, Long untilHour) {
+            Where where = new Where(List.of(), List.of());
+            if (fromHour != null) {
+                where = where.and("event_hour >= ?", fromHour);
+            }
+            if (untilHour != null) {
+                where = where.and("event_hour < ?", untilHour);
+            }
+            return where.types(filter)
+                    .encoded("reason_code", filter.reasonCode())
+                    .encoded("rule_id", filter.ruleId())
+                    .encoded("tool_name", filter.toolName())
+                    .encoded("agent_configuration", filter.agentConfiguration())
+                    .encoded("actor", filter.actor());
+        }
+
+        private Where types(EventFilter filter) {
+            if (filter.types().isEmpty()) {
+                return this;
+            }
+            List<Object> codes = filter.types().stream().map(EventType::code).sorted().map(Object.class::cast)
+                    .toList();
+            return and("event_type IN (" + String.join(", ", Collections.nCopies(codes.size(), "?")) + ")",
+                    codes.toArray());
+        }
+
+        private Where encoded(String column, String value) {
+            return value == null ? this : and(column + " = ?", HourCounts.encoded(value));
         }
 
         Where equal(String column, String value) {
@@ -340,6 +396,62 @@ public final class EventStore implements EventSink {
                 statement.close();
                 throw e;
             }
+        }
+    }
+
+    /** A table of hourly counts, and which of its rows to add up. */
+    private record Counts(String table, Where where) {
+    }
+
+    /**
+     * The SELECTs whose union a count adds up: the whole hours of the filter's range from the smallest table of
+     * hourly counts that holds its criteria, and the events of the partial hours at its edges; or, where the
+     * counts do not hold what the filter asks (a run, a text) or the range spans no whole hour, all matching
+     * events. The SELECTs may add conditions without parameters to the WHERE clauses they are given.
+     */
+    private record Parts(List<String> selects, List<Object> parameters) {
+
+        /**
+         * @param hourly whether the count may add up whole hours at all
+         * @param events the SELECT over the events that match a WHERE clause
+         * @param counts the SELECT over the rows of a table of hourly counts that match a WHERE clause
+         */
+        static Parts of(EventFilter filter, Dialect dialect, boolean hourly, Function<Where, String> events,
+                        Function<Counts, String> counts) {
+            Long fromHour = filter.from() == null ? null : -Math.floorDiv(-Nanos.of(filter.from()),
+                    HourCounts.NANOS_PER_HOUR);
+            Long untilHour = filter.until() == null ? null : HourCounts.hourOf(Nanos.of(filter.until()));
+            boolean counted = hourly && filter.text() == null && filter.runId() == null
+                    && (fromHour == null || untilHour == null || fromHour < untilHour);
+            if (!counted) {
+                Where where = Where.of(filter, dialect);
+                return new Parts(List.of(events.apply(where)), where.parameters());
+            }
+            List<Where> wheres = new ArrayList<>();
+            List<String> selects = new ArrayList<>();
+            if (fromHour != null && !filter.from().equals(hourStart(fromHour))) {
+                wheres.add(Where.of(filter.between(filter.from(), hourStart(fromHour)), dialect));
+            }
+            if (untilHour != null && !filter.until().equals(hourStart(untilHour))) {
+                wheres.add(Where.of(filter.between(hourStart(untilHour), filter.until()), dialect));
+            }
+            wheres.forEach(where -> selects.add(events.apply(where)));
+            wheres.add(Where.ofCounts(filter, fromHour, untilHour));
+            selects.add(counts.apply(new Counts(HourCounts.tableFor(filter).tableName(),
+                    wheres.get(wheres.size() - 1))));
+            return new Parts(selects, wheres.stream().flatMap(where -> where.parameters().stream()).toList());
+        }
+
+        private static Instant hourStart(long hour) {
+            return Nanos.toInstant(hour * HourCounts.NANOS_PER_HOUR);
+        }
+
+        String union() {
+            return String.join(" UNION ALL ", selects);
+        }
+
+        PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+            return new Where(List.of(), parameters).prepare(connection, sql);
         }
     }
 }

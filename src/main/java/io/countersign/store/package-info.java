@@ -11,7 +11,8 @@
  * {@code RunRepository}), and {@link io.countersign.store.ChangeFeed} for "something changed" signals across
  * consoles.
  *
- * <p>Tables: {@code governance_events}, {@code tool_settings}, {@code setting_changes}, {@code users},
+ * <p>Tables: {@code governance_events} (with the hourly counts of them {@code governance_event_code_counts} and
+ * {@code governance_event_counts}, which the charts add up), {@code tool_settings}, {@code setting_changes}, {@code users},
  * {@code user_roles}, {@code model_configurations}, {@code agent_configurations}, {@code change_counters},
  * {@code runs}, {@code decisions}, {@code call_intents}, and {@code store_sessions} (the processes that have the
  * store open, so that start-up reconciliation touches only the runs of processes that stopped).

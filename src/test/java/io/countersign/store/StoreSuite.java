@@ -31,6 +31,7 @@ import io.countersign.engine.TrustZone;
 import io.countersign.tools.mcp.McpServerRecord;
 import java.net.URI;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,11 +41,14 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,6 +57,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -135,7 +140,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7");
             }
         }
 
@@ -170,7 +175,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 6")
+                    .hasMessageContaining("knows up to version 7")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -389,6 +394,172 @@ abstract class StoreSuite {
             assertThatThrownBy(() -> EventFilter.all().between(NOW, NOW))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("the time range is empty");
+        }
+    }
+
+    /**
+     * The counts add up hourly counts kept beside the events for the whole hours of a range and count the partial
+     * hours at its edges from the events: every answer must be the one the events alone give.
+     */
+    @Nested
+    class HourlyCounts {
+        static final Instant START = Instant.parse("2026-02-27T10:00:00Z");
+        static final List<ZoneOffset> OFFSETS = List.of(ZoneOffset.UTC, ZoneOffset.ofHours(2),
+                ZoneOffset.ofHours(-12), ZoneOffset.ofHoursMinutes(5, 30));
+        final List<GovernanceEvent> recorded = new ArrayList<>();
+
+        /** Events every 7 minutes and a few nanoseconds, cycling through values, some of them missing or empty. */
+        List<GovernanceEvent> spread(String prefix, Instant start, int count) {
+            EventType[] types = EventType.values();
+            return IntStream.range(0, count).mapToObj(i -> event(prefix + i, start.plus(Duration.ofMinutes(7L * i))
+                    .plusNanos(i)).type(types[i % types.length])
+                    .reason(i % 5 == 0 ? null : i % 5 == 1 ? "" : "r" + i % 3)
+                    .rule(i % 4 == 0 ? null : "rule" + i % 2).tool(i % 7 == 0 ? null : "tool" + i % 3)
+                    .agent(i % 9 == 0 ? null : "agent" + i % 2).actor(i % 6 == 0 ? null : "p" + i % 3)
+                    .run("run-" + i % 4).model("model" + i % 2).build()).toList();
+        }
+
+        void record(List<GovernanceEvent> events) {
+            store.events().appendAll(events);
+            recorded.addAll(events);
+        }
+
+        /** Ranges with partial and whole hours at either edge, open ends, one hour's part, and each criterion. */
+        List<EventFilter> filters() {
+            Instant partial = START.plus(Duration.ofMinutes(13)).plusNanos(5);
+            Instant later = START.plus(Duration.ofHours(29)).plus(Duration.ofMinutes(21));
+            return List.of(EventFilter.all(),
+                    EventFilter.all().between(partial, later),
+                    EventFilter.all().between(START.plus(Duration.ofHours(1)), START.plus(Duration.ofHours(20))),
+                    EventFilter.all().between(null, later),
+                    EventFilter.all().between(partial, null),
+                    EventFilter.all().between(START.plus(Duration.ofHours(3)), null),
+                    EventFilter.all().between(partial, START.plus(Duration.ofMinutes(50))),
+                    EventFilter.all().between(partial, later).withRuleId("rule1"),
+                    EventFilter.all().withReasonCode(""),
+                    EventFilter.all().withReasonCode("r2").withToolName("tool1"),
+                    EventFilter.all().ofTypes(Set.of(EventType.TOOL_DENIED, EventType.APPROVAL_DECIDED))
+                            .withActor("p1").between(partial, later),
+                    EventFilter.all().withAgentConfiguration("agent0"),
+                    EventFilter.all().withRunId("run-2").between(partial, later),
+                    EventFilter.all().withText("MODEL1").between(partial, later));
+        }
+
+        void assertCountsMatchTheEvents() {
+            for (EventFilter filter : filters()) {
+                List<GovernanceEvent> matching = recorded.stream().filter(event -> matches(filter, event)).toList();
+                assertThat(store.events().countsByReason(filter)).as("by reason, %s", filter)
+                        .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::reasonCode));
+                assertThat(store.events().countsByRule(filter)).as("by rule, %s", filter)
+                        .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::ruleId));
+                assertThat(store.events().countsByTool(filter)).as("by tool, %s", filter)
+                        .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::toolName));
+                for (ZoneOffset offset : OFFSETS) {
+                    assertThat(store.events().countsByDay(filter, offset)).as("by day at %s, %s", offset, filter)
+                            .containsExactlyElementsOf(daysOf(matching, offset));
+                }
+            }
+        }
+
+        /** The filter as the events alone answer it (the text as the filters above use it: one model). */
+        boolean matches(EventFilter filter, GovernanceEvent event) {
+            return (filter.from() == null || !event.time().isBefore(filter.from()))
+                    && (filter.until() == null || event.time().isBefore(filter.until()))
+                    && (filter.types().isEmpty() || filter.types().contains(event.type()))
+                    && same(filter.reasonCode(), event.reasonCode()) && same(filter.ruleId(), event.ruleId())
+                    && same(filter.toolName(), event.toolName())
+                    && same(filter.agentConfiguration(), event.agentConfiguration())
+                    && same(filter.actor(), event.actor()) && same(filter.runId(), event.runId())
+                    && (filter.text() == null || event.model().equalsIgnoreCase(filter.text()));
+        }
+
+        boolean same(String wanted, String value) {
+            return wanted == null || wanted.equals(value);
+        }
+
+        List<EventCount> countsOf(List<GovernanceEvent> events,
+                                  Function<GovernanceEvent, String> key) {
+            Map<String, Long> counts = new HashMap<>();
+            events.stream().map(key).filter(Objects::nonNull)
+                    .forEach(value -> counts.merge(value, 1L, Long::sum));
+            return counts.entrySet().stream().map(count -> new EventCount(count.getKey(), count.getValue())).toList();
+        }
+
+        List<DayCount> daysOf(List<GovernanceEvent> events, ZoneOffset offset) {
+            Map<LocalDate, Long> counts = new TreeMap<>();
+            events.forEach(event -> counts.merge(LocalDate.ofInstant(event.time(), offset), 1L, Long::sum));
+            return counts.entrySet().stream().map(count -> new DayCount(count.getKey(), count.getValue())).toList();
+        }
+
+        long countRowsOfNothing() throws SQLException {
+            try (Connection connection = rawDataSource(location).getConnection();
+                 Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT (SELECT COUNT(*) FROM governance_event_counts"
+                         + " WHERE event_count <= 0) + (SELECT COUNT(*) FROM governance_event_code_counts"
+                         + " WHERE event_count <= 0)")) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+
+        @Test
+        void countsOfWholeAndPartialHoursAreThoseOfTheEvents() {
+            record(spread("e", START, 420));
+
+            assertCountsMatchTheEvents();
+        }
+
+        @Test
+        void eventsAppendedLaterAddToTheSameHours() {
+            record(spread("e", START, 420));
+            for (GovernanceEvent event : spread("late", START.plus(Duration.ofMinutes(3)), 40)) {
+                store.events().record(event);
+                recorded.add(event);
+            }
+
+            assertCountsMatchTheEvents();
+        }
+
+        @Test
+        void purgeTakesItsEventsOffTheCounts() throws SQLException {
+            record(spread("e", START, 420));
+            Instant cutoff = START.plus(Duration.ofHours(17)).plus(Duration.ofMinutes(25));
+
+            long deleted = store.events().purgeOlderThan(Duration.between(cutoff, NOW));
+
+            recorded.removeIf(event -> event.time().isBefore(cutoff));
+            assertThat(deleted).isEqualTo(420 - recorded.size());
+            assertCountsMatchTheEvents();
+            assertThat(countRowsOfNothing()).isZero();
+        }
+
+        @Test
+        void eventsStoredBeforeTheCountsExistedAreCounted() throws Exception {
+            store.close();
+            location = freshLocation();
+            Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
+                    .placeholders(dialect().migrationPlaceholders()).target("5").loggers("slf4j").load().migrate();
+            try (Connection connection = rawDataSource(location).getConnection();
+                 PreparedStatement insert = connection.prepareStatement(EventStore.INSERT)) {
+                for (GovernanceEvent event : spread("old", START, 420)) {
+                    EventStore.bind(insert, event);
+                    insert.executeUpdate();
+                    recorded.add(event);
+                }
+            }
+
+            store = open();
+
+            assertCountsMatchTheEvents();
+        }
+
+        @Test
+        void missingValueAndEmptyTextAreCountedApart() {
+            record(List.of(event("none", START).build(), event("empty", START).reason("").build()));
+
+            assertThat(store.events().countsByReason(EventFilter.all())).containsExactly(new EventCount("", 1));
+            assertThat(store.events().countsByDay(EventFilter.all().withReasonCode(""), ZoneOffset.UTC))
+                    .containsExactly(new DayCount(LocalDate.of(2026, 2, 27), 1));
         }
     }
 
