@@ -53,12 +53,8 @@ public final class EventStore implements EventSink {
             return;
         }
         database.write("record the decision event of run " + event.runId(), connection -> {
-            if (decisionEventRecordedBefore(connection, event.runId())) {
-                return null;
-            }
-            try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-                bind(insert, event);
-                insert.executeUpdate();
+            if (!decisionEventRecordedBefore(connection, event.runId())) {
+                insert(connection, List.of(event));
             }
             return null;
         });
@@ -94,25 +90,30 @@ public final class EventStore implements EventSink {
         }
         database.write("append " + events.size() + " governance event" + (events.size() == 1 ? "" : "s"),
                 connection -> {
-                    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-                        int pending = 0;
-                        for (GovernanceEvent event : events) {
-                            bind(insert, event);
-                            insert.addBatch();
-                            if (++pending == BATCH) {
-                                insert.executeBatch();
-                                pending = 0;
-                            }
-                        }
-                        if (pending > 0) {
-                            insert.executeBatch();
-                        }
-                    }
-                    HourCounts counts = new HourCounts();
-                    events.forEach(counts::count);
-                    counts.addTo(connection);
+                    insert(connection, events);
                     return null;
                 });
+    }
+
+    /** Inserts the events in batches, and adds them to the hourly counts, in the caller's transaction. */
+    private static void insert(Connection connection, List<GovernanceEvent> events) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            int pending = 0;
+            for (GovernanceEvent event : events) {
+                bind(insert, event);
+                insert.addBatch();
+                if (++pending == BATCH) {
+                    insert.executeBatch();
+                    pending = 0;
+                }
+            }
+            if (pending > 0) {
+                insert.executeBatch();
+            }
+        }
+        HourCounts counts = new HourCounts();
+        events.forEach(counts::count);
+        counts.addTo(connection);
     }
 
     /** Binds an event to the parameters of {@link #INSERT}. */
