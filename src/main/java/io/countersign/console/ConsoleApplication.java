@@ -2,6 +2,7 @@ package io.countersign.console;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
+import io.countersign.console.main.Section;
 import io.countersign.console.opening.OpeningPane;
 import java.time.Clock;
 import java.util.Arrays;
@@ -107,8 +108,13 @@ public final class ConsoleApplication extends Application {
         window = shown;
         // the theme a person picks stays picked for the next start
         shown.viewModel().themeProperty().addListener((o, was, now) -> settings.put(THEME_SETTING, now.name()));
-        whenTrue(shown.viewModel().inbox().loadedProperty(),
-                () -> background("console-after-inbox", opening::afterInboxShown));
+        Runnable afterInbox = () -> background("console-after-inbox", opening::afterInboxShown);
+        if (shown.viewModel().sections().contains(Section.INBOX)) {
+            whenTrue(shown.viewModel().inbox().loadedProperty(), afterInbox);
+        } else {
+            // a supervisor's console has no inbox to wait for
+            afterInbox.run();
+        }
     }
 
     private static void whenTrue(ObservableBooleanValue condition, Runnable action) {

@@ -18,6 +18,9 @@ public interface ConsoleOpening {
      */
     ConsoleContext open();
 
-    /** Work that waits until the inbox has shown once, such as resuming interrupted runs; on a background thread. */
+    /**
+     * Work that waits until the inbox has shown once (at once for a person with no inbox), such as resuming
+     * interrupted runs; on a background thread.
+     */
     void afterInboxShown();
 }

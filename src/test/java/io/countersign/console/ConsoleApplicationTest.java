@@ -4,10 +4,13 @@ import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.app.CountersignRuntime;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreUnavailableException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,6 +58,8 @@ class ConsoleApplicationTest {
         final CountDownLatch go = new CountDownLatch(1);
         final AtomicBoolean inboxShownFirst = new AtomicBoolean();
         final CountDownLatch afterInbox = new CountDownLatch(1);
+        /** Who opens the console; the store's first user, an admin, when null. */
+        Actor person;
 
         @Override
         public String store() {
@@ -72,7 +77,8 @@ class ConsoleApplicationTest {
                     new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
             var actor = runtime.localUser();
             runtime.ensureDemo(folder);
-            return ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore());
+            return ConsoleContext.of(runtime.consoleServices(), person == null ? actor : person,
+                    runtime.describeStore());
         }
 
         @Override
@@ -117,6 +123,17 @@ class ConsoleApplicationTest {
 
         assertThat(opening.afterInbox.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(opening.inboxShownFirst).isTrue();
+    }
+
+    @Test
+    void aConsoleWithNoInboxRunsThatWorkAsSoonAsItIsUp() throws Exception {
+        DemoOpening opening = new DemoOpening();
+        opening.person = new Actor("sam", Set.of(Role.SUPERVISOR));
+        opening.go.countDown();
+        ConsoleApplication.prepare(opening);
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
+
+        assertThat(opening.afterInbox.await(30, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
