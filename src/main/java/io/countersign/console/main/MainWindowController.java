@@ -204,24 +204,13 @@ public final class MainWindowController implements FxController {
     }
 
     /**
-     * Loads the cards once the inbox has been drawn, so the first one opens without a wait; loading them before
-     * the next pulse would hold the inbox's first picture back by their FXML and styles.
+     * Loads the cards a moment after the inbox has loaded, so the first one opens without a wait; loading them
+     * before the next pulses would hold the inbox's first picture back by their FXML and styles.
      */
     private void preloadCardsAfterTheInboxShows() {
-        Scene scene = root.getScene();
-        if (scene == null) {
-            Platform.runLater(this::preloadCards);
-            return;
-        }
-        Runnable[] once = new Runnable[1];
-        once[0] = () -> {
-            scene.removePostLayoutPulseListener(once[0]);
-            // the pulse that laid the inbox out still has to render it: the cards load after that
-            PauseTransition drawn = new PauseTransition(CARD_PRELOAD_DELAY);
-            drawn.setOnFinished(event -> preloadCards());
-            drawn.play();
-        };
-        scene.addPostLayoutPulseListener(once[0]);
+        PauseTransition drawn = new PauseTransition(CARD_PRELOAD_DELAY);
+        drawn.setOnFinished(event -> preloadCards());
+        drawn.play();
     }
 
     private void preloadCards() {
