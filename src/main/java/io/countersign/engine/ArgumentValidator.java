@@ -2,7 +2,6 @@ package io.countersign.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 
@@ -79,8 +78,7 @@ final class ArgumentValidator {
         JsonNode properties = schema.path("properties");
         boolean closed = schema.path("additionalProperties").isBoolean()
                 && !schema.get("additionalProperties").asBoolean();
-        for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
             JsonNode propertySchema = properties.get(field.getKey());
             if (propertySchema == null) {
                 if (closed) {
