@@ -3,6 +3,7 @@ package io.countersign.app;
 import io.countersign.console.ConsoleApplication;
 import io.countersign.console.ConsoleContext;
 import io.countersign.console.ConsoleOpening;
+import io.countersign.console.ConsoleSettings;
 import io.countersign.service.Resumption;
 import io.countersign.store.StoreException;
 import io.countersign.store.StoreLocation;
@@ -39,7 +40,8 @@ final class ConsoleLauncher {
         FLYWAY.setLevel(Level.WARNING);
         HIKARI.setLevel(Level.WARNING);
         StoreLocation location = StoreLocation.resolve(storeOption, environment);
-        Opening opening = new Opening(location, dataFolder(location, environment));
+        Opening opening = new Opening(location, dataFolder(location, environment),
+                ConsoleSettings.defaultFile(environment));
         ConsoleApplication.launch(opening);
         return opening.close();
     }
@@ -48,18 +50,25 @@ final class ConsoleLauncher {
     private static final class Opening implements ConsoleOpening {
         private final StoreLocation location;
         private final Path dataFolder;
+        private final Path settingsFile;
         private final CountDownLatch done = new CountDownLatch(1);
         private volatile CountersignRuntime runtime;
         private volatile RuntimeException failure;
 
-        Opening(StoreLocation location, Path dataFolder) {
+        Opening(StoreLocation location, Path dataFolder, Path settingsFile) {
             this.location = location;
             this.dataFolder = dataFolder;
+            this.settingsFile = settingsFile;
         }
 
         @Override
         public String store() {
             return location.describe();
+        }
+
+        @Override
+        public Path settingsFile() {
+            return settingsFile;
         }
 
         @Override

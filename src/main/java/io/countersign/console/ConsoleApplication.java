@@ -5,14 +5,12 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.console.opening.OpeningPane;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.prefs.Preferences;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.beans.InvalidationListener;
@@ -30,8 +28,8 @@ import javafx.stage.Stage;
  */
 public final class ConsoleApplication extends Application {
     private static final int WORKERS = 3;
-    private static final String THEME_SETTING = "theme";
     private static volatile ConsoleOpening pending;
+    private static volatile ConsoleSettings settings;
     private static volatile CompletableFuture<ConsoleContext> context;
 
     private ExecutorService executor;
@@ -52,6 +50,7 @@ public final class ConsoleApplication extends Application {
      */
     static void prepare(ConsoleOpening opening) {
         pending = Objects.requireNonNull(opening, "opening");
+        settings = ConsoleSettings.read(opening.settingsFile());
         CompletableFuture<ConsoleContext> opened = new CompletableFuture<>();
         context = opened;
         background("console-opening", () -> {
@@ -76,8 +75,7 @@ public final class ConsoleApplication extends Application {
             thread.setDaemon(true);
             return thread;
         });
-        Preferences settings = Preferences.userNodeForPackage(ConsoleApplication.class);
-        Theme theme = savedTheme(settings, Theme.LIGHT);
+        Theme theme = settings.theme(Theme.LIGHT);
         Messages messages = Messages.forLocale(Locale.getDefault());
 
         OpeningPane openingPane = new OpeningPane(messages, opening.store());
@@ -91,23 +89,24 @@ public final class ConsoleApplication extends Application {
 
         context.whenComplete((opened, failure) -> Platform.runLater(() -> {
             if (failure == null) {
-                showConsole(stage, opened, opening, settings);
+                showConsole(stage, opened, opening);
             } else {
                 openingPane.fail(problem(failure), stage::close);
             }
         }));
     }
 
-    private void showConsole(Stage stage, ConsoleContext context, ConsoleOpening opening, Preferences settings) {
+    private void showConsole(Stage stage, ConsoleContext context, ConsoleOpening opening) {
         if (!stage.isShowing()) {
             // closed while the store opened: the launcher closes the store
             return;
         }
-        ConsoleWindow shown = ConsoleWindow.open(stage, context.withTheme(savedTheme(settings, context.theme())),
+        ConsoleWindow shown = ConsoleWindow.open(stage, context.withTheme(settings.theme(context.theme())),
                 executor, Clock.systemDefaultZone());
         window = shown;
         // the theme a person picks stays picked for the next start
-        shown.viewModel().themeProperty().addListener((o, was, now) -> settings.put(THEME_SETTING, now.name()));
+        ConsoleSettings kept = settings;
+        shown.viewModel().themeProperty().addListener((o, was, now) -> executor.execute(() -> kept.keepTheme(now)));
         Runnable afterInbox = () -> background("console-after-inbox", opening::afterInboxShown);
         if (shown.viewModel().sections().contains(Section.INBOX)) {
             whenTrue(shown.viewModel().inbox().loadedProperty(), afterInbox);
@@ -141,12 +140,6 @@ public final class ConsoleApplication extends Application {
         Thread thread = new Thread(work, name);
         thread.setDaemon(true);
         thread.start();
-    }
-
-    private static Theme savedTheme(Preferences settings, Theme fallback) {
-        String saved = settings.get(THEME_SETTING, fallback.name());
-        return Arrays.stream(Theme.values()).filter(theme -> theme.name().equals(saved)).findFirst()
-                .orElse(fallback);
     }
 
     @Override

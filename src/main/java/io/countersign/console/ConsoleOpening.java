@@ -1,5 +1,7 @@
 package io.countersign.console;
 
+import java.nio.file.Path;
+
 /**
  * How the console gets its context when the window is already on screen: the store is opened off the JavaFX
  * thread while the window shows that it is opening, and work that must not hold the inbox runs once the inbox
@@ -9,6 +11,9 @@ public interface ConsoleOpening {
 
     /** The store as the window names it while it opens, such as {@code ~/.local/share/countersign/countersign.db}. */
     String store();
+
+    /** The file that keeps this person's console settings on this machine (see {@link ConsoleSettings}). */
+    Path settingsFile();
 
     /**
      * Opens the store and the services; called once, on a background thread.

@@ -8,7 +8,11 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreUnavailableException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -26,6 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The application a launcher starts: its window shows before the store is open, the console follows when the
@@ -64,6 +69,11 @@ class ConsoleApplicationTest {
         @Override
         public String store() {
             return "demo store in a test folder";
+        }
+
+        @Override
+        public Path settingsFile() {
+            return folder.resolve("console.properties");
         }
 
         @Override
@@ -115,6 +125,45 @@ class ConsoleApplicationTest {
     }
 
     @Test
+    void theThemeAPersonPicksIsTheOneTheNextStartOpensWith() throws Exception {
+        DemoOpening opening = new DemoOpening();
+        opening.go.countDown();
+        ConsoleApplication.prepare(opening);
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+        assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/light.css"));
+
+        Button toggle = (Button) shownStage().orElseThrow().getScene().lookup("#themeToggle");
+        WaitForAsyncUtils.asyncFx(toggle::fire).get();
+        Path file = folder.resolve("console.properties");
+        await(() -> Files.exists(file) && readUnchecked(file).contains("theme=DARK"));
+        FxToolkit.cleanupApplication(application);
+        runtime.close();
+
+        DemoOpening next = new DemoOpening();
+        ConsoleApplication.prepare(next);
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        // the window that says the store is opening already has the picked theme, and the console keeps it
+        await(() -> textOf(".empty-title").get().filter("Opening the store…"::equals).isPresent());
+        assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/dark.css"));
+        next.go.countDown();
+        await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+        assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/dark.css"));
+    }
+
+    private static List<String> stylesheets() {
+        return shownStage().map(stage -> List.copyOf(stage.getScene().getStylesheets())).orElse(List.of());
+    }
+
+    private static String readUnchecked(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void workThatMustNotHoldTheInboxRunsAfterTheInboxHasShown() throws Exception {
         DemoOpening opening = new DemoOpening();
         opening.go.countDown();
@@ -144,6 +193,11 @@ class ConsoleApplicationTest {
             @Override
             public String store() {
                 return "/nowhere/countersign.db";
+            }
+
+            @Override
+            public Path settingsFile() {
+                return folder.resolve("console.properties");
             }
 
             @Override

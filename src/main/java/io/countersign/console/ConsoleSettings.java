@@ -1,0 +1,105 @@
+package io.countersign.console;
+
+import io.countersign.console.common.Theme;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.Properties;
+import java.util.logging.Logger;
+
+/**
+ * One person's console settings on one machine, such as the theme they picked: a small properties file, read
+ * once before the window opens and written again when a setting changes. A file that cannot be read, or a value
+ * this version does not know, leaves the default in place with a warning in the log; the next change replaces
+ * the file. (A properties file rather than {@code java.util.prefs}, whose XML parser and sync thread cost the
+ * start-up about 150 classes.)
+ */
+public final class ConsoleSettings {
+    private static final Logger LOG = Logger.getLogger(ConsoleSettings.class.getName());
+    private static final String THEME = "theme";
+
+    private final Path file;
+    private final Properties values;
+
+    private ConsoleSettings(Path file, Properties values) {
+        this.file = file;
+        this.values = values;
+    }
+
+    /**
+     * Where the settings live: {@code $XDG_CONFIG_HOME/countersign/console.properties}, else
+     * {@code ~/.config/countersign/console.properties}.
+     */
+    public static Path defaultFile(Map<String, String> environment) {
+        String configHome = environment.get("XDG_CONFIG_HOME");
+        Path base = configHome != null && !configHome.isBlank() ? Path.of(configHome)
+                : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".config");
+        return base.resolve("countersign").resolve("console.properties");
+    }
+
+    /** Reads the settings in {@code file}; a missing file holds none. */
+    static ConsoleSettings read(Path file) {
+        Properties values = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            values.load(reader);
+        } catch (NoSuchFileException e) {
+            // nothing chosen yet
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warning(() -> "the console's settings in " + file + " cannot be read (" + e.getMessage()
+                    + "); the defaults apply until a setting changes");
+            values.clear();
+        }
+        return new ConsoleSettings(file, values);
+    }
+
+    /** The theme the person picked, else {@code fallback}. */
+    synchronized Theme theme(Theme fallback) {
+        String saved = values.getProperty(THEME);
+        if (saved == null) {
+            return fallback;
+        }
+        for (Theme theme : Theme.values()) {
+            if (theme.name().equals(saved)) {
+                return theme;
+            }
+        }
+        LOG.warning(() -> "the console's settings in " + file + " name the theme \"" + saved
+                + "\", which this version does not have; " + fallback + " applies");
+        return fallback;
+    }
+
+    /** Keeps {@code theme} for the next start. Writes the file, so not on the JavaFX thread. */
+    synchronized void keepTheme(Theme theme) {
+        values.setProperty(THEME, theme.name());
+        Path temporary = null;
+        try {
+            Files.createDirectories(file.getParent());
+            // a whole new file moved over the old one: a crash mid-write cannot leave half a file
+            temporary = Files.createTempFile(file.getParent(), ".console-", ".tmp");
+            try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+                values.store(writer, "Countersign console settings");
+            }
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            LOG.warning(() -> "the theme cannot be kept for the next start: " + file + ": " + e);
+            deleteQuietly(temporary);
+        }
+    }
+
+    private static void deleteQuietly(Path temporary) {
+        if (temporary == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(temporary);
+        } catch (IOException e) {
+            LOG.fine(() -> "a temporary settings file stays behind: " + temporary);
+        }
+    }
+}
