@@ -56,7 +56,7 @@ mkdir -p "$work/home"
 samples=()
 for run in $(seq "$runs"); do
   start=$(date +%s%N)
-  env -u COUNTERSIGN_STORE HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
+  env -u COUNTERSIGN_STORE HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" XDG_CONFIG_HOME="$work/home/.config" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
   app_pid=$!
   shown=
   while kill -0 "$app_pid" 2>/dev/null; do
