@@ -41,10 +41,12 @@ import java.util.stream.IntStream;
 /**
  * One decision commit ({@code RunStore.claim} on a waiting run: the run's row locked, the decision inserted under
  * its unique key, the run flipped to running, the claimed run read back) against a bare single-row durable
- * commit into the same database, in turns, so that both meet the same disk and the same caches.
+ * commit into the same database, in turns, so that both meet the same disk and the same caches. Both first run
+ * {@value #WARM_UP} untimed turns, so that neither is measured while its code is still being compiled.
  */
 final class DecisionBenchmark {
     private static final Actor OPERATOR = Actor.of("bench", Role.OPERATOR);
+    private static final int WARM_UP = 200;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private DecisionBenchmark() {
@@ -53,16 +55,16 @@ final class DecisionBenchmark {
     static void claimAgainstBareCommit(StoreBenchmark.Target target, int decisions) throws SQLException {
         try (Store store = Store.open(target.location());
              Connection bare = target.bareConnection()) {
-            List<PausedState> waiting = waitingRuns(store, decisions);
+            List<PausedState> waiting = waitingRuns(store, WARM_UP + decisions);
             try (Statement ddl = bare.createStatement()) {
                 ddl.execute("CREATE TABLE bench_commits (id BIGINT PRIMARY KEY, committed_at BIGINT NOT NULL)");
             }
             bare.setAutoCommit(true);
-            long[] claims = new long[decisions];
-            long[] commits = new long[decisions];
+            long[] claims = new long[WARM_UP + decisions];
+            long[] commits = new long[WARM_UP + decisions];
             try (PreparedStatement insert = bare.prepareStatement(
                     "INSERT INTO bench_commits (id, committed_at) VALUES (?, ?)")) {
-                for (int i = 0; i < decisions; i++) {
+                for (int i = 0; i < WARM_UP + decisions; i++) {
                     PausedState state = waiting.get(i);
                     DecisionRecord decision = DecisionRecord.approval(state.runId(), OPERATOR.name(), Instant.now(),
                             state.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
@@ -77,7 +79,8 @@ final class DecisionBenchmark {
                     }
                 }
             }
-            report(decisions, claims, commits);
+            report(decisions, Arrays.copyOfRange(claims, WARM_UP, claims.length),
+                    Arrays.copyOfRange(commits, WARM_UP, commits.length));
         }
     }
 
@@ -128,7 +131,8 @@ final class DecisionBenchmark {
     }
 
     private static void report(int decisions, long[] claims, long[] commits) {
-        System.out.printf("%n%,d decisions, each in turn with a bare commit%n", decisions);
+        System.out.printf("%n%,d decisions, each in turn with a bare commit, after %d untimed turns%n", decisions,
+                WARM_UP);
         double claim = line("one decision commit (RunStore.claim)", claims);
         double commit = line("a bare single-row durable commit", commits);
         System.out.printf("decision commit / bare commit, medians: %.1f x (goal: within 3 x)%n", claim / commit);

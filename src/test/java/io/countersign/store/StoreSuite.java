@@ -140,7 +140,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
             }
         }
 
@@ -175,7 +175,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 7")
+                    .hasMessageContaining("knows up to version 8")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
