@@ -27,7 +27,9 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -80,10 +82,20 @@ public final class RunStore implements RunRepository {
             + " SELECT c.*, " + ChangeFeed.NOTIFY_CALL + " FROM claimed c";
 
     private static final int RECENT_CALLS_PAGE = 200;
+    /** About the cards a console shows at once; each costs some tens of kilobytes. */
+    private static final int DECODED_RUNS = 100;
 
     private final Database database;
     private final StoreSession session;
     private final ExecutionJournal journal = new Journal();
+    /** The paused states decoded last, by run id, the least recently used dropped first. */
+    private final Map<String, Decoded> decoded = Collections.synchronizedMap(
+            new LinkedHashMap<>(DECODED_RUNS, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
+                    return size() > DECODED_RUNS;
+                }
+            });
 
     RunStore(Database database, StoreSession session) {
         this.database = database;
@@ -838,7 +850,7 @@ public final class RunStore implements RunRepository {
                 input == null ? null : (ObjectNode) readJson(input));
     }
 
-    private static List<StoredRun> toRuns(PreparedStatement select) throws SQLException {
+    private List<StoredRun> toRuns(PreparedStatement select) throws SQLException {
         List<StoredRun> runs = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
@@ -848,18 +860,19 @@ public final class RunStore implements RunRepository {
         return runs;
     }
 
-    private static StoredRun toRun(ResultSet row, DecisionRecord lastDecision) throws SQLException {
+    private StoredRun toRun(ResultSet row, DecisionRecord lastDecision) throws SQLException {
+        String runId = row.getString("id");
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
         String unknown = row.getString("outcome_unknown");
-        PausedState state = paused == null ? null : PausedStateCodec.fromJson(paused);
+        PausedState state = paused == null ? null : pausedState(runId, paused);
         // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
         List<ChatMessage> transcript = state != null ? state.transcript()
                 : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
         ToolInvocationHistory history = state != null ? state.history()
                 : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
-        return new StoredRun(row.getString("id"), row.getString("agent"), row.getString("initiator"),
+        return new StoredRun(runId, row.getString("agent"), row.getString("initiator"),
                 row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
                 Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
                 noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
@@ -867,6 +880,25 @@ public final class RunStore implements RunRepository {
                         row.getLong("completion_tokens"))),
                 row.getString("failure_reason"), row.getString("failure_message"), lastDecision,
                 unknown == null ? List.of() : unknownCalls(unknown));
+    }
+
+    /**
+     * The paused state stored as {@code json}: the one decoded last for the run when it was decoded from the very
+     * same text, else decoded now. A decision reads the card and then claims it (see {@code DefaultRunService}), so
+     * the claim finds the state of the card it was just shown.
+     */
+    private PausedState pausedState(String runId, String json) {
+        Decoded last = decoded.get(runId);
+        if (last != null && last.json().equals(json)) {
+            return last.state();
+        }
+        PausedState state = PausedStateCodec.fromJson(json);
+        decoded.put(runId, new Decoded(json, state));
+        return state;
+    }
+
+    /** A paused state and the stored text it was decoded from. */
+    private record Decoded(String json, PausedState state) {
     }
 
     private static List<String> unknownCalls(String json) {

@@ -1488,6 +1488,18 @@ abstract class StoreSuite {
         }
 
         @Test
+        void runReadAtOnePauseShowsItsNextPauseOnceItPausedAgain() {
+            PausedState first = paused("r1", NOW);
+            assertThat(find("r1").pausedState()).isEqualTo(first);
+            runs().claim(approval(first, "jonas", later));
+            RunOutcome.WaitingForApproval next = (RunOutcome.WaitingForApproval) fixture.approve(first);
+
+            runs().recordOutcome(next, later);
+
+            assertThat(find("r1").pausedState()).isEqualTo(next.state()).isNotEqualTo(first);
+        }
+
+        @Test
         void runNobodyClaimedCannotBeReleased() {
             PausedState state = paused("r1", NOW);
 
