@@ -79,26 +79,26 @@ public final class ChangeFeed {
     }
 
     /**
-     * A {@code WITH} item named {@code bumped} for a PostgreSQL statement that bumps the counter itself, when
-     * {@code condition} (SQL over the statement's other items) holds: it returns the new counter and queues the
-     * NOTIFY. Its three parameters are bound by {@link #bindBump}.
+     * The NOTIFY call of a PostgreSQL statement that announces its own change without a counter, queued with the
+     * statement's transaction and sent at its commit. Its two parameters are bound by {@link #bindNotify}.
      */
-    static String bumpItem(String condition) {
-        return "bumped AS (UPDATE change_counters SET counter = counter + 1 WHERE kind = ? AND " + condition
-                + " RETURNING counter, pg_notify(?, ?))";
-    }
+    static final String NOTIFY_CALL = "pg_notify(?, ?)";
 
-    /** Binds the parameters of a {@link #bumpItem} from {@code first} on; returns the index after them. */
-    int bindBump(PreparedStatement statement, int first, ChangeKind kind) throws SQLException {
-        statement.setString(first, kind.code());
-        statement.setString(first + 1, CHANNEL);
-        statement.setString(first + 2, kind.code() + ":" + origin);
-        return first + 3;
+    /** Binds the parameters of a {@link #NOTIFY_CALL} from {@code first} on; returns the index after them. */
+    int bindNotify(PreparedStatement statement, int first, ChangeKind kind) throws SQLException {
+        statement.setString(first, CHANNEL);
+        statement.setString(first + 1, kind.code() + ":" + origin);
+        return first + 2;
     }
 
     /** A change made through this store has committed: tell the listeners now. */
     void committed(ChangeKind kind, long counter) {
         seen.merge(kind, counter, Math::max);
+        deliver(kind);
+    }
+
+    /** A change announced by its NOTIFY alone (see {@link #NOTIFY_CALL}) has committed: tell the listeners now. */
+    void committed(ChangeKind kind) {
         deliver(kind);
     }
 

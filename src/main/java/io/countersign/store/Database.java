@@ -147,26 +147,22 @@ final class Database implements AutoCloseable {
 
     /**
      * Runs one statement in auto-commit: on PostgreSQL a statement is then its own transaction and costs one round
-     * trip, commit included. When the statement bumped the counter of {@code kind} itself (see {@link
-     * ChangeFeed#bumpItem}), the work returns the new counter, announced here once the statement has returned,
-     * that is once it has committed.
+     * trip, commit included. The statement sends its own NOTIFY when it changes something (see {@link
+     * ChangeFeed#NOTIFY_CALL}); when {@code changed} says the result changed something, the change of {@code kind}
+     * is announced here to this store's listeners once the statement has returned, that is once it has committed.
      */
-    <T> T statement(String what, ChangeKind kind, SqlWork<Bumped<T>> work) {
-        Bumped<T> done;
+    <T> T statement(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
+        T result;
         try (Connection connection = pool.getConnection()) {
             connection.setAutoCommit(true);
-            done = work.run(connection);
+            result = work.run(connection);
         } catch (SQLException e) {
             throw failure(what, e);
         }
-        if (done.counter() != null) {
-            changes.committed(kind, done.counter());
+        if (changed.test(result)) {
+            changes.committed(kind);
         }
-        return done.result();
-    }
-
-    /** What a {@linkplain #statement one-statement write} produced, and the counter it bumped or {@code null}. */
-    record Bumped<T>(T result, Long counter) {
+        return result;
     }
 
     private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, SqlWork<T> work,

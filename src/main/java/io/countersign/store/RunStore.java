@@ -27,7 +27,9 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -39,8 +41,9 @@ import java.util.stream.Stream;
  *
  * <p>A decision claim is atomic on the run's row: of several deciders in several processes exactly one inserts
  * the pause's decision (unique per pause) and flips the run to running; the others read the winner. On
- * PostgreSQL it is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL after a lost race
- * the statement's snapshot could not see, one transaction over the locked row. A running run has an owner, the {@link StoreSession} of the process that drives it; its journal
+ * PostgreSQL a claim is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL when that
+ * statement claimed nothing, one transaction over the locked row that also reads why. A running run has an
+ * owner, the {@link StoreSession} of the process that drives it; its journal
  * intents and its outcome are written only by that owner, so a process taken for stopped cannot act on a run
  * another process took over. Reconciliation looks only at runs whose owner stopped.
  */
@@ -65,11 +68,9 @@ public final class RunStore implements RunRepository {
     private static final String INSERT_DECISION = "INSERT INTO decisions (run_id, pause_number, decided_by,"
             + " decided_at, kind, digest, summary, verdicts, input)";
     /**
-     * The PostgreSQL claim (see {@code claimInOneStatement}). It returns one row: the claimed run (without its
-     * transcript and history, which its paused state holds) and the bumped counter; or, when nothing was claimed,
-     * what the statement's snapshot shows of the run, its decision on the card and its latest decision. That
-     * snapshot predates a competing claim the update may have waited for: the caller tells that case by what it
-     * sees.
+     * The PostgreSQL claim (see {@code claimInOneStatement}). It returns the claimed run (without its transcript
+     * and history, which its paused state holds) and sends the change's NOTIFY, or returns no row and sends
+     * nothing when nothing was claimed.
      */
     private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = ?,"
             + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = ?, updated_at = ?,"
@@ -77,23 +78,24 @@ public final class RunStore implements RunRepository {
             .map(column -> column.equals("transcript") || column.equals("history") ? "NULL AS " + column : "r." + column)
             .collect(Collectors.joining(", ")) + ", r.pause_number, r.claimed_decision),"
             + " decided AS (" + INSERT_DECISION.replace("(run_id,", "(id, run_id,") + " SELECT claimed_decision, id,"
-            + " pause_number, ?, ?, ?, ?, ?, ?, ? FROM claimed), "
-            + ChangeFeed.bumpItem("EXISTS (SELECT 1 FROM claimed)")
-            + " SELECT b.counter, " + runColumns("c") + ", e.* FROM (SELECT 1) AS one"
-            + " LEFT JOIN claimed c ON TRUE LEFT JOIN bumped b ON TRUE"
-            // Not claimed: why. The condition on the claim is a one-time filter, so a claim skips these reads.
-            + " LEFT JOIN (SELECT s.status AS seen_status, s.digest AS seen_digest, s.claimed_decision AS seen_claimed, "
-            + decisionColumns("d", "last_") + ", " + decisionColumns("k", "card_") + " FROM runs s"
-            + " LEFT JOIN decisions d ON d.run_id = s.id"
-            + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = s.id)"
-            + " LEFT JOIN decisions k ON k.run_id = s.id AND k.digest = ?"
-            + " WHERE s.id = ? AND NOT EXISTS (SELECT 1 FROM claimed)) e ON TRUE";
+            + " pause_number, ?, ?, ?, ?, ?, ?, ? FROM claimed)"
+            + " SELECT c.*, " + ChangeFeed.NOTIFY_CALL + " FROM claimed c";
 
     private static final int RECENT_CALLS_PAGE = 200;
+    /** About the cards a console shows at once; each costs some tens of kilobytes. */
+    private static final int DECODED_RUNS = 100;
 
     private final Database database;
     private final StoreSession session;
     private final ExecutionJournal journal = new Journal();
+    /** The paused states decoded last, by run id, the least recently used dropped first. */
+    private final Map<String, Decoded> decoded = Collections.synchronizedMap(
+            new LinkedHashMap<>(DECODED_RUNS, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
+                    return size() > DECODED_RUNS;
+                }
+            });
 
     RunStore(Database database, StoreSession session) {
         this.database = database;
@@ -247,9 +249,9 @@ public final class RunStore implements RunRepository {
 
     private ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus) {
         if (database.dialect() == Dialect.POSTGRESQL) {
-            Optional<ClaimResult> answered = claimInOneStatement(decision, claimedStatus);
-            if (answered.isPresent()) {
-                return answered.get();
+            Optional<ClaimResult.Claimed> claimed = claimInOneStatement(decision, claimedStatus);
+            if (claimed.isPresent()) {
+                return claimed.get();
             }
         }
         return claimUnderLock(decision, claimedStatus);
@@ -259,47 +261,38 @@ public final class RunStore implements RunRepository {
      * The PostgreSQL claim in one auto-committed statement, one round trip with its commit: the run is updated
      * only while it waits for this kind of decision on this very card (the update locks the row; one that waited
      * for a competing claim re-checks the row as that claim left it; a decision on the current card would have
-     * taken the run out of waiting), the
-     * decision is inserted under the id the run now points to, and the change counter is bumped with its NOTIFY.
-     * When nothing was claimed, the same statement reads why: the run, the decision on this card and the latest.
+     * taken the run out of waiting), the decision is inserted under the id the run now points to, and the NOTIFY
+     * tells the other processes. The change counter is left alone: on PostgreSQL only notifications carry
+     * changes between processes.
      *
-     * @return empty when the statement saw the run waiting on this card and still could not claim it: a competing
-     *         claim committed after the statement's snapshot, and only a later statement sees its decision
+     * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
+     *         a competing claim this one may have waited for
      */
-    private Optional<ClaimResult> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus) {
+    private Optional<ClaimResult.Claimed> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus) {
         String runId = decision.runId();
         boolean queued = claimedStatus == RunStatus.QUEUED;
-        return database.statement("commit the decision on run " + runId, ChangeKind.DECISION, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(CLAIM_IN_ONE_STATEMENT)) {
-                int at = 1;
-                statement.setString(at++, claimedStatus.code());
-                statement.setString(at++, queued ? null : session.id());
-                statement.setLong(at++, Nanos.of(decision.decidedAt()));
-                setNullableTime(statement, at++, queued ? decision.decidedAt() : null);
-                statement.setString(at++, runId);
-                statement.setString(at++, expectedStatus(decision).code());
-                statement.setString(at++, decision.digest());
-                at = bindDecision(statement, at, decision);
-                at = database.changes().bindBump(statement, at, ChangeKind.DECISION);
-                statement.setString(at++, decision.digest());
-                statement.setString(at, runId);
-                try (ResultSet row = statement.executeQuery()) {
-                    row.next();
-                    if (row.getString("id") != null) {
-                        return new Database.Bumped<>(Optional.of(new ClaimResult.Claimed(toRun(row, decision))),
-                                row.getLong("counter"));
+        return database.statement("commit the decision on run " + runId, ChangeKind.DECISION, Optional::isPresent,
+                connection -> {
+                    try (PreparedStatement statement = connection.prepareStatement(CLAIM_IN_ONE_STATEMENT)) {
+                        int at = 1;
+                        statement.setString(at++, claimedStatus.code());
+                        statement.setString(at++, queued ? null : session.id());
+                        statement.setLong(at++, Nanos.of(decision.decidedAt()));
+                        setNullableTime(statement, at++, queued ? decision.decidedAt() : null);
+                        statement.setString(at++, runId);
+                        statement.setString(at++, expectedStatus(decision).code());
+                        statement.setString(at++, decision.digest());
+                        at = bindDecision(statement, at, decision);
+                        database.changes().bindNotify(statement, at, ChangeKind.DECISION);
+                        try (ResultSet row = statement.executeQuery()) {
+                            return row.next() ? Optional.of(new ClaimResult.Claimed(toRun(row, decision)))
+                                    : Optional.<ClaimResult.Claimed>empty();
+                        }
                     }
-                    String status = row.getString("seen_status");
-                    Optional<ClaimResult> refused = status == null ? Optional.of(new ClaimResult.NotWaiting(null))
-                            : refusal(decision, RunStatus.fromCode(status), row.getString("seen_digest"),
-                            claimed(row, "seen_claimed"), decision(row, "card_"), decision(row, "last_"));
-                    return new Database.Bumped<>(refused, null);
-                }
-            }
-        });
+                });
     }
 
-    /** The claim as one transaction over the run's locked row: SQLite's, and PostgreSQL's after a lost race. */
+    /** The claim as one transaction over the run's locked row: SQLite's, and PostgreSQL's refusals. */
     private ClaimResult claimUnderLock(DecisionRecord decision, RunStatus claimedStatus) {
         String runId = decision.runId();
         return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
@@ -620,15 +613,15 @@ public final class RunStore implements RunRepository {
             // The worker's process becomes the run's owner, so its journal and outcome writes are its own.
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, worker_id = ?,"
                     + " lease_expires = ?, updated_at = ?, queued_at = NULL, owner = ? WHERE id = (SELECT id FROM"
-                    + " runs WHERE status = ? ORDER BY queued_at, id LIMIT 1" + skipLocked + ") AND status = ?"
-                    + " RETURNING id")) {
+                    // The literal status lets both databases take the queue's partial index.
+                    + " runs WHERE status = '" + RunStatus.QUEUED.code() + "' ORDER BY queued_at, id LIMIT 1"
+                    + skipLocked + ") AND status = ? RETURNING id")) {
                 update.setString(1, RunStatus.RUNNING.code());
                 update.setString(2, workerId);
                 update.setLong(3, Nanos.of(leaseExpires));
                 update.setLong(4, Nanos.of(at));
                 update.setString(5, session.id());
                 update.setString(6, RunStatus.QUEUED.code());
-                update.setString(7, RunStatus.QUEUED.code());
                 try (ResultSet claimed = update.executeQuery()) {
                     if (!claimed.next()) {
                         return Optional.<StoredRun>empty();
@@ -857,7 +850,7 @@ public final class RunStore implements RunRepository {
                 input == null ? null : (ObjectNode) readJson(input));
     }
 
-    private static List<StoredRun> toRuns(PreparedStatement select) throws SQLException {
+    private List<StoredRun> toRuns(PreparedStatement select) throws SQLException {
         List<StoredRun> runs = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
@@ -867,18 +860,19 @@ public final class RunStore implements RunRepository {
         return runs;
     }
 
-    private static StoredRun toRun(ResultSet row, DecisionRecord lastDecision) throws SQLException {
+    private StoredRun toRun(ResultSet row, DecisionRecord lastDecision) throws SQLException {
+        String runId = row.getString("id");
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
         String unknown = row.getString("outcome_unknown");
-        PausedState state = paused == null ? null : PausedStateCodec.fromJson(paused);
+        PausedState state = paused == null ? null : pausedState(runId, paused);
         // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
         List<ChatMessage> transcript = state != null ? state.transcript()
                 : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
         ToolInvocationHistory history = state != null ? state.history()
                 : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
-        return new StoredRun(row.getString("id"), row.getString("agent"), row.getString("initiator"),
+        return new StoredRun(runId, row.getString("agent"), row.getString("initiator"),
                 row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
                 Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
                 noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
@@ -886,6 +880,25 @@ public final class RunStore implements RunRepository {
                         row.getLong("completion_tokens"))),
                 row.getString("failure_reason"), row.getString("failure_message"), lastDecision,
                 unknown == null ? List.of() : unknownCalls(unknown));
+    }
+
+    /**
+     * The paused state stored as {@code json}: the one decoded last for the run when it was decoded from the very
+     * same text, else decoded now. A decision reads the card and then claims it (see {@code DefaultRunService}), so
+     * the claim finds the state of the card it was just shown.
+     */
+    private PausedState pausedState(String runId, String json) {
+        Decoded last = decoded.get(runId);
+        if (last != null && last.json().equals(json)) {
+            return last.state();
+        }
+        PausedState state = PausedStateCodec.fromJson(json);
+        decoded.put(runId, new Decoded(json, state));
+        return state;
+    }
+
+    /** A paused state and the stored text it was decoded from. */
+    private record Decoded(String json, PausedState state) {
     }
 
     private static List<String> unknownCalls(String json) {

@@ -39,50 +39,68 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
- * One decision commit ({@code RunStore.claim} on a waiting run: the run's row locked, the decision inserted under
- * its unique key, the run flipped to running, the claimed run read back) against a bare single-row durable
- * commit into the same database, in turns, so that both meet the same disk and the same caches.
+ * One decision commit ({@code RunStore.claim} on a waiting run: the run updated only while it waits on the decided
+ * card, the decision inserted under its unique key, the claimed run read back) against a bare single-row durable
+ * commit into the same database, in turns, so that all meet the same disk and the same caches. The claim is
+ * measured twice: as the service makes it, after reading the card (untimed; {@code DefaultRunService} reads the
+ * run before it claims it, and the claim then reuses the paused state decoded from the same text), and alone, on
+ * a run nothing read before. All first run {@value #WARM_UP} untimed turns, so that none is measured while its
+ * code is still being compiled.
  */
 final class DecisionBenchmark {
     private static final Actor OPERATOR = Actor.of("bench", Role.OPERATOR);
+    private static final int WARM_UP = 200;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int BARE = 0;
+    private static final int AFTER_READ = 1;
+    private static final int ALONE = 2;
 
     private DecisionBenchmark() {
     }
 
     static void claimAgainstBareCommit(StoreBenchmark.Target target, int decisions) throws SQLException {
+        int turns = WARM_UP + decisions;
         try (Store store = Store.open(target.location());
              Connection bare = target.bareConnection()) {
-            List<PausedState> waiting = waitingRuns(store, decisions);
+            List<PausedState> read = waitingRuns(store, "read-", turns);
+            List<PausedState> alone = waitingRuns(store, "alone-", turns);
             try (Statement ddl = bare.createStatement()) {
                 ddl.execute("CREATE TABLE bench_commits (id BIGINT PRIMARY KEY, committed_at BIGINT NOT NULL)");
             }
             bare.setAutoCommit(true);
-            long[] claims = new long[decisions];
-            long[] commits = new long[decisions];
+            long[][] times = new long[3][turns];
             try (PreparedStatement insert = bare.prepareStatement(
                     "INSERT INTO bench_commits (id, committed_at) VALUES (?, ?)")) {
-                for (int i = 0; i < decisions; i++) {
-                    PausedState state = waiting.get(i);
-                    DecisionRecord decision = DecisionRecord.approval(state.runId(), OPERATOR.name(), Instant.now(),
-                            state.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+                for (int i = 0; i < turns; i++) {
                     int row = i;
-                    // Take turns at going first, so that neither always follows the other's fsync.
-                    if (i % 2 == 1) {
-                        commits[i] = timed(() -> commitOneRow(insert, row));
-                    }
-                    claims[i] = timed(() -> claim(store, decision));
-                    if (i % 2 == 0) {
-                        commits[i] = timed(() -> commitOneRow(insert, row));
+                    DecisionRecord afterRead = approval(read.get(i));
+                    DecisionRecord claimAlone = approval(alone.get(i));
+                    // Take turns at going first, so that none always follows another's fsync.
+                    for (int step = 0; step < 3; step++) {
+                        int which = (i + step) % 3;
+                        if (which == AFTER_READ) {
+                            store.runs().find(afterRead.runId()).orElseThrow();
+                        }
+                        times[which][i] = switch (which) {
+                            case BARE -> timed(() -> commitOneRow(insert, row));
+                            case AFTER_READ -> timed(() -> claim(store, afterRead));
+                            default -> timed(() -> claim(store, claimAlone));
+                        };
                     }
                 }
             }
-            report(decisions, claims, commits);
+            report(decisions, Arrays.stream(times).map(measured -> Arrays.copyOfRange(measured, WARM_UP, turns))
+                    .toArray(long[][]::new));
         }
     }
 
+    private static DecisionRecord approval(PausedState state) {
+        return DecisionRecord.approval(state.runId(), OPERATOR.name(), Instant.now(), state.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)));
+    }
+
     /** Runs paused on a write of a page of text, with its diff preview: a card of a usual size. */
-    private static List<PausedState> waitingRuns(Store store, int count) {
+    private static List<PausedState> waitingRuns(Store store, String prefix, int count) {
         String page = IntStream.range(0, 40).mapToObj(line -> "Line " + line + " of the release notes, as written.")
                 .reduce((a, b) -> a + "\n" + b).orElseThrow();
         ObjectNode arguments = JSON.createObjectNode().put("path", "NOTES.md").put("content", page);
@@ -93,7 +111,7 @@ final class DecisionBenchmark {
                 List.of("bench")).withSystemPrompt("Keep the release notes tidy and short.");
         List<PausedState> waiting = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            String runId = "bench-" + i;
+            String runId = prefix + i;
             Instant now = Instant.now();
             store.runs().create(runId, agent.name(), OPERATOR.name(), "Tidy the release notes", false, now);
             RunOutcome outcome = loop.runLoop(RunRequest.of(agent, ToolExecutionContext.of(OPERATOR, runId,
@@ -127,11 +145,14 @@ final class DecisionBenchmark {
         return System.nanoTime() - start;
     }
 
-    private static void report(int decisions, long[] claims, long[] commits) {
-        System.out.printf("%n%,d decisions, each in turn with a bare commit%n", decisions);
-        double claim = line("one decision commit (RunStore.claim)", claims);
-        double commit = line("a bare single-row durable commit", commits);
-        System.out.printf("decision commit / bare commit, medians: %.1f x (goal: within 3 x)%n", claim / commit);
+    private static void report(int decisions, long[][] times) {
+        System.out.printf("%n%,d decisions of each kind, in turns with a bare commit, after %d untimed turns%n",
+                decisions, WARM_UP);
+        double afterRead = line("one decision commit, the card read first", times[AFTER_READ]);
+        double alone = line("one decision commit alone", times[ALONE]);
+        double commit = line("a bare single-row durable commit", times[BARE]);
+        System.out.printf("decision commit / bare commit, medians: %.1f x the card read first, %.1f x alone"
+                + " (goal: within 3 x)%n", afterRead / commit, alone / commit);
     }
 
     /** Prints the median and the 90th percentile; returns the median. */

@@ -140,7 +140,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
             }
         }
 
@@ -175,7 +175,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 7")
+                    .hasMessageContaining("knows up to version 8")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1485,6 +1485,18 @@ abstract class StoreSuite {
 
             assertThat(find("r1").pausedState()).isEqualTo(changed);
             assertThat(runs().claim(approval(state, "ana", later))).isEqualTo(new ClaimResult.Stale(changed.digest()));
+        }
+
+        @Test
+        void runReadAtOnePauseShowsItsNextPauseOnceItPausedAgain() {
+            PausedState first = paused("r1", NOW);
+            assertThat(find("r1").pausedState()).isEqualTo(first);
+            runs().claim(approval(first, "jonas", later));
+            RunOutcome.WaitingForApproval next = (RunOutcome.WaitingForApproval) fixture.approve(first);
+
+            runs().recordOutcome(next, later);
+
+            assertThat(find("r1").pausedState()).isEqualTo(next.state()).isNotEqualTo(first);
         }
 
         @Test
