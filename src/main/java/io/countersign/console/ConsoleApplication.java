@@ -78,6 +78,7 @@ public final class ConsoleApplication extends Application {
         Theme theme = settings.theme(Theme.LIGHT);
         Messages messages = Messages.forLocale(Locale.getDefault());
 
+        theme.applyToApplication();
         OpeningPane openingPane = new OpeningPane(messages, opening.store());
         Scene scene = new Scene(openingPane, ConsoleWindow.WIDTH, ConsoleWindow.HEIGHT);
         theme.apply(scene);

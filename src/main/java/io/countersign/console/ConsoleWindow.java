@@ -68,6 +68,8 @@ public final class ConsoleWindow {
      * @param clock    the clock waiting times are measured with
      */
     public static ConsoleWindow open(Stage stage, ConsoleContext context, Executor executor, Clock clock) {
+        // before the views build their controls, so that JavaFX's own default stylesheet is never parsed
+        context.theme().applyToApplication();
         Messages messages = Messages.forLocale(Locale.getDefault());
         LiveClock liveClock = new LiveClock(clock);
         ConnectionState connection = new ConnectionState();

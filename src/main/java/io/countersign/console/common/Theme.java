@@ -30,9 +30,18 @@ public enum Theme {
         return this == LIGHT ? DARK : LIGHT;
     }
 
+    /**
+     * Makes this theme's base the application's stylesheet, before the first control is built: the first control
+     * built while none is set makes JavaFX parse its own default stylesheet (about as large), only for the theme to
+     * replace it.
+     */
+    public void applyToApplication() {
+        Application.setUserAgentStylesheet(base.get());
+    }
+
     /** Makes this theme the application's and the scene's. */
     public void apply(Scene scene) {
-        Application.setUserAgentStylesheet(base.get());
+        applyToApplication();
         scene.getStylesheets().setAll(stylesheet(colours), stylesheet(APP_STYLESHEET));
     }
 

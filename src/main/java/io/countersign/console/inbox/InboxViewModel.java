@@ -123,7 +123,8 @@ public final class InboxViewModel {
             return;
         }
         refreshing = true;
-        Tasks.create(() -> service.inbox(actor))
+        // the answer is sorted and indexed on the executor: the JavaFX thread only takes it in
+        Tasks.create(() -> Answer.of(service.inbox(actor)))
                 .onSuccess(result -> {
                     connection.succeeded();
                     replace(result);
@@ -149,14 +150,16 @@ public final class InboxViewModel {
      * new rows take their place by age. Runs that newly wait are announced once the inbox was loaded before.
      */
     public void replace(List<WaitingRun> fresh) {
-        List<WaitingRun> sorted = new ArrayList<>(fresh);
-        sorted.sort(OLDEST_FIRST);
-        Map<String, WaitingRun> byId = new HashMap<>();
-        sorted.forEach(run -> byId.put(run.runId(), run));
+        replace(Answer.of(fresh));
+    }
+
+    private void replace(Answer answer) {
+        List<WaitingRun> sorted = answer.sorted();
+        Map<String, WaitingRun> byId = answer.byId();
         Set<String> known = new HashSet<>();
         runs.forEach(run -> known.add(run.runId() + "@" + run.waitingSince()));
         // the filter reads these as rows arrive, so they go in first
-        sorted.forEach(run -> searchTexts.put(run.runId(), searchText(run)));
+        searchTexts.putAll(answer.searchTexts());
 
         WaitingRun current = selected.get();
         if (current != null && !byId.containsKey(current.runId())) {
@@ -176,7 +179,7 @@ public final class InboxViewModel {
             merging = false;
         }
         searchTexts.keySet().retainAll(byId.keySet());
-        refreshChoices();
+        showChoices(answer.choices());
 
         if (current != null) {
             selected.set(byId.get(current.runId()));
@@ -220,7 +223,7 @@ public final class InboxViewModel {
             merging = false;
         }
         searchTexts.remove(runId);
-        refreshChoices();
+        showChoices(Choices.of(runs));
         if (index < 0) {
             return;
         }
@@ -278,22 +281,12 @@ public final class InboxViewModel {
         return runs.stream().filter(run -> run.runId().equals(runId)).findFirst().orElse(null);
     }
 
-    private void refreshChoices() {
-        Set<String> agentNames = new TreeSet<>();
-        Set<String> toolNames = new TreeSet<>();
-        for (WaitingRun run : runs) {
-            if (run.agent() != null) {
-                agentNames.add(run.agent());
-            }
-            if (run.firstTool() != null) {
-                toolNames.add(run.firstTool());
-            }
+    private void showChoices(Choices choices) {
+        if (!agents.equals(choices.agents())) {
+            agents.setAll(choices.agents());
         }
-        if (!agents.equals(List.copyOf(agentNames))) {
-            agents.setAll(agentNames);
-        }
-        if (!tools.equals(List.copyOf(toolNames))) {
-            tools.setAll(toolNames);
+        if (!tools.equals(choices.tools())) {
+            tools.setAll(choices.tools());
         }
     }
 
@@ -327,6 +320,42 @@ public final class InboxViewModel {
         return String.join("\n", Objects.toString(run.agent(), ""), Objects.toString(run.initiator(), ""),
                 Objects.toString(run.firstTool(), ""), Objects.toString(run.prompt(), ""), run.runId())
                 .toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * An answer of the service made ready for the list: sorted oldest first, by run, with the text a search
+     * looks in and the filter choices. Built off the JavaFX thread; it shares nothing with the view model.
+     */
+    private record Answer(List<WaitingRun> sorted, Map<String, WaitingRun> byId, Map<String, String> searchTexts,
+                          Choices choices) {
+        static Answer of(List<WaitingRun> fresh) {
+            List<WaitingRun> sorted = new ArrayList<>(fresh);
+            sorted.sort(OLDEST_FIRST);
+            Map<String, WaitingRun> byId = new HashMap<>();
+            Map<String, String> searchTexts = new HashMap<>();
+            for (WaitingRun run : sorted) {
+                byId.put(run.runId(), run);
+                searchTexts.put(run.runId(), searchText(run));
+            }
+            return new Answer(sorted, byId, searchTexts, Choices.of(sorted));
+        }
+    }
+
+    /** The agents and first tools of some runs, each sorted, for the filters. */
+    private record Choices(List<String> agents, List<String> tools) {
+        static Choices of(List<WaitingRun> runs) {
+            Set<String> agentNames = new TreeSet<>();
+            Set<String> toolNames = new TreeSet<>();
+            for (WaitingRun run : runs) {
+                if (run.agent() != null) {
+                    agentNames.add(run.agent());
+                }
+                if (run.firstTool() != null) {
+                    toolNames.add(run.firstTool());
+                }
+            }
+            return new Choices(List.copyOf(agentNames), List.copyOf(toolNames));
+        }
     }
 
     /** The runs the list shows, oldest first. */

@@ -64,7 +64,7 @@ import org.kordamp.ikonli.javafx.FontIcon;
 public final class MainWindowController implements FxController {
     private static final Duration TOAST_TIME = Duration.seconds(8);
     private static final Duration TICK = Duration.seconds(5);
-    private static final Duration CARD_PRELOAD_DELAY = Duration.millis(200);
+    private static final Duration CARD_PRELOAD_DELAY = Duration.seconds(1);
 
     private final MainWindowViewModel viewModel;
     private final Messages messages;
@@ -96,6 +96,8 @@ public final class MainWindowController implements FxController {
     private Label userName;
     @FXML
     private Label userRoles;
+    @FXML
+    private StackPane listPane;
     @FXML
     private Node inboxPane;
     @FXML
@@ -204,8 +206,9 @@ public final class MainWindowController implements FxController {
     }
 
     /**
-     * Loads the cards a moment after the inbox has loaded, so the first one opens without a wait; loading them
-     * before the next pulses would hold the inbox's first picture back by their FXML and styles.
+     * Loads the cards a second after the inbox has loaded, so the first one opens without a wait; loading them
+     * sooner would hold the inbox's first picture back by their FXML and styles (on a cold start the list's
+     * first rows and their styles take a few hundred milliseconds after the inbox has loaded).
      */
     private void preloadCardsAfterTheInboxShows() {
         PauseTransition drawn = new PauseTransition(CARD_PRELOAD_DELAY);
@@ -260,6 +263,9 @@ public final class MainWindowController implements FxController {
             return;
         }
         boolean inbox = section == Section.INBOX;
+        if (!inbox && runsPane.getParent() == null) {
+            listPane.getChildren().add(runsPane);
+        }
         inboxPane.setVisible(inbox);
         runsPane.setVisible(!inbox);
         if (inbox) {
