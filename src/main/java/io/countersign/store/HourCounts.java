@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Changes to the hourly counts of governance events (migrations V7 and V8), gathered from the events of one transaction:
- * an append adds them, a purge subtracts them. The keys are applied in one order, so that two writers on
+ * Changes to the hourly counts of governance events (migrations V7 and V8), gathered from the events of one
+ * transaction: an append adds them, a purge subtracts them. The keys are applied in one order, so that two writers on
  * PostgreSQL never wait on each other's rows crosswise.
  */
 final class HourCounts {

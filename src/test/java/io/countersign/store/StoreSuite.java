@@ -377,6 +377,18 @@ abstract class StoreSuite {
         }
 
         @Test
+        void chartsCountAllFourMostFirstLikeTheCountsAlone() {
+            EventCharts charts = store.events().charts(EventFilter.all(), ZoneOffset.UTC);
+
+            assertThat(charts.byReason()).containsExactlyElementsOf(store.events().countsByReason(EventFilter.all()));
+            assertThat(charts.byRule()).containsExactlyElementsOf(store.events().countsByRule(EventFilter.all()));
+            assertThat(charts.byTool()).containsExactlyElementsOf(store.events().countsByTool(EventFilter.all()));
+            assertThat(charts.byDay()).containsExactlyElementsOf(store.events().countsByDay(EventFilter.all(),
+                    ZoneOffset.UTC));
+            assertThat(charts.total()).isEqualTo(5);
+        }
+
+        @Test
         void countsFollowTheFilter() {
             assertThat(store.events().countsByReason(EventFilter.all().withActor("ana"))).containsExactly(
                     new EventCount("outside_workspace", 1), new EventCount("zone.ceiling", 1));
@@ -466,6 +478,15 @@ abstract class StoreSuite {
                 for (ZoneOffset offset : OFFSETS) {
                     assertThat(store.events().countsByDay(filter, offset)).as("by day at %s, %s", offset, filter)
                             .containsExactlyElementsOf(daysOf(matching, offset));
+                    EventCharts charts = store.events().charts(filter, offset);
+                    assertThat(charts.byDay()).as("charts by day at %s, %s", offset, filter)
+                            .containsExactlyElementsOf(daysOf(matching, offset));
+                    assertThat(charts.byReason()).as("charts by reason, %s", filter)
+                            .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::reasonCode));
+                    assertThat(charts.byRule()).as("charts by rule, %s", filter)
+                            .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::ruleId));
+                    assertThat(charts.byTool()).as("charts by tool, %s", filter)
+                            .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::toolName));
                 }
             }
         }
