@@ -3,6 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.GovernanceEvent;
 import io.countersign.store.DayCount;
+import io.countersign.store.EventCharts;
 import io.countersign.store.EventCount;
 import io.countersign.store.EventFilter;
 import io.countersign.store.EventPage;
@@ -43,6 +44,12 @@ public final class DefaultEventService implements EventService {
     public List<DayCount> countsByDay(Actor actor, EventFilter filter, ZoneOffset offset) {
         Permissions.require(actor, Operation.QUERY_EVENTS);
         return events.countsByDay(filter, offset);
+    }
+
+    @Override
+    public EventCharts charts(Actor actor, EventFilter filter, ZoneOffset offset) {
+        Permissions.require(actor, Operation.QUERY_EVENTS);
+        return events.charts(filter, offset);
     }
 
     @Override

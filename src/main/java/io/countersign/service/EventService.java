@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.store.DayCount;
+import io.countersign.store.EventCharts;
 import io.countersign.store.EventCount;
 import io.countersign.store.EventFilter;
 import io.countersign.store.EventPage;
@@ -27,6 +28,12 @@ public interface EventService {
 
     /** How many matching events fell on each day (days begin at midnight at the offset), oldest day first. */
     List<DayCount> countsByDay(Actor actor, EventFilter filter, ZoneOffset offset);
+
+    /**
+     * The matching events counted by reason, rule and tool and per day (days begin at midnight at the offset), in
+     * one read: what the charts of the denial browser show.
+     */
+    EventCharts charts(Actor actor, EventFilter filter, ZoneOffset offset);
 
     /**
      * Writes every matching event as CSV, newest first, one page at a time, so a million events never sit in

@@ -13,9 +13,13 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -95,7 +99,10 @@ public final class EventStore implements EventSink {
                 });
     }
 
-    /** Inserts the events in batches, and adds them to the hourly counts, in the caller's transaction. */
+    /**
+     * Inserts the events in batches, adds them to the hourly counts and their values to the searched names, in the
+     * caller's transaction.
+     */
     private static void insert(Connection connection, List<GovernanceEvent> events) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             int pending = 0;
@@ -112,8 +119,13 @@ public final class EventStore implements EventSink {
             }
         }
         HourCounts counts = new HourCounts();
-        events.forEach(counts::count);
+        EventNames names = new EventNames();
+        for (GovernanceEvent event : events) {
+            counts.count(event);
+            names.add(event);
+        }
         counts.addTo(connection);
+        names.addTo(connection);
     }
 
     /** Binds an event to the parameters of {@link #INSERT}. */
@@ -168,10 +180,24 @@ public final class EventStore implements EventSink {
         return new EventCursor(event.time(), event.id());
     }
 
-    /** Reads one row more than the page holds: newest first, or for BEFORE oldest first from the cursor on. */
+    /**
+     * Reads one row more than the page holds: newest first, or for BEFORE oldest first from the cursor on. A
+     * newest-first read starts no earlier than the hourly counts show it needs to: an index of one criterion finds
+     * a page of events that match the others at once where they are common, and only after walking all of them
+     * where they are rare or never meet (a rule with a type that has no rules, say).
+     */
     private List<GovernanceEvent> select(Connection connection, EventFilter filter, PageRequest request)
             throws SQLException {
         Where where = Where.of(filter, database.dialect());
+        if (request.direction() != PageRequest.Direction.BEFORE) {
+            Reach reach = reach(connection, filter, request);
+            if (reach instanceof Reach.Nothing) {
+                return List.of();
+            }
+            if (reach instanceof Reach.From from) {
+                where = where.and("event_time >= ?", from.nanos());
+            }
+        }
         String order = "event_time DESC, id DESC";
         if (request.direction() != PageRequest.Direction.FIRST) {
             boolean after = request.direction() == PageRequest.Direction.AFTER;
@@ -187,6 +213,50 @@ public final class EventStore implements EventSink {
                 events.add(event(rows));
             }
             return events;
+        }
+    }
+
+    /** How far back a newest-first page of a filter reaches, as the hourly counts show it. */
+    private sealed interface Reach {
+        /** The counts cannot tell: the filter names a run or a text, whose events they do not all hold. */
+        record Unknown() implements Reach {
+        }
+
+        /** No event matches. */
+        record Nothing() implements Reach {
+        }
+
+        /** No event the page needs is older than this time, in nanoseconds. */
+        record From(long nanos) implements Reach {
+        }
+    }
+
+    /**
+     * Walks the filter's hours of counts newest first until they hold a page and one event more. The hours at the
+     * edges (the range's ends, the cursor's hour) hold events outside the page's reach too: they may hold its
+     * events, but do not count towards it. Counts are never zero, so a page and three rows suffice.
+     */
+    private Reach reach(Connection connection, EventFilter filter, PageRequest request) throws SQLException {
+        if (filter.text() != null || filter.runId() != null) {
+            return new Reach.Unknown();
+        }
+        Long top = request.cursor() != null ? Long.valueOf(HourCounts.hourOf(Nanos.of(request.cursor().time())))
+                : filter.until() == null ? null : HourCounts.hourOf(Nanos.of(filter.until()));
+        Long bottom = filter.from() == null ? null : HourCounts.hourOf(Nanos.of(filter.from()));
+        HourCounts.Table table = HourCounts.tableFor(filter, Set.of());
+        Where where = Where.ofCounts(filter, bottom, top == null ? null : top + 1, table, database.dialect());
+        String sql = "SELECT event_hour, SUM(event_count) FROM " + table.tableName() + where.clause()
+                + " GROUP BY event_hour ORDER BY event_hour DESC LIMIT " + (request.size() + 3);
+        try (PreparedStatement select = where.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+            long counted = 0;
+            Long reached = null;
+            while (counted <= request.size() && rows.next()) {
+                reached = rows.getLong(1);
+                boolean edge = reached.equals(top) || reached.equals(bottom);
+                counted += edge ? 0 : rows.getLong(2);
+            }
+            return reached == null ? new Reach.Nothing()
+                    : new Reach.From(reached * HourCounts.NANOS_PER_HOUR);
         }
     }
 
@@ -219,17 +289,18 @@ public final class EventStore implements EventSink {
         return countBy("tool_name", filter);
     }
 
+    /** One count alone costs about half of all four {@linkplain #charts together}. */
     private List<EventCount> countBy(String column, EventFilter filter) {
         String counted = database.dialect().unindexed(column);
-        Parts parts = Parts.of(filter, database.dialect(), true,
-                events -> "SELECT " + counted + " AS counted, COUNT(*) AS events FROM governance_events"
-                        + events.and(counted + " IS NOT NULL").clause() + " GROUP BY 1",
-                counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
-                        + " FROM " + counts.table() + counts.where().and(column + " <> ''").clause() + " GROUP BY "
-                        + column);
-        String sql = "SELECT counted, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY counted"
-                + " ORDER BY SUM(events) DESC, counted";
         return database.read("count governance events by " + column.replace('_', ' '), connection -> {
+            Parts parts = Parts.of(connection, filter, database.dialect(), true,
+                    events -> "SELECT " + counted + " AS counted, COUNT(*) AS events FROM governance_events"
+                            + events.and(counted + " IS NOT NULL").clause() + " GROUP BY 1",
+                    counts -> "SELECT SUBSTR(" + column + ", 2) AS counted, SUM(event_count) AS events"
+                            + " FROM " + counts.table() + counts.where().and(column + " <> ''").clause()
+                            + " GROUP BY " + column);
+            String sql = "SELECT counted, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY counted"
+                    + " ORDER BY SUM(events) DESC, counted";
             try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
                 List<EventCount> counts = new ArrayList<>();
                 while (rows.next()) {
@@ -242,18 +313,16 @@ public final class EventStore implements EventSink {
 
     /** How many matching events fell on each day (days begin at midnight at the given offset), oldest first. */
     public List<DayCount> countsByDay(EventFilter filter, ZoneOffset offset) {
-        // Both operands are numbers made here, not input, so they go into the text (a parameter in a GROUP BY
-        // expression trips PostgreSQL's type inference).
         long shift = offset.getTotalSeconds() * 1_000_000_000L;
-        // Hours add up to days only at an offset of whole hours.
-        Parts parts = Parts.of(filter, database.dialect(), shift % HourCounts.NANOS_PER_HOUR == 0,
-                events -> "SELECT (event_time + " + shift + ") / " + NANOS_PER_DAY + " AS day, COUNT(*) AS events"
-                        + " FROM governance_events" + events.clause() + " GROUP BY 1",
-                counts -> "SELECT (event_hour * " + HourCounts.NANOS_PER_HOUR + " + " + shift + ") / "
-                        + NANOS_PER_DAY + " AS day, SUM(event_count) AS events FROM " + counts.table()
-                        + counts.where().clause() + " GROUP BY 1");
-        String sql = "SELECT day, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY day ORDER BY day";
         return database.read("count governance events by day", connection -> {
+            // Hours add up to days only at an offset of whole hours.
+            Parts parts = Parts.of(connection, filter, database.dialect(), shift % HourCounts.NANOS_PER_HOUR == 0,
+                    events -> "SELECT " + dayOf("event_time", shift) + " AS day, COUNT(*) AS events"
+                            + " FROM governance_events" + events.clause() + " GROUP BY 1",
+                    counts -> "SELECT " + dayOf("event_hour * " + HourCounts.NANOS_PER_HOUR, shift) + " AS day,"
+                            + " SUM(event_count) AS events FROM " + counts.table() + counts.where().clause()
+                            + " GROUP BY 1");
+            String sql = "SELECT day, SUM(events) FROM (" + parts.union() + ") AS parts GROUP BY day ORDER BY day";
             try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
                 List<DayCount> counts = new ArrayList<>();
                 while (rows.next()) {
@@ -262,6 +331,71 @@ public final class EventStore implements EventSink {
                 return counts;
             }
         });
+    }
+
+    /**
+     * The day since the epoch of a time in nanoseconds, days beginning at midnight at an offset of {@code shift}
+     * nanoseconds. Both operands are numbers made here, not input, so they go into the text (a parameter in a
+     * GROUP BY expression trips PostgreSQL's type inference).
+     */
+    private static String dayOf(String nanos, long shift) {
+        return "(" + nanos + " + " + shift + ") / " + NANOS_PER_DAY;
+    }
+
+    /**
+     * The matching events counted by reason, rule, tool and day (days begin at midnight at the given offset), in
+     * one read: the events or hourly counts a filter needs are read once, grouped by all four at the same time.
+     */
+    public EventCharts charts(EventFilter filter, ZoneOffset offset) {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(offset, "offset");
+        long shift = offset.getTotalSeconds() * 1_000_000_000L;
+        return database.read("count governance events", connection -> {
+            // Hours add up to days only at an offset of whole hours.
+            Parts parts = Parts.of(connection, filter, database.dialect(), shift % HourCounts.NANOS_PER_HOUR == 0,
+                    events -> "SELECT " + dayOf("event_time", shift) + " AS day,"
+                            + " reason_code AS reason, rule_id AS rule, tool_name AS tool, COUNT(*) AS events"
+                            + " FROM governance_events" + events.clause() + " GROUP BY 1, 2, 3, 4",
+                    counts -> "SELECT " + dayOf("event_hour * " + HourCounts.NANOS_PER_HOUR, shift) + " AS day, "
+                            + decoded("reason_code") + " AS reason, "
+                            + decoded("rule_id") + " AS rule, " + decoded("tool_name") + " AS tool,"
+                            + " SUM(event_count) AS events FROM " + counts.table() + counts.where().clause()
+                            + " GROUP BY 1, 2, 3, 4");
+            String sql = "SELECT day, reason, rule, tool, SUM(events) FROM (" + parts.union() + ") AS parts"
+                    + " GROUP BY day, reason, rule, tool";
+            Map<String, Long> reasons = new HashMap<>();
+            Map<String, Long> rules = new HashMap<>();
+            Map<String, Long> tools = new HashMap<>();
+            Map<Long, Long> days = new TreeMap<>();
+            try (PreparedStatement select = parts.prepare(connection, sql); ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    long events = rows.getLong(5);
+                    days.merge(rows.getLong(1), events, Long::sum);
+                    addTo(reasons, rows.getString(2), events);
+                    addTo(rules, rows.getString(3), events);
+                    addTo(tools, rows.getString(4), events);
+                }
+            }
+            return new EventCharts(mostFirst(reasons), mostFirst(rules), mostFirst(tools), days.entrySet().stream()
+                    .map(day -> new DayCount(LocalDate.ofEpochDay(day.getKey()), day.getValue())).toList());
+        });
+    }
+
+    /** A counted column of a table of hourly counts as the events hold it: '' back to no value. */
+    private static String decoded(String column) {
+        return "CASE WHEN " + column + " = '' THEN NULL ELSE SUBSTR(" + column + ", 2) END";
+    }
+
+    private static void addTo(Map<String, Long> counts, String key, long events) {
+        if (key != null) {
+            counts.merge(key, events, Long::sum);
+        }
+    }
+
+    private static List<EventCount> mostFirst(Map<String, Long> counts) {
+        return counts.entrySet().stream().map(count -> new EventCount(count.getKey(), count.getValue()))
+                .sorted(Comparator.comparingLong(EventCount::count).reversed().thenComparing(EventCount::key))
+                .toList();
     }
 
     /**
@@ -303,8 +437,6 @@ public final class EventStore implements EventSink {
 
     /** A WHERE clause and its parameters, built from a filter. */
     private record Where(List<String> conditions, List<Object> parameters) {
-        private static final String[] SEARCHED = {"event_type", "reason_code", "rule_id", "tool_name",
-            "agent_configuration", "actor", "model", "run_id"};
 
         static Where of(EventFilter filter, Dialect dialect) {
             Where where = new Where(List.of(), List.of());
@@ -322,17 +454,35 @@ public final class EventStore implements EventSink {
                     .equal("actor", filter.actor())
                     .equal("run_id", filter.runId());
             if (filter.text() != null) {
-                String pattern = "%" + filter.text().toLowerCase(Locale.ROOT)
-                        .replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-                List<String> matches = new ArrayList<>();
-                Object[] patterns = new Object[SEARCHED.length];
-                for (int i = 0; i < SEARCHED.length; i++) {
-                    matches.add(dialect.containsIgnoringCase(SEARCHED[i]));
-                    patterns[i] = pattern;
-                }
-                where = where.and("(" + String.join(" OR ", matches) + ")", patterns);
+                where = where.containing(filter.text(), EventNames.SEARCHED, dialect::containsIgnoringCase);
             }
             return where;
+        }
+
+        /**
+         * The events in the whole hours {@code fromHour} until {@code untilHour} (either {@code null} for no
+         * bound) that the filter's text finds by their run id alone: the counts hold all the other values searched.
+         */
+        static Where ofRunsOnly(EventFilter filter, Long fromHour, Long untilHour, Dialect dialect) {
+            List<String> others = EventNames.SEARCHED.stream().filter(column -> !column.equals("run_id")).toList();
+            return of(filter.withText(null).between(fromHour == null ? null : Parts.hourStart(fromHour),
+                    untilHour == null ? null : Parts.hourStart(untilHour)), dialect)
+                    .and("run_id IN " + EventNames.matching("run_id", dialect, false),
+                            EventNames.pattern(filter.text()))
+                    // a missing value must make the comparison false, not unknown, for NOT to keep the event
+                    .and("NOT " + anyOf(others, column -> dialect.containsIgnoringCase("COALESCE(" + column
+                            + ", '')")), Collections.nCopies(others.size(), EventNames.pattern(filter.text()))
+                            .toArray());
+        }
+
+        /** That the text is found in any of the columns, each tested by {@code contains} with the pattern. */
+        private Where containing(String text, List<String> columns, Function<String, String> contains) {
+            return and(anyOf(columns, contains), Collections.nCopies(columns.size(), EventNames.pattern(text))
+                    .toArray());
+        }
+
+        private static String anyOf(List<String> columns, Function<String, String> condition) {
+            return "(" + String.join(" OR ", columns.stream().map(condition).toList()) + ")";
         }
 
         /**
@@ -340,7 +490,8 @@ public final class EventStore implements EventSink {
          * until {@code untilHour} (exclusive), either {@code null} for no bound. Only for a filter whose
          * criteria the counts hold: see {@link Parts#of}.
          */
-        static Where ofCounts(EventFilter filter, Long fromHour, Long untilHour) {
+        static Where ofCounts(EventFilter filter, Long fromHour, Long untilHour, HourCounts.Table table,
+                              Dialect dialect) {
             Where where = new Where(List.of(), List.of());
             if (fromHour != null) {
                 where = where.and("event_hour >= ?", fromHour);
@@ -348,12 +499,18 @@ public final class EventStore implements EventSink {
             if (untilHour != null) {
                 where = where.and("event_hour < ?", untilHour);
             }
-            return where.types(filter)
+            where = where.types(filter)
                     .encoded("reason_code", filter.reasonCode())
                     .encoded("rule_id", filter.ruleId())
                     .encoded("tool_name", filter.toolName())
                     .encoded("agent_configuration", filter.agentConfiguration())
                     .encoded("actor", filter.actor());
+            if (filter.text() != null) {
+                // a row is found when one of its values is among those that contain the text
+                where = where.containing(filter.text(), table.columns(), column -> column + " IN "
+                        + EventNames.matching(column, dialect, !column.equals("event_type")));
+            }
+            return where;
         }
 
         private Where types(EventFilter filter) {
@@ -406,23 +563,27 @@ public final class EventStore implements EventSink {
 
     /**
      * The SELECTs whose union a count adds up: the whole hours of the filter's range from the smallest table of
-     * hourly counts that holds its criteria, and the events of the partial hours at its edges; or, where the
-     * counts do not hold what the filter asks (a run, a text) or the range spans no whole hour, all matching
-     * events. The SELECTs may add conditions without parameters to the WHERE clauses they are given.
+     * hourly counts that holds its criteria, and the events of the partial hours at its edges; for a text, also
+     * the events of the whole hours that only their run id finds, which the counts do not hold. Where the counts
+     * do not hold what the filter asks (a run) or the range spans no whole hour, all matching events. The SELECTs
+     * may add conditions without parameters to the WHERE clauses they are given.
      */
     private record Parts(List<String> selects, List<Object> parameters) {
+        /** The columns only the larger table of counts holds. */
+        private static final List<String> PEOPLE_ONLY = HourCounts.Table.PEOPLE.columns().stream()
+                .filter(column -> !HourCounts.Table.CODES.columns().contains(column)).toList();
 
         /**
          * @param hourly whether the count may add up whole hours at all
          * @param events the SELECT over the events that match a WHERE clause
          * @param counts the SELECT over the rows of a table of hourly counts that match a WHERE clause
          */
-        static Parts of(EventFilter filter, Dialect dialect, boolean hourly, Function<Where, String> events,
-                        Function<Counts, String> counts) {
+        static Parts of(Connection connection, EventFilter filter, Dialect dialect, boolean hourly,
+                        Function<Where, String> events, Function<Counts, String> counts) throws SQLException {
             Long fromHour = filter.from() == null ? null : -Math.floorDiv(-Nanos.of(filter.from()),
                     HourCounts.NANOS_PER_HOUR);
             Long untilHour = filter.until() == null ? null : HourCounts.hourOf(Nanos.of(filter.until()));
-            boolean counted = hourly && filter.text() == null && filter.runId() == null
+            boolean counted = hourly && filter.runId() == null
                     && (fromHour == null || untilHour == null || fromHour < untilHour);
             if (!counted) {
                 Where where = Where.of(filter, dialect);
@@ -436,14 +597,18 @@ public final class EventStore implements EventSink {
             if (untilHour != null && !filter.until().equals(hourStart(untilHour))) {
                 wheres.add(Where.of(filter.between(hourStart(untilHour), filter.until()), dialect));
             }
+            if (filter.text() != null) {
+                wheres.add(Where.ofRunsOnly(filter, fromHour, untilHour, dialect));
+            }
             wheres.forEach(where -> selects.add(events.apply(where)));
-            wheres.add(Where.ofCounts(filter, fromHour, untilHour));
-            selects.add(counts.apply(new Counts(HourCounts.tableFor(filter).tableName(),
-                    wheres.get(wheres.size() - 1))));
+            HourCounts.Table table = HourCounts.tableFor(filter, filter.text() == null ? Set.of()
+                    : EventNames.columnsMatching(connection, dialect, filter.text(), PEOPLE_ONLY));
+            wheres.add(Where.ofCounts(filter, fromHour, untilHour, table, dialect));
+            selects.add(counts.apply(new Counts(table.tableName(), wheres.get(wheres.size() - 1))));
             return new Parts(selects, wheres.stream().flatMap(where -> where.parameters().stream()).toList());
         }
 
-        private static Instant hourStart(long hour) {
+        static Instant hourStart(long hour) {
             return Nanos.toInstant(hour * HourCounts.NANOS_PER_HOUR);
         }
 

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -13,22 +14,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Changes to the hourly counts of governance events (migration V7), gathered from the events of one transaction:
- * an append adds them, a purge subtracts them. The keys are applied in one order, so that two writers on
+ * Changes to the hourly counts of governance events (migrations V7 and V9), gathered from the events of one
+ * transaction: an append adds them, a purge subtracts them. The keys are applied in one order, so that two writers on
  * PostgreSQL never wait on each other's rows crosswise.
  */
 final class HourCounts {
     static final long NANOS_PER_HOUR = 3_600_000_000_000L;
     /** The counted columns of the events, in the order of {@link Table#columns}. */
-    static final String COUNTED = "event_type, reason_code, rule_id, tool_name, agent_configuration, actor";
+    static final String COUNTED = "event_type, reason_code, rule_id, tool_name, agent_configuration, actor, model";
 
     /** The tables of hourly counts, smallest first. */
     enum Table {
         /** By the codes alone: what most filters and every chart ask about. */
         CODES("governance_event_code_counts", List.of("event_type", "reason_code", "rule_id", "tool_name")),
-        /** Also by agent configuration and actor. */
+        /** Also by agent configuration, actor and model. */
         PEOPLE("governance_event_counts", List.of("event_type", "reason_code", "rule_id", "tool_name",
-                "agent_configuration", "actor"));
+                "agent_configuration", "actor", "model"));
 
         private final String name;
         private final List<String> columns;
@@ -51,6 +52,11 @@ final class HourCounts {
 
         String tableName() {
             return name;
+        }
+
+        /** The counted columns, the type first. */
+        List<String> columns() {
+            return columns;
         }
 
         /** Whether this table counts by every one of {@code columns}. */
@@ -101,19 +107,19 @@ final class HourCounts {
 
     void count(GovernanceEvent event) {
         count(Nanos.of(event.time()), event.type().code(), event.reasonCode(), event.ruleId(), event.toolName(),
-                event.agentConfiguration(), event.actor());
+                event.agentConfiguration(), event.actor(), event.model());
     }
 
     /** Counts a row read back as {@code event_time, } then {@link #COUNTED}. */
     void count(ResultSet row) throws SQLException {
         count(row.getLong(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
-                row.getString(6), row.getString(7));
+                row.getString(6), row.getString(7), row.getString(8));
     }
 
     private void count(long nanos, String type, String reasonCode, String ruleId, String toolName, String agent,
-                       String actor) {
+                       String actor, String model) {
         List<String> values = List.of(type, encoded(reasonCode), encoded(ruleId), encoded(toolName), encoded(agent),
-                encoded(actor));
+                encoded(actor), encoded(model));
         long hour = hourOf(nanos);
         counts.forEach((table, rows) -> rows.merge(new Key(hour, values.subList(0, table.columns.size())), 1L,
                 Long::sum));
@@ -150,9 +156,12 @@ final class HourCounts {
         }
     }
 
-    /** The smallest table that counts by every column a filter names. */
-    static Table tableFor(EventFilter filter) {
-        List<String> named = new ArrayList<>();
+    /**
+     * The smallest table that counts by every column a filter names, and by the columns {@code searched} whose
+     * values contain the filter's text.
+     */
+    static Table tableFor(EventFilter filter, Collection<String> searched) {
+        List<String> named = new ArrayList<>(searched);
         if (filter.agentConfiguration() != null) {
             named.add("agent_configuration");
         }

@@ -10,6 +10,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import io.countersign.store.DayCount;
+import io.countersign.store.EventCharts;
 import io.countersign.store.EventCount;
 import io.countersign.store.EventCursor;
 import io.countersign.store.EventFilter;
@@ -21,7 +22,7 @@ import io.countersign.store.PageRequest;
 class ArchitectureTest {
     /** The store's plain records that {@code EventService} takes and returns: the console may hold them. */
     private static final Class<?>[] EVENT_QUERY_VALUES = {EventFilter.class, EventPage.class, PageRequest.class,
-        EventCursor.class, EventCount.class, DayCount.class};
+        EventCursor.class, EventCount.class, DayCount.class, EventCharts.class};
 
     @ArchTest
     static final ArchRule engineIsPlainJava = noClasses().that().resideInAPackage("io.countersign.engine..")

@@ -315,7 +315,7 @@ class DenialBrowserTest {
         await(() -> robot.lookup(".nav-item").tryQuery().isPresent());
 
         assertThat(sidebar(robot)).contains(Section.INBOX).doesNotContain(Section.DENIALS);
-        assertThat(console.guard().calls()).doesNotContain("page", "counts", "countsByDay");
+        assertThat(console.guard().calls()).doesNotContain("page", "counts", "countsByDay", "charts");
     }
 
     @Test

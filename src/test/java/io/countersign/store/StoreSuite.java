@@ -41,6 +41,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +60,7 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
@@ -140,7 +142,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9");
             }
         }
 
@@ -175,7 +177,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 8")
+                    .hasMessageContaining("knows up to version 9")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -375,6 +377,18 @@ abstract class StoreSuite {
         }
 
         @Test
+        void chartsCountAllFourMostFirstLikeTheCountsAlone() {
+            EventCharts charts = store.events().charts(EventFilter.all(), ZoneOffset.UTC);
+
+            assertThat(charts.byReason()).containsExactlyElementsOf(store.events().countsByReason(EventFilter.all()));
+            assertThat(charts.byRule()).containsExactlyElementsOf(store.events().countsByRule(EventFilter.all()));
+            assertThat(charts.byTool()).containsExactlyElementsOf(store.events().countsByTool(EventFilter.all()));
+            assertThat(charts.byDay()).containsExactlyElementsOf(store.events().countsByDay(EventFilter.all(),
+                    ZoneOffset.UTC));
+            assertThat(charts.total()).isEqualTo(5);
+        }
+
+        @Test
         void countsFollowTheFilter() {
             assertThat(store.events().countsByReason(EventFilter.all().withActor("ana"))).containsExactly(
                     new EventCount("outside_workspace", 1), new EventCount("zone.ceiling", 1));
@@ -442,7 +456,14 @@ abstract class StoreSuite {
                             .withActor("p1").between(partial, later),
                     EventFilter.all().withAgentConfiguration("agent0"),
                     EventFilter.all().withRunId("run-2").between(partial, later),
-                    EventFilter.all().withText("MODEL1").between(partial, later));
+                    EventFilter.all().withText("MODEL1").between(partial, later),
+                    EventFilter.all().withText("ULE1").between(partial, later),
+                    EventFilter.all().withText("r2").withToolName("tool1"),
+                    EventFilter.all().withText("p1").between(partial, null),
+                    EventFilter.all().withText("run-3").between(partial, later),
+                    EventFilter.all().withText("1").ofTypes(Set.of(EventType.TOOL_DENIED)).between(null, later),
+                    EventFilter.all().withText("denied").withAgentConfiguration("agent0"),
+                    EventFilter.all().withText("absent"));
         }
 
         void assertCountsMatchTheEvents() {
@@ -457,11 +478,20 @@ abstract class StoreSuite {
                 for (ZoneOffset offset : OFFSETS) {
                     assertThat(store.events().countsByDay(filter, offset)).as("by day at %s, %s", offset, filter)
                             .containsExactlyElementsOf(daysOf(matching, offset));
+                    EventCharts charts = store.events().charts(filter, offset);
+                    assertThat(charts.byDay()).as("charts by day at %s, %s", offset, filter)
+                            .containsExactlyElementsOf(daysOf(matching, offset));
+                    assertThat(charts.byReason()).as("charts by reason, %s", filter)
+                            .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::reasonCode));
+                    assertThat(charts.byRule()).as("charts by rule, %s", filter)
+                            .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::ruleId));
+                    assertThat(charts.byTool()).as("charts by tool, %s", filter)
+                            .containsExactlyInAnyOrderElementsOf(countsOf(matching, GovernanceEvent::toolName));
                 }
             }
         }
 
-        /** The filter as the events alone answer it (the text as the filters above use it: one model). */
+        /** The filter as the events alone answer it (the texts of the filters above are ASCII). */
         boolean matches(EventFilter filter, GovernanceEvent event) {
             return (filter.from() == null || !event.time().isBefore(filter.from()))
                     && (filter.until() == null || event.time().isBefore(filter.until()))
@@ -470,7 +500,10 @@ abstract class StoreSuite {
                     && same(filter.toolName(), event.toolName())
                     && same(filter.agentConfiguration(), event.agentConfiguration())
                     && same(filter.actor(), event.actor()) && same(filter.runId(), event.runId())
-                    && (filter.text() == null || event.model().equalsIgnoreCase(filter.text()));
+                    && (filter.text() == null || Stream.of(event.type().code(), event.reasonCode(), event.ruleId(),
+                    event.toolName(), event.agentConfiguration(), event.actor(), event.model(), event.runId())
+                    .anyMatch(value -> value != null
+                            && value.toLowerCase(Locale.ROOT).contains(filter.text().toLowerCase(Locale.ROOT))));
         }
 
         boolean same(String wanted, String value) {
@@ -551,6 +584,35 @@ abstract class StoreSuite {
             store = open();
 
             assertCountsMatchTheEvents();
+        }
+
+        @Test
+        void pagesReadAsFarBackAsTheCountsShowAndHoldEveryMatchingEvent() {
+            record(spread("e", START, 420));
+            store.events().purgeOlderThan(Duration.between(START.plus(Duration.ofHours(3)), NOW));
+            recorded.removeIf(event -> event.time().isBefore(START.plus(Duration.ofHours(3))));
+
+            for (EventFilter filter : filters()) {
+                List<String> expected = recorded.stream().filter(event -> matches(filter, event))
+                        .sorted(Comparator.comparing(GovernanceEvent::time).reversed())
+                        .map(GovernanceEvent::id).toList();
+                List<String> paged = new ArrayList<>();
+                PageRequest request = PageRequest.first(4);
+                while (request != null) {
+                    EventPage page = store.events().page(filter, request);
+                    page.events().forEach(event -> paged.add(event.id()));
+                    request = page.nextCursor().map(cursor -> PageRequest.after(cursor, 4)).orElse(null);
+                }
+                assertThat(paged).as("pages of %s", filter).containsExactlyElementsOf(expected);
+            }
+        }
+
+        @Test
+        void criteriaThatNeverMeetGiveAnEmptyPage() {
+            record(spread("e", START, 420));
+
+            assertThat(store.events().page(EventFilter.all().withRuleId("rule1").withReasonCode("absent"),
+                    PageRequest.first(10)).events()).isEmpty();
         }
 
         @Test

@@ -102,7 +102,6 @@ public final class DenialsViewModel {
     /** Bumped by every page request and every filter; read on the workers to skip work nobody waits for. */
     private final AtomicInteger pageGeneration = new AtomicInteger();
     private final AtomicInteger chartGeneration = new AtomicInteger();
-    private int chartsPending;
     private long firstRow;
     private EventPage page;
     private CsvExport export;
@@ -283,38 +282,26 @@ public final class DenialsViewModel {
         if (asked != chartGeneration.get()) {
             return;
         }
-        chartsPending = EventDimension.values().length + 1;
-        for (EventDimension dimension : EventDimension.values()) {
-            Tasks.create(() -> asked == chartGeneration.get() ? service.counts(actor, shown, dimension) : null)
-                    .onSuccess(result -> chartArrived(asked, () -> counts.get(dimension).setAll(result)))
-                    .onError(failure -> chartFailed(asked, failure))
-                    .runOnce(executor);
-        }
         ZoneOffset offset = clock.getZone().getRules().getOffset(clock.instant());
-        Tasks.create(() -> asked == chartGeneration.get() ? service.countsByDay(actor, shown, offset) : null)
-                .onSuccess(result -> chartArrived(asked, () -> {
-                    byDay.setAll(result);
-                    total.set(result.stream().mapToLong(DayCount::count).sum());
-                    showPosition();
-                }))
-                .onError(failure -> chartFailed(asked, failure))
+        Tasks.create(() -> asked == chartGeneration.get() ? service.charts(actor, shown, offset) : null)
+                .onSuccess(result -> {
+                    if (asked == chartGeneration.get() && result != null) {
+                        counts.get(EventDimension.REASON).setAll(result.byReason());
+                        counts.get(EventDimension.RULE).setAll(result.byRule());
+                        counts.get(EventDimension.TOOL).setAll(result.byTool());
+                        byDay.setAll(result.byDay());
+                        total.set(result.total());
+                        showPosition();
+                        chartsLoading.set(false);
+                    }
+                })
+                .onError(failure -> {
+                    if (asked == chartGeneration.get()) {
+                        chartsLoading.set(false);
+                        fail(failure);
+                    }
+                })
                 .runOnce(executor);
-    }
-
-    private void chartArrived(int asked, Runnable show) {
-        if (asked == chartGeneration.get()) {
-            show.run();
-            if (--chartsPending == 0) {
-                chartsLoading.set(false);
-            }
-        }
-    }
-
-    private void chartFailed(int asked, Throwable failure) {
-        if (asked == chartGeneration.get()) {
-            chartsLoading.set(false);
-            fail(failure);
-        }
     }
 
     private void fail(Throwable failure) {

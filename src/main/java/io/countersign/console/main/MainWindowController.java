@@ -5,6 +5,7 @@ import io.countersign.console.common.FxController;
 import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlView;
+import io.countersign.console.common.PreloadedView;
 import io.countersign.console.common.ScreenController;
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.BannerView;
@@ -75,6 +76,7 @@ public final class MainWindowController implements FxController {
     private Loaded<NewRunController> newRunView;
     private final Map<Section, ToggleButton> navButtons = new EnumMap<>(Section.class);
     private final Map<Section, Loaded<? extends FxController>> screens = new EnumMap<>(Section.class);
+    private final Map<Section, PreloadedView<? extends FxController>> preloaded = new EnumMap<>(Section.class);
     private final NewRunViewModel newRun;
     private final Map<Toast, Node> toastNodes = new HashMap<>();
     private final Timeline ticker;
@@ -220,6 +222,17 @@ public final class MainWindowController implements FxController {
         approvalView();
         inputView();
         timelineView();
+        preloadDenials();
+    }
+
+    /**
+     * Loads the denial browser in the background, the screen with the most to load (a table, four charts), so
+     * that opening it only styles, lays out and attaches it.
+     */
+    private void preloadDenials() {
+        if (viewModel.sections().contains(Section.DENIALS) && !screens.containsKey(Section.DENIALS)) {
+            preloaded.put(Section.DENIALS, PreloadedView.start(views, FxmlView.DENIALS));
+        }
     }
 
     /** Stops the clock that moves the waiting times on. */
@@ -274,7 +287,10 @@ public final class MainWindowController implements FxController {
     }
 
     private Loaded<? extends FxController> screen(Section section, FxmlView view) {
-        return screens.computeIfAbsent(section, missing -> views.load(view));
+        return screens.computeIfAbsent(section, missing -> {
+            PreloadedView<? extends FxController> ahead = preloaded.remove(section);
+            return ahead == null ? views.load(view) : ahead.get();
+        });
     }
 
     private void showDetail(Detail detail) {
