@@ -26,10 +26,13 @@ public final class ConsoleSettings {
 
     private final Path file;
     private final Properties values;
+    /** The theme the file names, {@code null} when it names none this version has. */
+    private Theme picked;
 
     private ConsoleSettings(Path file, Properties values) {
         this.file = file;
         this.values = values;
+        this.picked = pickedTheme(file, values.getProperty(THEME));
     }
 
     /**
@@ -58,11 +61,9 @@ public final class ConsoleSettings {
         return new ConsoleSettings(file, values);
     }
 
-    /** The theme the person picked, else {@code fallback}. */
-    synchronized Theme theme(Theme fallback) {
-        String saved = values.getProperty(THEME);
+    private static Theme pickedTheme(Path file, String saved) {
         if (saved == null) {
-            return fallback;
+            return null;
         }
         for (Theme theme : Theme.values()) {
             if (theme.name().equals(saved)) {
@@ -70,12 +71,18 @@ public final class ConsoleSettings {
             }
         }
         LOG.warning(() -> "the console's settings in " + file + " name the theme \"" + saved
-                + "\", which this version does not have; " + fallback + " applies");
-        return fallback;
+                + "\", which this version does not have; the default applies");
+        return null;
+    }
+
+    /** The theme the person picked, else {@code fallback}. */
+    synchronized Theme theme(Theme fallback) {
+        return picked != null ? picked : fallback;
     }
 
     /** Keeps {@code theme} for the next start. Writes the file, so not on the JavaFX thread. */
     synchronized void keepTheme(Theme theme) {
+        picked = theme;
         values.setProperty(THEME, theme.name());
         Path temporary = null;
         try {
