@@ -68,6 +68,7 @@ final class DecisionBenchmark {
                 ddl.execute("CREATE TABLE bench_commits (id BIGINT PRIMARY KEY, committed_at BIGINT NOT NULL)");
             }
             bare.setAutoCommit(true);
+            System.out.printf("%nthe database's durability: %s%n", durability(bare));
             long[][] times = new long[3][turns];
             try (PreparedStatement insert = bare.prepareStatement(
                     "INSERT INTO bench_commits (id, committed_at) VALUES (?, ?)")) {
@@ -92,6 +93,26 @@ final class DecisionBenchmark {
             report(decisions, Arrays.stream(times).map(measured -> Arrays.copyOfRange(measured, WARM_UP, turns))
                     .toArray(long[][]::new));
         }
+    }
+
+    /** The settings that decide whether a commit waits for the disk, read back from the database itself. */
+    private static String durability(Connection connection) throws SQLException {
+        boolean postgres = connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
+        List<String> settings = postgres ? List.of("fsync", "synchronous_commit", "wal_sync_method")
+                : List.of("journal_mode", "synchronous");
+        List<String> values = new ArrayList<>();
+        try (Statement statement = connection.createStatement()) {
+            for (String setting : settings) {
+                try (var result = statement.executeQuery((postgres ? "SHOW " : "PRAGMA ") + setting)) {
+                    result.next();
+                    String value = result.getString(1);
+                    // SQLite reads its synchronous level back as a number
+                    values.add(setting + "=" + (setting.equals("synchronous")
+                            ? List.of("OFF", "NORMAL", "FULL", "EXTRA").get(Integer.parseInt(value)) : value));
+                }
+            }
+        }
+        return String.join(", ", values);
     }
 
     private static DecisionRecord approval(PausedState state) {

@@ -289,8 +289,10 @@ public final class StoreBenchmark {
     }
 
     private static final class Postgres implements Databases {
-        // The embedded server's builder turns synchronous commits off; a durable commit waits for its WAL flush.
+        // The embedded server starts with fsync off (-F) and synchronous commits off; a durable commit waits until
+        // its WAL is flushed to the disk, so both are turned back on (a -c setting wins over -F).
         private final EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on").start();
         private int made;
 
