@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.javafx.stage.WindowHelper;
 import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
+import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.store.StoreUnavailableException;
 import java.nio.file.Path;
@@ -90,6 +91,27 @@ class LiveInboxTest {
         await(() -> !robot.lookup(".store-banner").query().isVisible()
                 && window.viewModel().inbox().allRuns().size() == 4);
         assertThat(window.viewModel().statusProperty().get()).contains("connected").doesNotContain("not connected");
+    }
+
+    @Test
+    void anInboxThatMissedARunCatchesUpWhenAnotherScreenFindsTheStoreBackFirst(FxRobot robot) {
+        AtomicBoolean down = new AtomicBoolean(true);
+        console.guard().beforeEachCall(method -> {
+            if (down.get() && method.equals("inbox")) {
+                throw new StoreUnavailableException("the database file is locked by another program");
+            }
+        });
+        CountersignRuntime other = console.otherProcess();
+        other.runs().start(other.store().users().find("jonas").orElseThrow(), "web-research",
+                "Compare the changelog again", false);
+        await(() -> !window.viewModel().connection().isConnected());
+
+        down.set(false);
+        // the denial browser's first page gets through and clears the banner before the inbox has reloaded
+        ToolSettingsTest.openSection(robot, Section.DENIALS);
+        await(() -> window.viewModel().connection().isConnected());
+
+        await(() -> window.viewModel().inbox().allRuns().size() == 4);
     }
 
     @Test

@@ -72,6 +72,7 @@ public final class InboxViewModel {
     private int vanishedIndex = -1;
     private boolean refreshing;
     private boolean refreshAgain;
+    private boolean lastLoadFailed;
     private AutoCloseable subscription;
 
     public InboxViewModel(RunService service, Actor actor, Executor executor, LiveClock clock, Messages messages,
@@ -127,14 +128,24 @@ public final class InboxViewModel {
         Tasks.create(() -> Answer.of(service.inbox(actor)))
                 .onSuccess(result -> {
                     connection.succeeded();
+                    lastLoadFailed = false;
                     replace(result);
                     refreshDone();
                 })
                 .onError(failure -> {
                     connection.failed(failure);
+                    lastLoadFailed = true;
                     refreshDone();
                 })
                 .runOnce(executor);
+    }
+
+    /**
+     * Whether the inbox's last load failed, so that it may miss runs: another call getting through meanwhile
+     * (another screen's) brings the connection back, but not what the inbox missed.
+     */
+    public boolean lastLoadFailed() {
+        return lastLoadFailed;
     }
 
     private void refreshDone() {

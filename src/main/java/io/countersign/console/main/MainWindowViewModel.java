@@ -134,10 +134,13 @@ public final class MainWindowViewModel {
         }
     }
 
-    /** Moves the live clock on, and retries the inbox while the store cannot be reached. */
+    /**
+     * Moves the live clock on, and retries the inbox while the store cannot be reached or the inbox's own last load
+     * failed (a change announced meanwhile would otherwise be missed until the next one).
+     */
     public void tick() {
         clock.tick();
-        if (!connection.isConnected()) {
+        if (!connection.isConnected() || inbox.lastLoadFailed()) {
             inbox.refresh();
         }
     }
