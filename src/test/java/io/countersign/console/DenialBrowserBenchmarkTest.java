@@ -20,9 +20,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import javafx.application.Platform;
 import javafx.beans.value.ChangeListener;
 import javafx.collections.ListChangeListener;
 import javafx.stage.Stage;
@@ -78,7 +80,7 @@ class DenialBrowserBenchmarkTest {
     }
 
     @Test
-    void aMillionEventsFilterWithinTheGoals(FxRobot robot) {
+    void aMillionEventsFilterWithinTheGoals(FxRobot robot) throws InterruptedException {
         runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
         Actor admin = runtime.localUser();
         long seeding = System.nanoTime();
@@ -94,7 +96,9 @@ class DenialBrowserBenchmarkTest {
         DenialsViewModel denials = window.denials();
         // a person looks at the inbox for a moment before opening the browser, while the console is idle
         await(() -> window.viewModel().inbox().loadedProperty().get());
-        robot.sleep(IDLE_BEFORE_OPENING.toMillis());
+        Duration freeze = longestFreeze(IDLE_BEFORE_OPENING);
+        System.out.printf("  while idle before opening it (the browser joins the window hidden): the JavaFX thread"
+                + " answered within %d ms at worst%n", freeze.toMillis());
         Timing opening = measure(denials, ignored -> window.viewModel().sectionProperty().set(Section.DENIALS));
         System.out.printf("  open the browser (last 7 days, first time, %d s after the inbox): table %d ms,"
                 + " charts %d ms%n", IDLE_BEFORE_OPENING.toSeconds(), opening.tableNanos() / 1_000_000,
@@ -143,6 +147,24 @@ class DenialBrowserBenchmarkTest {
         assertThat(opening.tableNanos()).isLessThan(Duration.ofMillis(200).toNanos());
         assertThat(tables).allMatch(nanos -> nanos < Duration.ofMillis(200).toNanos());
         assertThat(charts).allMatch(nanos -> nanos < Duration.ofMillis(500).toNanos());
+    }
+
+    /**
+     * Posts a task to the JavaFX thread every 10 ms for {@code period} and returns the longest any waited: how long
+     * the console stopped answering a person meanwhile.
+     */
+    private static Duration longestFreeze(Duration period) throws InterruptedException {
+        long end = System.nanoTime() + period.toNanos();
+        long longest = 0;
+        while (System.nanoTime() < end) {
+            long posted = System.nanoTime();
+            CountDownLatch ran = new CountDownLatch(1);
+            Platform.runLater(ran::countDown);
+            ran.await();
+            longest = Math.max(longest, System.nanoTime() - posted);
+            Thread.sleep(10);
+        }
+        return Duration.ofNanos(longest);
     }
 
     private static long median(List<Long> values) {

@@ -4,11 +4,13 @@ import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import javafx.application.Platform;
 
 /**
  * A view loaded off the JavaFX thread ahead of its first showing: its classes, its FXML, its nodes and its
  * controller. Nodes may be built on any thread until they join a scene that is showing; styling and layout stay
- * on the JavaFX thread (text is measured with state the toolkit shares), so they happen when the view is shown.
+ * on the JavaFX thread (text is measured with state the toolkit shares), so they happen once the view joins the
+ * window.
  *
  * @param <C> the view's controller
  */
@@ -31,6 +33,11 @@ public final class PreloadedView<C extends FxController> {
             thread.start();
         });
         return new PreloadedView<>(views, view, loading);
+    }
+
+    /** Runs {@code action} on the JavaFX thread once the load has ended, whether it succeeded or failed. */
+    public void whenLoaded(Runnable action) {
+        loading.whenComplete((loaded, failure) -> Platform.runLater(action));
     }
 
     /**

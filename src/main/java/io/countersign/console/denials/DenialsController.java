@@ -171,6 +171,12 @@ public final class DenialsController implements ScreenController {
         viewModel.refresh();
     }
 
+    /** The first page and the charts, so that their rows and bars are styled before the browser first opens. */
+    @Override
+    public void preparedHidden() {
+        viewModel.refresh();
+    }
+
     private void wireFilters() {
         rangeFilter.getItems().setAll(TimeRange.values());
         rangeFilter.setConverter(converter(viewModel::rangeLabel));
