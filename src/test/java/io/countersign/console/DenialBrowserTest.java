@@ -319,6 +319,38 @@ class DenialBrowserTest {
     }
 
     @Test
+    void theBrowserWaitsHiddenInTheWindowOnceThePersonLeavesItAlone(FxRobot robot) {
+        console = RealConsole.withDemo(folder);
+        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        await(() -> window.viewModel().inbox().loadedProperty().get());
+
+        await(() -> robot.lookup(".denials").tryQuery().isPresent() && !window.denials().rows().isEmpty());
+        assertThat(onFx(() -> robot.lookup(".denials").query().isVisible())).isFalse();
+        assertThat(onFx(() -> robot.lookup(".panes").query().isVisible())).isTrue();
+        assertThat(window.viewModel().sectionProperty().get()).isEqualTo(Section.INBOX);
+
+        robot.interact(() -> window.viewModel().sectionProperty().set(Section.DENIALS));
+        assertThat(onFx(() -> robot.lookup(".denials").query().isVisible())).isTrue();
+        assertThat(onFx(() -> robot.lookup(".panes").query().isVisible())).isFalse();
+    }
+
+    @Test
+    void aPersonAtWorkIsNotHeldUpByTheBrowserPreparingItself(FxRobot robot) {
+        console = RealConsole.withDemo(folder);
+        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        await(() -> window.viewModel().inbox().loadedProperty().get());
+
+        // the mouse moves on every half second for five seconds: never two quiet seconds in a row
+        for (int move = 0; move < 10; move++) {
+            robot.moveTo(robot.lookup(".nav-item").nth(move % 3).<Node>query());
+            robot.sleep(500);
+            assertThat(robot.lookup(".denials").tryQuery()).as("after %d moves", move + 1).isEmpty();
+        }
+
+        await(() -> robot.lookup(".denials").tryQuery().isPresent());
+    }
+
+    @Test
     void aSupervisorFindsTheDenialsButNoPurge(FxRobot robot) {
         openAs(robot, Actor.of("sam", Role.SUPERVISOR));
 

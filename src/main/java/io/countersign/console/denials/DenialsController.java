@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -311,7 +312,9 @@ public final class DenialsController implements ScreenController {
         charts.put(EventDimension.REASON, reasonChart);
         charts.put(EventDimension.RULE, ruleChart);
         charts.put(EventDimension.TOOL, toolChart);
+        Locale locale = messages.bundle().getLocale();
         charts.forEach((dimension, chart) -> {
+            CountAxis.prepare((NumberAxis) chart.getXAxis(), locale);
             ObservableList<EventCount> counts = viewModel.counts(dimension);
             counts.addListener((ListChangeListener<EventCount>) change -> showBars(chart, counts));
             showBars(chart, counts);
@@ -327,6 +330,7 @@ public final class DenialsController implements ScreenController {
                 return LocalDate.parse(text).toEpochDay();
             }
         });
+        CountAxis.prepare((NumberAxis) dayChart.getYAxis(), locale);
         viewModel.byDay().addListener((ListChangeListener<DayCount>) change -> showDays());
         dayTitle.textProperty().bind(Bindings.createStringBinding(() ->
                 viewModel.totalProperty().get() < 0 ? messages.get("denials.chart.day")
@@ -341,6 +345,7 @@ public final class DenialsController implements ScreenController {
         for (int i = top.size() - 1; i >= 0; i--) {
             series.getData().add(new XYChart.Data<>(top.get(i).count(), top.get(i).key()));
         }
+        CountAxis.fit((NumberAxis) chart.getXAxis(), top.stream().mapToLong(EventCount::count).max().orElse(0));
         // a new series each time: a category axis keeps stale categories when the data of a series is replaced
         chart.getData().setAll(List.of(series));
         // bars keep a readable thickness however few values there are
@@ -368,6 +373,8 @@ public final class DenialsController implements ScreenController {
             dayAxis.setTickUnit(Math.max(1, Math.ceil((last - first + 2 * margin) / 6.0)));
             dayChart.setCreateSymbols(last - first < 45);
         }
+        CountAxis.fit((NumberAxis) dayChart.getYAxis(), viewModel.byDay().stream().mapToLong(DayCount::count).max()
+                .orElse(0));
         dayChart.getData().setAll(List.of(series));
     }
 

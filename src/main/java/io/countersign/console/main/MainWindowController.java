@@ -28,6 +28,7 @@ import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
+import javafx.event.EventHandler;
 import javafx.fxml.FXML;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -44,6 +45,7 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
+import javafx.scene.input.InputEvent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.HBox;
@@ -66,6 +68,8 @@ public final class MainWindowController implements FxController {
     private static final Duration TOAST_TIME = Duration.seconds(8);
     private static final Duration TICK = Duration.seconds(5);
     private static final Duration CARD_PRELOAD_DELAY = Duration.seconds(1);
+    /** How long the person leaves the window alone before it does work that holds it up (a screen's first styling). */
+    private static final Duration IDLE_TIME = Duration.seconds(2);
 
     private final MainWindowViewModel viewModel;
     private final Messages messages;
@@ -231,17 +235,33 @@ public final class MainWindowController implements FxController {
     }
 
     /**
-     * Loads the denial browser in the background, the screen with the most to load (a table, four charts), then
-     * lets it join the window hidden with its first page and charts: its first styling and layout (about half a
-     * second of the JavaFX thread on a cold start) happen now, while the person reads the inbox, rather than when
-     * they open it.
+     * Loads the denial browser in the background, the screen with the most to load (a table, four charts), then,
+     * once the person has left mouse and keyboard alone for a moment, lets it join the window hidden with its first
+     * page and charts: its first styling and layout (about half a second of the JavaFX thread on a cold start)
+     * happen while nobody is waiting for the window, rather than when they open the browser.
      */
     private void preloadDenials() {
         if (viewModel.sections().contains(Section.DENIALS) && !screens.containsKey(Section.DENIALS)) {
             PreloadedView<? extends FxController> denials = PreloadedView.start(views, FxmlView.DENIALS);
             preloaded.put(Section.DENIALS, denials);
-            denials.whenLoaded(() -> prepareHidden(Section.DENIALS));
+            denials.whenLoaded(() -> whenIdle(() -> prepareHidden(Section.DENIALS)));
         }
+    }
+
+    /** Runs {@code work} once no mouse, key or scroll event has reached the window for {@link #IDLE_TIME}. */
+    private void whenIdle(Runnable work) {
+        Scene scene = root.getScene();
+        if (scene == null) {
+            return;
+        }
+        PauseTransition quiet = new PauseTransition(IDLE_TIME);
+        EventHandler<InputEvent> activity = event -> quiet.playFromStart();
+        scene.addEventFilter(InputEvent.ANY, activity);
+        quiet.setOnFinished(event -> {
+            scene.removeEventFilter(InputEvent.ANY, activity);
+            work.run();
+        });
+        quiet.play();
     }
 
     /** Adds a screen to the window, hidden, unless it has been opened or the window closed meanwhile. */
