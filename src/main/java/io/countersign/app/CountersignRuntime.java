@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 
 /**
@@ -41,19 +42,43 @@ import okhttp3.OkHttpClient;
  */
 public final class CountersignRuntime implements AutoCloseable {
     private final Store store;
-    private final OkHttpClient http;
+    private final SharedHttpClient http;
     private final ToolRegistry registry;
     private final DefaultRunService runs;
     private final Services services;
     private final RemoteServers remoteServers;
     private volatile List<Resumption> resumedAtStart = List.of();
 
+    /**
+     * The HTTP client the models and {@code web_fetch} share, made when one of them first needs it: making it
+     * loads the trusted certificates and the client's classes (about 0.2 s of a console's start, which needs no
+     * HTTP before the inbox shows).
+     */
+    private static final class SharedHttpClient implements Supplier<OkHttpClient> {
+        private OkHttpClient client;
+
+        @Override
+        public synchronized OkHttpClient get() {
+            if (client == null) {
+                client = new OkHttpClient();
+            }
+            return client;
+        }
+
+        synchronized void close() {
+            if (client != null) {
+                client.dispatcher().executorService().shutdown();
+                client.connectionPool().evictAll();
+            }
+        }
+    }
+
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
                             ExecutionService execution, ServerService servers) {
     }
 
-    private CountersignRuntime(Store store, OkHttpClient http, ToolRegistry registry, DefaultRunService runs,
+    private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, DefaultRunService runs,
                                Services services, RemoteServers remoteServers) {
         this.store = store;
         this.http = http;
@@ -110,7 +135,7 @@ public final class CountersignRuntime implements AutoCloseable {
         Store store = Store.open(location);
         RemoteServers remoteServers = null;
         try {
-            OkHttpClient http = new OkHttpClient();
+            SharedHttpClient http = new SharedHttpClient();
             ToolRegistry registry = new ToolRegistry();
             BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
                     .forEach(registry::register);
@@ -234,7 +259,6 @@ public final class CountersignRuntime implements AutoCloseable {
             remoteServers.close();
         }
         store.close();
-        http.dispatcher().executorService().shutdown();
-        http.connectionPool().evictAll();
+        http.close();
     }
 }

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 
 /**
@@ -28,13 +29,17 @@ public final class ChatModels {
         this.factories = Collections.unmodifiableMap(factories);
     }
 
-    /** A registry of the OpenAI-compatible providers, reading keys from the process environment. */
-    public static ChatModels openAiCompatible(OkHttpClient client, HttpModelOptions options) {
+    /**
+     * A registry of the OpenAI-compatible providers, reading keys from the process environment.
+     *
+     * @param client the shared HTTP client, asked for when the first of these models is made
+     */
+    public static ChatModels openAiCompatible(Supplier<OkHttpClient> client, HttpModelOptions options) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(options, "options");
         Map<String, Function<ModelConfiguration, ChatModel>> factories = new LinkedHashMap<>();
         OPENAI_COMPATIBLE.stream().sorted().forEach(provider -> factories.put(provider,
-                configuration -> new OpenAiCompatibleChatModel(configuration, client, options)));
+                configuration -> new OpenAiCompatibleChatModel(configuration, client.get(), options)));
         return new ChatModels(factories);
     }
 

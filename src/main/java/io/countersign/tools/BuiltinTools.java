@@ -15,10 +15,10 @@ public final class BuiltinTools {
      * The built-in tools, always in this order: {@code fs_list, fs_read, fs_write, fs_delete, web_fetch,
      * ask_user}.
      *
-     * @param client       the shared HTTP client {@code web_fetch} uses
+     * @param client       the shared HTTP client {@code web_fetch} uses, asked for on its first fetch
      * @param allowedHosts the hosts {@code web_fetch} may contact, read at every call; empty allows every host
      */
-    public static List<Tool> create(OkHttpClient client, Supplier<List<String>> allowedHosts) {
+    public static List<Tool> create(Supplier<OkHttpClient> client, Supplier<List<String>> allowedHosts) {
         return List.of(
                 new ListFilesTool(),
                 new ReadFileTool(),

@@ -49,28 +49,38 @@ public final class WebFetchTool extends FixedTool implements ConfigurableApprova
     private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
     private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
-    private final OkHttpClient client;
+    private final Supplier<OkHttpClient> shared;
     private final Supplier<List<String>> allowedHosts;
+    /** Derived from the shared client on the first fetch, so that a process that never fetches never makes one. */
+    private OkHttpClient client;
 
     /**
-     * @param client       the shared client; this tool uses its connections with its own timeouts and redirects
+     * @param shared       the shared client, asked for on the first fetch; this tool uses its connections with its
+     *                     own timeouts and redirects
      * @param allowedHosts the hosts that may be contacted, read at every call; an empty list allows every host
      */
-    public WebFetchTool(OkHttpClient client, Supplier<List<String>> allowedHosts) {
+    public WebFetchTool(Supplier<OkHttpClient> shared, Supplier<List<String>> allowedHosts) {
         super(NAME,
                 "Fetch a web page or other text document with an HTTP GET and return its text. Only http and https"
                 + " URLs; redirects are followed. Responses that are not text are refused, and only the first "
                 + MAX_BODY_BYTES + " bytes are returned.",
                 PARAMETERS.schema(), ToolEffect.READ, DataClass.PUBLIC_CONTENT, "web");
-        this.client = Objects.requireNonNull(client, "client").newBuilder()
-                .followRedirects(false)
-                .followSslRedirects(false)
-                .connectTimeout(TIMEOUT)
-                .readTimeout(TIMEOUT)
-                .writeTimeout(TIMEOUT)
-                .callTimeout(TIMEOUT)
-                .build();
+        this.shared = Objects.requireNonNull(shared, "shared");
         this.allowedHosts = Objects.requireNonNull(allowedHosts, "allowedHosts");
+    }
+
+    private synchronized OkHttpClient client() {
+        if (client == null) {
+            client = shared.get().newBuilder()
+                    .followRedirects(false)
+                    .followSslRedirects(false)
+                    .connectTimeout(TIMEOUT)
+                    .readTimeout(TIMEOUT)
+                    .writeTimeout(TIMEOUT)
+                    .callTimeout(TIMEOUT)
+                    .build();
+        }
+        return client;
     }
 
     @Override
@@ -120,7 +130,7 @@ public final class WebFetchTool extends FixedTool implements ConfigurableApprova
 
     private Response get(HttpUrl url) throws Refusal {
         try {
-            return client.newCall(new Request.Builder().url(url).get().build()).execute();
+            return client().newCall(new Request.Builder().url(url).get().build()).execute();
         } catch (IOException e) {
             throw new Refusal("GET " + url + " failed: " + reason(e));
         }

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ChatModelsTest {
-    private final ChatModels models = ChatModels.openAiCompatible(new OkHttpClient(), HttpModelOptions.DEFAULTS);
+    private final ChatModels models = ChatModels.openAiCompatible(OkHttpClient::new, HttpModelOptions.DEFAULTS);
 
     private static ModelConfiguration configuration(String provider) {
         return new ModelConfiguration("assistant", provider, "some-model", "http://localhost:8080/v1",

@@ -53,7 +53,7 @@ final class HttpLoopHarness {
 
     /** A loop builder that talks to each round's model configuration at its endpoint and records every event. */
     ToolLoop.Builder builder() {
-        return ToolLoop.builder(registry, ChatModels.openAiCompatible(HTTP, FAST_RETRIES).router())
+        return ToolLoop.builder(registry, ChatModels.openAiCompatible(() -> HTTP, FAST_RETRIES).router())
                 .events(events::add)
                 .clock(Clock.fixed(NOW, ZoneOffset.UTC))
                 .ids(() -> "event-" + eventCount.incrementAndGet());

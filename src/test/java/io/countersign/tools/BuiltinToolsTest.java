@@ -18,7 +18,7 @@ import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
 
 class BuiltinToolsTest {
-    private final List<Tool> tools = BuiltinTools.create(new OkHttpClient(), List::of);
+    private final List<Tool> tools = BuiltinTools.create(OkHttpClient::new, List::of);
     private final Map<String, Tool> byName = tools.stream().collect(Collectors.toMap(Tool::name, Function.identity()));
 
     private boolean needsApprovalByDefault(String name) {

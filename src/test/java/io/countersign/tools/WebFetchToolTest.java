@@ -21,7 +21,7 @@ class WebFetchToolTest {
 
     private final MockWebServer server = new MockWebServer();
     private final List<String> allowedHosts = new ArrayList<>();
-    private final WebFetchTool tool = new WebFetchTool(CLIENT, () -> List.copyOf(allowedHosts));
+    private final WebFetchTool tool = new WebFetchTool(() -> CLIENT, () -> List.copyOf(allowedHosts));
 
     @BeforeEach
     void start() throws Exception {
