@@ -48,6 +48,15 @@ public record PausedState(String runId, RunStatus status, String agentConfigurat
                 .orElseThrow(() -> new IllegalStateException("run " + runId + " does not wait for input"));
     }
 
+    /**
+     * The names of the tools the run waits on, in call order: the calls awaiting approval, or the input form.
+     */
+    public List<String> waitingToolNames() {
+        List<PendingCall> waiting = status == RunStatus.WAITING_FOR_APPROVAL ? awaitingApproval()
+                : List.of(inputCall());
+        return waiting.stream().map(call -> call.call().name()).toList();
+    }
+
     /** The model's last words before the pause (the paused assistant turn's text). */
     public String lastAssistantMessage() {
         return transcript.get(transcript.size() - 1).content();

@@ -30,6 +30,14 @@ public interface RunRepository {
     List<StoredRun> waiting();
 
     /**
+     * Every waiting run as an inbox lists it, oldest wait first: without its paused state, which a store may keep
+     * summarized beside it. By default summarized from {@link #waiting()}.
+     */
+    default List<WaitingRunSummary> waitingSummaries() {
+        return waiting().stream().map(WaitingRunSummary::of).toList();
+    }
+
+    /**
      * Atomically claims a waiting run for a decision and commits the decision: exactly one of several
      * concurrent claims (threads or processes) on the same pause wins. The claim holds only when the run still
      * waits with the status of the decision's kind and its current digest equals {@code decision.digest()}.

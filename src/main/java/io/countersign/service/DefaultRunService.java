@@ -36,6 +36,7 @@ import io.countersign.engine.ToolRegistry;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.ChatModel;
 import io.countersign.engine.InvocationRules;
+import io.countersign.engine.WaitingRunSummary;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.EventFilter;
 import io.countersign.store.EventStore;
@@ -177,21 +178,18 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<WaitingRun> inbox(Actor actor) {
         Permissions.require(actor, Operation.VIEW_INBOX);
-        return runs.waiting().stream().map(this::waitingRun).toList();
+        return runs.waitingSummaries().stream().map(this::waitingRun).toList();
     }
 
-    private WaitingRun waitingRun(StoredRun run) {
-        PausedState state = run.pausedState();
-        List<PendingCall> waiting = state.status() == RunStatus.WAITING_FOR_APPROVAL ? state.awaitingApproval()
-                : List.of(state.inputCall());
-        boolean hasWrite = waiting.stream().anyMatch(call -> tool(call).map(t -> t.effect() == ToolEffect.WRITE)
+    private WaitingRun waitingRun(WaitingRunSummary run) {
+        List<Optional<Tool>> tools = run.waitingTools().stream().map(registry::find).toList();
+        boolean hasWrite = tools.stream().anyMatch(tool -> tool.map(t -> t.effect() == ToolEffect.WRITE)
                 .orElse(false));
-        boolean hasRemote = waiting.stream().anyMatch(call -> tool(call).map(t -> t instanceof RemoteTool)
-                .orElse(false));
+        boolean hasRemote = tools.stream().anyMatch(tool -> tool.map(t -> t instanceof RemoteTool).orElse(false));
         return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
-                run.prompt(), waiting.get(0).call().name(),
-                state.status() == RunStatus.WAITING_FOR_APPROVAL ? waiting.size() : 0, state.refused().size(),
-                hasWrite, hasRemote, state.digest());
+                run.prompt(), run.waitingTools().get(0),
+                run.status() == RunStatus.WAITING_FOR_APPROVAL ? run.waitingTools().size() : 0, run.refusedCount(),
+                hasWrite, hasRemote, run.digest());
     }
 
     @Override

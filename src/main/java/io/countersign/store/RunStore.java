@@ -19,6 +19,7 @@ import io.countersign.engine.StoredRun;
 import io.countersign.engine.TokenUsage;
 import io.countersign.engine.ToolInvocationHistory;
 import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.WaitingRunSummary;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -164,6 +165,7 @@ public final class RunStore implements RunRepository {
             RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
             try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
                     + " waiting_since = ?, pause_number = pause_number + ?, paused_state = ?, digest = ?,"
+                    + " waiting_tools = ?, refused_count = ?,"
                     + " transcript = ?, history = ?, iterations = ?, prompt_tokens = ?, completion_tokens = ?,"
                     + " failure_reason = ?, failure_message = ?, claimed_decision = NULL, owner = NULL,"
                     + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
@@ -171,16 +173,15 @@ public final class RunStore implements RunRepository {
                 update.setLong(2, Nanos.of(at));
                 setNullableTime(update, 3, state == null ? null : at);
                 update.setInt(4, state == null ? 0 : 1);
-                update.setString(5, state == null ? null : PausedStateCodec.toJson(state));
-                update.setString(6, state == null ? null : state.digest());
-                update.setString(7, PausedStateCodec.transcriptToTree(outcome.transcript()).toString());
-                update.setString(8, PausedStateCodec.historyToTree(outcome.history()).toString());
-                update.setInt(9, outcome.counters().iterations());
-                update.setLong(10, outcome.counters().usage().promptTokens());
-                update.setLong(11, outcome.counters().usage().completionTokens());
-                update.setString(12, failed == null ? null : failed.reasonCode());
-                update.setString(13, failed == null ? null : failed.message());
-                update.setString(14, runId);
+                setPausedState(update, 5, state);
+                update.setString(9, PausedStateCodec.transcriptToTree(outcome.transcript()).toString());
+                update.setString(10, PausedStateCodec.historyToTree(outcome.history()).toString());
+                update.setInt(11, outcome.counters().iterations());
+                update.setLong(12, outcome.counters().usage().promptTokens());
+                update.setLong(13, outcome.counters().usage().completionTokens());
+                update.setString(14, failed == null ? null : failed.reasonCode());
+                update.setString(15, failed == null ? null : failed.message());
+                update.setString(16, runId);
                 update.executeUpdate();
             }
             clearJournal(connection, runId);
@@ -222,6 +223,43 @@ public final class RunStore implements RunRepository {
                 return toRuns(select);
             }
         });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the summary written beside each paused state (migration V10); a run paused before it is summarized
+     * from its paused state, the only one read.
+     */
+    @Override
+    public List<WaitingRunSummary> waitingSummaries() {
+        return database.read("list the waiting runs", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id, status, agent, initiator,"
+                    + " prompt, waiting_since, digest, waiting_tools, refused_count,"
+                    + " CASE WHEN waiting_tools IS NULL THEN paused_state END AS unsummarized_state"
+                    + " FROM runs WHERE status IN (?, ?) ORDER BY waiting_since, id")) {
+                select.setString(1, RunStatus.WAITING_FOR_APPROVAL.code());
+                select.setString(2, RunStatus.WAITING_FOR_INPUT.code());
+                List<WaitingRunSummary> waiting = new ArrayList<>();
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        waiting.add(toSummary(rows));
+                    }
+                }
+                return waiting;
+            }
+        });
+    }
+
+    private WaitingRunSummary toSummary(ResultSet row) throws SQLException {
+        String runId = row.getString("id");
+        String unsummarized = row.getString("unsummarized_state");
+        PausedState state = unsummarized == null ? null : pausedState(runId, unsummarized);
+        return new WaitingRunSummary(runId, RunStatus.fromCode(row.getString("status")), row.getString("agent"),
+                row.getString("initiator"), row.getString("prompt"), Nanos.toInstant(row.getLong("waiting_since")),
+                state == null ? List.of(row.getString("waiting_tools").split("\n")) : state.waitingToolNames(),
+                state == null ? row.getInt("refused_count") : state.refused().size(),
+                state == null ? row.getString("digest") : state.digest());
     }
 
     /**
@@ -440,13 +478,13 @@ public final class RunStore implements RunRepository {
     private static void putBackToWaiting(Connection connection, PausedState state, int pauseNumber, Instant at)
             throws SQLException {
         try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET status = ?, updated_at = ?,"
-                + " paused_state = ?, digest = ?, claimed_decision = NULL, outcome_unknown = NULL, owner = NULL,"
-                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = ?")) {
+                + " paused_state = ?, digest = ?, waiting_tools = ?, refused_count = ?, claimed_decision = NULL,"
+                + " outcome_unknown = NULL, owner = NULL, queued_at = NULL, worker_id = NULL, lease_expires = NULL"
+                + " WHERE id = ?")) {
             update.setString(1, state.status().code());
             update.setLong(2, Nanos.of(at));
-            update.setString(3, PausedStateCodec.toJson(state));
-            update.setString(4, state.digest());
-            update.setString(5, state.runId());
+            setPausedState(update, 3, state);
+            update.setString(7, state.runId());
             update.executeUpdate();
         }
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM decisions WHERE run_id = ?"
@@ -911,6 +949,22 @@ public final class RunStore implements RunRepository {
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM call_intents WHERE run_id = ?")) {
             delete.setString(1, runId);
             delete.executeUpdate();
+        }
+    }
+
+    /**
+     * Sets the paused state and what the inbox reads of it without decoding it, from {@code index} on: the state,
+     * its digest, the tools it waits on (one per line) and its count of refused calls; all {@code null} for none.
+     */
+    private static void setPausedState(PreparedStatement statement, int index, PausedState state)
+            throws SQLException {
+        statement.setString(index, state == null ? null : PausedStateCodec.toJson(state));
+        statement.setString(index + 1, state == null ? null : state.digest());
+        statement.setString(index + 2, state == null ? null : String.join("\n", state.waitingToolNames()));
+        if (state == null) {
+            statement.setNull(index + 3, Types.INTEGER);
+        } else {
+            statement.setInt(index + 3, state.refused().size());
         }
     }
 

@@ -28,6 +28,7 @@ import io.countersign.engine.ToolInvocationObservation;
 import io.countersign.engine.ToolPreview;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.TrustZone;
+import io.countersign.engine.WaitingRunSummary;
 import io.countersign.tools.mcp.McpServerRecord;
 import java.net.URI;
 import java.sql.Connection;
@@ -142,7 +143,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
             }
         }
 
@@ -177,7 +178,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 9")
+                    .hasMessageContaining("knows up to version 10")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1281,6 +1282,33 @@ abstract class StoreSuite {
             runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
 
             assertThat(runs().waiting()).extracting(StoredRun::runId).containsExactly("early", "input", "late");
+        }
+
+        @Test
+        void waitingSummariesAreWhatTheWaitingRunsPausedStatesSay() {
+            paused("late", NOW.plusSeconds(30));
+            runs().create("input", "asker", "maria", "File the bug", false, NOW);
+            RunOutcome.WaitingForInput form = fixture.inputPause("input");
+            runs().recordOutcome(form, NOW.plusSeconds(20));
+            paused("early", NOW.plusSeconds(10));
+            runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
+
+            List<WaitingRunSummary> summaries = runs().waitingSummaries();
+
+            assertThat(summaries).isEqualTo(runs().waiting().stream().map(WaitingRunSummary::of).toList());
+            assertThat(summaries).extracting(WaitingRunSummary::runId).containsExactly("early", "input", "late");
+            assertThat(summaries.get(1).waitingTools()).containsExactly(form.state().inputCall().call().name());
+            assertThat(summaries.get(1).digest()).isEqualTo(form.state().digest());
+        }
+
+        @Test
+        void aRunPausedBeforeTheSummaryWasKeptIsSummarizedFromItsPausedState() throws SQLException {
+            paused("old", NOW.plusSeconds(10));
+            paused("new", NOW.plusSeconds(20));
+            execute("UPDATE runs SET waiting_tools = NULL, refused_count = NULL WHERE id = 'old'");
+
+            assertThat(runs().waitingSummaries())
+                    .isEqualTo(runs().waiting().stream().map(WaitingRunSummary::of).toList());
         }
 
         @Test
