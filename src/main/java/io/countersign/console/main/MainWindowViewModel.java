@@ -76,9 +76,10 @@ public final class MainWindowViewModel {
         this.section = new SimpleObjectProperty<>(sections.isEmpty() ? Section.RUNS : sections.get(0));
         this.roles = actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
                 .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
-        title = Bindings.createStringBinding(() -> inbox.allRuns().isEmpty()
-                ? messages.get("main.title.empty") : messages.get("main.title", inbox.allRuns().size()),
-                inbox.allRuns());
+        // no count until the inbox has loaded: "nothing waiting" would be wrong while thousands load
+        title = Bindings.createStringBinding(() -> !inbox.loadedProperty().get() ? messages.get("main.title.loading")
+                : inbox.allRuns().isEmpty() ? messages.get("main.title.empty")
+                : messages.get("main.title", inbox.allRuns().size()), inbox.allRuns(), inbox.loadedProperty());
         status = Bindings.createStringBinding(() -> messages.get("main.status", store,
                         messages.get(connection.isConnected() ? "main.connected" : "main.disconnected"),
                         actor.name(), roles, messages.get("main.theme." + this.theme.get().name())),

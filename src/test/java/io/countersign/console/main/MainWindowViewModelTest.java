@@ -58,11 +58,14 @@ class MainWindowViewModelTest {
             messages, clock, connection);
 
     @Test
-    void theTitleCarriesTheWaitingCount() {
+    void theTitleCarriesTheWaitingCountOnceTheInboxHasLoaded() {
+        String loading = window.titleProperty().get();
+        inbox.replace(List.of());
         String empty = window.titleProperty().get();
 
         inbox.replace(List.of(NOTES, INTAKE));
 
+        assertThat(loading).isEqualTo("Countersign");
         assertThat(empty).isEqualTo("Countersign · nothing waiting");
         assertThat(window.titleProperty().get()).isEqualTo("Countersign · 2 waiting");
     }
