@@ -1,6 +1,6 @@
 package io.countersign.app;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.FixedTool;
@@ -20,7 +20,7 @@ final class IntakeFormTool extends FixedTool implements RequiresInput {
     private static final ObjectNode SCHEMA = schema();
 
     private static ObjectNode schema() {
-        ObjectNode schema = new ObjectMapper().createObjectNode().put("type", "object");
+        ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");
         ObjectNode properties = schema.putObject("properties");
         properties.putObject("summary").put("type", "string").put("description", "One line describing the problem");
         properties.putObject("priority").put("type", "integer").put("description", "1 (urgent) to 4 (someday)")

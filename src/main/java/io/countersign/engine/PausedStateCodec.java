@@ -2,7 +2,6 @@ package io.countersign.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,7 +25,6 @@ import java.util.function.Function;
  */
 public final class PausedStateCodec {
     static final int FORMAT = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private PausedStateCodec() {
@@ -70,7 +68,7 @@ public final class PausedStateCodec {
     public static PausedState fromJson(String json) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(json);
+            root = Json.mapper().readTree(json);
         } catch (JsonProcessingException e) {
             throw new RunStateException("damaged paused state: not valid JSON (line "
                     + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");

@@ -2,7 +2,7 @@ package io.countersign.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,6 @@ import java.util.Map;
  * ({@link ModelConfiguration#model()}), so several scripted agents share one instance.
  */
 public final class ScriptedChatModel implements ChatModel {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private final Map<String, List<AssistantTurn>> scriptsByModel;
     private final List<AssistantTurn> defaultScript;
 
@@ -46,7 +45,7 @@ public final class ScriptedChatModel implements ChatModel {
     public static List<AssistantTurn> parse(String script) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(script);
+            root = Json.mapper().readTree(script);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("script is not valid JSON: " + e.getOriginalMessage());
         }
@@ -87,7 +86,7 @@ public final class ScriptedChatModel implements ChatModel {
                 }
                 String id = call.path("id").isTextual() ? call.get("id").asText() : "call_" + k + "_" + i;
                 calls.add(new ToolCall(id, call.get("name").asText(),
-                        arguments.isObject() ? (ObjectNode) arguments : MAPPER.createObjectNode()));
+                        arguments.isObject() ? (ObjectNode) arguments : JsonNodeFactory.instance.objectNode()));
             }
         }
         JsonNode usage = turn.path("usage");

@@ -1,8 +1,8 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.Json;
 import io.countersign.engine.ModelConfiguration;
 import io.countersign.engine.ToolCallPolicies;
 import io.countersign.engine.ToolCallPolicy;
@@ -13,7 +13,6 @@ import java.util.Optional;
 
 /** Agent configurations as the engine runs them: the stored record, its model, and its parsed intent policies. */
 public final class AgentDirectory {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final ConfigurationStore configurations;
 
     public AgentDirectory(ConfigurationStore configurations) {
@@ -37,7 +36,7 @@ public final class AgentDirectory {
         ModelConfiguration model = model(stored.modelName(), name);
         List<ToolCallPolicy> policies;
         try {
-            JsonNode tree = JSON.readTree(stored.toolCallPolicies());
+            JsonNode tree = Json.mapper().readTree(stored.toolCallPolicies());
             policies = ToolCallPolicies.parse(tree, modelName -> configurations.findModel(modelName).orElse(null));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("agent \"" + name + "\" has tool call policies that are not JSON: "

@@ -2,10 +2,11 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.Json;
 import io.countersign.engine.ModelConfiguration;
 import io.countersign.engine.Names;
 import io.countersign.engine.ToolCallPolicies;
@@ -33,7 +34,6 @@ import java.util.function.Function;
  * writes one. Unknown fields are problems too, so a typo never silently drops a setting.
  */
 final class AgentFile {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> TOP_FIELDS = List.of("models", "agents");
     private static final List<String> MODEL_FIELDS = List.of("name", "provider", "model", "endpoint", "trustZone",
             "temperature", "maxTokens", "apiKeyEnvironment", "apiKeyFile");
@@ -64,7 +64,7 @@ final class AgentFile {
     Contents read(String json, String source) {
         JsonNode root;
         try {
-            root = JSON.readTree(json);
+            root = Json.mapper().readTree(json);
         } catch (JsonProcessingException e) {
             throw new ConfigurationException(source, List.of("not valid JSON: " + e.getOriginalMessage()
                     + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
@@ -107,11 +107,11 @@ final class AgentFile {
     private JsonNode array(String field, JsonNode root) {
         JsonNode value = root.get(field);
         if (value == null || value.isNull()) {
-            return JSON.createArrayNode();
+            return JsonNodeFactory.instance.arrayNode();
         }
         if (!value.isArray()) {
             problems.add("\"" + field + "\" must be an array, got " + kind(value));
-            return JSON.createArrayNode();
+            return JsonNodeFactory.instance.arrayNode();
         }
         return value;
     }
@@ -180,7 +180,7 @@ final class AgentFile {
             }
         }
         JsonNode policies = node.has("toolCallPolicies") && !node.get("toolCallPolicies").isNull()
-                ? node.get("toolCallPolicies") : JSON.createArrayNode();
+                ? node.get("toolCallPolicies") : JsonNodeFactory.instance.arrayNode();
         try {
             List<ToolCallPolicy> parsed = ToolCallPolicies.parse(policies, model -> fileModels.containsKey(model)
                     ? fileModels.get(model) : storedModels.apply(model));
@@ -208,7 +208,7 @@ final class AgentFile {
 
     /** The file format of these configurations, fields in the documented order and absent values left out. */
     static String write(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
         ArrayNode modelArray = root.putArray("models");
         for (ModelConfiguration model : models) {
             ObjectNode node = modelArray.addObject().put("name", model.name()).put("provider", model.provider())
@@ -233,7 +233,7 @@ final class AgentFile {
             agent.allowedTools().forEach(node.putArray("allowedTools")::add);
             putIfPresent(node, "workspace", agent.workspace());
             try {
-                node.set("toolCallPolicies", JSON.readTree(agent.toolCallPolicies()));
+                node.set("toolCallPolicies", Json.mapper().readTree(agent.toolCallPolicies()));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("agent \"" + agent.name() + "\" has stored tool call policies that"
                         + " are not JSON: " + e.getOriginalMessage(), e);
@@ -241,7 +241,7 @@ final class AgentFile {
             node.put("maxRounds", agent.maxRounds()).put("fourEyes", agent.fourEyes());
         }
         try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + System.lineSeparator();
+            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + System.lineSeparator();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("configurations did not turn into JSON", e);
         }

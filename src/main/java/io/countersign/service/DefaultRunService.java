@@ -1,7 +1,6 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.AgentConfiguration;
@@ -15,6 +14,7 @@ import io.countersign.engine.InputField;
 import io.countersign.engine.InputSubmission;
 import io.countersign.engine.InputValidation;
 import io.countersign.engine.InvalidInputException;
+import io.countersign.engine.Json;
 import io.countersign.engine.PausedState;
 import io.countersign.engine.PendingCall;
 import io.countersign.engine.RemoteTool;
@@ -59,7 +59,6 @@ import java.util.stream.Collectors;
  * store before the loop resumes, so two deciders never both win and a decision reported done is never lost.
  */
 public final class DefaultRunService implements RunService {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int TIMELINE_EVENT_LIMIT = 1000;
 
     private final RunRepository runs;
@@ -567,7 +566,7 @@ public final class DefaultRunService implements RunService {
 
     private static String pretty(JsonNode node) {
         try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return node.toString();
         }

@@ -3,7 +3,7 @@ package io.countersign.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.Json;
 import io.countersign.engine.ModelConfiguration;
 import io.countersign.engine.TrustZone;
 import java.sql.Connection;
@@ -17,7 +17,6 @@ import java.util.Optional;
 
 /** Model and agent configurations, saved whole and found by name. */
 public final class ConfigurationStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
     private static final String MODEL_COLUMNS = "name, provider, model, endpoint, trust_zone, temperature,"
@@ -128,8 +127,8 @@ public final class ConfigurationStore {
             upsert.setString(1, agent.name());
             upsert.setString(2, agent.systemPrompt());
             upsert.setString(3, agent.modelName());
-            upsert.setString(4, JSON.writeValueAsString(agent.toolGroups()));
-            upsert.setString(5, JSON.writeValueAsString(agent.allowedTools()));
+            upsert.setString(4, Json.mapper().writeValueAsString(agent.toolGroups()));
+            upsert.setString(5, Json.mapper().writeValueAsString(agent.allowedTools()));
             upsert.setString(6, agent.workspace());
             upsert.setString(7, agent.toolCallPolicies());
             upsert.setInt(8, agent.maxRounds());
@@ -154,7 +153,7 @@ public final class ConfigurationStore {
     private static void requireJsonArray(StoredAgentConfiguration agent) {
         JsonNode policies;
         try {
-            policies = JSON.readTree(agent.toolCallPolicies());
+            policies = Json.mapper().readTree(agent.toolCallPolicies());
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("agent configuration \"" + agent.name() + "\": the tool-call"
                     + " policies are not valid JSON (" + e.getOriginalMessage() + ")", e);
@@ -199,8 +198,8 @@ public final class ConfigurationStore {
                 List<StoredAgentConfiguration> agents = new ArrayList<>();
                 while (rows.next()) {
                     agents.add(stored(() -> new StoredAgentConfiguration(rows.getString(1), rows.getString(2),
-                            rows.getString(3), JSON.readValue(rows.getString(4), STRINGS),
-                            JSON.readValue(rows.getString(5), STRINGS), rows.getString(6), rows.getString(7),
+                            rows.getString(3), Json.mapper().readValue(rows.getString(4), STRINGS),
+                            Json.mapper().readValue(rows.getString(5), STRINGS), rows.getString(6), rows.getString(7),
                             rows.getInt(8), rows.getBoolean(9))));
                 }
                 return agents;

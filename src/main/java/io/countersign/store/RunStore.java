@@ -2,13 +2,14 @@ package io.countersign.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.ChatMessage;
 import io.countersign.engine.DecisionRecord;
 import io.countersign.engine.ExecutionJournal;
+import io.countersign.engine.Json;
 import io.countersign.engine.PausedState;
 import io.countersign.engine.PausedStateCodec;
 import io.countersign.engine.RunCounters;
@@ -49,7 +50,6 @@ import java.util.stream.Stream;
  * another process took over. Reconciliation looks only at runs whose owner stopped.
  */
 public final class RunStore implements RunRepository {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> RUN_COLUMN_NAMES = List.of("id", "agent", "initiator", "prompt", "unattended",
             "status", "created_at", "updated_at", "waiting_since", "paused_state", "transcript", "history",
             "iterations", "prompt_tokens", "completion_tokens", "failure_reason", "failure_message", "outcome_unknown");
@@ -600,7 +600,7 @@ public final class RunStore implements RunRepository {
 
     private static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
             throws SQLException {
-        ArrayNode json = JSON.createArrayNode();
+        ArrayNode json = JsonNodeFactory.instance.arrayNode();
         calls.forEach(json::add);
         try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
                 + " updated_at = ?, owner = NULL WHERE id = ?")) {
@@ -752,7 +752,7 @@ public final class RunStore implements RunRepository {
             } else {
                 try (PreparedStatement update = connection.prepareStatement("UPDATE runs SET outcome_unknown = ?,"
                         + " updated_at = ?, worker_id = NULL, lease_expires = NULL, owner = NULL WHERE id = ?")) {
-                    ArrayNode calls = JSON.createArrayNode();
+                    ArrayNode calls = JsonNodeFactory.instance.arrayNode();
                     unknown.forEach(calls::add);
                     update.setString(1, calls.toString());
                     update.setLong(2, Nanos.of(at));
@@ -977,7 +977,7 @@ public final class RunStore implements RunRepository {
     }
 
     private static String verdictsToJson(List<ApprovalDecision.CallVerdict> verdicts) {
-        ArrayNode array = JSON.createArrayNode();
+        ArrayNode array = JsonNodeFactory.instance.arrayNode();
         for (ApprovalDecision.CallVerdict verdict : verdicts) {
             array.addObject().put("index", verdict.index()).put("approved", verdict.approved())
                     .put("reason", verdict.reason());
@@ -997,7 +997,7 @@ public final class RunStore implements RunRepository {
 
     private static JsonNode readJson(String text) {
         try {
-            return JSON.readTree(text);
+            return Json.mapper().readTree(text);
         } catch (JsonProcessingException e) {
             throw new StoreException("a stored run holds damaged JSON: " + e.getOriginalMessage(), e);
         }

@@ -2,10 +2,11 @@ package io.countersign.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.Json;
 import io.countersign.tools.mcp.McpServerRecord;
 import java.net.URI;
 import java.sql.Connection;
@@ -28,7 +29,6 @@ import java.util.TreeMap;
  * declaration), in the change's own transaction. Role checks belong to the caller.
  */
 public final class ServerStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
     private static final TypeReference<Map<String, String>> PAIRS = new TypeReference<>() {
@@ -189,10 +189,11 @@ public final class ServerStore {
         try {
             String transport = row.getString(2);
             McpServerRecord.Transport how = switch (transport) {
-                case STDIO -> new McpServerRecord.Stdio(row.getString(3), JSON.readValue(row.getString(4), STRINGS),
-                        JSON.readValue(row.getString(5), PAIRS));
+                case STDIO -> new McpServerRecord.Stdio(row.getString(3),
+                        Json.mapper().readValue(row.getString(4), STRINGS),
+                        Json.mapper().readValue(row.getString(5), PAIRS));
                 case STREAMABLE_HTTP -> new McpServerRecord.StreamableHttp(URI.create(row.getString(6)),
-                        JSON.readValue(row.getString(7), PAIRS));
+                        Json.mapper().readValue(row.getString(7), PAIRS));
                 default -> throw new IllegalArgumentException("unknown transport \"" + transport + "\"");
             };
             String declaration = row.getString(13);
@@ -206,7 +207,7 @@ public final class ServerStore {
 
     /** The record as a setting change shows it: everything but the declaration, which is a setting of its own. */
     private static String describe(McpServerRecord server) {
-        ObjectNode node = JSON.createObjectNode();
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
         if (server.transport() instanceof McpServerRecord.Stdio stdio) {
             node.put("transport", STDIO).put("command", stdio.command());
             stdio.args().forEach(node.putArray("args")::add);
@@ -224,7 +225,7 @@ public final class ServerStore {
 
     private static String json(Object value) {
         try {
-            return JSON.writeValueAsString(value);
+            return Json.mapper().writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a list of strings did not turn into JSON", e);
         }

@@ -1,8 +1,8 @@
 package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +18,6 @@ import java.util.Optional;
  * arguments against it, so the two can never disagree.
  */
 final class StringParameters {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, Boolean> requiredByName;
     private final ObjectNode schema;
@@ -101,7 +100,7 @@ final class StringParameters {
         }
 
         StringParameters build() {
-            ObjectNode schema = JSON.createObjectNode();
+            ObjectNode schema = JsonNodeFactory.instance.objectNode();
             schema.put("type", "object");
             ObjectNode properties = schema.putObject("properties");
             List<String> required = new ArrayList<>();

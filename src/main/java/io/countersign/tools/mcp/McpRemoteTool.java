@@ -1,9 +1,9 @@
 package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.Json;
 import io.countersign.engine.RemoteTool;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
@@ -17,7 +17,6 @@ import java.util.Map;
  * record's declaration alone ({@code ToolApprovalRule}); the server's hints are not read.
  */
 final class McpRemoteTool implements RemoteTool {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> ARGUMENTS = new TypeReference<>() {
     };
 
@@ -91,7 +90,7 @@ final class McpRemoteTool implements RemoteTool {
     /** A server that fails, dies or does not answer in time gives a failed result, never an exception. */
     @Override
     public ToolResult execute(ToolCallRequest request) {
-        Map<String, Object> arguments = JSON.convertValue(request.arguments(), ARGUMENTS);
+        Map<String, Object> arguments = Json.mapper().convertValue(request.arguments(), ARGUMENTS);
         try {
             return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments));
         } catch (McpServerException e) {

@@ -1,7 +1,7 @@
 package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.Json;
 import io.countersign.engine.ToolResult;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
@@ -12,7 +12,6 @@ import java.util.List;
  * summary ("[image: image/png, 1234 bytes]"), since the model cannot use the bytes.
  */
 final class McpToolResults {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private McpToolResults() {
     }
@@ -36,7 +35,7 @@ final class McpToolResults {
         }
         if (parts.isEmpty() && result.structuredContent() != null) {
             try {
-                parts.add(JSON.writeValueAsString(result.structuredContent()));
+                parts.add(Json.mapper().writeValueAsString(result.structuredContent()));
             } catch (JsonProcessingException e) {
                 parts.add("[structured content that could not be shown]");
             }

@@ -1,7 +1,7 @@
 package io.countersign.tools.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Json;
 import io.countersign.engine.Names;
 import io.countersign.engine.ToolRegistry;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -38,7 +38,6 @@ import java.util.logging.Logger;
  */
 public final class McpToolSource implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(McpToolSource.class.getName());
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final McpServerRecord server;
     private final ToolRegistry registry;
@@ -214,7 +213,7 @@ public final class McpToolSource implements AutoCloseable {
                 continue;
             }
             listed.put(name, new McpRemoteTool(name, tool.name(), description(tool),
-                    JSON.valueToTree(tool.inputSchema()), server, connection::call));
+                    Json.mapper().valueToTree(tool.inputSchema()), server, connection::call));
         }
         return listed;
     }
