@@ -174,7 +174,7 @@ public final class CountersignRuntime implements AutoCloseable {
 
     /** Creates the demo workspace when the store has no agents yet; returns whether it did. */
     public boolean ensureDemo(Path dataFolder) {
-        if (!store.configurations().listAgents().isEmpty()) {
+        if (store.configurations().hasAgents()) {
             return false;
         }
         new DemoWorkspace(store, runs).create(dataFolder.resolve("demo-workspace"));

@@ -150,6 +150,17 @@ public final class ConfigurationStore {
         return database.read("read the agent configurations", connection -> agents(connection, "", null));
     }
 
+    /** Whether any agent is configured; reads no configuration, so that a start-up check decodes nothing. */
+    public boolean hasAgents() {
+        return database.read("look for agent configurations", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM agent_configurations"
+                    + " LIMIT 1");
+                 ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        });
+    }
+
     private static void requireJsonArray(StoredAgentConfiguration agent) {
         JsonNode policies;
         try {

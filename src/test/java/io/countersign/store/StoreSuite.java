@@ -921,6 +921,16 @@ abstract class StoreSuite {
         }
 
         @Test
+        void aStoreHasAgentsOnceOneIsSaved() {
+            boolean before = store.configurations().hasAgents();
+            store.configurations().saveModel(full);
+            store.configurations().saveAgent(agent);
+
+            assertThat(before).isFalse();
+            assertThat(store.configurations().hasAgents()).isTrue();
+        }
+
+        @Test
         void savingAgainReplaces() {
             store.configurations().saveModel(full);
             store.configurations().saveModel(bare);
