@@ -121,6 +121,10 @@ class DenialBrowserBenchmarkTest {
             model.clearFilters();
             model.searchProperty().set("secret");
         });
+        changes.put("all time + search \"maria\"", model -> {
+            model.clearFilters();
+            model.searchProperty().set("maria");
+        });
         changes.put("back to last 7 days", model -> {
             model.clearFilters();
             model.rangeProperty().set(TimeRange.LAST_7_DAYS);
