@@ -30,11 +30,17 @@ public record WaitingRunSummary(String runId, RunStatus status, String agent, St
 
     /** The summary of a stored run that waits, read from its paused state. */
     public static WaitingRunSummary of(StoredRun run) {
-        PausedState state = run.pausedState();
-        if (state == null) {
+        if (run.pausedState() == null) {
             throw new IllegalArgumentException("run " + run.runId() + " has no paused state to summarize");
         }
-        return new WaitingRunSummary(run.runId(), run.status(), run.agent(), run.initiator(), run.prompt(),
-                run.waitingSince(), state.waitingToolNames(), state.refused().size(), state.digest());
+        return of(run.runId(), run.status(), run.agent(), run.initiator(), run.prompt(), run.waitingSince(),
+                run.pausedState());
+    }
+
+    /** The summary of a waiting run, the tools, the refusals and the digest read from its paused state. */
+    public static WaitingRunSummary of(String runId, RunStatus status, String agent, String initiator, String prompt,
+                                       Instant waitingSince, PausedState state) {
+        return new WaitingRunSummary(runId, status, agent, initiator, prompt, waitingSince, state.waitingToolNames(),
+                state.refused().size(), state.digest());
     }
 }

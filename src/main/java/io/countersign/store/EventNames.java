@@ -72,11 +72,16 @@ final class EventNames {
      * parameter; encoded as the hourly counts store them when {@code encoded}.
      */
     static String matching(String column, Dialect dialect, boolean encoded) {
+        requireSearched(column);
+        return "(SELECT " + (encoded ? "'=' || name" : "name") + " FROM governance_event_names WHERE event_column = '"
+                + column + "' AND " + dialect.containsIgnoringCase("name") + ")";
+    }
+
+    /** Guards the column names these queries put into their text. */
+    private static void requireSearched(String column) {
         if (!SEARCHED.contains(column)) {
             throw new IllegalArgumentException("the column " + column + " is not searched");
         }
-        return "(SELECT " + (encoded ? "'=' || name" : "name") + " FROM governance_event_names WHERE event_column = '"
-                + column + "' AND " + dialect.containsIgnoringCase("name") + ")";
     }
 
     /** Which of the searched {@code columns} hold a value that contains the text. */
@@ -87,9 +92,7 @@ final class EventNames {
         }
         List<String> quoted = new ArrayList<>();
         for (String column : columns) {
-            if (!SEARCHED.contains(column)) {
-                throw new IllegalArgumentException("the column " + column + " is not searched");
-            }
+            requireSearched(column);
             quoted.add("'" + column + "'");
         }
         try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT event_column"

@@ -253,13 +253,16 @@ public final class RunStore implements RunRepository {
 
     private WaitingRunSummary toSummary(ResultSet row) throws SQLException {
         String runId = row.getString("id");
+        RunStatus status = RunStatus.fromCode(row.getString("status"));
+        Instant waitingSince = Nanos.toInstant(row.getLong("waiting_since"));
         String unsummarized = row.getString("unsummarized_state");
-        PausedState state = unsummarized == null ? null : pausedState(runId, unsummarized);
-        return new WaitingRunSummary(runId, RunStatus.fromCode(row.getString("status")), row.getString("agent"),
-                row.getString("initiator"), row.getString("prompt"), Nanos.toInstant(row.getLong("waiting_since")),
-                state == null ? List.of(row.getString("waiting_tools").split("\n")) : state.waitingToolNames(),
-                state == null ? row.getInt("refused_count") : state.refused().size(),
-                state == null ? row.getString("digest") : state.digest());
+        if (unsummarized != null) {
+            return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
+                    row.getString("prompt"), waitingSince, pausedState(runId, unsummarized));
+        }
+        return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
+                row.getString("prompt"), waitingSince, List.of(row.getString("waiting_tools").split("\n")),
+                row.getInt("refused_count"), row.getString("digest"));
     }
 
     /**

@@ -111,8 +111,7 @@ class ConsoleApplicationTest {
     @Test
     void theWindowShowsThatTheStoreIsOpeningUntilTheConsoleReplacesItWithTheInbox() throws Exception {
         DemoOpening opening = new DemoOpening();
-        ConsoleApplication.prepare(opening);
-        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        launch(opening);
 
         await(() -> textOf(".empty-title").get().filter("Opening the store…"::equals).isPresent());
         assertThat(textOf(".empty-text").get()).contains("demo store in a test folder");
@@ -128,8 +127,7 @@ class ConsoleApplicationTest {
     void theThemeAPersonPicksIsTheOneTheNextStartOpensWith() throws Exception {
         DemoOpening opening = new DemoOpening();
         opening.go.countDown();
-        ConsoleApplication.prepare(opening);
-        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        launch(opening);
         await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
         assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/light.css"));
 
@@ -141,14 +139,19 @@ class ConsoleApplicationTest {
         runtime.close();
 
         DemoOpening next = new DemoOpening();
-        ConsoleApplication.prepare(next);
-        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        launch(next);
         // the window that says the store is opening already has the picked theme, and the console keeps it
         await(() -> textOf(".empty-title").get().filter("Opening the store…"::equals).isPresent());
         assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/dark.css"));
         next.go.countDown();
         await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
         assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/dark.css"));
+    }
+
+    /** Starts the console as its launcher does, with the given opening. */
+    private void launch(ConsoleOpening opening) throws Exception {
+        ConsoleApplication.prepare(opening);
+        application = FxToolkit.setupApplication(ConsoleApplication.class);
     }
 
     private static List<String> stylesheets() {
@@ -167,8 +170,7 @@ class ConsoleApplicationTest {
     void workThatMustNotHoldTheInboxRunsAfterTheInboxHasShown() throws Exception {
         DemoOpening opening = new DemoOpening();
         opening.go.countDown();
-        ConsoleApplication.prepare(opening);
-        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        launch(opening);
 
         assertThat(opening.afterInbox.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(opening.inboxShownFirst).isTrue();
@@ -179,8 +181,7 @@ class ConsoleApplicationTest {
         DemoOpening opening = new DemoOpening();
         opening.person = new Actor("sam", Set.of(Role.SUPERVISOR));
         opening.go.countDown();
-        ConsoleApplication.prepare(opening);
-        application = FxToolkit.setupApplication(ConsoleApplication.class);
+        launch(opening);
 
         assertThat(opening.afterInbox.await(30, TimeUnit.SECONDS)).isTrue();
     }
@@ -189,7 +190,7 @@ class ConsoleApplicationTest {
     void theWindowSaysWhyTheConsoleCannotStartAndOffersToClose() throws Exception {
         String problem = "The store /nowhere/countersign.db cannot be opened: the folder does not exist."
                 + " Nothing was written.";
-        ConsoleApplication.prepare(new ConsoleOpening() {
+        launch(new ConsoleOpening() {
             @Override
             public String store() {
                 return "/nowhere/countersign.db";
@@ -210,7 +211,6 @@ class ConsoleApplicationTest {
                 throw new AssertionError("a console that did not open has no inbox");
             }
         });
-        application = FxToolkit.setupApplication(ConsoleApplication.class);
 
         await(() -> textOf(".empty-title").get().filter("The console cannot start."::equals).isPresent());
         assertThat(textOf(".empty-text").get()).contains(problem);
