@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The distinct values of the columns a free-text search looks into (migration V9), so that a search first finds
@@ -31,7 +30,8 @@ final class EventNames {
         static final Comparator<Name> ORDER = Comparator.comparing(Name::column).thenComparing(Name::value);
     }
 
-    private final Set<Name> names = new TreeSet<>(Name.ORDER);
+    /** Sorted only when written: most values an append sees are already here, and a hash finds them cheaper. */
+    private final Set<Name> names = new HashSet<>();
 
     void add(GovernanceEvent event) {
         List<String> values = List.of(event.type().code(), nullToEmpty(event.reasonCode()),
@@ -52,7 +52,7 @@ final class EventNames {
     /** Adds the values not stored yet, in the caller's transaction. */
     void addTo(Connection connection) throws SQLException {
         try (PreparedStatement add = connection.prepareStatement(ADD)) {
-            for (Name name : names) {
+            for (Name name : names.stream().sorted(Name.ORDER).toList()) {
                 add.setString(1, name.column());
                 add.setString(2, name.value());
                 add.addBatch();

@@ -11,11 +11,13 @@
  * {@code RunRepository}), and {@link io.countersign.store.ChangeFeed} for "something changed" signals across
  * consoles.
  *
- * <p>Tables: {@code governance_events} (with the hourly counts of them {@code governance_event_code_counts} and
- * {@code governance_event_counts}, which the charts add up), {@code tool_settings}, {@code setting_changes}, {@code users},
- * {@code user_roles}, {@code model_configurations}, {@code agent_configurations}, {@code change_counters},
- * {@code runs}, {@code decisions}, {@code call_intents}, and {@code store_sessions} (the processes that have the
- * store open, so that start-up reconciliation touches only the runs of processes that stopped).
+ * <p>Tables: {@code governance_events} (with the counts of them by hour, {@code governance_event_code_counts} and
+ * {@code governance_event_counts}, and by day, {@code governance_event_code_day_counts} and
+ * {@code governance_event_day_counts}, which the charts add up), {@code tool_settings}, {@code setting_changes},
+ * {@code users}, {@code user_roles}, {@code model_configurations}, {@code agent_configurations},
+ * {@code change_counters}, {@code runs}, {@code decisions}, {@code call_intents}, and {@code store_sessions} (the
+ * processes that have the store open, so that start-up reconciliation touches only the runs of processes that
+ * stopped).
  * Times are {@code BIGINT} nanoseconds since the epoch. Reads run in auto-commit; every write is one
  * transaction (begun IMMEDIATE on SQLite); a write that others must hear of bumps its change counter inside
  * that transaction and is announced after commit.

@@ -143,7 +143,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11");
             }
         }
 
@@ -178,7 +178,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 10")
+                    .hasMessageContaining("knows up to version 11")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -439,12 +439,22 @@ abstract class StoreSuite {
             recorded.addAll(events);
         }
 
-        /** Ranges with partial and whole hours at either edge, open ends, one hour's part, and each criterion. */
+        /**
+         * Ranges with partial and whole hours and days at either edge, open ends, one hour's part, and each
+         * criterion.
+         */
         List<EventFilter> filters() {
             Instant partial = START.plus(Duration.ofMinutes(13)).plusNanos(5);
             Instant later = START.plus(Duration.ofHours(29)).plus(Duration.ofMinutes(21));
+            Instant dayAfter = START.plus(Duration.ofHours(45)).plus(Duration.ofMinutes(10));
+            Instant midnight = START.plus(Duration.ofHours(14));
             return List.of(EventFilter.all(),
                     EventFilter.all().between(partial, later),
+                    EventFilter.all().between(partial, dayAfter),
+                    EventFilter.all().between(midnight, dayAfter).withActor("p2"),
+                    EventFilter.all().between(START.plus(Duration.ofHours(2)), midnight.plus(Duration.ofDays(1)))
+                            .withRuleId("rule0"),
+                    EventFilter.all().withText("p1").between(partial, dayAfter),
                     EventFilter.all().between(START.plus(Duration.ofHours(1)), START.plus(Duration.ofHours(20))),
                     EventFilter.all().between(null, later),
                     EventFilter.all().between(partial, null),
@@ -530,6 +540,8 @@ abstract class StoreSuite {
                  Statement statement = connection.createStatement();
                  ResultSet rows = statement.executeQuery("SELECT (SELECT COUNT(*) FROM governance_event_counts"
                          + " WHERE event_count <= 0) + (SELECT COUNT(*) FROM governance_event_code_counts"
+                         + " WHERE event_count <= 0) + (SELECT COUNT(*) FROM governance_event_day_counts"
+                         + " WHERE event_count <= 0) + (SELECT COUNT(*) FROM governance_event_code_day_counts"
                          + " WHERE event_count <= 0)")) {
                 rows.next();
                 return rows.getLong(1);

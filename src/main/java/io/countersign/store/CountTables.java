@@ -1,0 +1,232 @@
+package io.countersign.store;
+
+import io.countersign.engine.GovernanceEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Changes to the tables that count governance events by hour (migrations V7 and V9) and by day (V11), gathered
+ * from the events of one transaction: an append adds them, a purge subtracts them. The keys are applied in one
+ * order, so that two writers on PostgreSQL never wait on each other's rows crosswise.
+ */
+final class CountTables {
+    static final long NANOS_PER_HOUR = 3_600_000_000_000L;
+    /** The counted columns of the events, in the order of {@link Table#columns}. */
+    static final String COUNTED = "event_type, reason_code, rule_id, tool_name, agent_configuration, actor, model";
+
+    /** The stretches of time the tables count by, finest first. */
+    enum Unit {
+        /** Hours since the epoch, UTC. */
+        HOUR("event_hour", 1),
+        /** Days since the epoch, UTC: they add up to days at other offsets only by hours. */
+        DAY("event_day", 24);
+
+        private final String column;
+        private final long hours;
+
+        Unit(String column, long hours) {
+            this.column = column;
+            this.hours = hours;
+        }
+
+        /** The column that holds a row's stretch of time, numbered from the epoch. */
+        String column() {
+            return column;
+        }
+
+        /** The stretch an hour falls in. */
+        long ofHour(long hour) {
+            return Math.floorDiv(hour, hours);
+        }
+
+        /** The first stretch that begins at or after an hour. */
+        long firstStartingFrom(long hour) {
+            return -Math.floorDiv(-hour, hours);
+        }
+
+        /** The first hour of a stretch. */
+        long firstHour(long stretch) {
+            return stretch * hours;
+        }
+    }
+
+    /** The tables of counts, smallest first within each unit. */
+    enum Table {
+        /** By hour and the codes alone: what most filters and every chart ask about. */
+        CODES("governance_event_code_counts", Unit.HOUR, List.of("event_type", "reason_code", "rule_id",
+                "tool_name")),
+        /** By hour, also by agent configuration, actor and model. */
+        PEOPLE("governance_event_counts", Unit.HOUR, List.of("event_type", "reason_code", "rule_id", "tool_name",
+                "agent_configuration", "actor", "model")),
+        /** By day and the codes alone. */
+        CODES_BY_DAY("governance_event_code_day_counts", Unit.DAY, CODES.columns),
+        /** By day and every counted column. */
+        PEOPLE_BY_DAY("governance_event_day_counts", Unit.DAY, PEOPLE.columns);
+
+        private final String name;
+        private final Unit unit;
+        private final List<String> columns;
+        private final String add;
+        private final String subtract;
+        private final String dropEmpty;
+
+        Table(String name, Unit unit, List<String> columns) {
+            this.name = name;
+            this.unit = unit;
+            this.columns = columns;
+            String key = unit.column() + ", " + String.join(", ", columns);
+            String matches = unit.column() + " = ?" + columns.stream().map(column -> " AND " + column + " = ?")
+                    .reduce("", String::concat);
+            this.add = "INSERT INTO " + name + " (" + key + ", event_count) VALUES (?"
+                    + ", ?".repeat(columns.size() + 1) + ") ON CONFLICT (" + key + ") DO UPDATE"
+                    + " SET event_count = " + name + ".event_count + excluded.event_count";
+            this.subtract = "UPDATE " + name + " SET event_count = event_count - ? WHERE " + matches;
+            this.dropEmpty = "DELETE FROM " + name + " WHERE event_count = 0 AND " + matches;
+        }
+
+        String tableName() {
+            return name;
+        }
+
+        /** The counted columns, the type first. */
+        List<String> columns() {
+            return columns;
+        }
+
+        /** Whether this table counts by every one of {@code columns}. */
+        boolean counts(List<String> wanted) {
+            return columns.containsAll(wanted);
+        }
+    }
+
+    /**
+     * One row of a table of counts: its stretch of time and the values of its counted columns as the event holds
+     * them ({@code null} for none), {@linkplain #encoded encoded} only when bound, once per row rather than once
+     * per event.
+     */
+    private record Key(long stretch, List<String> values) {
+        /** Missing values first, as their encoding '' sorts before any '=' value. */
+        private static final Comparator<String> VALUE_ORDER = Comparator.nullsFirst(Comparator.naturalOrder());
+        static final Comparator<Key> ORDER = Comparator.comparingLong(Key::stretch).thenComparing(Key::values,
+                (a, b) -> {
+                    for (int i = 0; i < a.size(); i++) {
+                        int order = VALUE_ORDER.compare(a.get(i), b.get(i));
+                        if (order != 0) {
+                            return order;
+                        }
+                    }
+                    return 0;
+                });
+
+        int bind(PreparedStatement statement, int first) throws SQLException {
+            statement.setLong(first, stretch);
+            // the type is never missing and stored as it is
+            statement.setString(first + 1, values.get(0));
+            for (int i = 1; i < values.size(); i++) {
+                statement.setString(first + 1 + i, encoded(values.get(i)));
+            }
+            return first + 1 + values.size();
+        }
+    }
+
+    /** The events counted by hour and every counted column; the other tables' rows are added up from these. */
+    private final Map<Key, Long> byHour = new HashMap<>();
+
+    /** How a value of a counted column is stored: '' for none, '=' before a present one. */
+    static String encoded(String value) {
+        return value == null ? "" : "=" + value;
+    }
+
+    /** The hour an event time falls in, rounded down. */
+    static long hourOf(long nanos) {
+        return Math.floorDiv(nanos, NANOS_PER_HOUR);
+    }
+
+    void count(GovernanceEvent event) {
+        count(Nanos.of(event.time()), event.type().code(), event.reasonCode(), event.ruleId(), event.toolName(),
+                event.agentConfiguration(), event.actor(), event.model());
+    }
+
+    /** Counts a row read back as {@code event_time, } then {@link #COUNTED}. */
+    void count(ResultSet row) throws SQLException {
+        count(row.getLong(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
+                row.getString(6), row.getString(7), row.getString(8));
+    }
+
+    private void count(long nanos, String type, String reasonCode, String ruleId, String toolName, String agent,
+                       String actor, String model) {
+        List<String> values = Arrays.asList(type, reasonCode, ruleId, toolName, agent, actor, model);
+        byHour.merge(new Key(hourOf(nanos), values), 1L, Long::sum);
+    }
+
+    /**
+     * The rows counted for a table, in the one order writers apply them in. Each is added up from the rows by
+     * hour and every column, far fewer than the events.
+     */
+    private List<Map.Entry<Key, Long>> inOrder(Table table) {
+        Map<Key, Long> rows = new HashMap<>();
+        byHour.forEach((key, count) -> rows.merge(new Key(table.unit.ofHour(key.stretch()),
+                key.values().subList(0, table.columns.size())), count, Long::sum));
+        return rows.entrySet().stream().sorted(Map.Entry.comparingByKey(Key.ORDER)).toList();
+    }
+
+    /** Adds what was counted to the stored counts. */
+    void addTo(Connection connection) throws SQLException {
+        for (Table table : Table.values()) {
+            try (PreparedStatement add = connection.prepareStatement(table.add)) {
+                for (Map.Entry<Key, Long> count : inOrder(table)) {
+                    add.setLong(count.getKey().bind(add, 1), count.getValue());
+                    add.addBatch();
+                }
+                add.executeBatch();
+            }
+        }
+    }
+
+    /** Takes what was counted away from the stored counts, and drops the rows that come to nothing. */
+    void subtractFrom(Connection connection) throws SQLException {
+        for (Table table : Table.values()) {
+            try (PreparedStatement subtract = connection.prepareStatement(table.subtract);
+                 PreparedStatement dropEmpty = connection.prepareStatement(table.dropEmpty)) {
+                for (Map.Entry<Key, Long> count : inOrder(table)) {
+                    subtract.setLong(1, count.getValue());
+                    count.getKey().bind(subtract, 2);
+                    subtract.addBatch();
+                    count.getKey().bind(dropEmpty, 1);
+                    dropEmpty.addBatch();
+                }
+                subtract.executeBatch();
+                dropEmpty.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * The smallest table by {@code unit} that counts by every column a filter names, and by the columns
+     * {@code searched} whose values contain the filter's text.
+     */
+    static Table tableFor(EventFilter filter, Collection<String> searched, Unit unit) {
+        List<String> named = new ArrayList<>(searched);
+        if (filter.agentConfiguration() != null) {
+            named.add("agent_configuration");
+        }
+        if (filter.actor() != null) {
+            named.add("actor");
+        }
+        for (Table table : Table.values()) {
+            if (table.unit == unit && table.counts(named)) {
+                return table;
+            }
+        }
+        throw new IllegalStateException("no table of counts by " + unit + " counts by " + named);
+    }
+}
