@@ -292,7 +292,7 @@ public final class EventStore implements EventSink {
         return countBy("tool_name", filter);
     }
 
-    /** One count alone costs about half of all four {@linkplain #charts together}. */
+    /** The matching events counted by one column, whole days from the daily tables as {@link #charts} counts them. */
     private List<EventCount> countBy(String column, EventFilter filter) {
         String counted = database.dialect().unindexed(column);
         return database.read("count governance events by " + column.replace('_', ' '), connection -> {
