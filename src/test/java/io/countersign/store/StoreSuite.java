@@ -413,11 +413,11 @@ abstract class StoreSuite {
     }
 
     /**
-     * The counts add up hourly counts kept beside the events for the whole hours of a range and count the partial
-     * hours at its edges from the events: every answer must be the one the events alone give.
+     * The counts add up daily and hourly counts kept beside the events for the whole days and hours of a range and
+     * count the partial hours at its edges from the events: every answer must be the one the events alone give.
      */
     @Nested
-    class HourlyCounts {
+    class CountsByHourAndDay {
         static final Instant START = Instant.parse("2026-02-27T10:00:00Z");
         static final List<ZoneOffset> OFFSETS = List.of(ZoneOffset.UTC, ZoneOffset.ofHours(2),
                 ZoneOffset.ofHours(-12), ZoneOffset.ofHoursMinutes(5, 30));
