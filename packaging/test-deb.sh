@@ -83,6 +83,8 @@ app=$root/opt/countersign
 desktop=$root/usr/share/applications/io.countersign.Countersign.desktop
 exec_line=$(sed -n 's/^Exec=//p' "$desktop")
 check "the desktop entry starts the installed launcher ($exec_line)" test -x "$root$exec_line"
+check "the launcher is Countersign's own, which starts Java without asking rpm and dpkg first" \
+  cmp -s packaging/linux/launcher.sh "$app/bin/Countersign"
 if command -v desktop-file-validate >/dev/null; then
   check "the desktop entry validates" desktop-file-validate "$desktop"
 else
