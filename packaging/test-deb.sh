@@ -7,7 +7,8 @@
 #     desktop-file-validate and appstreamcli are installed), the runtime holds every JDK module jdeps finds
 #     in the jars, and the command line answers --version through a link like /usr/bin/countersign, with the
 #     class-data archive in use and nothing on stderr;
-#   - when Xvfb and xdotool are installed: the installed launcher opens the console's window.
+#   - when Xvfb and xdotool are installed: the installed launcher opens the console's window, dumps the console's
+#     class-data archive after that first start, and maps it at the next.
 #
 #   packaging/test-deb.sh [--no-build] [MAVEN ARGUMENTS...]
 #
@@ -132,12 +133,17 @@ else
 fi
 
 if command -v Xvfb >/dev/null && command -v xdotool >/dev/null; then
-  if packaging/measure-startup.sh -n 2 "$app/bin/Countersign" >"$work/startup" 2>&1; then
+  # the second start waits for the console's class-data archive, which the launcher dumps after the first;
+  # -Xshare:on makes a start whose archive does not map fail instead of running without it
+  if JAVA_TOOL_OPTIONS="-Xshare:on -Xlog:class+load=info:file=$work/loaded-%p.log" \
+    packaging/measure-startup.sh -n 2 "$app/bin/Countersign" >"$work/startup" 2>&1; then
     pass "the installed launcher opens the console's window: $(tail -1 "$work/startup")"
   else
     fail "the installed launcher opens no window:"
     sed 's/^/          /' "$work/startup"
   fi
+  check "the later start maps the class path's classes from the console's class-data archive" \
+    grep -q 'io.countersign.app.Main source: shared objects file' "$work"/loaded-*.log
 else
   echo "  skip  Xvfb or xdotool is not installed: the console's window is not checked"
 fi
