@@ -52,13 +52,15 @@ fi
 write_archive() {
   sleep 20
   [ -d "$cache" ] || return 0
-  rm -f "$cache"/console-*.jsa "$cache"/console-*.jsa.part
+  # the archives of other installations or builds, and what writers that died left half written
+  rm -f "$cache"/console-*.jsa "$cache"/console-*.jsa.part.*
+  local part=$archive.part.$BASHPID
   if env -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS nice -n 19 "$runtime/bin/java" "${options[@]}" -XX:+UseG1GC \
-    -Xshare:dump -XX:SharedClassListFile="$app/console.classlist" -XX:SharedArchiveFile="$archive.part" \
+    -Xshare:dump -XX:SharedClassListFile="$app/console.classlist" -XX:SharedArchiveFile="$part" \
     -cp "$classpath" >/dev/null 2>&1; then
-    mv -f "$archive.part" "$archive"
+    mv -f "$part" "$archive"
   fi
-  rm -f "$archive.part"
+  rm -f "$part"
   rmdir "$archive.writing" 2>/dev/null || true
 }
 
