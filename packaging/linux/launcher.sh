@@ -11,7 +11,7 @@
 # first window, which keeps the image small, and Java 17 maps classes of the class path only from an archive
 # dumped where they are installed. So the first start of the console dumps, 20 s later and at the lowest
 # priority, an archive of every class it loads up to the inbox (lib/app/console.classlist) into the person's
-# cache folder, and later starts map it: about 0.3 s sooner to the inbox on two cores. Its name carries a
+# cache folder, and later starts map it: about 0.2 s sooner to the inbox on two cores. Its name carries a
 # checksum of the installation's path and files, so that an archive never meets jars or a runtime other than
 # its own (Java would then start without any archive).
 set -euo pipefail
