@@ -5,6 +5,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.AgentConfiguration;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.IdGenerator;
+import io.countersign.engine.RunRepository;
 import io.countersign.engine.RunStatus;
 import io.countersign.engine.StoredRun;
 import io.countersign.store.ChangeFeed;
@@ -24,7 +25,6 @@ public final class DefaultExecutionService implements ExecutionService {
     private final ChangeFeed changes;
     private final Clock clock;
     private final IdGenerator ids;
-    private final DefaultRunService.DecisionPath byWorker;
 
     public DefaultExecutionService(DefaultRunService runs, RunStore store, UserStore users, ChangeFeed changes,
                                    Clock clock, IdGenerator ids) {
@@ -34,7 +34,6 @@ public final class DefaultExecutionService implements ExecutionService {
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
-        this.byWorker = new DefaultRunService.DecisionPath(store::claimForWorker, false);
     }
 
     @Override
@@ -48,12 +47,25 @@ public final class DefaultExecutionService implements ExecutionService {
     @Override
     public DecisionResult decideForWorker(Actor actor, String runId, String digest,
                                           List<ApprovalDecision.CallVerdict> verdicts) {
-        return runs.decide(actor, runId, digest, verdicts, byWorker);
+        return queueForWorker(actor, runId, digest, new CardAnswer.Verdicts(verdicts));
     }
 
     @Override
     public DecisionResult submitInputForWorker(Actor actor, String runId, String digest, ObjectNode values) {
-        return runs.submitInput(actor, runId, digest, values, byWorker);
+        return queueForWorker(actor, runId, digest, new CardAnswer.Input(values));
+    }
+
+    /** Checks a decision as the run service does and commits it with a worker's claim; a worker carries it out. */
+    private DecisionResult queueForWorker(Actor decider, String runId, String digest, CardAnswer answer) {
+        DecisionChecks.Checked checked = runs.check(decider, runId, digest, answer);
+        if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
+            return ((DecisionChecks.Checked.Refused) checked).result();
+        }
+        RunRepository.ClaimResult claim = store.claimForWorker(ready.decision());
+        if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+            return DecisionChecks.done(runId, claimed.run().status(), ready.decision());
+        }
+        return DecisionChecks.refusedClaim(runId, claim);
     }
 
     @Override

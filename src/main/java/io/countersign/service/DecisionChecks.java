@@ -1,0 +1,161 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.DecisionRecord;
+import io.countersign.engine.InputValidation;
+import io.countersign.engine.PausedState;
+import io.countersign.engine.PendingCall;
+import io.countersign.engine.RunRepository;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.engine.ToolAccessDecision;
+import io.countersign.engine.ToolAccessPolicy;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Everything a decision must pass before it is claimed, whoever carries it out: the decider's role, a run that
+ * still waits on the card they saw, verdicts or input that fit the pause, four eyes, and an approver who could run
+ * each approved call themselves.
+ */
+final class DecisionChecks {
+    private final RunRepository runs;
+    private final AgentDirectory agents;
+    private final ToolAccessPolicy access;
+    private final Clock clock;
+
+    DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolicy access, Clock clock) {
+        this.runs = Objects.requireNonNull(runs, "runs");
+        this.agents = Objects.requireNonNull(agents, "agents");
+        this.access = Objects.requireNonNull(access, "access");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** A decision that passed, ready to claim; or the answer it gets without a claim. */
+    sealed interface Checked {
+        record Refused(DecisionResult result) implements Checked {
+        }
+
+        record Claimable(StoredRun run, AgentConfiguration configuration, DecisionRecord decision)
+                implements Checked {
+        }
+    }
+
+    Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
+        if (!Permissions.allows(decider, answer.operation())) {
+            return refused(new DecisionResult.NotPermitted(runId, Permissions.refusal(decider, answer.operation())));
+        }
+        Optional<StoredRun> found = runs.find(runId);
+        if (found.isEmpty()) {
+            return refused(new DecisionResult.NotWaiting(runId, null));
+        }
+        StoredRun run = found.get();
+        Optional<DecisionResult> early = beforeClaim(run, digest, answer.awaits());
+        if (early.isPresent()) {
+            return refused(early.get());
+        }
+        PausedState state = run.pausedState();
+        if (answer instanceof CardAnswer.Verdicts given) {
+            requireVerdictsFit(state, given.verdicts());
+        } else if (answer instanceof CardAnswer.Input input) {
+            List<InputValidation.FieldError> errors = InputValidation.validate(state.inputFields(), input.values());
+            if (!errors.isEmpty()) {
+                return refused(new DecisionResult.InvalidInput(runId, errors));
+            }
+        }
+        AgentConfiguration configuration = agents.get(run.agent());
+        if (answer instanceof CardAnswer.Verdicts given) {
+            Optional<DecisionResult> refusal = approvalRefusal(runId, state, given.verdicts(), configuration, decider);
+            if (refusal.isPresent()) {
+                return refused(refusal.get());
+            }
+        }
+        return new Checked.Claimable(run, configuration, answer.record(runId, decider.name(), clock.instant(), digest));
+    }
+
+    /** The answer to a claim that lost: to a newer pause, to another decision, or to the run's end. */
+    static DecisionResult refusedClaim(String runId, RunRepository.ClaimResult claim) {
+        if (claim instanceof RunRepository.ClaimResult.Stale stale) {
+            return new DecisionResult.Stale(runId, stale.currentDigest());
+        }
+        if (claim instanceof RunRepository.ClaimResult.AlreadyDecided decided) {
+            return alreadyDecided(decided.winner());
+        }
+        return new DecisionResult.NotWaiting(runId, ((RunRepository.ClaimResult.NotWaiting) claim).status());
+    }
+
+    /** A committed decision, with its counts of approved and denied calls (none for input). */
+    static DecisionResult done(String runId, RunStatus status, DecisionRecord decision) {
+        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved);
+    }
+
+    private static Checked refused(DecisionResult result) {
+        return new Checked.Refused(result);
+    }
+
+    /** The answers that need no claim: a finished or other-kind run, a decision someone else made, a stale card. */
+    private static Optional<DecisionResult> beforeClaim(StoredRun run, String digest, RunStatus expected) {
+        if (run.status() != expected || run.pausedState() == null) {
+            DecisionRecord last = run.lastDecision();
+            if (last != null && last.digest().equals(digest)) {
+                return Optional.of(alreadyDecided(last));
+            }
+            return Optional.of(new DecisionResult.NotWaiting(run.runId(), run.status()));
+        }
+        String current = run.pausedState().digest();
+        if (!current.equals(digest)) {
+            DecisionRecord last = run.lastDecision();
+            if (last != null && last.digest().equals(digest)) {
+                return Optional.of(alreadyDecided(last));
+            }
+            return Optional.of(new DecisionResult.Stale(run.runId(), current));
+        }
+        return Optional.empty();
+    }
+
+    private static DecisionResult alreadyDecided(DecisionRecord winner) {
+        return new DecisionResult.AlreadyDecided(winner.runId(), winner.decidedBy(), winner.decidedAt(),
+                winner.summary());
+    }
+
+    private static void requireVerdictsFit(PausedState state, List<ApprovalDecision.CallVerdict> verdicts) {
+        Set<Integer> waiting = state.awaitingApproval().stream().map(PendingCall::index).collect(Collectors.toSet());
+        Set<Integer> given = verdicts.stream().map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
+        if (given.size() != verdicts.size() || !given.equals(waiting)) {
+            throw new IllegalArgumentException("a decision on run " + state.runId()
+                    + " needs exactly one verdict for each waiting call " + waiting.stream().sorted().toList()
+                    + ", got " + verdicts.stream().map(ApprovalDecision.CallVerdict::index).toList());
+        }
+    }
+
+    /** Four eyes, and the approver must be allowed to run every approved call themselves (gates under their name). */
+    private Optional<DecisionResult> approvalRefusal(String runId, PausedState state, List<ApprovalDecision.CallVerdict> verdicts,
+                                                     AgentConfiguration configuration, Actor approver) {
+        boolean approvesAny = verdicts.stream().anyMatch(ApprovalDecision.CallVerdict::approved);
+        if (approvesAny && configuration.fourEyes() && state.initiatingActor().name().equals(approver.name())) {
+            return Optional.of(new DecisionResult.FourEyes(runId));
+        }
+        AgentConfiguration round = configuration.model().equals(state.model()) ? configuration
+                : configuration.withModel(state.model());
+        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+            if (!verdict.approved()) {
+                continue;
+            }
+            String toolName = state.calls().get(verdict.index()).call().name();
+            ToolAccessDecision decision = access.check(toolName, round, approver);
+            if (!decision.permitted()) {
+                return Optional.of(new DecisionResult.NotPermitted(runId, approver.name()
+                        + " may not approve " + toolName + ": they could not run it themselves ("
+                        + decision.denialReason().code() + ")"));
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,78 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.AgentConfiguration;
+import io.countersign.engine.DataClass;
+import io.countersign.engine.InputField;
+import io.countersign.engine.PausedState;
+import io.countersign.engine.PendingCall;
+import io.countersign.engine.RemoteTool;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.engine.Tool;
+import io.countersign.engine.ToolEffect;
+import io.countersign.engine.ToolRegistry;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Builds the card a person decides a waiting run on, from its paused state and the tools as they are now. */
+final class RunCards {
+    private final ToolRegistry registry;
+    private final AgentDirectory agents;
+
+    RunCards(ToolRegistry registry, AgentDirectory agents) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.agents = Objects.requireNonNull(agents, "agents");
+    }
+
+    /** The card of a run that waits with a paused state, as {@code viewer} sees it. */
+    RunCard of(Actor viewer, StoredRun run) {
+        PausedState state = run.pausedState();
+        List<RunCard.PendingCallView> pending = state.awaitingApproval().stream().map(this::pending).toList();
+        List<RunCard.RefusedCallView> refused = state.refused().stream()
+                .map(call -> new RunCard.RefusedCallView(call.index(), call.call().name(),
+                        call.refusal().ruleIdentifier(), call.refusal().reasonCode(), call.refusal().explanation()))
+                .toList();
+        RunCard.InputRequest input = state.status() == RunStatus.WAITING_FOR_INPUT ? inputRequest(state) : null;
+        boolean fourEyes = agentConfiguration(run).map(AgentConfiguration::fourEyes).orElse(false);
+        return new RunCard(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(), run.prompt(),
+                state.lastAssistantMessage(), state.digest(), pending, refused, input,
+                viewer.name().equals(run.initiator()), fourEyes);
+    }
+
+    private RunCard.PendingCallView pending(PendingCall call) {
+        Optional<Tool> tool = registry.find(call.call().name());
+        return new RunCard.PendingCallView(call.index(), call.call().name(), PrettyJson.of(call.call().arguments()),
+                call.target(), call.preview() == null ? List.of() : call.preview().lines(),
+                // A tool that vanished since the pause is shown as the most cautious kind.
+                tool.map(Tool::effect).orElse(ToolEffect.WRITE), tool.map(t -> t instanceof RemoteTool)
+                .orElse(false), tool.map(Tool::dataClass).orElse(DataClass.SECRET_ADJACENT), call.stale());
+    }
+
+    /** The form of an input pause, with what the model put into the call's arguments as hints. */
+    private static RunCard.InputRequest inputRequest(PausedState state) {
+        PendingCall call = state.inputCall();
+        Map<String, String> guesses = new LinkedHashMap<>();
+        ObjectNode arguments = call.call().arguments();
+        for (InputField field : state.inputFields()) {
+            JsonNode guess = arguments.get(field.name());
+            if (guess != null && !guess.isNull()) {
+                guesses.put(field.name(), guess.isTextual() ? guess.asText() : guess.toString());
+            }
+        }
+        return new RunCard.InputRequest(call.index(), call.call().name(), state.inputFields(), guesses);
+    }
+
+    private Optional<AgentConfiguration> agentConfiguration(StoredRun run) {
+        try {
+            return Optional.of(agents.get(run.agent()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}
