@@ -7,51 +7,36 @@ import io.countersign.engine.RunStatus;
 import java.time.Instant;
 import java.util.List;
 
-/** What a person gives on a card: a verdict for each waiting call, or the typed input the run asked for. */
-sealed interface CardAnswer {
+/**
+ * What a person gives on a card: a verdict for each waiting call of an approval pause, or the values typed into
+ * the form of an input pause.
+ *
+ * @param verdicts the verdicts, for {@link DecisionRecord.Kind#APPROVAL}
+ * @param input    the typed values, for {@link DecisionRecord.Kind#INPUT}
+ */
+record CardAnswer(DecisionRecord.Kind kind, List<ApprovalDecision.CallVerdict> verdicts, ObjectNode input) {
 
-    /** What the person needs a role for. */
-    Operation operation();
-
-    /** The pause this answer fits. */
-    RunStatus awaits();
-
-    /** The decision to commit, as the store keeps it. */
-    DecisionRecord record(String runId, String decidedBy, Instant at, String digest);
-
-    /** The verdicts on an approval pause, one for each waiting call. */
-    record Verdicts(List<ApprovalDecision.CallVerdict> verdicts) implements CardAnswer {
-        @Override
-        public Operation operation() {
-            return Operation.DECIDE;
-        }
-
-        @Override
-        public RunStatus awaits() {
-            return RunStatus.WAITING_FOR_APPROVAL;
-        }
-
-        @Override
-        public DecisionRecord record(String runId, String decidedBy, Instant at, String digest) {
-            return DecisionRecord.approval(runId, decidedBy, at, digest, verdicts);
-        }
+    static CardAnswer verdicts(List<ApprovalDecision.CallVerdict> verdicts) {
+        return new CardAnswer(DecisionRecord.Kind.APPROVAL, verdicts, null);
     }
 
-    /** The values typed into the form of an input pause. */
-    record Input(ObjectNode values) implements CardAnswer {
-        @Override
-        public Operation operation() {
-            return Operation.SUBMIT_INPUT;
-        }
+    static CardAnswer input(ObjectNode values) {
+        return new CardAnswer(DecisionRecord.Kind.INPUT, null, values);
+    }
 
-        @Override
-        public RunStatus awaits() {
-            return RunStatus.WAITING_FOR_INPUT;
-        }
+    /** What the person needs a role for. */
+    Operation operation() {
+        return kind == DecisionRecord.Kind.APPROVAL ? Operation.DECIDE : Operation.SUBMIT_INPUT;
+    }
 
-        @Override
-        public DecisionRecord record(String runId, String decidedBy, Instant at, String digest) {
-            return DecisionRecord.input(runId, decidedBy, at, digest, values);
-        }
+    /** The pause this answer fits. */
+    RunStatus awaits() {
+        return kind == DecisionRecord.Kind.APPROVAL ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
+    }
+
+    /** The decision to commit, as the store keeps it. */
+    DecisionRecord record(String runId, String decidedBy, Instant at, String digest) {
+        return kind == DecisionRecord.Kind.APPROVAL ? DecisionRecord.approval(runId, decidedBy, at, digest, verdicts)
+                : DecisionRecord.input(runId, decidedBy, at, digest, input);
     }
 }

@@ -14,7 +14,6 @@ import io.countersign.engine.ToolAccessDecision;
 import io.countersign.engine.ToolAccessPolicy;
 import java.time.Clock;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -24,18 +23,7 @@ import java.util.stream.Collectors;
  * still waits on the card they saw, verdicts or input that fit the pause, four eyes, and an approver who could run
  * each approved call themselves.
  */
-final class DecisionChecks {
-    private final RunRepository runs;
-    private final AgentDirectory agents;
-    private final ToolAccessPolicy access;
-    private final Clock clock;
-
-    DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolicy access, Clock clock) {
-        this.runs = Objects.requireNonNull(runs, "runs");
-        this.agents = Objects.requireNonNull(agents, "agents");
-        this.access = Objects.requireNonNull(access, "access");
-        this.clock = Objects.requireNonNull(clock, "clock");
-    }
+record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolicy access, Clock clock) {
 
     /** A decision that passed, ready to claim; or the answer it gets without a claim. */
     sealed interface Checked {
@@ -61,22 +49,25 @@ final class DecisionChecks {
             return refused(early.get());
         }
         PausedState state = run.pausedState();
-        if (answer instanceof CardAnswer.Verdicts given) {
-            requireVerdictsFit(state, given.verdicts());
-        } else if (answer instanceof CardAnswer.Input input) {
-            List<InputValidation.FieldError> errors = InputValidation.validate(state.inputFields(), input.values());
+        boolean approval = answer.kind() == DecisionRecord.Kind.APPROVAL;
+        if (approval) {
+            requireVerdictsFit(state, answer.verdicts());
+        } else {
+            List<InputValidation.FieldError> errors = InputValidation.validate(state.inputFields(), answer.input());
             if (!errors.isEmpty()) {
                 return refused(new DecisionResult.InvalidInput(runId, errors));
             }
         }
         AgentConfiguration configuration = agents.get(run.agent());
-        if (answer instanceof CardAnswer.Verdicts given) {
-            Optional<DecisionResult> refusal = approvalRefusal(runId, state, given.verdicts(), configuration, decider);
+        if (approval) {
+            Optional<DecisionResult> refusal = approvalRefusal(runId, state, answer.verdicts(), configuration,
+                    decider);
             if (refusal.isPresent()) {
                 return refused(refusal.get());
             }
         }
-        return new Checked.Claimable(run, configuration, answer.record(runId, decider.name(), clock.instant(), digest));
+        return new Checked.Claimable(run, configuration,
+                answer.record(runId, decider.name(), clock.instant(), digest));
     }
 
     /** The answer to a claim that lost: to a newer pause, to another decision, or to the run's end. */
@@ -136,7 +127,8 @@ final class DecisionChecks {
     }
 
     /** Four eyes, and the approver must be allowed to run every approved call themselves (gates under their name). */
-    private Optional<DecisionResult> approvalRefusal(String runId, PausedState state, List<ApprovalDecision.CallVerdict> verdicts,
+    private Optional<DecisionResult> approvalRefusal(String runId, PausedState state,
+                                                     List<ApprovalDecision.CallVerdict> verdicts,
                                                      AgentConfiguration configuration, Actor approver) {
         boolean approvesAny = verdicts.stream().anyMatch(ApprovalDecision.CallVerdict::approved);
         if (approvesAny && configuration.fourEyes() && state.initiatingActor().name().equals(approver.name())) {

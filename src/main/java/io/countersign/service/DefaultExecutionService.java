@@ -47,12 +47,12 @@ public final class DefaultExecutionService implements ExecutionService {
     @Override
     public DecisionResult decideForWorker(Actor actor, String runId, String digest,
                                           List<ApprovalDecision.CallVerdict> verdicts) {
-        return queueForWorker(actor, runId, digest, new CardAnswer.Verdicts(verdicts));
+        return queueForWorker(actor, runId, digest, CardAnswer.verdicts(verdicts));
     }
 
     @Override
     public DecisionResult submitInputForWorker(Actor actor, String runId, String digest, ObjectNode values) {
-        return queueForWorker(actor, runId, digest, new CardAnswer.Input(values));
+        return queueForWorker(actor, runId, digest, CardAnswer.input(values));
     }
 
     /** Checks a decision as the run service does and commits it with a worker's claim; a worker carries it out. */

@@ -186,12 +186,12 @@ public final class DefaultRunService implements RunService {
     @Override
     public DecisionResult decide(Actor actor, String runId, String digest,
                                  List<ApprovalDecision.CallVerdict> verdicts) {
-        return decideHere(actor, runId, digest, new CardAnswer.Verdicts(verdicts));
+        return decideHere(actor, runId, digest, CardAnswer.verdicts(verdicts));
     }
 
     @Override
     public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
-        return decideHere(actor, runId, digest, new CardAnswer.Input(values));
+        return decideHere(actor, runId, digest, CardAnswer.input(values));
     }
 
     /** Checks a decision, commits it with this process's claim and resumes the run here. */
