@@ -8,16 +8,12 @@ import io.countersign.engine.Actor;
 import io.countersign.service.RunService;
 import io.countersign.service.WaitingRun;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -42,9 +38,6 @@ import javafx.collections.transformation.FilteredList;
  * Refreshes merge into the list in place, so the selection and the scroll position survive them.
  */
 public final class InboxViewModel {
-    private static final Comparator<WaitingRun> OLDEST_FIRST =
-            Comparator.comparing(WaitingRun::waitingSince).thenComparing(WaitingRun::runId);
-
     private final RunService service;
     private final Actor actor;
     private final Executor executor;
@@ -125,7 +118,7 @@ public final class InboxViewModel {
         }
         refreshing = true;
         // the answer is sorted and indexed on the executor: the JavaFX thread only takes it in
-        Tasks.create(() -> Answer.of(service.inbox(actor)))
+        Tasks.create(() -> InboxAnswer.of(service.inbox(actor)))
                 .onSuccess(result -> {
                     connection.succeeded();
                     lastLoadFailed = false;
@@ -161,10 +154,10 @@ public final class InboxViewModel {
      * new rows take their place by age. Runs that newly wait are announced once the inbox was loaded before.
      */
     public void replace(List<WaitingRun> fresh) {
-        replace(Answer.of(fresh));
+        replace(InboxAnswer.of(fresh));
     }
 
-    private void replace(Answer answer) {
+    private void replace(InboxAnswer answer) {
         List<WaitingRun> sorted = answer.sorted();
         Map<String, WaitingRun> byId = answer.byId();
         Set<String> known = new HashSet<>();
@@ -234,7 +227,7 @@ public final class InboxViewModel {
             merging = false;
         }
         searchTexts.remove(runId);
-        showChoices(Choices.of(runs));
+        showChoices(InboxChoices.of(runs));
         if (index < 0) {
             return;
         }
@@ -292,7 +285,7 @@ public final class InboxViewModel {
         return runs.stream().filter(run -> run.runId().equals(runId)).findFirst().orElse(null);
     }
 
-    private void showChoices(Choices choices) {
+    private void showChoices(InboxChoices choices) {
         if (!agents.equals(choices.agents())) {
             agents.setAll(choices.agents());
         }
@@ -302,70 +295,13 @@ public final class InboxViewModel {
     }
 
     private void applyFilter() {
-        List<String> words = List.of(search.get().toLowerCase(Locale.ROOT).trim().split("\\s+"));
-        String wantedAgent = agent.get();
-        String wantedTool = tool.get();
-        InboxKind wantedKind = kind.get();
-        Predicate<WaitingRun> predicate = run -> (wantedAgent == null || wantedAgent.equals(run.agent()))
-                && (wantedTool == null || wantedTool.equals(run.firstTool()))
-                && wantedKind.matches(run.status())
-                && containsAll(searchTexts.getOrDefault(run.runId(), ""), words);
+        Predicate<WaitingRun> predicate = new InboxFilter(search.get(), agent.get(), tool.get(), kind.get())
+                .over(searchTexts);
         merging = true;
         try {
             visible.setPredicate(predicate);
         } finally {
             merging = false;
-        }
-    }
-
-    private static boolean containsAll(String text, List<String> words) {
-        for (String word : words) {
-            if (!text.contains(word)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String searchText(WaitingRun run) {
-        return String.join("\n", Objects.toString(run.agent(), ""), Objects.toString(run.initiator(), ""),
-                Objects.toString(run.firstTool(), ""), Objects.toString(run.prompt(), ""), run.runId())
-                .toLowerCase(Locale.ROOT);
-    }
-
-    /**
-     * An answer of the service made ready for the list: sorted oldest first, by run, with the text a search
-     * looks in and the filter choices. Built off the JavaFX thread; it shares nothing with the view model.
-     */
-    private record Answer(List<WaitingRun> sorted, Map<String, WaitingRun> byId, Map<String, String> searchTexts,
-                          Choices choices) {
-        static Answer of(List<WaitingRun> fresh) {
-            List<WaitingRun> sorted = new ArrayList<>(fresh);
-            sorted.sort(OLDEST_FIRST);
-            Map<String, WaitingRun> byId = new HashMap<>();
-            Map<String, String> searchTexts = new HashMap<>();
-            for (WaitingRun run : sorted) {
-                byId.put(run.runId(), run);
-                searchTexts.put(run.runId(), searchText(run));
-            }
-            return new Answer(sorted, byId, searchTexts, Choices.of(sorted));
-        }
-    }
-
-    /** The agents and first tools of some runs, each sorted, for the filters. */
-    private record Choices(List<String> agents, List<String> tools) {
-        static Choices of(List<WaitingRun> runs) {
-            Set<String> agentNames = new TreeSet<>();
-            Set<String> toolNames = new TreeSet<>();
-            for (WaitingRun run : runs) {
-                if (run.agent() != null) {
-                    agentNames.add(run.agent());
-                }
-                if (run.firstTool() != null) {
-                    toolNames.add(run.firstTool());
-                }
-            }
-            return new Choices(List.copyOf(agentNames), List.copyOf(toolNames));
         }
     }
 

@@ -1,0 +1,23 @@
+package io.countersign.console.inbox;
+
+import io.countersign.service.WaitingRun;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The agents and first tools of some runs, each sorted, for the inbox's filters. */
+record InboxChoices(List<String> agents, List<String> tools) {
+    static InboxChoices of(List<WaitingRun> runs) {
+        Set<String> agentNames = new TreeSet<>();
+        Set<String> toolNames = new TreeSet<>();
+        for (WaitingRun run : runs) {
+            if (run.agent() != null) {
+                agentNames.add(run.agent());
+            }
+            if (run.firstTool() != null) {
+                toolNames.add(run.firstTool());
+            }
+        }
+        return new InboxChoices(List.copyOf(agentNames), List.copyOf(toolNames));
+    }
+}
