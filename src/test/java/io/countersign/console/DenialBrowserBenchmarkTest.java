@@ -109,25 +109,25 @@ class DenialBrowserBenchmarkTest {
             window.viewModel().sectionProperty().set(Section.RUNS);
             window.viewModel().sectionProperty().set(Section.DENIALS);
         });
-        changes.put("rule", model -> model.ruleProperty().set(EventSeeds.RULES[1]));
-        changes.put("rule + reason", model -> model.reasonProperty().set(EventSeeds.REASONS[1]));
-        changes.put("clear filters", DenialsViewModel::clearFilters);
-        changes.put("tool", model -> model.toolProperty().set(EventSeeds.TOOLS[2]));
-        changes.put("type", model -> model.typeProperty().set(EventType.TOOL_DENIED));
-        changes.put("range: last 30 days", model -> model.rangeProperty().set(TimeRange.LAST_30_DAYS));
-        changes.put("range: all time (1,000,000)", model -> model.rangeProperty().set(TimeRange.ALL));
-        changes.put("all time + rule", model -> model.ruleProperty().set(EventSeeds.RULES[0]));
+        changes.put("rule", model -> model.filters().ruleProperty().set(EventSeeds.RULES[1]));
+        changes.put("rule + reason", model -> model.filters().reasonProperty().set(EventSeeds.REASONS[1]));
+        changes.put("clear filters", model -> model.filters().clearFilters());
+        changes.put("tool", model -> model.filters().toolProperty().set(EventSeeds.TOOLS[2]));
+        changes.put("type", model -> model.filters().typeProperty().set(EventType.TOOL_DENIED));
+        changes.put("range: last 30 days", model -> model.filters().rangeProperty().set(TimeRange.LAST_30_DAYS));
+        changes.put("range: all time (1,000,000)", model -> model.filters().rangeProperty().set(TimeRange.ALL));
+        changes.put("all time + rule", model -> model.filters().ruleProperty().set(EventSeeds.RULES[0]));
         changes.put("all time + search \"secret\"", model -> {
-            model.clearFilters();
-            model.searchProperty().set("secret");
+            model.filters().clearFilters();
+            model.filters().searchProperty().set("secret");
         });
         changes.put("all time + search \"maria\"", model -> {
-            model.clearFilters();
-            model.searchProperty().set("maria");
+            model.filters().clearFilters();
+            model.filters().searchProperty().set("maria");
         });
         changes.put("back to last 7 days", model -> {
-            model.clearFilters();
-            model.rangeProperty().set(TimeRange.LAST_7_DAYS);
+            model.filters().clearFilters();
+            model.filters().rangeProperty().set(TimeRange.LAST_7_DAYS);
         });
 
         Map<String, List<Timing>> timings = new LinkedHashMap<>();

@@ -135,7 +135,7 @@ class DenialBrowserTest {
     @Test
     void widerTimeRangeBringsOlderEventsIntoTableAndCounts(FxRobot robot) {
         DenialsViewModel denials = openAs(robot, Actor.of("sam", Role.SUPERVISOR));
-        robot.interact(() -> denials.ruleProperty().set("workspace-only"));
+        robot.interact(() -> denials.filters().ruleProperty().set("workspace-only"));
         await(() -> denials.rows().size() == OUTSIDE && !denials.chartsLoadingProperty().get());
         assertThat(onFx(() -> denials.totalProperty().get())).isEqualTo(OUTSIDE);
 
@@ -158,15 +158,15 @@ class DenialBrowserTest {
         LocalDate today = LocalDate.now();
 
         robot.interact(() -> {
-            denials.fromProperty().set(today);
-            denials.toProperty().set(today.minusDays(3));
+            denials.filters().fromProperty().set(today);
+            denials.filters().toProperty().set(today.minusDays(3));
         });
 
-        assertThat(onFx(() -> denials.rangeProperty().get())).isEqualTo(TimeRange.CUSTOM);
+        assertThat(onFx(() -> denials.filters().rangeProperty().get())).isEqualTo(TimeRange.CUSTOM);
         assertThat(onFx(() -> robot.lookup("#problem").queryLabeled().getText())).isEqualTo("The range ends ("
                 + today.minusDays(3) + ") before it begins (" + today + "): pick a “to” day on or after the “from”"
                 + " day.");
-        robot.interact(() -> denials.toProperty().set(today));
+        robot.interact(() -> denials.filters().toProperty().set(today));
         await(() -> denials.problemProperty().get().isEmpty() && denials.totalProperty().get() >= 0);
     }
 
@@ -179,7 +179,7 @@ class DenialBrowserTest {
             many.add(refusal(now.minus(Duration.ofSeconds(i + 1)), "paging", "many", "fs_list"));
         }
         console.runtime().store().events().appendAll(many);
-        robot.interact(() -> denials.ruleProperty().set("paging"));
+        robot.interact(() -> denials.filters().ruleProperty().set("paging"));
         await(() -> denials.rows().size() == DenialsViewModel.PAGE_SIZE && denials.hasOlderProperty().get());
         GovernanceEvent newest = onFx(() -> denials.rows().get(0));
 
@@ -204,10 +204,10 @@ class DenialBrowserTest {
                 awaitQuietly(release);
             }
         });
-        robot.interact(() -> denials.ruleProperty().set("workspace-only"));
+        robot.interact(() -> denials.filters().ruleProperty().set("workspace-only"));
         assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
 
-        robot.interact(() -> denials.ruleProperty().set("no-secrets"));
+        robot.interact(() -> denials.filters().ruleProperty().set("no-secrets"));
         await(() -> denials.rows().size() == SECRETS);
         release.countDown();
         // the old answer arrives now, and must be dropped
@@ -229,13 +229,13 @@ class DenialBrowserTest {
     @Test
     void anExportHoldsExactlyTheFilteredEvents(FxRobot robot) throws Exception {
         DenialsViewModel denials = openAs(robot, Actor.of("sam", Role.SUPERVISOR));
-        robot.interact(() -> denials.ruleProperty().set("no-secrets"));
+        robot.interact(() -> denials.filters().ruleProperty().set("no-secrets"));
         await(() -> denials.rows().size() == SECRETS);
         Path target = exports.resolve("no-secrets.csv");
 
-        robot.interact(() -> denials.export(target));
+        robot.interact(() -> denials.export().start(target));
 
-        await(() -> !denials.exportingProperty().get() && Files.exists(target));
+        await(() -> !denials.export().runningProperty().get() && Files.exists(target));
         List<String> lines = Files.readAllLines(target, StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo("id,time,type,reason,tool,rule,run,agent,actor,model,detail");
         assertThat(lines.subList(1, lines.size())).hasSize(SECRETS)
@@ -257,13 +257,13 @@ class DenialBrowserTest {
             }
         });
         Path target = exports.resolve("all.csv");
-        robot.interact(() -> denials.export(target));
+        robot.interact(() -> denials.export().start(target));
         await(() -> robot.lookup("#cancelExport").query().isVisible());
 
         robot.clickOn("#cancelExport");
         release.countDown();
 
-        await(() -> !denials.exportingProperty().get());
+        await(() -> !denials.export().runningProperty().get());
         assertThat(onFx(() -> robot.lookup("#exportStatus").queryLabeled().getText()))
                 .isEqualTo("Export cancelled; no file was written.");
         await(() -> {
@@ -293,7 +293,7 @@ class DenialBrowserTest {
     @Test
     void theDetailPaneShowsTheWholeEvent(FxRobot robot) {
         DenialsViewModel denials = openAs(robot, Actor.of("sam", Role.SUPERVISOR));
-        robot.interact(() -> denials.ruleProperty().set("no-secrets"));
+        robot.interact(() -> denials.filters().ruleProperty().set("no-secrets"));
         await(() -> denials.rows().size() == SECRETS);
 
         // the first row's tool cell; the table keeps spare cells for measuring under a hidden parent
@@ -361,7 +361,7 @@ class DenialBrowserTest {
     @Test
     void anAdminPurgesOnlyAfterConfirmingHowManyEventsGo(FxRobot robot) {
         DenialsViewModel denials = openAs(robot, Actor.of("ada", Role.ADMIN));
-        robot.interact(() -> denials.rangeProperty().set(TimeRange.ALL));
+        robot.interact(() -> denials.filters().rangeProperty().set(TimeRange.ALL));
         await(() -> denials.totalProperty().get() > OLD && !denials.chartsLoadingProperty().get());
         long before = onFx(() -> denials.totalProperty().get());
 
@@ -374,7 +374,7 @@ class DenialBrowserTest {
         robot.clickOn(robot.lookup(".dialog-pane .button").match(LabeledMatchers.hasText("Delete 7")).<Node>query());
 
         await(() -> denials.totalProperty().get() == before - OLD
-                && denials.purgeStatusProperty().get().equals("Purged 7 events older than 10 days."));
+                && denials.purge().statusProperty().get().equals("Purged 7 events older than 10 days."));
     }
 
     private static List<Section> sidebar(FxRobot robot) {

@@ -130,7 +130,7 @@ class ScreenshotsTest {
         ConsoleWindow window = console.open(robot, stage, console.admin(), theme);
         robot.interact(() -> window.viewModel().sectionProperty().set(Section.DENIALS));
         DenialsViewModel denials = window.denials();
-        robot.interact(() -> denials.rangeProperty().set(TimeRange.LAST_30_DAYS));
+        robot.interact(() -> denials.filters().rangeProperty().set(TimeRange.LAST_30_DAYS));
         await(() -> denials.rows().size() == DenialsViewModel.PAGE_SIZE && !denials.chartsLoadingProperty().get());
         robot.interact(() -> denials.selectedProperty().set(denials.rows().stream()
                 .filter(event -> event.ruleId() != null).findFirst().orElseThrow()));

@@ -5,16 +5,12 @@ import io.countersign.console.common.ScreenController;
 import io.countersign.engine.EventType;
 import io.countersign.engine.GovernanceEvent;
 import io.countersign.service.EventService.EventDimension;
-import io.countersign.store.DayCount;
 import io.countersign.store.EventCount;
 import java.io.File;
 import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -23,22 +19,15 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.StringProperty;
 import javafx.collections.ListChangeListener;
-import javafx.collections.ObservableList;
 import javafx.fxml.FXML;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
-import javafx.scene.chart.XYChart;
-import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
-import javafx.scene.control.ButtonType;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.DatePicker;
-import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
-import javafx.scene.control.Spinner;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -47,18 +36,14 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
-import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.util.Duration;
 import javafx.util.StringConverter;
 
 /** Wires the denial browser's view to its view model. */
 public final class DenialsController implements ScreenController {
-    /** The values a bar chart shows; the rest stay in the filter lists. */
-    private static final int BARS = 8;
     /** How long typing pauses before a text filter asks again. */
     private static final Duration TYPING_PAUSE = Duration.millis(300);
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MM-dd");
 
     private final DenialsViewModel viewModel;
     private final Messages messages;
@@ -158,10 +143,10 @@ public final class DenialsController implements ScreenController {
         wireCharts();
         wireDetail();
         wireExport();
-        purgeButton.setVisible(viewModel.mayPurge());
-        purgeButton.setManaged(viewModel.mayPurge());
-        purgeButton.setOnAction(event -> askPurge());
-        purgeStatus.textProperty().bind(viewModel.purgeStatusProperty());
+        purgeButton.setVisible(viewModel.purge().mayPurge());
+        purgeButton.setManaged(viewModel.purge().mayPurge());
+        purgeButton.setOnAction(event -> new PurgeDialogs(viewModel.purge(), messages, purgeButton).ask());
+        purgeStatus.textProperty().bind(viewModel.purge().statusProperty());
         shownWhenNotEmpty(purgeStatus);
         problem.textProperty().bind(viewModel.problemProperty());
         shownWhenNotEmpty(problem);
@@ -179,29 +164,30 @@ public final class DenialsController implements ScreenController {
     }
 
     private void wireFilters() {
+        DenialFilterForm filters = viewModel.filters();
         rangeFilter.getItems().setAll(TimeRange.values());
-        rangeFilter.setConverter(converter(viewModel::rangeLabel));
-        rangeFilter.valueProperty().bindBidirectional(viewModel.rangeProperty());
-        fromDate.valueProperty().bindBidirectional(viewModel.fromProperty());
-        toDate.valueProperty().bindBidirectional(viewModel.toProperty());
+        rangeFilter.setConverter(converter(filters::rangeLabel));
+        rangeFilter.valueProperty().bindBidirectional(filters.rangeProperty());
+        fromDate.valueProperty().bindBidirectional(filters.fromProperty());
+        toDate.valueProperty().bindBidirectional(filters.toProperty());
 
         List<EventType> types = new ArrayList<>();
         types.add(null);
         types.addAll(List.of(EventType.values()));
         typeFilter.getItems().setAll(types);
-        typeFilter.setConverter(converter(viewModel::typeLabel));
+        typeFilter.setConverter(converter(filters::typeLabel));
         // the empty choice shows the prompt text
-        typeFilter.setPromptText(viewModel.typeLabel(null));
-        typeFilter.valueProperty().bindBidirectional(viewModel.typeProperty());
+        typeFilter.setPromptText(filters.typeLabel(null));
+        typeFilter.valueProperty().bindBidirectional(filters.typeProperty());
 
-        choices(ruleFilter, viewModel.ruleProperty(), EventDimension.RULE, "denials.filter.anyRule");
-        choices(reasonFilter, viewModel.reasonProperty(), EventDimension.REASON, "denials.filter.anyReason");
-        choices(toolFilter, viewModel.toolProperty(), EventDimension.TOOL, "denials.filter.anyTool");
+        choices(ruleFilter, filters.ruleProperty(), EventDimension.RULE, "denials.filter.anyRule");
+        choices(reasonFilter, filters.reasonProperty(), EventDimension.REASON, "denials.filter.anyReason");
+        choices(toolFilter, filters.toolProperty(), EventDimension.TOOL, "denials.filter.anyTool");
 
-        typed(search, viewModel.searchProperty());
-        typed(agentFilter, viewModel.agentProperty());
-        typed(personFilter, viewModel.personProperty());
-        clearFilters.setOnAction(event -> viewModel.clearFilters());
+        typed(search, filters.searchProperty());
+        typed(agentFilter, filters.agentProperty());
+        typed(personFilter, filters.personProperty());
+        clearFilters.setOnAction(event -> filters.clearFilters());
     }
 
     /** A filter list over the values the counts found, with "any" first; the chosen value always stays listed. */
@@ -253,7 +239,7 @@ public final class DenialsController implements ScreenController {
     private void wireTable() {
         table.setItems(viewModel.rows());
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        column(timeColumn, viewModel::shortTimeOf, false);
+        column(timeColumn, viewModel.texts()::shortTimeOf, false);
         column(typeColumn, event -> event.type().code(), true);
         column(reasonColumn, GovernanceEvent::reasonCode, true);
         column(ruleColumn, GovernanceEvent::ruleId, true);
@@ -308,74 +294,11 @@ public final class DenialsController implements ScreenController {
     }
 
     private void wireCharts() {
-        Map<EventDimension, BarChart<Number, String>> charts = new EnumMap<>(EventDimension.class);
-        charts.put(EventDimension.REASON, reasonChart);
-        charts.put(EventDimension.RULE, ruleChart);
-        charts.put(EventDimension.TOOL, toolChart);
-        Locale locale = messages.bundle().getLocale();
-        charts.forEach((dimension, chart) -> {
-            CountAxis.prepare((NumberAxis) chart.getXAxis(), locale);
-            ObservableList<EventCount> counts = viewModel.counts(dimension);
-            counts.addListener((ListChangeListener<EventCount>) change -> showBars(chart, counts));
-            showBars(chart, counts);
-        });
-        dayAxis.setTickLabelFormatter(new StringConverter<>() {
-            @Override
-            public String toString(Number epochDay) {
-                return DAY.format(LocalDate.ofEpochDay(Math.round(epochDay.doubleValue())));
-            }
-
-            @Override
-            public Number fromString(String text) {
-                return LocalDate.parse(text).toEpochDay();
-            }
-        });
-        CountAxis.prepare((NumberAxis) dayChart.getYAxis(), locale);
-        viewModel.byDay().addListener((ListChangeListener<DayCount>) change -> showDays());
-        dayTitle.textProperty().bind(Bindings.createStringBinding(() ->
-                viewModel.totalProperty().get() < 0 ? messages.get("denials.chart.day")
-                        : messages.get("denials.chart.dayTotal", viewModel.totalProperty().get()),
-                viewModel.totalProperty()));
-    }
-
-    /** The most frequent values, the most frequent on top. */
-    private static void showBars(BarChart<Number, String> chart, List<EventCount> counts) {
-        XYChart.Series<Number, String> series = new XYChart.Series<>();
-        List<EventCount> top = counts.subList(0, Math.min(BARS, counts.size()));
-        for (int i = top.size() - 1; i >= 0; i--) {
-            series.getData().add(new XYChart.Data<>(top.get(i).count(), top.get(i).key()));
-        }
-        CountAxis.fit((NumberAxis) chart.getXAxis(), top.stream().mapToLong(EventCount::count).max().orElse(0));
-        // a new series each time: a category axis keeps stale categories when the data of a series is replaced
-        chart.getData().setAll(List.of(series));
-        // bars keep a readable thickness however few values there are
-        double slot = Math.max(chart.getHeight() - 60, 100) / Math.max(top.size(), 1);
-        chart.setCategoryGap(Math.max(6, slot - 28));
-    }
-
-    /** A point per day from the first to the last day counted, days without events at zero. */
-    private void showDays() {
-        XYChart.Series<Number, Number> series = new XYChart.Series<>();
-        List<DayCount> days = viewModel.byDay();
-        if (!days.isEmpty()) {
-            long first = days.get(0).day().toEpochDay();
-            long last = days.get(days.size() - 1).day().toEpochDay();
-            Map<Long, Long> byDay = new HashMap<>();
-            days.forEach(day -> byDay.put(day.day().toEpochDay(), day.count()));
-            for (long day = first; day <= last; day++) {
-                series.getData().add(new XYChart.Data<>(day, byDay.getOrDefault(day, 0L)));
-            }
-            // a lone day sits in the middle of a three-day axis rather than on an axis of its own making
-            long margin = first == last ? 1 : 0;
-            dayAxis.setAutoRanging(false);
-            dayAxis.setLowerBound(first - margin);
-            dayAxis.setUpperBound(last + margin);
-            dayAxis.setTickUnit(Math.max(1, Math.ceil((last - first + 2 * margin) / 6.0)));
-            dayChart.setCreateSymbols(last - first < 45);
-        }
-        CountAxis.fit((NumberAxis) dayChart.getYAxis(), viewModel.byDay().stream().mapToLong(DayCount::count).max()
-                .orElse(0));
-        dayChart.getData().setAll(List.of(series));
+        Map<EventDimension, BarChart<Number, String>> bars = new EnumMap<>(EventDimension.class);
+        bars.put(EventDimension.REASON, reasonChart);
+        bars.put(EventDimension.RULE, ruleChart);
+        bars.put(EventDimension.TOOL, toolChart);
+        new DenialCharts(viewModel, messages, bars, dayTitle, dayChart, dayAxis).wire();
     }
 
     private void wireDetail() {
@@ -407,16 +330,17 @@ public final class DenialsController implements ScreenController {
     }
 
     private void wireExport() {
-        exportButton.disableProperty().bind(viewModel.exportingProperty());
+        DenialsExport export = viewModel.export();
+        exportButton.disableProperty().bind(export.runningProperty());
         exportButton.setOnAction(event -> chooseExportTarget());
-        exportProgress.progressProperty().bind(viewModel.exportProgressProperty());
-        exportProgress.visibleProperty().bind(viewModel.exportingProperty());
+        exportProgress.progressProperty().bind(export.progressProperty());
+        exportProgress.visibleProperty().bind(export.runningProperty());
         exportProgress.managedProperty().bind(exportProgress.visibleProperty());
-        cancelExport.visibleProperty().bind(viewModel.exportingProperty());
+        cancelExport.visibleProperty().bind(export.runningProperty());
         cancelExport.managedProperty().bind(cancelExport.visibleProperty());
-        cancelExport.setOnAction(event -> viewModel.cancelExport());
-        exportStatus.textProperty().bind(viewModel.exportStatusProperty());
-        exportBar.visibleProperty().bind(viewModel.exportStatusProperty().isNotEmpty());
+        cancelExport.setOnAction(event -> export.cancel());
+        exportStatus.textProperty().bind(export.statusProperty());
+        exportBar.visibleProperty().bind(export.statusProperty().isNotEmpty());
         exportBar.managedProperty().bind(exportBar.visibleProperty());
     }
 
@@ -428,48 +352,7 @@ public final class DenialsController implements ScreenController {
                 "*.csv"));
         File chosen = chooser.showSaveDialog(exportButton.getScene().getWindow());
         if (chosen != null) {
-            viewModel.export(chosen.toPath());
-        }
-    }
-
-    /** Asks how old, says how many events that deletes, and purges only once the person confirms. */
-    private void askPurge() {
-        Dialog<Integer> ask = new Dialog<>();
-        ask.initOwner(purgeButton.getScene().getWindow());
-        ask.setTitle(messages.get("denials.purge.title"));
-        ask.setHeaderText(messages.get("denials.purge.ask"));
-        Spinner<Integer> days = new Spinner<>(1, 36_500, 90);
-        days.setEditable(true);
-        days.setId("purgeDays");
-        ask.getDialogPane().setContent(new VBox(8, new Label(messages.get("denials.purge.days")), days));
-        ButtonType countThem = new ButtonType(messages.get("denials.purge.count"), ButtonBar.ButtonData.NEXT_FORWARD);
-        ask.getDialogPane().getButtonTypes().setAll(ButtonType.CANCEL, countThem);
-        ask.setResultConverter(button -> button == countThem ? typedDays(days) : null);
-        ask.showAndWait().ifPresent(chosen -> viewModel.countOlderThan(chosen, count -> confirmPurge(chosen, count)));
-    }
-
-    /** The days typed into the spinner, which commits its text only on Enter; text that is no number keeps the value. */
-    private static int typedDays(Spinner<Integer> days) {
-        try {
-            days.getValueFactory().setValue(Integer.parseInt(days.getEditor().getText().strip()));
-        } catch (NumberFormatException e) {
-            days.getEditor().setText(String.valueOf(days.getValue()));
-        }
-        return days.getValue();
-    }
-
-    private void confirmPurge(int days, long count) {
-        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, messages.get("denials.purge.confirm", count, days),
-                ButtonType.CANCEL, ButtonType.OK);
-        confirm.initOwner(purgeButton.getScene().getWindow());
-        confirm.setTitle(messages.get("denials.purge.title"));
-        confirm.setHeaderText(messages.get("denials.purge.header", count));
-        ((Button) confirm.getDialogPane().lookupButton(ButtonType.OK)).setText(messages.get("denials.purge.ok",
-                count));
-        ((Button) confirm.getDialogPane().lookupButton(ButtonType.OK)).setDefaultButton(false);
-        ((Button) confirm.getDialogPane().lookupButton(ButtonType.CANCEL)).setDefaultButton(true);
-        if (confirm.showAndWait().filter(ButtonType.OK::equals).isPresent() && count > 0) {
-            viewModel.purge(days);
+            viewModel.export().start(chosen.toPath());
         }
     }
 

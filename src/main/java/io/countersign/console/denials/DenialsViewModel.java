@@ -4,39 +4,27 @@ import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
-import io.countersign.engine.EventType;
 import io.countersign.engine.GovernanceEvent;
 import io.countersign.service.EventService;
 import io.countersign.service.EventService.EventDimension;
 import io.countersign.service.NotPermittedException;
-import io.countersign.service.Operation;
 import io.countersign.store.DayCount;
 import io.countersign.store.EventCount;
 import io.countersign.store.EventFilter;
 import io.countersign.store.EventPage;
 import io.countersign.store.PageRequest;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import javafx.beans.Observable;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import javafx.beans.property.ReadOnlyDoubleProperty;
-import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -44,22 +32,19 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
-import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
  * The denial browser: the governance events of a filter, newest first, a page at a time by keyset, with their
- * counts by reason, rule, tool and day, a CSV export of the filter and, for admins, the retention purge.
+ * counts by reason, rule, tool and day, a CSV export of the filter and, for admins, the retention purge (each
+ * of these its own type, reached from here).
  * Every change of the filter asks again; an answer for a filter that has since changed is dropped, so a slow
  * query never overwrites a newer one.
  */
 public final class DenialsViewModel {
     /** Events in one page of the table. */
     public static final int PAGE_SIZE = 100;
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-    private static final DateTimeFormatter SHORT_TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm");
 
     private final EventService service;
     private final Actor actor;
@@ -69,18 +54,11 @@ public final class DenialsViewModel {
     private final Clock clock;
     private final Consumer<String> openRun;
 
-    private final ObjectProperty<TimeRange> range = new SimpleObjectProperty<>(TimeRange.LAST_7_DAYS);
-    private final ObjectProperty<LocalDate> from = new SimpleObjectProperty<>();
-    private final ObjectProperty<LocalDate> to = new SimpleObjectProperty<>();
-    private final ObjectProperty<EventType> type = new SimpleObjectProperty<>();
-    private final StringProperty rule = new SimpleStringProperty("");
-    private final StringProperty reason = new SimpleStringProperty("");
-    private final StringProperty tool = new SimpleStringProperty("");
-    private final StringProperty agent = new SimpleStringProperty("");
-    private final StringProperty person = new SimpleStringProperty("");
-    private final StringProperty search = new SimpleStringProperty("");
-
     private final ReadOnlyObjectWrapper<EventFilter> filter = new ReadOnlyObjectWrapper<>();
+    private final DenialFilterForm filters;
+    private final EventTexts texts;
+    private final DenialsExport export;
+    private final EventPurge purge;
     private final ObservableList<GovernanceEvent> rows = FXCollections.observableArrayList();
     private final ObjectProperty<GovernanceEvent> selected = new SimpleObjectProperty<>();
     private final ObservableList<EventField> details = FXCollections.observableArrayList();
@@ -94,18 +72,11 @@ public final class DenialsViewModel {
     private final ReadOnlyLongWrapper total = new ReadOnlyLongWrapper(-1);
     private final ReadOnlyBooleanWrapper chartsLoading = new ReadOnlyBooleanWrapper();
 
-    private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyDoubleWrapper exportProgress = new ReadOnlyDoubleWrapper();
-    private final ReadOnlyStringWrapper exportStatus = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper purgeStatus = new ReadOnlyStringWrapper("");
-
     /** Bumped by every page request and every filter; read on the workers to skip work nobody waits for. */
     private final AtomicInteger pageGeneration = new AtomicInteger();
     private final AtomicInteger chartGeneration = new AtomicInteger();
     private long firstRow;
     private EventPage page;
-    private CsvExport export;
-    private boolean applying;
 
     /**
      * @param openRun shows a run's timeline, given its id
@@ -122,32 +93,11 @@ public final class DenialsViewModel {
         for (EventDimension dimension : EventDimension.values()) {
             counts.put(dimension, FXCollections.observableArrayList());
         }
-        range.addListener((o, was, now) -> {
-            if (now != TimeRange.CUSTOM) {
-                // a preset replaces picked dates; clearing them must not turn the range back into CUSTOM
-                applying = true;
-                from.set(null);
-                to.set(null);
-                applying = false;
-            }
-            apply();
-        });
-        for (ObjectProperty<LocalDate> date : List.of(from, to)) {
-            date.addListener((o, was, now) -> {
-                if (!applying) {
-                    if (range.get() != TimeRange.CUSTOM) {
-                        applying = true;
-                        range.set(TimeRange.CUSTOM);
-                        applying = false;
-                    }
-                    apply();
-                }
-            });
-        }
-        for (Observable input : List.of(type, rule, reason, tool, agent, person, search)) {
-            input.addListener(changed -> apply());
-        }
-        selected.addListener((o, was, now) -> details.setAll(now == null ? List.of() : fieldsOf(now)));
+        this.filters = new DenialFilterForm(messages, clock, this::apply);
+        this.texts = new EventTexts(messages, clock.getZone());
+        this.export = new DenialsExport(service, actor, executor, messages, filter::get);
+        this.purge = new EventPurge(service, actor, executor, messages, clock, this::refresh);
+        selected.addListener((o, was, now) -> details.setAll(now == null ? List.of() : texts.fieldsOf(now)));
     }
 
     /** Asks again for the current filter, with preset ranges measured back from now. */
@@ -155,24 +105,10 @@ public final class DenialsViewModel {
         apply();
     }
 
-    /** Empties every filter but the time range. */
-    public void clearFilters() {
-        applying = true;
-        type.set(null);
-        for (StringProperty text : List.of(rule, reason, tool, agent, person, search)) {
-            text.set("");
-        }
-        applying = false;
-        apply();
-    }
-
     private void apply() {
-        if (applying) {
-            return;
-        }
         EventFilter built;
         try {
-            built = build();
+            built = filters.build();
         } catch (IllegalArgumentException e) {
             problem.set(e.getMessage());
             return;
@@ -185,28 +121,6 @@ public final class DenialsViewModel {
         total.set(-1);
         // the counts scan every matching event; they start once the page is in, so the table never waits on them
         loadPage(built, PageRequest.first(PAGE_SIZE), () -> loadCharts(built, charts));
-    }
-
-    private EventFilter build() {
-        Instant start = null;
-        Instant end = null;
-        if (range.get() == TimeRange.CUSTOM) {
-            if (from.get() != null && to.get() != null && to.get().isBefore(from.get())) {
-                throw new IllegalArgumentException(messages.get("denials.rangeEmpty", from.get(), to.get()));
-            }
-            start = from.get() == null ? null : from.get().atStartOfDay(clock.getZone()).toInstant();
-            end = to.get() == null ? null : to.get().plusDays(1).atStartOfDay(clock.getZone()).toInstant();
-        } else if (range.get().span().isPresent()) {
-            start = clock.instant().minus(range.get().span().get());
-        }
-        return EventFilter.all().between(start, end)
-                .ofTypes(type.get() == null ? Set.of() : Set.of(type.get()))
-                .withRuleId(given(rule)).withReasonCode(given(reason)).withToolName(given(tool))
-                .withAgentConfiguration(given(agent)).withActor(given(person)).withText(search.get());
-    }
-
-    private static String given(StringProperty text) {
-        return text.get() == null || text.get().isBlank() ? null : text.get().strip();
     }
 
     /** Shows the next newer page, if there is one. */
@@ -319,169 +233,24 @@ public final class DenialsViewModel {
         }
     }
 
-    /**
-     * Starts writing the events of the current filter as CSV to a file, in the background. The file appears
-     * only once the export is complete.
-     */
-    public void export(Path target) {
-        Objects.requireNonNull(target, "target");
-        if (exporting.get() || filter.get() == null) {
-            return;
-        }
-        CsvExport started = new CsvExport(service, actor, filter.get(), target);
-        export = started;
-        exporting.set(true);
-        exportProgress.bind(started.progressProperty());
-        exportStatus.set(messages.get("denials.export.running", target.getFileName()));
-        started.setOnSucceeded(event -> exportEnded(messages.get("denials.export.done", started.getValue(),
-                started.target())));
-        started.setOnCancelled(event -> exportEnded(messages.get("denials.export.cancelled")));
-        started.setOnFailed(event -> exportEnded(messages.get("denials.export.failed",
-                String.valueOf(started.getException().getMessage()))));
-        executor.execute(started);
+    /** The filters as the person sets them; every change asks again. */
+    public DenialFilterForm filters() {
+        return filters;
     }
 
-    private void exportEnded(String status) {
-        exportProgress.unbind();
-        exporting.set(false);
-        export = null;
-        exportStatus.set(status);
+    /** How the browser words an event. */
+    public EventTexts texts() {
+        return texts;
     }
 
-    /** Stops a running export; nothing of it is left on disk. */
-    public void cancelExport() {
-        if (export != null) {
-            export.cancel(false);
-        }
+    /** The CSV export of the filter shown. */
+    public DenialsExport export() {
+        return export;
     }
 
-    /** Whether this person may purge old events: admins only (the service refuses everyone else anyway). */
-    public boolean mayPurge() {
-        return Operation.PURGE_EVENTS.allowedFor(actor.roles());
-    }
-
-    /** Counts, in the background, the events that a purge of everything older than {@code days} would delete. */
-    public void countOlderThan(int days, Consumer<Long> then) {
-        requireDays(days);
-        Instant cutoff = clock.instant().minus(Duration.ofDays(days));
-        Tasks.create(() -> service.countsByDay(actor, EventFilter.all().between(null, cutoff), ZoneOffset.UTC)
-                        .stream().mapToLong(DayCount::count).sum())
-                .onSuccess(then::accept)
-                .onError(failure -> purgeStatus.set(messages.get("denials.purge.failed",
-                        String.valueOf(failure.getMessage()))))
-                .runOnce(executor);
-    }
-
-    /** Deletes, in the background, every event older than {@code days}, then shows the filter again. */
-    public void purge(int days) {
-        requireDays(days);
-        Tasks.create(() -> service.purgeOlderThan(actor, Duration.ofDays(days)))
-                .onSuccess(deleted -> {
-                    purgeStatus.set(messages.get("denials.purge.done", deleted, days));
-                    refresh();
-                })
-                .onError(failure -> purgeStatus.set(messages.get("denials.purge.failed",
-                        String.valueOf(failure.getMessage()))))
-                .runOnce(executor);
-    }
-
-    private static void requireDays(int days) {
-        if (days < 1) {
-            throw new IllegalArgumentException("a purge keeps at least one day of events, not " + days);
-        }
-    }
-
-    private List<EventField> fieldsOf(GovernanceEvent event) {
-        List<EventField> fields = new ArrayList<>();
-        fields.add(new EventField(messages.get("denials.field.what"), explanation(event.type()), false));
-        fields.add(new EventField(messages.get("denials.column.time"), timeOf(event), false));
-        fields.add(new EventField(messages.get("denials.column.type"), event.type().code(), true));
-        addIfPresent(fields, "denials.column.reason", event.reasonCode());
-        addIfPresent(fields, "denials.column.rule", event.ruleId());
-        addIfPresent(fields, "denials.column.tool", event.toolName());
-        addIfPresent(fields, "denials.column.agent", event.agentConfiguration());
-        addIfPresent(fields, "denials.column.actor", event.actor());
-        addIfPresent(fields, "denials.field.model", event.model());
-        addIfPresent(fields, "denials.column.run", event.runId());
-        addIfPresent(fields, "denials.field.detail", event.detail());
-        fields.add(new EventField(messages.get("denials.field.id"), event.id(), true));
-        return fields;
-    }
-
-    private void addIfPresent(List<EventField> fields, String key, String value) {
-        if (value != null && !value.isBlank()) {
-            fields.add(new EventField(messages.get(key), value, true));
-        }
-    }
-
-    /** What an event of a type means, in a sentence. */
-    public String explanation(EventType eventType) {
-        return messages.get("denials.explain." + eventType.name());
-    }
-
-    /** The event's time in the console's zone ("2026-11-29 14:03:07"). */
-    public String timeOf(GovernanceEvent event) {
-        return TIME.format(event.time().atZone(clock.getZone()));
-    }
-
-    /** The event's time in the console's zone to the minute without the year, for the table ("11-29 14:03"). */
-    public String shortTimeOf(GovernanceEvent event) {
-        return SHORT_TIME.format(event.time().atZone(clock.getZone()));
-    }
-
-    /** The label of an event type, for the type filter. */
-    public String typeLabel(EventType eventType) {
-        return eventType == null ? messages.get("denials.filter.anyType") : eventType.code();
-    }
-
-    /** The label of a time range. */
-    public String rangeLabel(TimeRange shown) {
-        return messages.get("denials.range." + shown.name());
-    }
-
-    public ObjectProperty<TimeRange> rangeProperty() {
-        return range;
-    }
-
-    /** The first day of a picked range, inclusive. */
-    public ObjectProperty<LocalDate> fromProperty() {
-        return from;
-    }
-
-    /** The last day of a picked range, inclusive. */
-    public ObjectProperty<LocalDate> toProperty() {
-        return to;
-    }
-
-    /** The one event type shown; {@code null} for all. */
-    public ObjectProperty<EventType> typeProperty() {
-        return type;
-    }
-
-    public StringProperty ruleProperty() {
-        return rule;
-    }
-
-    public StringProperty reasonProperty() {
-        return reason;
-    }
-
-    public StringProperty toolProperty() {
-        return tool;
-    }
-
-    public StringProperty agentProperty() {
-        return agent;
-    }
-
-    /** The person who acted: the run's initiator for a refusal, the decider for a decision. */
-    public StringProperty personProperty() {
-        return person;
-    }
-
-    /** Free text, searched in the codes and names of every event. */
-    public StringProperty searchProperty() {
-        return search;
+    /** The retention purge, for admins. */
+    public EventPurge purge() {
+        return purge;
     }
 
     /** The filter the table and the counts show. */
@@ -544,24 +313,5 @@ public final class DenialsViewModel {
     /** True while the counts of the filter are being read. */
     public ReadOnlyBooleanProperty chartsLoadingProperty() {
         return chartsLoading.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty exportingProperty() {
-        return exporting.getReadOnlyProperty();
-    }
-
-    /** The share of the rows written, 0 to 1; -1 while the rows are being counted. */
-    public ReadOnlyDoubleProperty exportProgressProperty() {
-        return exportProgress.getReadOnlyProperty();
-    }
-
-    /** What the running or last export did. */
-    public ReadOnlyStringProperty exportStatusProperty() {
-        return exportStatus.getReadOnlyProperty();
-    }
-
-    /** What the last purge did. */
-    public ReadOnlyStringProperty purgeStatusProperty() {
-        return purgeStatus.getReadOnlyProperty();
     }
 }

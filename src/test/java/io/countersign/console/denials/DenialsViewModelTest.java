@@ -48,9 +48,9 @@ class DenialsViewModelTest {
 
     @Test
     void aPresetReachesBackFromNowAndAllTimeHasNoBounds() {
-        denials.rangeProperty().set(TimeRange.LAST_HOUR);
+        denials.filters().rangeProperty().set(TimeRange.LAST_HOUR);
         Instant hourAgo = filter().from();
-        denials.rangeProperty().set(TimeRange.ALL);
+        denials.filters().rangeProperty().set(TimeRange.ALL);
 
         assertThat(hourAgo).isEqualTo(NOW.minus(Duration.ofHours(1)));
         assertThat(filter().from()).isNull();
@@ -59,34 +59,34 @@ class DenialsViewModelTest {
 
     @Test
     void pickedDaysCoverWholeDaysInTheConsolesZone() {
-        denials.fromProperty().set(LocalDate.of(2026, 2, 1));
-        denials.toProperty().set(LocalDate.of(2026, 2, 3));
+        denials.filters().fromProperty().set(LocalDate.of(2026, 2, 1));
+        denials.filters().toProperty().set(LocalDate.of(2026, 2, 3));
 
-        assertThat(denials.rangeProperty().get()).isEqualTo(TimeRange.CUSTOM);
+        assertThat(denials.filters().rangeProperty().get()).isEqualTo(TimeRange.CUSTOM);
         assertThat(filter().from()).isEqualTo(Instant.parse("2026-02-01T00:00:00Z"));
         assertThat(filter().until()).isEqualTo(Instant.parse("2026-02-04T00:00:00Z"));
     }
 
     @Test
     void aPresetForgetsPickedDays() {
-        denials.fromProperty().set(LocalDate.of(2026, 2, 1));
+        denials.filters().fromProperty().set(LocalDate.of(2026, 2, 1));
 
-        denials.rangeProperty().set(TimeRange.LAST_30_DAYS);
+        denials.filters().rangeProperty().set(TimeRange.LAST_30_DAYS);
 
-        assertThat(denials.fromProperty().get()).isNull();
-        assertThat(denials.rangeProperty().get()).isEqualTo(TimeRange.LAST_30_DAYS);
+        assertThat(denials.filters().fromProperty().get()).isNull();
+        assertThat(denials.filters().rangeProperty().get()).isEqualTo(TimeRange.LAST_30_DAYS);
         assertThat(filter().from()).isEqualTo(NOW.minus(Duration.ofDays(30)));
     }
 
     @Test
     void everyFilterGoesIntoTheQueryTrimmedAndBlankMeansAny() {
-        denials.typeProperty().set(EventType.TOOL_DENIED);
-        denials.ruleProperty().set("no-secrets");
-        denials.reasonProperty().set("secret_path");
-        denials.toolProperty().set(" fs_read ");
-        denials.agentProperty().set("release-notes-bot");
-        denials.personProperty().set("   ");
-        denials.searchProperty().set(" secret ");
+        denials.filters().typeProperty().set(EventType.TOOL_DENIED);
+        denials.filters().ruleProperty().set("no-secrets");
+        denials.filters().reasonProperty().set("secret_path");
+        denials.filters().toolProperty().set(" fs_read ");
+        denials.filters().agentProperty().set("release-notes-bot");
+        denials.filters().personProperty().set("   ");
+        denials.filters().searchProperty().set(" secret ");
 
         assertThat(filter()).isEqualTo(EventFilter.all().between(NOW.minus(Duration.ofDays(7)), null)
                 .ofTypes(Set.of(EventType.TOOL_DENIED)).withRuleId("no-secrets").withReasonCode("secret_path")
@@ -95,11 +95,11 @@ class DenialsViewModelTest {
 
     @Test
     void clearingTheFiltersKeepsTheTimeRange() {
-        denials.rangeProperty().set(TimeRange.LAST_DAY);
-        denials.ruleProperty().set("no-secrets");
-        denials.searchProperty().set("secret");
+        denials.filters().rangeProperty().set(TimeRange.LAST_DAY);
+        denials.filters().ruleProperty().set("no-secrets");
+        denials.filters().searchProperty().set("secret");
 
-        denials.clearFilters();
+        denials.filters().clearFilters();
 
         assertThat(filter()).isEqualTo(EventFilter.all().between(NOW.minus(Duration.ofDays(1)), null));
     }
@@ -110,7 +110,7 @@ class DenialsViewModelTest {
         }, Messages.forLocale(Locale.ENGLISH), new ConnectionState(), new MovableClock(NOW), runId -> {
         });
 
-        assertThat(admin.mayPurge()).isTrue();
-        assertThat(denials.mayPurge()).isFalse();
+        assertThat(admin.purge().mayPurge()).isTrue();
+        assertThat(denials.purge().mayPurge()).isFalse();
     }
 }
