@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time from process start to the console's first shown window, under a virtual X display.
 #
-#   packaging/measure-startup.sh [-n RUNS] [-t TITLE] LAUNCHER [ARGS...]
+#   packaging/measure-startup.sh [-n RUNS] [-t TITLE] [-g] LAUNCHER [ARGS...]
 #
 # Starts Xvfb on a free display, then RUNS times (default 5): starts LAUNCHER and polls the display every
 # 10 ms with xdotool for a visible window whose title matches TITLE (default "Countersign": the first window,
@@ -13,20 +13,26 @@
 # cache folder (the Linux app image's launcher does that 20 s after a first start, see
 # packaging/linux/launcher.sh), the later runs wait for it, up to 120 s, as every start after a person's first
 # one finds it.
+# -g starts each run in a process group of its own and stops the whole group after it, for a launcher whose
+# child outlives it (the Java that mvn javafx:run forks); without it only the launcher's process is stopped, so
+# that the archive writer the app image's first start leaves behind keeps running. The CPU time is always the
+# launcher's own process's.
 # Needs Xvfb and xdotool (apt-get install -y xvfb xdotool libgtk-3-0).
 set -euo pipefail
 
 runs=5
 title=Countersign
+group=
 while [ $# -gt 1 ]; do
   case $1 in
     -n) runs=$2; shift 2 ;;
     -t) title=$2; shift 2 ;;
+    -g) group=1; shift ;;
     *) break ;;
   esac
 done
 if [ $# -lt 1 ]; then
-  echo "usage: $0 [-n RUNS] [-t TITLE] LAUNCHER [ARGS...]" >&2
+  echo "usage: $0 [-n RUNS] [-t TITLE] [-g] LAUNCHER [ARGS...]" >&2
   exit 2
 fi
 for tool in Xvfb xdotool; do
@@ -37,7 +43,7 @@ work=$(mktemp -d)
 xvfb_pid=
 app_pid=
 cleanup() {
-  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
+  [ -n "$app_pid" ] && kill ${group:+--} "${group:+-}$app_pid" 2>/dev/null || true
   if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; fi
   rm -rf "$work"
 }
@@ -59,7 +65,7 @@ mkdir -p "$work/home"
 samples=()
 for run in $(seq "$runs"); do
   start=$(date +%s%N)
-  env -u COUNTERSIGN_STORE HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" XDG_CONFIG_HOME="$work/home/.config" XDG_CACHE_HOME="$work/home/.cache" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
+  ${group:+setsid} env -u COUNTERSIGN_STORE HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" XDG_CONFIG_HOME="$work/home/.config" XDG_CACHE_HOME="$work/home/.cache" DISPLAY=$display "$@" >"$work/app-$run.log" 2>&1 &
   app_pid=$!
   shown=
   while kill -0 "$app_pid" 2>/dev/null; do
@@ -71,7 +77,7 @@ for run in $(seq "$runs"); do
     sleep 0.01
     [ $(( ($(date +%s%N) - start) / 1000000 )) -gt 60000 ] && break
   done
-  kill "$app_pid" 2>/dev/null || true
+  kill ${group:+--} "${group:+-}$app_pid" 2>/dev/null || true
   wait "$app_pid" 2>/dev/null || true
   app_pid=
   if [ -z "$shown" ]; then
