@@ -4,6 +4,7 @@ import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
 import io.countersign.console.controls.Badge;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.ToolEffect;
 import io.countersign.service.ToolSettingView;
 import java.util.Objects;
@@ -148,6 +149,12 @@ public final class ToolSettingsController implements ScreenController {
             Badge remote = new Badge(messages.get("settings.remote"), Badge.Kind.REMOTE);
             remote.setTooltip(new Tooltip(messages.get("settings.remoteServer", tool.server())));
             box.getChildren().add(remote);
+            if (tool.serverDeclaration() == ApprovalDeclaration.NOT_DECLARED) {
+                Badge undeclared = new Badge(messages.get("settings.undeclared"), Badge.Kind.UNDECLARED);
+                undeclared.setTooltip(new Tooltip(messages.get("settings.undeclaredTip")));
+                undeclared.setAccessibleText(messages.get("settings.undeclaredTip"));
+                box.getChildren().add(undeclared);
+            }
         }
         if (tool.asksForInput()) {
             box.getChildren().add(new Badge(messages.get("settings.input"), Badge.Kind.INPUT));
@@ -227,7 +234,8 @@ public final class ToolSettingsController implements ScreenController {
 
         private String approvalNote(ToolRow row) {
             if (row.isRemote()) {
-                return messages.get("settings.remoteNote", row.saved().server());
+                return messages.get(row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED
+                        ? "settings.undeclaredNote" : "settings.remoteNote", row.saved().server());
             }
             return row.saved().approvalControl().configurable() ? "" : row.saved().approvalControl().fixedReason();
         }
