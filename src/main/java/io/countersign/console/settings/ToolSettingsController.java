@@ -149,12 +149,6 @@ public final class ToolSettingsController implements ScreenController {
             Badge remote = new Badge(messages.get("settings.remote"), Badge.Kind.REMOTE);
             remote.setTooltip(new Tooltip(messages.get("settings.remoteServer", tool.server())));
             box.getChildren().add(remote);
-            if (tool.serverDeclaration() == ApprovalDeclaration.NOT_DECLARED) {
-                Badge undeclared = new Badge(messages.get("settings.undeclared"), Badge.Kind.UNDECLARED);
-                undeclared.setTooltip(new Tooltip(messages.get("settings.undeclaredTip")));
-                undeclared.setAccessibleText(messages.get("settings.undeclaredTip"));
-                box.getChildren().add(undeclared);
-            }
         }
         if (tool.asksForInput()) {
             box.getChildren().add(new Badge(messages.get("settings.input"), Badge.Kind.INPUT));
@@ -189,11 +183,15 @@ public final class ToolSettingsController implements ScreenController {
         };
     }
 
-    /** A switch bound to one of the row's properties; a switch the admin cannot change says why beside it. */
+    /**
+     * A switch bound to one of the row's properties; a switch the admin cannot change says why beside it, and the
+     * approval switch of a server nobody declared carries an amber badge, since its tools run without approval.
+     */
     private final class SwitchCell extends TableCell<ToolRow, ToolRow> {
         private final ToggleSwitch toggle = new ToggleSwitch();
+        private final Badge undeclared = new Badge(messages.get("settings.undeclared"), Badge.Kind.UNDECLARED);
         private final Label note = new Label();
-        private final HBox box = new HBox(8, toggle, note);
+        private final HBox box = new HBox(8, toggle, undeclared, note);
         private final boolean approval;
         private final Function<ToolRow, BooleanProperty> property;
         private BooleanProperty bound;
@@ -206,6 +204,8 @@ public final class ToolSettingsController implements ScreenController {
             note.getStyleClass().add("switch-note");
             note.setWrapText(true);
             note.setMaxWidth(NOTE_WIDTH);
+            undeclared.setTooltip(new Tooltip(messages.get("settings.undeclaredTip")));
+            undeclared.setAccessibleText(messages.get("settings.undeclaredTip"));
             box.setAlignment(Pos.CENTER_LEFT);
         }
 
@@ -226,6 +226,9 @@ public final class ToolSettingsController implements ScreenController {
             toggle.setAccessibleText(messages.get(approval ? "settings.column.approval" : "settings.column.enabled")
                     + ": " + row.saved().name());
             toggle.setDisable(approval && !row.approvalSwitchable());
+            boolean notDeclared = approval && row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED;
+            undeclared.setVisible(notDeclared);
+            undeclared.setManaged(notDeclared);
             note.setText(approval ? approvalNote(row) : "");
             note.setVisible(!note.getText().isEmpty());
             note.setManaged(note.isVisible());
