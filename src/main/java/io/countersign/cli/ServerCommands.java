@@ -19,8 +19,9 @@ final class ServerCommands {
     private ServerCommands() {
     }
 
-    @Command(name = "servers", description = "The MCP server records, each with its declaration (approval-bound"
-            + " unless declared otherwise). Admins only.",
+    @Command(name = "servers", description = "The MCP server records, each with its declaration, which alone"
+            + " decides whether the server's tools need approval: approval-bound (every call waits for an"
+            + " operator), not approval-bound, or not declared (\"not declared: runs without approval\"). Admins only.",
             subcommands = {ListServers.class, Add.class, Edit.class, Test.class, Remove.class})
     static final class Servers extends Subcommand {
         @Override
@@ -71,7 +72,9 @@ final class ServerCommands {
         Boolean enabled;
 
         @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false", description = "The declaration:"
-                + " whether every tool of the server needs an approval (a new server does).")
+                + " true, every call of the server's tools waits for an operator's approval; false, they run"
+                + " without one. Required by add. A server without a declaration runs its tools without approval,"
+                + " whatever they do.")
         Boolean approvalBound;
 
         @Option(names = "--group", paramLabel = "GROUP", description = "The tool group of its tools (default: the"
@@ -107,8 +110,13 @@ final class ServerCommands {
         }
     }
 
+    /** Why add asks: what a server without a declaration does is easy to miss. */
+    static final String DECLARATION_REQUIRED = "servers add needs the server's declaration: --approval-bound true"
+            + " makes every call of its tools wait for an operator's approval, --approval-bound false lets them run"
+            + " without one (a server without a declaration would run its tools without approval, whatever they do)";
+
     @Command(name = "add", description = "Add an MCP server: --command with --arg and --env (stdio), or --url with"
-            + " --header (Streamable HTTP). It is approval-bound unless --approval-bound false. Admins only.")
+            + " --header (Streamable HTTP), and its declaration, --approval-bound true or false. Admins only.")
     static final class Add extends Subcommand {
         @Parameters(paramLabel = "NAME", description = "The server's name; its tools are named NAME.TOOL.")
         String name;
@@ -118,6 +126,9 @@ final class ServerCommands {
 
         @Override
         public Integer call() {
+            if (fields.approvalBound == null) {
+                throw CliFailure.usage(DECLARATION_REQUIRED);
+            }
             return saved(this, runtime().servers().add(actor(), name, fields.form()));
         }
     }
@@ -190,8 +201,8 @@ final class ServerCommands {
         }
     }
 
-    @Command(name = "remove", description = "Remove a server record; its tools are no longer offered, and its"
-            + " declaration returns to approval-bound. Admins only.")
+    @Command(name = "remove", description = "Remove a server record and its declaration; its tools are no longer"
+            + " offered. Admins only.")
     static final class Remove extends Subcommand {
         @Parameters(paramLabel = "NAME", description = "The server.")
         String name;

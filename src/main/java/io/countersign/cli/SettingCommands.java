@@ -100,8 +100,10 @@ final class SettingCommands {
             throw CliFailure.usage("name what to do: server set NAME --approval-bound true|false");
         }
 
-        @Command(name = "set", description = "Declare whether the tools of a remote server need approval;"
-                + " --preview shows what it would change without saving. Admins only.")
+        @Command(name = "set", description = "Declare whether the tools of a remote server need approval: true,"
+                + " every call waits for an operator; false, they run without one. A server not declared yet runs"
+                + " its tools without approval; declaring it is a change like any other. --preview shows what it"
+                + " would change without saving. Admins only.")
         static final class SetServer extends Subcommand {
             @Parameters(paramLabel = "NAME", description = "The server record.")
             String name;

@@ -115,8 +115,10 @@ final class Views {
 
     static ObjectNode tool(ToolSettingView tool) {
         return object().put("name", tool.name()).put("group", tool.group()).put("effect", code(tool.effect()))
-                .put("dataClass", tool.dataClass().code()).put("server", tool.server()).put("enabled", tool.enabled())
-                .put("approvalBound", tool.approvalBound())
+                .put("dataClass", tool.dataClass().code()).put("server", tool.server())
+                .put("serverDeclaration", tool.serverDeclaration() == null ? null
+                        : tool.serverDeclaration().plainWords())
+                .put("enabled", tool.enabled()).put("approvalBound", tool.approvalBound())
                 .put("approvalConfigurable", tool.approvalControl().configurable())
                 .put("fixedBecause", tool.approvalControl().fixedReason()).put("asksForInput", tool.asksForInput())
                 .put("runsUnattended", tool.runsUnattended());
@@ -157,7 +159,8 @@ final class Views {
             node.put("transport", "streamable_http").put("url", http.url().toString());
             new TreeMap<>(http.headers()).forEach(node.putObject("headers")::put);
         }
-        node.put("enabled", server.enabled()).put("approvalBound", server.approvalBound())
+        node.put("enabled", server.enabled()).put("approvalBound", server.declaration().approvalBound())
+                .put("declaration", server.declaration().plainWords())
                 .put("group", server.group()).put("dataClass", server.dataClass().code());
         seconds(node, "timeoutSeconds", server.callTimeout());
         seconds(node, "connectTimeoutSeconds", server.connectTimeout());

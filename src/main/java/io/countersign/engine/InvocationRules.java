@@ -19,19 +19,15 @@ import java.util.Set;
  * <p>Both policies first resolve the call's target with every resolver, then ask the rules in order; the first
  * denial wins and carries the rule's identifier. A rule that fails to decide refuses the call with a failure
  * code: {@code rule_failed} when it throws or answers nothing, {@code history_incomplete} (without asking it) when
- * it needs a complete history the run cannot prove, {@code policy_failed} (rule identifier {@code policy}) when
+ * it needs a complete history the run cannot prove, {@code policy_failed} (naming no rule) when
  * a resolver throws or two resolvers claim one call. The text of a rule's or resolver's exception is never shown,
  * stored or logged: the log names only the rule or resolver and the exception's class.
  */
 public final class InvocationRules {
-    /** The rule identifier a {@code policy_failed} verdict carries: no single rule is to blame. */
-    public static final String POLICY_IDENTIFIER = "policy";
-
     private static final System.Logger LOG = System.getLogger(InvocationRules.class.getName());
     private static final InvocationRules NONE = new InvocationRules(List.of(), List.of(), List.of());
     private static final InvocationVerdict ALLOWED_WITHOUT_TARGET = InvocationVerdict.allowed(null);
-    private static final InvocationVerdict POLICY_FAILED = new InvocationVerdict(
-            ToolInvocationDecision.deny(InvocationVerdict.POLICY_FAILED), POLICY_IDENTIFIER, null);
+    private static final InvocationVerdict POLICY_FAILED = InvocationVerdict.policyFailed();
     private static final ToolInvocationDecision RULE_FAILED = ToolInvocationDecision.deny(InvocationVerdict.RULE_FAILED);
     private static final ToolInvocationDecision HISTORY_INCOMPLETE =
             ToolInvocationDecision.deny(InvocationVerdict.HISTORY_INCOMPLETE);
@@ -76,7 +72,7 @@ public final class InvocationRules {
      *
      * @throws IllegalArgumentException for a missing rule or resolver, an identifier that is not a code
      *                                  ({@code [a-z][a-z0-9_.-]*}, 1 to 64 ASCII characters), an identifier used
-     *                                  twice (or the reserved {@value #POLICY_IDENTIFIER}), or a resolver
+     *                                  twice, or a resolver
      *                                  registered twice (it would claim every call it understands twice)
      */
     public static InvocationRules of(List<ToolInvocationRule> rules, List<ToolTargetResolver> resolvers) {
@@ -90,10 +86,6 @@ public final class InvocationRules {
             }
             String identifier = Names.requireCode(rule.identifier(),
                     "identifier of invocation rule " + rule.getClass().getName());
-            if (identifier.equals(POLICY_IDENTIFIER)) {
-                throw new IllegalArgumentException("invocation rule " + rule.getClass().getName()
-                        + " uses the identifier \"" + POLICY_IDENTIFIER + "\", which is reserved for policy failures");
-            }
             if (identifiers.contains(identifier)) {
                 throw new IllegalArgumentException("two invocation rules use the identifier \"" + identifier
                         + "\" (the second is " + rule.getClass().getName() + "); identifiers must be unique");

@@ -5,7 +5,8 @@ import java.util.Set;
 
 /**
  * The invocation policy's answer for one call: the decision, the identifier of the rule that denied it
- * ({@code null} when allowed), and the resolved target ({@code null} when no resolver named one).
+ * ({@code null} when allowed, and for a {@code policy_failed} refusal, which no single rule made), and the
+ * resolved target ({@code null} when no resolver named one).
  */
 public record InvocationVerdict(ToolInvocationDecision decision, String ruleIdentifier,
                                 ToolInvocationTarget target) {
@@ -17,9 +18,17 @@ public record InvocationVerdict(ToolInvocationDecision decision, String ruleIden
 
     public InvocationVerdict {
         Objects.requireNonNull(decision, "decision");
-        if (decision.denied()) {
+        if (decision.denied() && !(ruleIdentifier == null && POLICY_FAILED.equals(decision.reasonCode()))) {
             Names.requireCode(ruleIdentifier, "rule identifier");
         }
+    }
+
+    /**
+     * The refusal of a call whose target could not be resolved, or whose policy failed as a whole. It names no
+     * rule, so it cannot be mistaken for the refusal of a rule, whatever that rule is called.
+     */
+    public static InvocationVerdict policyFailed() {
+        return new InvocationVerdict(ToolInvocationDecision.deny(POLICY_FAILED), null, null);
     }
 
     public static InvocationVerdict allowed(ToolInvocationTarget target) {
@@ -37,7 +46,8 @@ public record InvocationVerdict(ToolInvocationDecision decision, String ruleIden
 
     /** The result text the model sees for a call this verdict refused. */
     public String refusalText() {
-        String text = "Error: invocation denied (rule: " + ruleIdentifier + ", reason: " + decision.reasonCode()
+        String by = ruleIdentifier == null ? "" : "rule: " + ruleIdentifier + ", ";
+        String text = "Error: invocation denied (" + by + "reason: " + decision.reasonCode()
                 + "). Nothing was executed.";
         return decision.explanation() == null ? text : text + " " + decision.explanation();
     }

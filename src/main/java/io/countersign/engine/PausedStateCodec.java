@@ -173,7 +173,7 @@ public final class PausedStateCodec {
 
     /**
      * Reads a history; anything that cannot be proven whole (a missing or non-boolean flag, an entry of the
-     * wrong shape, an unknown outcome, a bad target) yields an incomplete history of the entries that could be
+     * wrong shape, a blank or malformed tool name, an unknown outcome, a bad target) yields an incomplete history of the entries that could be
      * read, so a damaged history never passes for a complete one.
      */
     public static ToolInvocationHistory historyFromTree(JsonNode node) {
@@ -204,8 +204,13 @@ public final class PausedStateCodec {
             }
         });
         Reader in = new Reader(item, "");
+        String tool = in.text("tool");
+        // A blank or malformed name cannot say which tool ran, so the history holding it cannot be proven whole.
+        if (!Names.isCode(tool)) {
+            throw new IllegalArgumentException("observation of a tool named \"" + tool + "\", not a tool name");
+        }
         JsonNode target = item.get("target");
-        return new ToolInvocationObservation(in.text("tool"), ToolInvocationObservation.Outcome.fromCode(
+        return new ToolInvocationObservation(tool, ToolInvocationObservation.Outcome.fromCode(
                 in.text("outcome")), target == null || target.isNull() ? null : targetFromTree(new Reader(target, "")));
     }
 

@@ -2,7 +2,8 @@ package io.countersign.engine;
 
 /**
  * A tool imported from a remote (MCP) server. It is judged on the operator's declaration on its server
- * record ({@link ToolSettings#serverApprovalBound}), never on its effect or on the server's own hints.
+ * record ({@link ToolSettings#serverDeclaration}), never on its effect or on the server's own hints: a tool whose
+ * server nobody declared runs without approval.
  */
 public interface RemoteTool extends Tool {
 

@@ -2,7 +2,7 @@ package io.countersign.engine;
 
 /**
  * The only place that decides whether a tool needs a human approval. In this order: no tool → no; the approval
- * marker → yes; a remote tool → its server record's declaration; a write effect → yes; a configurable tool →
+ * marker → yes; a remote tool → its server record's declaration (not declared → no, whatever the tool does); a write effect → yes; a configurable tool →
  * its admin setting; otherwise no.
  */
 public final class ToolApprovalRule {
@@ -25,7 +25,8 @@ public final class ToolApprovalRule {
             return true;
         }
         if (tool instanceof RemoteTool remote) {
-            return settings.serverApprovalBound(remote.serverName());
+            // judged on the declaration alone: an undeclared server's tools run without approval
+            return settings.serverDeclaration(remote.serverName()).approvalBound();
         }
         if (tool.effect() == ToolEffect.WRITE) {
             return true;

@@ -293,7 +293,7 @@ public final class ToolLoop {
             return Objects.requireNonNull(preApprovalPolicy.evaluate(new ToolInvocationContext(call.name(),
                     call.arguments(), configuration, null, run.context, run.history)), "verdict");
         } catch (RuntimeException e) {
-            return new InvocationVerdict(ToolInvocationDecision.deny(InvocationVerdict.POLICY_FAILED), "policy", null);
+            return InvocationVerdict.policyFailed();
         }
     }
 
@@ -372,7 +372,7 @@ public final class ToolLoop {
             return Objects.requireNonNull(invocationPolicy.evaluate(new ToolInvocationContext(call.name(),
                     arguments, configuration, null, run.context, run.history)), "verdict");
         } catch (RuntimeException e) {
-            return new InvocationVerdict(ToolInvocationDecision.deny(InvocationVerdict.POLICY_FAILED), "policy", null);
+            return InvocationVerdict.policyFailed();
         }
     }
 

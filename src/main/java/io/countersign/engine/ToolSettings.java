@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * The admin's tool settings at one moment: disabled tools and groups, the approval setting of configurable
- * tools, and each remote server's approval declaration (approval-bound unless declared otherwise).
+ * tools, and each remote server's approval declaration ({@code serverApprovalBound} holds the declared servers;
+ * a server it does not name is not declared, and its tools run without approval).
  */
 public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups,
                            Map<String, Boolean> approvalSettings, Map<String, Boolean> serverApprovalBound) {
@@ -20,7 +21,7 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
         serverApprovalBound = Map.copyOf(serverApprovalBound);
     }
 
-    /** Everything enabled, every configurable tool at its default, every server approval-bound. */
+    /** Everything enabled, every configurable tool at its default, no server declared. */
     public static ToolSettings defaults() {
         return DEFAULTS;
     }
@@ -34,9 +35,15 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
         return approvalSettings.getOrDefault(tool.name(), tool.approvalByDefault());
     }
 
-    /** The operator's declaration on a server record; a server nobody declared is approval-bound. */
+    /** The operator's declaration on a server record. */
+    public ApprovalDeclaration serverDeclaration(String serverName) {
+        Boolean declared = serverApprovalBound.get(serverName);
+        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+    }
+
+    /** Whether a server's tools need approval: only when it is declared approval-bound. */
     public boolean serverApprovalBound(String serverName) {
-        return serverApprovalBound.getOrDefault(serverName, true);
+        return serverDeclaration(serverName).approvalBound();
     }
 
     public ToolSettings withToolEnabled(String toolName, boolean enabled) {
@@ -66,8 +73,16 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
     }
 
     public ToolSettings withServerApprovalBound(String serverName, boolean approvalBound) {
+        return withServerDeclaration(serverName, ApprovalDeclaration.of(approvalBound));
+    }
+
+    public ToolSettings withServerDeclaration(String serverName, ApprovalDeclaration declaration) {
         Map<String, Boolean> next = new HashMap<>(serverApprovalBound);
-        next.put(serverName, approvalBound);
+        if (declaration.declared()) {
+            next.put(serverName, declaration.approvalBound());
+        } else {
+            next.remove(serverName);
+        }
         return new ToolSettings(disabledTools, disabledGroups, approvalSettings, next);
     }
 }

@@ -50,11 +50,15 @@ public final class DefaultSettingsService implements SettingsService {
     private List<ToolSettingView> views(ToolSettings snapshot) {
         UnattendedToolFilter unattended = new UnattendedToolFilter(registry,
                 new ToolApprovalRule(ToolSettingsSource.fixed(snapshot)));
-        return registry.tools().stream().map(tool -> new ToolSettingView(tool.name(), tool.description(),
-                tool.group(), tool.effect(), tool.dataClass(), tool instanceof RemoteTool remote
-                ? remote.serverName() : null, snapshot.enabled(tool), ToolApprovalRule.requiresApproval(tool, snapshot),
-                control(tool), tool instanceof RequiresInput,
-                snapshot.enabled(tool) && !unattended.unattended(List.of(tool.name())).isEmpty())).toList();
+        return registry.tools().stream().map(tool -> view(tool, snapshot, unattended)).toList();
+    }
+
+    private static ToolSettingView view(Tool tool, ToolSettings snapshot, UnattendedToolFilter unattended) {
+        String server = tool instanceof RemoteTool remote ? remote.serverName() : null;
+        return new ToolSettingView(tool.name(), tool.description(), tool.group(), tool.effect(), tool.dataClass(),
+                server, server == null ? null : snapshot.serverDeclaration(server), snapshot.enabled(tool),
+                ToolApprovalRule.requiresApproval(tool, snapshot), control(tool), tool instanceof RequiresInput,
+                snapshot.enabled(tool) && !unattended.unattended(List.of(tool.name())).isEmpty());
     }
 
     /** Mirrors the order in which {@link ToolApprovalRule} asks, so the reason given is the one that decides. */

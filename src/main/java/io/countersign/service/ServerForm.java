@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.tools.mcp.McpServerRecord;
 import java.net.URI;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /**
  * What an admin fills in to add or edit an MCP server, as given: every field may be left out ({@code null}). When
- * a server is added, a left-out field takes its default (enabled, approval-bound, the server's name as group,
+ * a server is added, a left-out field takes its default (enabled, not declared, the server's name as group,
  * {@link McpServerRecord#DEFAULT_DATA_CLASS}, the default timeouts); when one is edited, it keeps its value. A
  * command makes the server a stdio server, a URL a Streamable HTTP server; arguments and environment belong to the
  * first, headers to the second.
@@ -20,6 +21,8 @@ import java.util.Map;
  * @param env            stdio: extra environment, each value plain or a reference {@code env:NAME}
  * @param url            Streamable HTTP: the endpoint
  * @param headers        Streamable HTTP: extra headers, each value plain or a reference {@code env:NAME}
+ * @param approvalBound  the declaration: {@code true} approval-bound, {@code false} not approval-bound; left out
+ *                       on a new server, it is not declared, and its tools run without approval
  * @param dataClass      the code of a data class, such as {@code sourceCode}
  */
 public record ServerForm(String command, List<String> args, Map<String, String> env, String url,
@@ -89,7 +92,8 @@ public record ServerForm(String command, List<String> args, Map<String, String> 
 
     private McpServerRecord applyTo(McpServerRecord current, McpServerRecord.Transport transport) {
         return new McpServerRecord(current.name(), transport, pick(enabled, current.enabled()),
-                pick(approvalBound, current.approvalBound()), pick(group, current.group()),
+                approvalBound == null ? current.declaration() : ApprovalDeclaration.of(approvalBound),
+                pick(group, current.group()),
                 dataClass == null ? current.dataClass() : DataClass.fromCode(dataClass),
                 pick(callTimeout, current.callTimeout()), pick(connectTimeout, current.connectTimeout()));
     }

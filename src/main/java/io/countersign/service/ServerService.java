@@ -19,7 +19,10 @@ public interface ServerService {
      */
     List<McpServerRecord> list(Actor actor);
 
-    /** Adds a server; a field the form leaves out takes its default, so a new server is approval-bound. */
+    /**
+     * Adds a server; a field the form leaves out takes its default, so a server added without a declaration is
+     * not declared, and its tools run without approval.
+     */
     ServerResult add(Actor actor, String name, ServerForm form);
 
     /** Changes the fields the form gives; the others keep their values. */

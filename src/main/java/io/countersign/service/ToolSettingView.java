@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.ToolEffect;
 
@@ -7,6 +8,8 @@ import io.countersign.engine.ToolEffect;
  * One tool as the admin sees it under the settings in force.
  *
  * @param server          the remote server it comes from, or {@code null} for a local tool
+ * @param serverDeclaration the declaration on that server's record (which alone decides a remote tool's
+ *                        approval), or {@code null} for a local tool
  * @param approvalBound   every call waits for a person's approval ({@link io.countersign.engine.ToolApprovalRule})
  * @param approvalControl whether an admin can change {@code approvalBound} per tool, and why not when fixed
  * @param asksForInput    calls wait for a person's typed input
@@ -14,14 +17,14 @@ import io.countersign.engine.ToolEffect;
  *                        {@link io.countersign.engine.UnattendedToolFilter})
  */
 public record ToolSettingView(String name, String description, String group, ToolEffect effect, DataClass dataClass,
-                              String server, boolean enabled, boolean approvalBound, ApprovalControl approvalControl,
+                              String server, ApprovalDeclaration serverDeclaration, boolean enabled, boolean approvalBound, ApprovalControl approvalControl,
                               boolean asksForInput, boolean runsUnattended) {
 
     /** Who decides whether a tool needs approval, in the order {@link io.countersign.engine.ToolApprovalRule} asks. */
     public enum ApprovalControl {
         /** The tool carries the approval marker: always approval-bound. */
         MARKER("the approval marker"),
-        /** A remote tool: approval-bound unless its server record declares otherwise. */
+        /** A remote tool: approval-bound only when its server record declares it so. */
         REMOTE("remote: follows its server's declaration"),
         /** A write tool: always approval-bound. */
         WRITE("write tools always need approval"),

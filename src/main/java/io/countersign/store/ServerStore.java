@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.Json;
 import io.countersign.tools.mcp.McpServerRecord;
@@ -22,9 +23,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The operator's MCP server records. A record's declaration (approval-bound or not) is the setting
- * {@code server_approval_bound:NAME} that {@link SettingsStore} holds and the approval rule reads: this store reads
- * it into every record it returns and changes it, through the same setting, when a record is saved. Every change
+ * The operator's MCP server records. A record's declaration is the setting {@code server_approval_bound:NAME}
+ * that {@link SettingsStore} holds and the approval rule reads ("true", "false", or no row: not declared): this
+ * store reads it into every record it returns and changes it, through the same setting, when a record is saved. Every change
  * is recorded with who, when, the old and the new value ({@code server:NAME} for the record, the setting for the
  * declaration), in the change's own transaction. Role checks belong to the caller.
  */
@@ -77,8 +78,8 @@ public final class ServerStore {
     }
 
     /**
-     * Removes a record; its declaration returns to the default (approval-bound), so that a server added later
-     * under the same name starts approval-bound.
+     * Removes a record and its declaration, so that a server added later under the same name starts from the
+     * declaration it is added with, not from this one's.
      *
      * @return the recorded changes, or empty when the store has no server of this name
      */
@@ -98,7 +99,7 @@ public final class ServerStore {
                     List<SettingChange> recorded = new ArrayList<>();
                     recorded.add(SettingChanges.record(connection, database.clock().instant(), who,
                             SettingKind.SERVER.key(name), describe(old.get()), null));
-                    settings.change(connection, SettingKind.SERVER_APPROVAL_BOUND, name, "true", who)
+                    settings.clear(connection, SettingKind.SERVER_APPROVAL_BOUND, name, who)
                             .ifPresent(recorded::add);
                     return Optional.of(List.copyOf(recorded));
                 });
@@ -122,12 +123,20 @@ public final class ServerStore {
                 recorded.add(SettingChanges.record(connection, database.clock().instant(), who,
                         SettingKind.SERVER.key(server.name()), before, after));
             }
-            settings.change(connection, SettingKind.SERVER_APPROVAL_BOUND, server.name(),
-                    Boolean.toString(server.approvalBound()), who).ifPresent(recorded::add);
+            declare(connection, server, who).ifPresent(recorded::add);
             return Optional.of(List.copyOf(recorded));
         });
         settings.dropCache();
         return changes;
+    }
+
+    private Optional<SettingChange> declare(Connection connection, McpServerRecord server, Actor who)
+            throws SQLException {
+        if (!server.declaration().declared()) {
+            return settings.clear(connection, SettingKind.SERVER_APPROVAL_BOUND, server.name(), who);
+        }
+        return settings.change(connection, SettingKind.SERVER_APPROVAL_BOUND, server.name(),
+                Boolean.toString(server.declaration().approvalBound()), who);
     }
 
     private static void upsert(Connection connection, McpServerRecord server) throws SQLException {
@@ -165,7 +174,7 @@ public final class ServerStore {
     }
 
     private static List<McpServerRecord> select(Connection connection, String name) throws SQLException {
-        // The declaration joins in from the settings; a server nobody declared is approval-bound.
+        // The declaration joins in from the settings; a server without a row is not declared.
         try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + ", setting_value"
                 + " FROM mcp_servers LEFT JOIN tool_settings ON setting_key = ? || name"
                 + (name == null ? "" : " WHERE name = ?") + " ORDER BY name")) {
@@ -196,13 +205,23 @@ public final class ServerStore {
                         Json.mapper().readValue(row.getString(7), PAIRS));
                 default -> throw new IllegalArgumentException("unknown transport \"" + transport + "\"");
             };
-            String declaration = row.getString(13);
-            return new McpServerRecord(name, how, row.getBoolean(8), declaration == null
-                    || Boolean.parseBoolean(declaration), row.getString(9), DataClass.fromCode(row.getString(10)),
-                    Duration.ofNanos(row.getLong(11)), Duration.ofNanos(row.getLong(12)));
+            return new McpServerRecord(name, how, row.getBoolean(8), declaration(row.getString(13)), row.getString(9),
+                    DataClass.fromCode(row.getString(10)), Duration.ofNanos(row.getLong(11)),
+                    Duration.ofNanos(row.getLong(12)));
         } catch (IllegalArgumentException | JsonProcessingException e) {
             throw new SQLException("the stored MCP server record \"" + name + "\" is damaged: " + e.getMessage(), e);
         }
+    }
+
+    private static ApprovalDeclaration declaration(String stored) {
+        if (stored == null) {
+            return ApprovalDeclaration.NOT_DECLARED;
+        }
+        return switch (stored) {
+            case "true" -> ApprovalDeclaration.APPROVAL_BOUND;
+            case "false" -> ApprovalDeclaration.NOT_APPROVAL_BOUND;
+            default -> throw new IllegalArgumentException("declaration \"" + stored + "\" is neither true nor false");
+        };
     }
 
     /** The record as a setting change shows it: everything but the declaration, which is a setting of its own. */

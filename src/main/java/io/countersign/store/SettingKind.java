@@ -8,7 +8,8 @@ enum SettingKind {
     TOOL_ENABLED("tool_enabled", "true"),
     GROUP_ENABLED("group_enabled", "true"),
     APPROVAL("approval", null),
-    SERVER_APPROVAL_BOUND("server_approval_bound", "true"),
+    /** A remote server's declaration, "true" or "false"; no row: not declared, its tools run without approval. */
+    SERVER_APPROVAL_BOUND("server_approval_bound", null),
     ALLOWED_HOSTS("allowed_hosts", null),
     USER_ROLES("user_roles", null),
     /** A remote server's record (how to reach it, enabled, group, data class, timeouts); its declaration is
@@ -27,7 +28,7 @@ enum SettingKind {
         return code + ":" + subject;
     }
 
-    /** The value in force while no row is stored, or {@code null} when the tool itself decides. */
+    /** The value in force while no row is stored, or {@code null} when the tool itself decides or nothing is set. */
     String defaultValue() {
         return defaultValue;
     }

@@ -91,7 +91,8 @@ public final class SettingsStore implements ToolSettingsSource {
     }
 
     /**
-     * Declares whether a remote server's tools need approval.
+     * Declares whether a remote server's tools need approval. Declaring a server nobody declared yet is a change
+     * like any other.
      *
      * @return the change, or empty when it already was so
      */
@@ -162,6 +163,27 @@ public final class SettingsStore implements ToolSettingsSource {
             upsert.executeUpdate();
         }
         return Optional.of(SettingChanges.record(connection, database.clock().instant(), who, key, old, value));
+    }
+
+    /**
+     * Removes a setting inside the caller's transaction, so that its default (or, for a server's declaration, "not
+     * declared") is in force again; the caller calls {@link #dropCache()} once it has committed.
+     *
+     * @return the change, or empty when no value was stored
+     */
+    Optional<SettingChange> clear(Connection connection, SettingKind kind, String subject, Actor who)
+            throws SQLException {
+        String key = kind.key(subject);
+        Optional<String> old = stored(connection, key);
+        if (old.isEmpty()) {
+            return Optional.empty();
+        }
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM tool_settings WHERE setting_key = ?")) {
+            delete.setString(1, key);
+            delete.executeUpdate();
+        }
+        return Optional.of(SettingChanges.record(connection, database.clock().instant(), who, key, old.get(), null));
     }
 
     /** Makes the next read load the settings again, so a caller sees its own change without waiting for the feed. */

@@ -3,11 +3,17 @@ package io.countersign.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
+import io.countersign.tools.mcp.McpServerRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,7 +108,7 @@ class ServerCommandsTest {
 
     @Test
     void editChangesTheGivenFieldsOnly() {
-        done(addFiles());
+        done(addFiles("--approval-bound", "true"));
 
         JsonNode edited = done(countersign.runHere("servers", "edit", "files", "--enabled", "false", "--env",
                 "API_TOKEN=env:FILES_TOKEN"));
@@ -114,10 +120,66 @@ class ServerCommandsTest {
     }
 
     @Test
-    void aTakenNameIsRefused() {
-        done(addFiles());
+    void serversAddWithoutTheDeclarationExitsTwoExplainingBothChoices() {
+        CommandProcess.Result result = addFiles();
 
-        assertOneLineError(addFiles(), Cli.REFUSED, "a server named \"files\" exists already");
+        assertOneLineError(result, Cli.BAD_USAGE, "servers add needs the server's declaration");
+        assertThat(result.err()).contains("--approval-bound true makes every call of its tools wait for an"
+                + " operator's approval", "--approval-bound false lets them run without one");
+        assertThat(done(countersign.runHere("servers"))).isEmpty();
+    }
+
+    @Test
+    void anUndeclaredServerAndItsToolsAreListedAsRunningWithoutApproval() throws Exception {
+        done(countersign.runHere("servers"));
+        try (Store store = Store.open(StoreLocation.resolve(folder.resolve("countersign.db").toString(), Map.of()))) {
+            store.servers().add(McpServerRecord.stdio("files", McpPeers.node(),
+                    List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString())),
+                    Actor.of("ana", Role.ADMIN));
+        }
+
+        assertThat(done(countersign.runHere("servers", "list"))).singleElement().satisfies(server -> {
+            assertThat(server.path("declaration").asText()).isEqualTo("not declared: runs without approval");
+            assertThat(server.path("approvalBound").asBoolean()).isFalse();
+        });
+        List<JsonNode> write = new ArrayList<>();
+        done(countersign.runHere("tools")).forEach(tool -> {
+            if (tool.path("name").asText().equals("files.write_file")) {
+                write.add(tool);
+            }
+        });
+        assertThat(write).singleElement().satisfies(tool -> {
+            assertThat(tool.path("serverDeclaration").asText()).isEqualTo("not declared: runs without approval");
+            assertThat(tool.path("approvalBound").asBoolean()).isFalse();
+            assertThat(tool.path("runsUnattended").asBoolean()).isTrue();
+        });
+    }
+
+    @Test
+    void declaringAnUndeclaredServerApprovalBoundIsPreviewedAndSavedLikeAnyChange() throws Exception {
+        done(countersign.runHere("servers"));
+        try (Store store = Store.open(StoreLocation.resolve(folder.resolve("countersign.db").toString(), Map.of()))) {
+            store.servers().add(McpServerRecord.stdio("files", McpPeers.node(),
+                    List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString())),
+                    Actor.of("ana", Role.ADMIN));
+        }
+
+        JsonNode preview = done(countersign.runHere("server", "set", "files", "--approval-bound", "true",
+                "--preview"));
+        assertThat(preview.path("leaveUnattended").toString()).contains("\"files.write_file\"");
+        assertThat(preview.path("becomeApprovalBound").toString()).contains("\"files.write_file\"");
+
+        JsonNode saved = done(countersign.runHere("server", "set", "files", "--approval-bound", "true"));
+        assertThat(saved.toString()).contains("server_approval_bound:files");
+        assertThat(done(countersign.runHere("servers")).get(0).path("declaration").asText())
+                .isEqualTo("approval-bound");
+    }
+
+    @Test
+    void aTakenNameIsRefused() {
+        done(addFiles("--approval-bound", "true"));
+
+        assertOneLineError(addFiles("--approval-bound", "false"), Cli.REFUSED, "a server named \"files\" exists already");
     }
 
     @Test
@@ -133,12 +195,13 @@ class ServerCommandsTest {
     @Test
     void aSecretGivenAsAValueIsBadUsage() {
         assertOneLineError(countersign.runHere("servers", "add", "docs", "--url", "https://mcp.example.org/mcp",
-                "--header", "Authorization=Bearer s3cr3t"), Cli.BAD_USAGE, "give a reference like env:NAME");
+                "--header", "Authorization=Bearer s3cr3t", "--approval-bound", "true"), Cli.BAD_USAGE, "give a reference like env:NAME");
     }
 
     @Test
     void aUrlThatIsNotHttpIsBadUsage() {
-        assertOneLineError(countersign.runHere("servers", "add", "docs", "--url", "file:///etc/passwd"),
+        assertOneLineError(countersign.runHere("servers", "add", "docs", "--url", "file:///etc/passwd",
+                "--approval-bound", "true"),
                 Cli.BAD_USAGE, "needs an absolute http or https URL");
     }
 
@@ -150,7 +213,8 @@ class ServerCommandsTest {
 
     @Test
     void aServerThatCannotStartIsUnavailableWithTheReason() {
-        done(countersign.runHere("servers", "add", "broken", "--command", folder.resolve("missing").toString()));
+        done(countersign.runHere("servers", "add", "broken", "--command", folder.resolve("missing").toString(),
+                "--approval-bound", "true"));
 
         assertOneLineError(countersign.runHere("servers", "test", "broken"), Cli.UNAVAILABLE, "broken");
     }

@@ -245,21 +245,60 @@ class ToolSettingsTest {
     }
 
     @Test
-    void aRemoteServerDeclarationSwitchesEveryToolOfTheServer(FxRobot robot) {
-        assertThat(texts(robot, ".switch-note")).contains("declared on the server " + AdminTestTools.SERVER
-                + ", for all its tools");
+    void anUndeclaredServerShowsAnAmberBadgeSayingItsToolsRunWithoutApproval(FxRobot robot) {
+        List<Label> badges = onFx(() -> robot.lookup(".badge-undeclared").queryAllAs(Label.class).stream()
+                .filter(Node::isVisible).toList());
 
+        assertThat(badges).hasSize(2).allSatisfy(badge -> {
+            assertThat(badge.getText()).isEqualTo("not declared");
+            assertThat(badge.getTooltip().getText()).isEqualTo("not declared: runs without approval");
+        });
+        assertThat(texts(robot, ".switch-note")).contains("runs without approval (server " + AdminTestTools.SERVER
+                + ")");
+        assertThat(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH).isSelected()).isFalse();
+        assertThat(stored(AdminTestTools.REMOTE_SEARCH).runsUnattended()).isTrue();
+    }
+
+    @Test
+    void declaringAnUndeclaredServerApprovalBoundSwitchesEveryToolOfTheServer(FxRobot robot) {
         robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH));
 
-        await(() -> !toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH).isSelected()
+        await(() -> toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH).isSelected()
+                && !robot.lookup("#save").query().isDisabled());
+        assertThat(texts(robot, ".preview-pending")).containsExactly("The server " + AdminTestTools.SERVER
+                + " is declared approval-bound: its tools need approval");
+        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_SEARCH + ", "
+                + AdminTestTools.REMOTE_FETCH + " leave the unattended set.");
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change.")
+                && newestChange(robot).setting().equals("server " + AdminTestTools.SERVER + " · approval"));
+        assertThat(newestChange(robot).change()).isEqualTo("not declared → needs approval");
+        assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isTrue();
+        assertThat(stored(AdminTestTools.REMOTE_FETCH).approvalBound()).isTrue();
+        await(() -> robot.lookup(".badge-undeclared").queryAll().stream().noneMatch(Node::isVisible));
+    }
+
+    @Test
+    void aDeclaredServerDeclaredFreeAgainSwitchesEveryToolOfTheServer(FxRobot robot) {
+        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH));
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
+        await(() -> texts(robot, ".switch-note").contains("declared on the server " + AdminTestTools.SERVER
+                + ", for all its tools"));
+
+        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH));
+
+        await(() -> !toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH).isSelected()
                 && !robot.lookup("#save").query().isDisabled());
         assertThat(texts(robot, ".preview-pending")).containsExactly(
                 "The tools of the server " + AdminTestTools.SERVER + " no longer need approval");
         assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_SEARCH + ", "
                 + AdminTestTools.REMOTE_FETCH + " join the unattended set: they run with nobody asked.");
         robot.clickOn("#save");
-        await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
+        await(() -> !previewOpen(robot) && newestChange(robot).change().equals("needs approval → no approval"));
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
-        assertThat(stored(AdminTestTools.REMOTE_FETCH).approvalBound()).isFalse();
+        assertThat(stored(AdminTestTools.REMOTE_SEARCH).serverDeclaration())
+                .isEqualTo(io.countersign.engine.ApprovalDeclaration.NOT_APPROVAL_BOUND);
     }
 }

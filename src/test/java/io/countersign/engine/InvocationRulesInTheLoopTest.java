@@ -190,6 +190,38 @@ class InvocationRulesInTheLoopTest {
     }
 
     @Test
+    void aFailingTargetResolutionNamesNoRuleInTheResultTheEventAndTheHistoryBesideARuleNamedPolicy() {
+        ToolTargetResolver throwing = (tool, arguments, configuration) -> {
+            throw new IllegalStateException("secret-abc");
+        };
+        InvocationRules rules = InvocationRules.of(java.util.List.of(CountingRule.allowing("policy")),
+                java.util.List.of(throwing));
+        RunOutcome outcome = harness.loop(ScriptedChatModel.fromJson(script(calls(call("c5", "fs_read", "{}")), answer("ok"))), rules)
+                .runLoop(harness.request("read"));
+        assertThat(fsRead.executed).isEmpty();
+        assertThat(resultOf(outcome, "c5"))
+                .isEqualTo("Error: invocation denied (reason: policy_failed). Nothing was executed.");
+        assertThat(harness.events(EventType.INVOCATION_DENIED)).singleElement().satisfies(event -> {
+            assertThat(event.ruleId()).isNull();
+            assertThat(event.reasonCode()).isEqualTo("policy_failed");
+        });
+        assertThat(outcome.history().observations()).singleElement().isEqualTo(new ToolInvocationObservation(
+                "fs_read", ToolInvocationObservation.Outcome.DENIED, null));
+    }
+
+    @Test
+    void aRuleNamedPolicyDeniesUnderItsOwnName() {
+        InvocationRules rules = InvocationRules.of(java.util.List.of(CountingRule.denying("policy", "outside_site")),
+                java.util.List.of());
+        RunOutcome outcome = harness.loop(ScriptedChatModel.fromJson(script(calls(call("c5", "fs_read", "{}")), answer("ok"))), rules)
+                .runLoop(harness.request("read"));
+        assertThat(resultOf(outcome, "c5"))
+                .isEqualTo("Error: invocation denied (rule: policy, reason: outside_site). Nothing was executed.");
+        assertThat(harness.events(EventType.INVOCATION_DENIED)).singleElement()
+                .satisfies(event -> assertThat(event.ruleId()).isEqualTo("policy"));
+    }
+
+    @Test
     void aCallRefusedBeforeTheCardStaysRefusedWhenTheRunIsCancelledMidTurn() {
         TestTools.Recording stopper = new TestTools.Recording("stopper", ToolEffect.READ, DataClass.PUBLIC_CONTENT,
                 "files") {

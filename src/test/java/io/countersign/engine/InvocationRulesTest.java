@@ -86,12 +86,34 @@ class InvocationRulesTest {
         }
 
         @Test
-        void policyIdentifierIsReservedForPolicyFailures() {
-            List<ToolInvocationRule> rules = List.of(CountingRule.allowing(InvocationRules.POLICY_IDENTIFIER));
+        void aRuleNamedPolicyIsAccepted() {
+            List<ToolInvocationRule> rules = List.of(CountingRule.allowing("policy"));
 
-            assertThatThrownBy(() -> InvocationRules.of(rules, List.of()))
+            assertThat(InvocationRules.of(rules, List.of()).identifiers()).containsExactly("policy");
+        }
+
+        @Test
+        void aPolicyFailureNamesNoRuleSoARuleNamedPolicyCannotBeMistakenForIt() {
+            ToolTargetResolver throwing = (tool, arguments, configuration) -> {
+                throw new IllegalStateException(SECRET);
+            };
+            InvocationVerdict failed = InvocationRules.of(List.of(CountingRule.allowing("policy")), List.of(throwing))
+                    .invocationPolicy().evaluate(call("fs_write"));
+            InvocationVerdict byTheRule = InvocationRules.of(List.of(CountingRule.denying("policy", "outside_site")),
+                    List.of()).invocationPolicy().evaluate(call("fs_write"));
+
+            assertThat(failed.ruleIdentifier()).isNull();
+            assertThat(failed.refusalText())
+                    .isEqualTo("Error: invocation denied (reason: policy_failed). Nothing was executed.");
+            assertThat(byTheRule.ruleIdentifier()).isEqualTo("policy");
+            assertThat(byTheRule.refusalText()).startsWith("Error: invocation denied (rule: policy, reason: outside_site)");
+        }
+
+        @Test
+        void onlyAPolicyFailureMayNameNoRule() {
+            assertThatThrownBy(() -> new InvocationVerdict(ToolInvocationDecision.deny("outside_site"), null, null))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("reserved for policy failures");
+                    .hasMessageContaining("rule identifier");
         }
 
         @Test
@@ -383,7 +405,7 @@ class InvocationRulesTest {
             InvocationVerdict verdict = InvocationRules.of(List.of(rule), List.of(throwing)).invocationPolicy()
                     .evaluate(call("fs_write"));
 
-            assertThat(verdict.ruleIdentifier()).isEqualTo(InvocationRules.POLICY_IDENTIFIER);
+            assertThat(verdict.ruleIdentifier()).isNull();
             assertThat(verdict.decision().reasonCode()).isEqualTo(InvocationVerdict.POLICY_FAILED);
             assertThat(rule.calls()).isZero();
         }
@@ -419,7 +441,7 @@ class InvocationRulesTest {
             InvocationVerdict verdict = InvocationRules.of(List.of(), List.of(CLAIMS_NOTES, alsoClaims))
                     .invocationPolicy().evaluate(call("fs_write"));
 
-            assertThat(verdict.ruleIdentifier()).isEqualTo(InvocationRules.POLICY_IDENTIFIER);
+            assertThat(verdict.ruleIdentifier()).isNull();
             assertThat(verdict.decision().reasonCode()).isEqualTo(InvocationVerdict.POLICY_FAILED);
         }
 

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PausedStateCodecTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -173,6 +175,32 @@ class PausedStateCodecTest {
                 "null")) {
             assertThat(PausedStateCodec.historyFromTree(JSON.readTree(damaged)).complete()).as(damaged).isFalse();
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "Fs_read", "fs read", "1fs", "fs_read!"})
+    void anObservationWithABlankOrMalformedToolNameMakesTheLoadedHistoryIncomplete(String tool) throws Exception {
+        ObjectNode history = (ObjectNode) JSON.readTree("{\"complete\": true, \"observations\": ["
+                + "{\"tool\": \"fs_read\", \"outcome\": \"ok\", \"target\": null},"
+                + "{\"tool\": " + JSON.writeValueAsString(tool) + ", \"outcome\": \"ok\", \"target\": null}]}");
+        ToolInvocationHistory loaded = PausedStateCodec.historyFromTree(history);
+        assertThat(loaded.complete()).isFalse();
+        assertThat(loaded.observations()).extracting(ToolInvocationObservation::toolName).containsExactly("fs_read");
+        assertThat(loaded.with(new ToolInvocationObservation("fs_write", ToolInvocationObservation.Outcome.OK, null))
+                .complete()).isFalse();
+    }
+
+    @Test
+    void aStateWhoseHistoryHasABlankToolNameStaysIncompleteAfterTheResumeAppends() throws Exception {
+        ObjectNode root = (ObjectNode) JSON.readTree(PausedStateCodec.toJson(approvalPause()));
+        ((ArrayNode) root.get("history").get("observations")).addObject().put("tool", " ").put("outcome", "ok")
+                .putNull("target");
+        PausedState loaded = PausedStateCodec.fromJson(root.toString());
+        assertThat(loaded.history().complete()).isFalse();
+        RunOutcome outcome = harness.loop(script(calls(), answer("done"))).resumeApproval(loaded, harness.agent,
+                ApprovalDecision.approveAll(loaded, harness.jonas));
+        assertThat(outcome.history().observations()).isNotEmpty();
+        assertThat(outcome.history().complete()).isFalse();
     }
 
     @Test

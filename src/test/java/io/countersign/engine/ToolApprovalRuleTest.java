@@ -21,10 +21,27 @@ class ToolApprovalRuleTest {
     void remoteToolFollowsItsServerDeclarationNotItsEffect() {
         TestTools.Remote remoteWrite = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
         TestTools.Remote remoteRead = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
-        assertThat(ToolApprovalRule.requiresApproval(remoteRead, defaults)).isTrue();
+        ToolSettings declaredBound = defaults.withServerApprovalBound("srv", true);
+        assertThat(ToolApprovalRule.requiresApproval(remoteRead, declaredBound)).isTrue();
         ToolSettings declaredFree = defaults.withServerApprovalBound("srv", false);
         assertThat(ToolApprovalRule.requiresApproval(remoteWrite, declaredFree)).isFalse();
         assertThat(ToolApprovalRule.requiresApproval(remoteRead, declaredFree)).isFalse();
+    }
+
+    @Test
+    void anUndeclaredRemoteWriteToolNeedsNoApproval() {
+        TestTools.Remote remoteWrite = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
+        assertThat(defaults.serverDeclaration("srv")).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+        assertThat(ToolApprovalRule.requiresApproval(remoteWrite, defaults)).isFalse();
+    }
+
+    @Test
+    void theDeclarationHasThreeStatesAndCanReturnToNotDeclared() {
+        ToolSettings bound = defaults.withServerDeclaration("srv", ApprovalDeclaration.APPROVAL_BOUND);
+        assertThat(bound.serverDeclaration("srv")).isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+        assertThat(bound.withServerDeclaration("srv", ApprovalDeclaration.NOT_APPROVAL_BOUND).serverDeclaration("srv"))
+                .isEqualTo(ApprovalDeclaration.NOT_APPROVAL_BOUND);
+        assertThat(bound.withServerDeclaration("srv", ApprovalDeclaration.NOT_DECLARED)).isEqualTo(defaults);
     }
 
     @Test

@@ -30,8 +30,20 @@ class UnattendedToolFilterTest {
 
     @Test
     void remoteToolsAreJudgedOnTheirServerDeclarationOnly() {
-        ToolSettings settings = ToolSettings.defaults().withServerApprovalBound("srv", false);
+        ToolSettings settings = ToolSettings.defaults().withServerApprovalBound("srv", false)
+                .withServerApprovalBound("other", true);
         assertThat(filter(settings).unattended(List.of("srv.write", "other.read"))).containsExactly("srv.write");
+    }
+
+    @Test
+    void unattendedKeepsAnUndeclaredRemoteWriteTool() {
+        assertThat(filter(ToolSettings.defaults()).unattended(List.of("srv.write"))).containsExactly("srv.write");
+    }
+
+    @Test
+    void declaringTheServerApprovalBoundTakesItsToolsOutOfTheUnattendedSet() {
+        ToolSettings declared = ToolSettings.defaults().withServerApprovalBound("srv", true);
+        assertThat(filter(declared).unattended(List.of("srv.write", "other.read"))).containsExactly("other.read");
     }
 
     @Test

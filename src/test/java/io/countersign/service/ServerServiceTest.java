@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.Role;
 import io.countersign.store.SettingChange;
@@ -50,12 +51,21 @@ class ServerServiceTest {
     }
 
     @Test
-    void aNewServerIsApprovalBoundAndTakesTheDefaults() {
+    void aNewServerWithoutADeclarationIsNotDeclaredAndTakesTheDefaults() {
         McpServerRecord files = saved(servers.add(admin, "files", FILES));
 
         assertThat(files).isEqualTo(McpServerRecord.stdio("files", "/usr/bin/node", List.of("server.js", "/srv/work")));
-        assertThat(files.approvalBound()).isTrue();
+        assertThat(files.declaration()).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+        assertThat(store.settings().current().serverApprovalBound("files")).isFalse();
         assertThat(servers.list(admin)).containsExactly(files);
+    }
+
+    @Test
+    void aServerDeclaredApprovalBoundIsSoInTheSettingsTheApprovalRuleReads() {
+        servers.add(admin, "files", FILES.withApprovalBound(true));
+
+        assertThat(store.settings().current().serverDeclaration("files")).isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+        assertThat(servers.list(admin).get(0).declaration()).isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
     }
 
     @Test
@@ -63,7 +73,7 @@ class ServerServiceTest {
         servers.add(admin, "files", FILES.withApprovalBound(false));
 
         assertThat(store.settings().current().serverApprovalBound("files")).isFalse();
-        assertThat(servers.list(admin).get(0).approvalBound()).isFalse();
+        assertThat(servers.list(admin).get(0).declaration()).isEqualTo(ApprovalDeclaration.NOT_APPROVAL_BOUND);
     }
 
     @Test
@@ -86,7 +96,7 @@ class ServerServiceTest {
         McpServerRecord files = saved(servers.edit(admin, "files", edit));
 
         assertThat(files).isEqualTo(new McpServerRecord("files", new McpServerRecord.Stdio("/usr/bin/node",
-                List.of("server.js", "/srv/work"), Map.of("LOG_LEVEL", "debug")), false, false, "workspace",
+                List.of("server.js", "/srv/work"), Map.of("LOG_LEVEL", "debug")), false, ApprovalDeclaration.NOT_APPROVAL_BOUND, "workspace",
                 DataClass.SOURCE_CODE, Duration.ofSeconds(90), McpServerRecord.DEFAULT_CONNECT_TIMEOUT));
         assertThat(servers.list(admin)).containsExactly(files);
         assertThat(store.settings().changes(10)).extracting(SettingChange::actor, SettingChange::settingKey)
@@ -113,12 +123,12 @@ class ServerServiceTest {
     }
 
     @Test
-    void removedServerIsGoneAndItsDeclarationReset() {
-        servers.add(admin, "files", FILES.withApprovalBound(false));
+    void removedServerIsGoneAndItsDeclarationWithIt() {
+        servers.add(admin, "files", FILES.withApprovalBound(true));
 
         assertThat(servers.remove(admin, "files")).isInstanceOf(ServerResult.Removed.class);
         assertThat(servers.list(admin)).isEmpty();
-        assertThat(store.settings().current().serverApprovalBound("files")).isTrue();
+        assertThat(store.settings().current().serverDeclaration("files")).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
     }
 
     @Test

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.ConfigurableApproval;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.InputField;
+import io.countersign.engine.RemoteTool;
 import io.countersign.engine.RequiresInput;
 import io.countersign.engine.ToolCallRequest;
 import io.countersign.engine.ToolEffect;
@@ -169,6 +171,68 @@ class SettingsServiceTest {
         assertThat(withForm.change(demo.admin, List.of(new ToolApprovalBound("survey", true))))
                 .isEqualTo(new SettingResult.Refused(List.of("survey asks for typed input, so it cannot also need"
                         + " approval: a turn cannot wait for both")));
+    }
+
+    @Test
+    void declaringAnUndeclaredServerApprovalBoundIsPreviewedAndSavedLikeAnyOtherChange() {
+        // a remote write tool under the name of the demo's recorded reads, so that those calls are judged as its
+        SettingsService withRemote = new DefaultSettingsService(ToolRegistry.of(new RemoteWrite("fs_read", "docs")),
+                demo.runtime.store().settings(), demo.runtime.store().runs());
+        long calls = demo.runtime.store().runs().recentCalls(1000).stream()
+                .filter(call -> call.toolName().equals("fs_read")).count();
+        assertThat(withRemote.tools(demo.admin)).singleElement().satisfies(view -> {
+            assertThat(view.serverDeclaration()).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+            assertThat(view.approvalBound()).isFalse();
+            assertThat(view.runsUnattended()).isTrue();
+        });
+
+        SettingPreview preview = withRemote.preview(demo.admin, List.of(new ServerApprovalBound("docs", true)));
+
+        assertThat(calls).isPositive();
+        assertThat(preview.refusals()).isEmpty();
+        assertThat(preview.leaveUnattended()).containsExactly("fs_read");
+        assertThat(preview.becomeApprovalBound()).containsExactly("fs_read");
+        assertThat(preview.calls().before()).isEqualTo(new SettingPreview.CallCounts(0, (int) calls, 0));
+        assertThat(preview.calls().after()).isEqualTo(new SettingPreview.CallCounts((int) calls, 0, 0));
+        assertThat(withRemote.change(demo.admin, List.of(new ServerApprovalBound("docs", true))))
+                .isInstanceOfSatisfying(SettingResult.Saved.class, saved -> assertThat(saved.changes())
+                        .extracting(SettingChange::settingKey, SettingChange::oldValue, SettingChange::newValue)
+                        .containsExactly(tuple("server_approval_bound:docs", null, "true")));
+        assertThat(withRemote.tools(demo.admin).get(0).serverDeclaration())
+                .isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+    }
+
+    /** A write tool imported from a remote server. */
+    private record RemoteWrite(String name, String serverName) implements RemoteTool {
+        @Override
+        public String description() {
+            return "Writes through the server " + serverName + ".";
+        }
+
+        @Override
+        public ObjectNode argumentSchema() {
+            return new ObjectMapper().createObjectNode().put("type", "object");
+        }
+
+        @Override
+        public ToolEffect effect() {
+            return ToolEffect.WRITE;
+        }
+
+        @Override
+        public DataClass dataClass() {
+            return DataClass.PUBLIC_CONTENT;
+        }
+
+        @Override
+        public String group() {
+            return serverName;
+        }
+
+        @Override
+        public ToolResult execute(ToolCallRequest request) {
+            return ToolResult.ok("written");
+        }
     }
 
     /** A form whose approval an admin could configure, were it not for the input it asks for. */

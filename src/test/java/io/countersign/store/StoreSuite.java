@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.ChatMessage;
@@ -143,7 +144,7 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12");
             }
         }
 
@@ -178,7 +179,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 11")
+                    .hasMessageContaining("knows up to version 12")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1970,7 +1971,70 @@ abstract class StoreSuite {
 
             assertThat(store.settings().current().serverApprovalBound("files")).isFalse();
             store.settings().setServerApprovalBound("files", true, ADMIN);
-            assertThat(store.servers().find("files").orElseThrow().approvalBound()).isTrue();
+            assertThat(store.servers().find("files").orElseThrow().declaration())
+                    .isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+        }
+
+        @Test
+        void aRecordWithoutADeclarationIsStoredAndReadAsNotDeclared() {
+            store.servers().add(docs, ADMIN);
+
+            assertThat(store.servers().find("docs").orElseThrow().declaration())
+                    .isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+            assertThat(store.settings().current().serverDeclaration("docs")).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+            assertThat(store.settings().changes(10)).extracting(SettingChange::settingKey).containsExactly("server:docs");
+        }
+
+        @Test
+        void declaringAnUndeclaredServerApprovalBoundIsRecordedFromNotDeclared() {
+            store.servers().add(docs, ADMIN);
+
+            assertThat(store.settings().setServerApprovalBound("docs", true, ADMIN)).hasValueSatisfying(change ->
+                    assertThat(change).extracting(SettingChange::oldValue, SettingChange::newValue)
+                            .containsExactly(null, "true"));
+            assertThat(store.servers().find("docs").orElseThrow().declaration())
+                    .isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+        }
+
+        @Test
+        void aStoredDeclarationThatIsNeitherTrueNorFalseIsReportedAsDamaged() throws Exception {
+            store.servers().add(docs, ADMIN);
+            execute("INSERT INTO tool_settings (setting_key, setting_value) VALUES ('server_approval_bound:docs',"
+                    + " 'maybe')");
+
+            assertThatThrownBy(() -> store.servers().find("docs"))
+                    .hasMessageContaining("the stored MCP server record \"docs\" is damaged")
+                    .hasMessageContaining("neither true nor false");
+        }
+
+        @Test
+        void theMigrationKeepsEveryExistingRecordsDeclaration() throws Exception {
+            store.close();
+            location = freshLocation();
+            Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
+                    .placeholders(dialect().migrationPlaceholders()).target("11").loggers("slf4j").load().migrate();
+            for (String name : List.of("bound", "free", "silent")) {
+                execute("INSERT INTO mcp_servers (name, transport, command, arguments, environment, enabled,"
+                        + " tool_group, data_class, call_timeout_nanos, connect_timeout_nanos) VALUES ('" + name
+                        + "', 'stdio', 'node', '[]', '{}', TRUE, '" + name + "', 'secretAdjacent', 60000000000,"
+                        + " 30000000000)");
+            }
+            // before the migration no row meant approval-bound: "silent" was approval-bound by saying nothing
+            execute("INSERT INTO tool_settings (setting_key, setting_value) VALUES"
+                    + " ('server_approval_bound:bound', 'true'), ('server_approval_bound:free', 'false'),"
+                    + " ('server_approval_bound:gone', 'false')");
+
+            store = open();
+
+            assertThat(store.servers().list()).extracting(McpServerRecord::name, McpServerRecord::declaration)
+                    .containsExactly(tuple("bound", ApprovalDeclaration.APPROVAL_BOUND),
+                            tuple("free", ApprovalDeclaration.NOT_APPROVAL_BOUND),
+                            tuple("silent", ApprovalDeclaration.APPROVAL_BOUND));
+            assertThat(store.settings().current().serverDeclaration("gone"))
+                    .isEqualTo(ApprovalDeclaration.NOT_APPROVAL_BOUND);
+            store.servers().add(docs, ADMIN);
+            assertThat(store.servers().find("docs").orElseThrow().declaration())
+                    .isEqualTo(ApprovalDeclaration.NOT_DECLARED);
         }
 
         @Test
@@ -1986,7 +2050,7 @@ abstract class StoreSuite {
             });
             assertThat(store.settings().changes(10)).extracting(SettingChange::settingKey, SettingChange::oldValue,
                             SettingChange::newValue)
-                    .contains(tuple("server_approval_bound:files", "true", "false"));
+                    .contains(tuple("server_approval_bound:files", null, "false"));
         }
 
         @Test
@@ -1997,15 +2061,17 @@ abstract class StoreSuite {
         }
 
         @Test
-        void removingARecordResetsItsDeclaration() {
+        void removingARecordRemovesItsDeclaration() {
             store.servers().add(files, ADMIN);
 
             List<SettingChange> changes = store.servers().remove("files", ADMIN).orElseThrow();
 
-            assertThat(changes).extracting(SettingChange::settingKey, SettingChange::newValue)
-                    .containsExactly(tuple("server:files", null), tuple("server_approval_bound:files", "true"));
+            assertThat(changes).extracting(SettingChange::settingKey, SettingChange::oldValue, SettingChange::newValue)
+                    .containsExactly(tuple("server:files", changes.get(0).oldValue(), null),
+                            tuple("server_approval_bound:files", "false", null));
             assertThat(store.servers().find("files")).isEmpty();
-            assertThat(store.settings().current().serverApprovalBound("files")).isTrue();
+            assertThat(store.settings().current().serverDeclaration("files"))
+                    .isEqualTo(ApprovalDeclaration.NOT_DECLARED);
             assertThat(store.servers().remove("files", ADMIN)).isEmpty();
         }
     }

@@ -14,6 +14,8 @@ public final class Badge extends Label {
         REFUSED,
         INPUT,
         STALE,
+        /** A remote server nobody declared: its tools run without approval, which is easy to miss. */
+        UNDECLARED,
         NEUTRAL
     }
 

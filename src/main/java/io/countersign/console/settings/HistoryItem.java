@@ -39,7 +39,11 @@ public record HistoryItem(long id, String when, String who, String setting, Stri
 
     private static String value(String kind, String value, Messages messages) {
         if (value == null) {
-            return messages.get(kind.equals("user_roles") ? "settings.history.newUser" : "settings.history.default");
+            return messages.get(switch (kind) {
+                case "user_roles" -> "settings.history.newUser";
+                case "server_approval_bound" -> "settings.history.notDeclared";
+                default -> "settings.history.default";
+            });
         }
         boolean flag = value.equals("true");
         return switch (kind) {

@@ -4,6 +4,7 @@ import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
 import io.countersign.console.controls.Badge;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.ToolEffect;
 import io.countersign.service.ToolSettingView;
 import java.util.Objects;
@@ -182,11 +183,15 @@ public final class ToolSettingsController implements ScreenController {
         };
     }
 
-    /** A switch bound to one of the row's properties; a switch the admin cannot change says why beside it. */
+    /**
+     * A switch bound to one of the row's properties; a switch the admin cannot change says why beside it, and the
+     * approval switch of a server nobody declared carries an amber badge, since its tools run without approval.
+     */
     private final class SwitchCell extends TableCell<ToolRow, ToolRow> {
         private final ToggleSwitch toggle = new ToggleSwitch();
+        private final Badge undeclared = new Badge(messages.get("settings.undeclared"), Badge.Kind.UNDECLARED);
         private final Label note = new Label();
-        private final HBox box = new HBox(8, toggle, note);
+        private final HBox box = new HBox(8, toggle, undeclared, note);
         private final boolean approval;
         private final Function<ToolRow, BooleanProperty> property;
         private BooleanProperty bound;
@@ -199,6 +204,8 @@ public final class ToolSettingsController implements ScreenController {
             note.getStyleClass().add("switch-note");
             note.setWrapText(true);
             note.setMaxWidth(NOTE_WIDTH);
+            undeclared.setTooltip(new Tooltip(messages.get("settings.undeclaredTip")));
+            undeclared.setAccessibleText(messages.get("settings.undeclaredTip"));
             box.setAlignment(Pos.CENTER_LEFT);
         }
 
@@ -219,6 +226,9 @@ public final class ToolSettingsController implements ScreenController {
             toggle.setAccessibleText(messages.get(approval ? "settings.column.approval" : "settings.column.enabled")
                     + ": " + row.saved().name());
             toggle.setDisable(approval && !row.approvalSwitchable());
+            boolean notDeclared = approval && row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED;
+            undeclared.setVisible(notDeclared);
+            undeclared.setManaged(notDeclared);
             note.setText(approval ? approvalNote(row) : "");
             note.setVisible(!note.getText().isEmpty());
             note.setManaged(note.isVisible());
@@ -227,7 +237,8 @@ public final class ToolSettingsController implements ScreenController {
 
         private String approvalNote(ToolRow row) {
             if (row.isRemote()) {
-                return messages.get("settings.remoteNote", row.saved().server());
+                return messages.get(row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED
+                        ? "settings.undeclaredNote" : "settings.remoteNote", row.saved().server());
             }
             return row.saved().approvalControl().configurable() ? "" : row.saved().approvalControl().fixedReason();
         }

@@ -3,6 +3,7 @@ package io.countersign.console.settings;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.SettingRequest;
 import io.countersign.service.SettingResult;
@@ -232,8 +233,16 @@ public final class ToolSettingsViewModel {
                     bound.tool());
         }
         SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
-        return messages.get(server.approvalBound() ? "settings.pending.serverApproval"
-                : "settings.pending.serverNoApproval", server.server());
+        if (!server.approvalBound()) {
+            return messages.get("settings.pending.serverNoApproval", server.server());
+        }
+        return messages.get(undeclared(server.server()) ? "settings.pending.serverDeclared"
+                : "settings.pending.serverApproval", server.server());
+    }
+
+    private boolean undeclared(String server) {
+        return tools.stream().anyMatch(row -> server.equals(row.saved().server())
+                && row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED);
     }
 
     /** Saves every pending change at once; when the service refuses any, nothing is saved and it says why. */

@@ -1,5 +1,6 @@
 package io.countersign.tools.mcp;
 
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.Names;
 import io.countersign.engine.ToolSettings;
@@ -15,8 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * An operator's record of one MCP server: how to reach it, whether it is enabled, and the declaration that judges
- * its tools. A server is approval-bound unless an admin declares otherwise; what its tools do or what the server
- * hints about them ({@code readOnlyHint} and the like) changes nothing. The record holds no secret: a secret
+ * its tools: approval-bound, not approval-bound, or not declared, in which case its tools run without approval.
+ * What its tools do or what the server hints about them ({@code readOnlyHint} and the like) changes nothing. The record holds no secret: a secret
  * header or environment value is a reference ({@code env:NAME}) that is resolved when the server is connected.
  * The {@code with...} methods return a copy with one field changed, checked again.
  *
@@ -24,14 +25,14 @@ import java.util.regex.Pattern;
  *                       names of the server's tools
  * @param transport      how to reach the server
  * @param enabled        a disabled server is not connected and offers no tools
- * @param approvalBound  the operator's declaration: every tool of this server needs an approval
+ * @param declaration    the operator's declaration: whether every tool of this server needs an approval
  * @param group          the tool group of every tool of this server
  * @param dataClass      the data class of every tool of this server
  * @param callTimeout    how long one tool call may take
  * @param connectTimeout how long starting or reaching the server and the handshake may take
  */
-public record McpServerRecord(String name, Transport transport, boolean enabled, boolean approvalBound, String group,
-                              DataClass dataClass, Duration callTimeout, Duration connectTimeout) {
+public record McpServerRecord(String name, Transport transport, boolean enabled, ApprovalDeclaration declaration,
+                              String group, DataClass dataClass, Duration callTimeout, Duration connectTimeout) {
     public static final int MAX_NAME_LENGTH = 32;
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(60);
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
@@ -48,6 +49,8 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
         }
         Objects.requireNonNull(transport, "server \"" + name + "\" needs a transport (stdio or Streamable HTTP)");
         transport.validate(name);
+        Objects.requireNonNull(declaration, "server \"" + name + "\" needs a declaration (approval-bound, not"
+                + " approval-bound, or not declared)");
         Names.requireCode(group, "group of server \"" + name + "\"");
         Objects.requireNonNull(dataClass, "server \"" + name + "\" needs a data class");
         requireWithin(callTimeout, MAX_CALL_TIMEOUT, "call timeout", name);
@@ -55,7 +58,7 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
     }
 
     /**
-     * A new stdio server: enabled, approval-bound, its own name as group, {@link #DEFAULT_DATA_CLASS}, default
+     * A new stdio server: enabled, not declared, its own name as group, {@link #DEFAULT_DATA_CLASS}, default
      * timeouts, no extra environment.
      */
     public static McpServerRecord stdio(String name, String command, List<String> args) {
@@ -68,45 +71,51 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
     }
 
     /**
-     * A new server reached through {@code transport}: enabled, approval-bound, its own name as group,
+     * A new server reached through {@code transport}: enabled, not declared (its tools run without approval until
+     * an operator declares it), its own name as group,
      * {@link #DEFAULT_DATA_CLASS}, default timeouts.
      */
     public static McpServerRecord withDefaults(String name, Transport transport) {
-        return new McpServerRecord(name, transport, true, true, name, DEFAULT_DATA_CLASS, DEFAULT_CALL_TIMEOUT,
+        return new McpServerRecord(name, transport, true, ApprovalDeclaration.NOT_DECLARED, name, DEFAULT_DATA_CLASS, DEFAULT_CALL_TIMEOUT,
                 DEFAULT_CONNECT_TIMEOUT);
     }
 
     /** The given settings with this record's approval declaration, as {@code ToolApprovalRule} reads it. */
     public ToolSettings declareIn(ToolSettings settings) {
-        return settings.withServerApprovalBound(name, approvalBound);
+        return settings.withServerDeclaration(name, declaration);
     }
 
     public McpServerRecord withTransport(Transport value) {
-        return new McpServerRecord(name, value, enabled, approvalBound, group, dataClass, callTimeout, connectTimeout);
+        return new McpServerRecord(name, value, enabled, declaration, group, dataClass, callTimeout, connectTimeout);
     }
 
     public McpServerRecord withEnabled(boolean value) {
-        return new McpServerRecord(name, transport, value, approvalBound, group, dataClass, callTimeout, connectTimeout);
+        return new McpServerRecord(name, transport, value, declaration, group, dataClass, callTimeout, connectTimeout);
     }
 
-    public McpServerRecord withApprovalBound(boolean value) {
+    public McpServerRecord withDeclaration(ApprovalDeclaration value) {
         return new McpServerRecord(name, transport, enabled, value, group, dataClass, callTimeout, connectTimeout);
     }
 
+    /** Declares the server approval-bound or not. */
+    public McpServerRecord withApprovalBound(boolean value) {
+        return withDeclaration(ApprovalDeclaration.of(value));
+    }
+
     public McpServerRecord withGroup(String value) {
-        return new McpServerRecord(name, transport, enabled, approvalBound, value, dataClass, callTimeout, connectTimeout);
+        return new McpServerRecord(name, transport, enabled, declaration, value, dataClass, callTimeout, connectTimeout);
     }
 
     public McpServerRecord withDataClass(DataClass value) {
-        return new McpServerRecord(name, transport, enabled, approvalBound, group, value, callTimeout, connectTimeout);
+        return new McpServerRecord(name, transport, enabled, declaration, group, value, callTimeout, connectTimeout);
     }
 
     public McpServerRecord withCallTimeout(Duration value) {
-        return new McpServerRecord(name, transport, enabled, approvalBound, group, dataClass, value, connectTimeout);
+        return new McpServerRecord(name, transport, enabled, declaration, group, dataClass, value, connectTimeout);
     }
 
     public McpServerRecord withConnectTimeout(Duration value) {
-        return new McpServerRecord(name, transport, enabled, approvalBound, group, dataClass, callTimeout, value);
+        return new McpServerRecord(name, transport, enabled, declaration, group, dataClass, callTimeout, value);
     }
 
     private static void requireWithin(Duration timeout, Duration max, String what, String server) {

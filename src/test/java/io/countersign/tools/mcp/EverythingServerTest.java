@@ -88,7 +88,7 @@ class EverythingServerTest {
             assertThat(echo.annotations().readOnlyHint()).isTrue();
         }
         open(record);
-        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults());
+        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults().withServerApprovalBound(SERVER, true));
 
         RunOutcome outcome = agent.run(agent.loop(calls(call("c1", "everything.echo", "{\"message\": \"hi\"}"))),
                 "echo");
@@ -97,14 +97,17 @@ class EverythingServerTest {
     }
 
     @Test
-    void itsToolsRunUnattendedExactlyWhenTheServerIsDeclaredNotApprovalBound() {
+    void itsToolsRunUnattendedUnlessTheServerIsDeclaredApprovalBound() {
         open(everything());
         List<String> names = registry.names();
 
-        assertThat(unattended(ToolSettings.defaults(), names)).isEmpty();
+        assertThat(unattended(ToolSettings.defaults().withServerApprovalBound(SERVER, true), names)).isEmpty();
         assertThat(unattended(ToolSettings.defaults().withServerApprovalBound(SERVER, false), names))
                 .containsExactlyElementsOf(names);
-        assertThat(unattended(ToolSettings.defaults().withServerApprovalBound("another", false), names)).isEmpty();
+        assertThat(unattended(ToolSettings.defaults().withServerApprovalBound(SERVER, true)
+                .withServerApprovalBound("another", false), names)).isEmpty();
+        // nobody declared the server: its tools run without approval, whatever they do
+        assertThat(unattended(ToolSettings.defaults(), names)).containsExactlyElementsOf(names);
     }
 
     private List<String> unattended(ToolSettings settings, List<String> names) {
@@ -162,7 +165,7 @@ class EverythingServerTest {
     @Test
     void anErrorResultOfTheServerIsAFailedToolResultWithTheServersText() throws Exception {
         open(everything());
-        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults());
+        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults().withServerApprovalBound(SERVER, true));
 
         ToolResult result = registry.find("everything.get-sum").orElseThrow()
                 .execute(agent.request("everything.get-sum", "{\"a\": \"one\", \"b\": 2}"));
@@ -174,7 +177,7 @@ class EverythingServerTest {
     @Test
     void anImageResultIsSummarisedForTheModel() throws Exception {
         open(everything());
-        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults());
+        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults().withServerApprovalBound(SERVER, true));
 
         ToolResult result = registry.find("everything.get-tiny-image").orElseThrow()
                 .execute(agent.request("everything.get-tiny-image", "{}"));

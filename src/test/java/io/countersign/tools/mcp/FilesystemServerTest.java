@@ -75,7 +75,7 @@ class FilesystemServerTest {
     @Test
     void aWriteOnAnApprovalBoundServerWaitsForApprovalAndHappensAfterIt() {
         Path plan = workspace.resolve("plan.txt");
-        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults());
+        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults().withServerApprovalBound(SERVER, true));
         ToolLoop loop = agent.loop(calls(call("c1", "files.write_file",
                 "{\"path\": \"" + plan + "\", \"content\": \"step one\"}")), answer("written"));
 

@@ -3,6 +3,7 @@ package io.countersign.tools.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.countersign.engine.ApprovalDeclaration;
 import io.countersign.engine.DataClass;
 import io.countersign.engine.ToolSettings;
 import java.net.URI;
@@ -28,11 +29,11 @@ class McpServerRecordTest {
     }
 
     @Test
-    void aNewServerIsEnabledApprovalBoundAndInItsOwnGroup() {
+    void aNewServerIsEnabledNotDeclaredAndInItsOwnGroup() {
         McpServerRecord record = McpServerRecord.stdio("files", "node", List.of("server.js"));
 
         assertThat(record.enabled()).isTrue();
-        assertThat(record.approvalBound()).isTrue();
+        assertThat(record.declaration()).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
         assertThat(record.group()).isEqualTo("files");
         assertThat(record.dataClass()).isEqualTo(DataClass.SECRET_ADJACENT);
         assertThat(record.callTimeout()).isEqualTo(Duration.ofSeconds(60));
@@ -43,7 +44,17 @@ class McpServerRecordTest {
     void theRecordsDeclarationIsWhatTheToolSettingsSay() {
         McpServerRecord record = McpServerRecord.stdio("files", "node", List.of()).withApprovalBound(false);
 
-        assertThat(record.declareIn(ToolSettings.defaults()).serverApprovalBound("files")).isFalse();
+        assertThat(record.declareIn(ToolSettings.defaults()).serverDeclaration("files"))
+                .isEqualTo(ApprovalDeclaration.NOT_APPROVAL_BOUND);
+    }
+
+    @Test
+    void anUndeclaredRecordLeavesItsServerUndeclaredInTheToolSettings() {
+        McpServerRecord record = McpServerRecord.stdio("files", "node", List.of());
+        ToolSettings declared = ToolSettings.defaults().withServerApprovalBound("files", true);
+
+        assertThat(record.declareIn(declared).serverDeclaration("files")).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+        assertThat(record.declareIn(declared).serverApprovalBound("files")).isFalse();
     }
 
     @ParameterizedTest

@@ -159,7 +159,7 @@ class McpToolImportTest {
         importing(hinted("look", true, false));
 
         assertThat(ToolApprovalRule.requiresApproval(registry.find("files.look").orElseThrow(),
-                files.declareIn(ToolSettings.defaults()))).isTrue();
+                files.withApprovalBound(true).declareIn(ToolSettings.defaults()))).isTrue();
     }
 
     @Test
@@ -171,17 +171,21 @@ class McpToolImportTest {
     }
 
     @Test
-    void remoteToolsAreUnattendedExactlyWhenTheirServerIsDeclaredNotApprovalBound() {
+    void remoteToolsAreUnattendedUnlessTheirServerIsDeclaredApprovalBound() {
         importing(tool("read", objectSchema()), tool("write", objectSchema()));
-        McpServerRecord web = McpServerRecord.stdio("web", "web-server", List.of());
+        McpServerRecord web = McpServerRecord.stdio("web", "web-server", List.of()).withApprovalBound(true);
         McpToolSource.builder(web, registry).build()
                 .importTools(List.of(tool("fetch", objectSchema())), ImportReport.Trigger.REFRESH);
-        ToolSettings settings = web.declareIn(files.withApprovalBound(false).declareIn(ToolSettings.defaults()));
+        McpServerRecord notes = McpServerRecord.stdio("notes", "notes-server", List.of());
+        McpToolSource.builder(notes, registry).build()
+                .importTools(List.of(tool("erase", objectSchema())), ImportReport.Trigger.REFRESH);
+        ToolSettings settings = notes.declareIn(web.declareIn(files.withApprovalBound(false)
+                .declareIn(ToolSettings.defaults())));
 
         List<String> unattended = new UnattendedToolFilter(registry,
                 new ToolApprovalRule(ToolSettingsSource.fixed(settings))).unattended(registry.names());
 
-        assertThat(unattended).containsExactly("files.read", "files.write");
+        assertThat(unattended).containsExactly("files.read", "files.write", "notes.erase");
     }
 
     @Test
