@@ -12,28 +12,10 @@ import java.util.logging.Logger;
  * Runs the calls of a turn in order, whether the turn just came from the model or resumes after a pause, and
  * each call through every check before its tool executes.
  */
-final class CallExecution {
+record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
+                     ToolInvocationPolicy invocationPolicy, ExecutionJournal journal, RunCancellation cancellation,
+                     LoopEvents events) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
-
-    private final ToolRegistry registry;
-    private final ToolAccessPolicy accessPolicy;
-    private final ToolApprovalRule approvalRule;
-    private final ToolInvocationPolicy invocationPolicy;
-    private final ExecutionJournal journal;
-    private final RunCancellation cancellation;
-    private final LoopEvents events;
-
-    CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
-                  ToolInvocationPolicy invocationPolicy, ExecutionJournal journal, RunCancellation cancellation,
-                  LoopEvents events) {
-        this.registry = registry;
-        this.accessPolicy = accessPolicy;
-        this.approvalRule = approvalRule;
-        this.invocationPolicy = invocationPolicy;
-        this.journal = journal;
-        this.cancellation = cancellation;
-        this.events = events;
-    }
 
     /**
      * Answers each call of the turn in the transcript, in order: a refused call with its refusal, a call that

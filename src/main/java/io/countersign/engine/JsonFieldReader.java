@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Reads typed fields of one JSON object, naming the path of whatever is missing or of the wrong type, so that
@@ -22,12 +23,17 @@ record JsonFieldReader(JsonNode node, String path) {
         return value;
     }
 
-    String text(String field) {
+    /** The field's value when it is present and of the kind {@code fits} accepts, else a message naming it. */
+    private JsonNode required(String field, Predicate<JsonNode> fits, String kind) {
         JsonNode value = required(field);
-        if (!value.isTextual()) {
-            throw new IllegalArgumentException("field \"" + where(field) + "\" must be a string");
+        if (!fits.test(value)) {
+            throw new IllegalArgumentException("field \"" + where(field) + "\" must be " + kind);
         }
-        return value.asText();
+        return value;
+    }
+
+    String text(String field) {
+        return required(field, JsonNode::isTextual, "a string").asText();
     }
 
     String textValue() {
@@ -43,42 +49,23 @@ record JsonFieldReader(JsonNode node, String path) {
     }
 
     int integer(String field) {
-        JsonNode value = required(field);
-        if (!value.isInt()) {
-            throw new IllegalArgumentException("field \"" + where(field) + "\" must be an integer");
-        }
-        return value.asInt();
+        return required(field, JsonNode::isInt, "an integer").asInt();
     }
 
     long longValue(String field) {
-        JsonNode value = required(field);
-        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw new IllegalArgumentException("field \"" + where(field) + "\" must be an integer");
-        }
-        return value.asLong();
+        return required(field, value -> value.isIntegralNumber() && value.canConvertToLong(), "an integer").asLong();
     }
 
     boolean bool(String field) {
-        JsonNode value = required(field);
-        if (!value.isBoolean()) {
-            throw new IllegalArgumentException("field \"" + where(field) + "\" must be true or false");
-        }
-        return value.asBoolean();
+        return required(field, JsonNode::isBoolean, "true or false").asBoolean();
     }
 
     JsonFieldReader object(String field) {
-        JsonNode value = required(field);
-        if (!value.isObject()) {
-            throw new IllegalArgumentException("field \"" + where(field) + "\" must be an object");
-        }
-        return new JsonFieldReader(value, where(field));
+        return new JsonFieldReader(required(field, JsonNode::isObject, "an object"), where(field));
     }
 
     <T> List<T> list(String field, Function<JsonFieldReader, T> item) {
-        JsonNode value = required(field);
-        if (!value.isArray()) {
-            throw new IllegalArgumentException("field \"" + where(field) + "\" must be an array");
-        }
+        JsonNode value = required(field, JsonNode::isArray, "an array");
         List<T> items = new ArrayList<>(value.size());
         for (int i = 0; i < value.size(); i++) {
             items.add(item.apply(new JsonFieldReader(value.get(i), where(field) + "[" + i + "]")));

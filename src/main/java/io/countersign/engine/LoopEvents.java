@@ -3,17 +3,7 @@ package io.countersign.engine;
 import java.time.Clock;
 
 /** Records the loop's governance events, each stamped with an id, the time, and the run's agent and model. */
-final class LoopEvents {
-    private final EventSink sink;
-    private final Clock clock;
-    private final IdGenerator ids;
-
-    LoopEvents(EventSink sink, Clock clock, IdGenerator ids) {
-        this.sink = sink;
-        this.clock = clock;
-        this.ids = ids;
-    }
-
+record LoopEvents(EventSink sink, Clock clock, IdGenerator ids) {
     void record(EventType type, String reason, String toolName, String ruleId, RunSegment run,
                 AgentConfiguration configuration, String actor, String detail) {
         sink.record(new GovernanceEvent(ids.next(), clock.instant(), type, reason, toolName, ruleId, run.runId,

@@ -9,17 +9,7 @@ import java.util.Set;
  * The tools a round may offer: the agent's candidates (its groups' tools and its allowed names) through the
  * five access gates, narrowed to the unattended set when the run has no approval step.
  */
-final class OfferedTools {
-    private final ToolRegistry registry;
-    private final ToolAccessPolicy accessPolicy;
-    private final UnattendedToolFilter unattendedFilter;
-
-    OfferedTools(ToolRegistry registry, ToolAccessPolicy accessPolicy, UnattendedToolFilter unattendedFilter) {
-        this.registry = registry;
-        this.accessPolicy = accessPolicy;
-        this.unattendedFilter = unattendedFilter;
-    }
-
+record OfferedTools(ToolRegistry registry, ToolAccessPolicy accessPolicy, UnattendedToolFilter unattendedFilter) {
     /** The offered names for a round that runs on this configuration; each gate's denial is recorded. */
     List<String> offered(AgentConfiguration configuration, RunOptions options, Actor actingUser, String runId) {
         List<String> permitted = accessPolicy.filterOfferable(candidates(configuration), configuration, actingUser,

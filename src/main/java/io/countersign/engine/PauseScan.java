@@ -11,21 +11,9 @@ import java.util.logging.Logger;
  * Decides whether a turn pauses: the approval scan, then the input scan. It also takes the previews a card shows,
  * at the pause and again when the card is decided.
  */
-final class PauseScan {
+record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprovalInvocationPolicy preApprovalPolicy,
+                 LoopEvents events) {
     private static final Logger LOG = Logger.getLogger(PauseScan.class.getName());
-
-    private final ToolRegistry registry;
-    private final ToolApprovalRule approvalRule;
-    private final PreApprovalInvocationPolicy preApprovalPolicy;
-    private final LoopEvents events;
-
-    PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprovalInvocationPolicy preApprovalPolicy,
-              LoopEvents events) {
-        this.registry = registry;
-        this.approvalRule = approvalRule;
-        this.preApprovalPolicy = preApprovalPolicy;
-        this.events = events;
-    }
 
     /** What the scan found: the turn pauses, or its calls run now, in order. */
     sealed interface Result {

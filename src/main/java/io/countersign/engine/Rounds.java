@@ -10,23 +10,9 @@ import java.util.logging.Logger;
  * Drives a run round after round until it completes, pauses, fails or is cancelled. One round: choose the model,
  * send the transcript and the offered tools, append the model's turn, scan it for a pause, then run its calls.
  */
-final class Rounds {
+record Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancellation, PauseScan pauseScan,
+              CallExecution execution) {
     private static final Logger LOG = Logger.getLogger(Rounds.class.getName());
-
-    private final ToolRegistry registry;
-    private final ChatModel chatModel;
-    private final RunCancellation cancellation;
-    private final PauseScan pauseScan;
-    private final CallExecution execution;
-
-    Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancellation, PauseScan pauseScan,
-           CallExecution execution) {
-        this.registry = registry;
-        this.chatModel = chatModel;
-        this.cancellation = cancellation;
-        this.pauseScan = pauseScan;
-        this.execution = execution;
-    }
 
     /** Finishes a resumed turn with the person's answer, then drives the rounds that follow. */
     RunOutcome resume(RunSegment run, AgentConfiguration roundConfiguration, List<String> offered,
