@@ -7,8 +7,10 @@ import java.util.Objects;
 /**
  * Everything a paused run needs to resume in another process, after a restart: the transcript ending with the
  * paused assistant turn, the turn's calls in order, the counters, the offered tool names and the model of the
- * round (it decides the trust zone when the offered set is recomputed), the options, the typed fields of an input pause, the invocation history and who the run acts for.
- * {@link PausedStateCodec} turns it into JSON and back, refusing a damaged state.
+ * round (it decides the trust zone when the offered set is recomputed), the options, the typed fields of an
+ * input pause, the invocation history and who the run acts for. {@link PausedStateCodec} turns it into JSON and
+ * back, refusing a damaged state. Build one with {@link #builder()}, or change one with {@link #toBuilder()}, so
+ * that each call site names what it sets.
  */
 public record PausedState(String runId, RunStatus status, String agentConfiguration, ModelConfiguration model,
                           List<ChatMessage> transcript, List<PendingCall> calls, RunCounters counters,
@@ -25,11 +27,28 @@ public record PausedState(String runId, RunStatus status, String agentConfigurat
         Objects.requireNonNull(initiatingActor, "initiatingActor");
         Objects.requireNonNull(actingUser, "actingUser");
         Objects.requireNonNull(locale, "locale");
+        Objects.requireNonNull(transcript, "transcript");
+        Objects.requireNonNull(calls, "calls");
+        Objects.requireNonNull(offeredTools, "offeredTools");
+        Objects.requireNonNull(inputFields, "inputFields");
         transcript = List.copyOf(transcript);
         calls = List.copyOf(calls);
         offeredTools = List.copyOf(offeredTools);
         inputFields = List.copyOf(inputFields);
         checkConsistent(status, transcript, calls, inputFields);
+    }
+
+    /** An empty builder; an approval pause may leave out the input fields, every other component is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this state's components, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder().runId(runId).status(status).agentConfiguration(agentConfiguration).model(model)
+                .transcript(transcript).calls(calls).counters(counters).offeredTools(offeredTools).options(options)
+                .inputFields(inputFields).history(history).initiatingActor(initiatingActor).actingUser(actingUser)
+                .locale(locale);
     }
 
     /** The calls that wait for an operator's verdict. */
@@ -110,6 +129,102 @@ public record PausedState(String runId, RunStatus status, String agentConfigurat
             if (inputFields.isEmpty()) {
                 throw new IllegalArgumentException("an input pause needs the input tool's fields");
             }
+        }
+    }
+
+    /** Names each component as it is set; {@link #build()} checks the whole as the constructor does. */
+    public static final class Builder {
+        private String runId;
+        private RunStatus status;
+        private String agentConfiguration;
+        private ModelConfiguration model;
+        private List<ChatMessage> transcript;
+        private List<PendingCall> calls;
+        private RunCounters counters;
+        private List<String> offeredTools;
+        private RunOptions options;
+        private List<InputField> inputFields = List.of();
+        private ToolInvocationHistory history;
+        private Actor initiatingActor;
+        private Actor actingUser;
+        private Locale locale;
+
+        private Builder() {
+        }
+
+        public Builder runId(String value) {
+            this.runId = value;
+            return this;
+        }
+
+        public Builder status(RunStatus value) {
+            this.status = value;
+            return this;
+        }
+
+        public Builder agentConfiguration(String value) {
+            this.agentConfiguration = value;
+            return this;
+        }
+
+        public Builder model(ModelConfiguration value) {
+            this.model = value;
+            return this;
+        }
+
+        public Builder transcript(List<ChatMessage> value) {
+            this.transcript = value;
+            return this;
+        }
+
+        public Builder calls(List<PendingCall> value) {
+            this.calls = value;
+            return this;
+        }
+
+        public Builder counters(RunCounters value) {
+            this.counters = value;
+            return this;
+        }
+
+        public Builder offeredTools(List<String> value) {
+            this.offeredTools = value;
+            return this;
+        }
+
+        public Builder options(RunOptions value) {
+            this.options = value;
+            return this;
+        }
+
+        public Builder inputFields(List<InputField> value) {
+            this.inputFields = value;
+            return this;
+        }
+
+        public Builder history(ToolInvocationHistory value) {
+            this.history = value;
+            return this;
+        }
+
+        public Builder initiatingActor(Actor value) {
+            this.initiatingActor = value;
+            return this;
+        }
+
+        public Builder actingUser(Actor value) {
+            this.actingUser = value;
+            return this;
+        }
+
+        public Builder locale(Locale value) {
+            this.locale = value;
+            return this;
+        }
+
+        public PausedState build() {
+            return new PausedState(runId, status, agentConfiguration, model, transcript, calls, counters,
+                    offeredTools, options, inputFields, history, initiatingActor, actingUser, locale);
         }
     }
 }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * JSON for paused states, lossless both ways. Reading is strict: a state that is not JSON, misses a field, has
@@ -76,7 +75,7 @@ public final class PausedStateCodec {
         if (root == null || !root.isObject()) {
             throw new RunStateException("damaged paused state: expected a JSON object");
         }
-        Reader in = new Reader(root, "");
+        JsonFieldReader in = new JsonFieldReader(root, "");
         int format = in.integer("format");
         if (format != FORMAT) {
             throw new RunStateException("paused state has format " + format + ", this version reads format "
@@ -84,27 +83,28 @@ public final class PausedStateCodec {
         }
         try {
             RunStatus status = in.parse("status", RunStatus::fromCode);
-            Reader counters = in.object("counters");
-            Reader options = in.object("options");
+            JsonFieldReader counters = in.object("counters");
+            JsonFieldReader options = in.object("options");
             Map<String, String> scope = new HashMap<>();
-            Reader scopeReader = options.object("scope");
-            scopeReader.node.fieldNames().forEachRemaining(key -> scope.put(key, scopeReader.text(key)));
-            return new PausedState(
-                    in.text("runId"),
-                    status,
-                    in.text("agentConfiguration"),
-                    modelFromTree(in.object("model")),
-                    in.list("transcript", PausedStateCodec::messageFromTree),
-                    in.list("calls", PausedStateCodec::callFromTree),
-                    new RunCounters(counters.integer("iterations"), new TokenUsage(
-                            counters.longValue("promptTokens"), counters.longValue("completionTokens"))),
-                    in.list("offeredTools", r -> r.textValue()),
-                    new RunOptions(options.bool("unattended"), options.optionalText("toolChoice"), scope),
-                    in.list("inputFields", PausedStateCodec::fieldFromTree),
-                    historyFromTree(root.get("history")),
-                    actorFromTree(in.object("initiatingActor")),
-                    actorFromTree(in.object("actingUser")),
-                    Locale.forLanguageTag(in.text("locale")));
+            JsonFieldReader scopeReader = options.object("scope");
+            scopeReader.node().fieldNames().forEachRemaining(key -> scope.put(key, scopeReader.text(key)));
+            return PausedState.builder()
+                    .runId(in.text("runId"))
+                    .status(status)
+                    .agentConfiguration(in.text("agentConfiguration"))
+                    .model(modelFromTree(in.object("model")))
+                    .transcript(in.list("transcript", PausedStateCodec::messageFromTree))
+                    .calls(in.list("calls", PausedStateCodec::callFromTree))
+                    .counters(new RunCounters(counters.integer("iterations"), new TokenUsage(
+                            counters.longValue("promptTokens"), counters.longValue("completionTokens"))))
+                    .offeredTools(in.list("offeredTools", JsonFieldReader::textValue))
+                    .options(new RunOptions(options.bool("unattended"), options.optionalText("toolChoice"), scope))
+                    .inputFields(in.list("inputFields", PausedStateCodec::fieldFromTree))
+                    .history(historyFromTree(root.get("history")))
+                    .initiatingActor(actorFromTree(in.object("initiatingActor")))
+                    .actingUser(actorFromTree(in.object("actingUser")))
+                    .locale(Locale.forLanguageTag(in.text("locale")))
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new RunStateException("damaged paused state: " + e.getMessage(), e);
         }
@@ -150,7 +150,7 @@ public final class PausedStateCodec {
             throw new RunStateException("damaged transcript: expected a JSON array");
         }
         try {
-            return new Reader(NODES.objectNode().set("transcript", array), "").list("transcript",
+            return new JsonFieldReader(NODES.objectNode().set("transcript", array), "").list("transcript",
                     PausedStateCodec::messageFromTree);
         } catch (IllegalArgumentException e) {
             throw new RunStateException("damaged transcript: " + e.getMessage(), e);
@@ -173,8 +173,8 @@ public final class PausedStateCodec {
 
     /**
      * Reads a history; anything that cannot be proven whole (a missing or non-boolean flag, an entry of the
-     * wrong shape, a blank or malformed tool name, an unknown outcome, a bad target) yields an incomplete history of the entries that could be
-     * read, so a damaged history never passes for a complete one.
+     * wrong shape, a blank or malformed tool name, an unknown outcome, a bad target) yields an incomplete history
+     * of the entries that could be read, so a damaged history never passes for a complete one.
      */
     public static ToolInvocationHistory historyFromTree(JsonNode node) {
         if (node == null || !node.isObject()) {
@@ -203,15 +203,15 @@ public final class PausedStateCodec {
                 throw new IllegalArgumentException("unknown observation field " + name);
             }
         });
-        Reader in = new Reader(item, "");
+        JsonFieldReader in = new JsonFieldReader(item, "");
         String tool = in.text("tool");
         // A blank or malformed name cannot say which tool ran, so the history holding it cannot be proven whole.
         if (!Names.isCode(tool)) {
             throw new IllegalArgumentException("observation of a tool named \"" + tool + "\", not a tool name");
         }
         JsonNode target = item.get("target");
-        return new ToolInvocationObservation(tool, ToolInvocationObservation.Outcome.fromCode(
-                in.text("outcome")), target == null || target.isNull() ? null : targetFromTree(new Reader(target, "")));
+        return new ToolInvocationObservation(tool, ToolInvocationObservation.Outcome.fromCode(in.text("outcome")),
+                target == null || target.isNull() ? null : targetFromTree(new JsonFieldReader(target, "")));
     }
 
     private static ObjectNode callToTree(PendingCall call, boolean withStale) {
@@ -240,17 +240,17 @@ public final class PausedStateCodec {
         return node;
     }
 
-    private static PendingCall callFromTree(Reader in) {
-        JsonNode refusal = in.node.get("refusal");
+    private static PendingCall callFromTree(JsonFieldReader in) {
+        JsonNode refusal = in.node().get("refusal");
         PendingCall.Refusal parsedRefusal = null;
         if (refusal != null && !refusal.isNull()) {
-            Reader r = in.object("refusal");
+            JsonFieldReader r = in.object("refusal");
             parsedRefusal = new PendingCall.Refusal(r.text("rule"), r.text("reason"), r.optionalText("explanation"));
         }
-        JsonNode preview = in.node.get("preview");
+        JsonNode preview = in.node().get("preview");
         ToolPreview parsedPreview = preview == null || preview.isNull() ? null
-                : new ToolPreview(in.list("preview", Reader::textValue));
-        JsonNode target = in.node.get("target");
+                : new ToolPreview(in.list("preview", JsonFieldReader::textValue));
+        JsonNode target = in.node().get("target");
         return new PendingCall(in.integer("index"), toolCallFromTree(in.object("call")),
                 in.parse("disposition", code -> PendingCall.Disposition.valueOf(code.toUpperCase(Locale.ROOT))),
                 parsedPreview,
@@ -266,13 +266,13 @@ public final class PausedStateCodec {
         return node;
     }
 
-    private static ToolCall toolCallFromTree(Reader in) {
-        return new ToolCall(in.text("id"), in.text("name"), (ObjectNode) in.object("arguments").node);
+    private static ToolCall toolCallFromTree(JsonFieldReader in) {
+        return new ToolCall(in.text("id"), in.text("name"), (ObjectNode) in.object("arguments").node());
     }
 
-    private static ChatMessage messageFromTree(Reader in) {
+    private static ChatMessage messageFromTree(JsonFieldReader in) {
         ChatMessage.Role role = in.parse("role", code -> ChatMessage.Role.valueOf(code.toUpperCase(Locale.ROOT)));
-        List<ToolCall> calls = in.node.has("toolCalls") ? in.list("toolCalls", PausedStateCodec::toolCallFromTree)
+        List<ToolCall> calls = in.node().has("toolCalls") ? in.list("toolCalls", PausedStateCodec::toolCallFromTree)
                 : List.of();
         return new ChatMessage(role, in.text("content"), calls, in.optionalText("toolCallId"));
     }
@@ -292,10 +292,11 @@ public final class PausedStateCodec {
         return array;
     }
 
-    private static InputField fieldFromTree(Reader in) {
+    private static InputField fieldFromTree(JsonFieldReader in) {
         return new InputField(in.text("name"),
                 in.parse("type", code -> InputField.InputType.valueOf(code.toUpperCase(Locale.ROOT))),
-                in.text("label"), in.text("description"), in.bool("required"), in.list("options", Reader::textValue));
+                in.text("label"), in.text("description"), in.bool("required"),
+                in.list("options", JsonFieldReader::textValue));
     }
 
     private static JsonNode targetToTree(ToolInvocationTarget target) {
@@ -308,7 +309,7 @@ public final class PausedStateCodec {
         return node;
     }
 
-    private static ToolInvocationTarget targetFromTree(Reader in) {
+    private static ToolInvocationTarget targetFromTree(JsonFieldReader in) {
         return new ToolInvocationTarget(in.text("kind"), in.text("identifier"));
     }
 
@@ -326,9 +327,9 @@ public final class PausedStateCodec {
         return node;
     }
 
-    private static ModelConfiguration modelFromTree(Reader in) {
-        JsonNode temperature = in.node.get("temperature");
-        JsonNode maxTokens = in.node.get("maxTokens");
+    private static ModelConfiguration modelFromTree(JsonFieldReader in) {
+        JsonNode temperature = in.node().get("temperature");
+        JsonNode maxTokens = in.node().get("maxTokens");
         if (temperature != null && !temperature.isNull() && !temperature.isNumber()) {
             throw new IllegalArgumentException("field \"model.temperature\" must be a number");
         }
@@ -350,104 +351,7 @@ public final class PausedStateCodec {
         return node;
     }
 
-    private static Actor actorFromTree(Reader in) {
+    private static Actor actorFromTree(JsonFieldReader in) {
         return new Actor(in.text("name"), Set.copyOf(in.list("roles", r -> r.parse(null, Role::valueOf))));
-    }
-
-    /** Reads typed fields of one JSON object, naming the path of whatever is missing or of the wrong type. */
-    private static final class Reader {
-        private final JsonNode node;
-        private final String path;
-
-        Reader(JsonNode node, String path) {
-            this.node = node;
-            this.path = path;
-        }
-
-        private String where(String field) {
-            return path.isEmpty() ? field : path + "." + field;
-        }
-
-        private JsonNode required(String field) {
-            JsonNode value = node.get(field);
-            if (value == null || value.isNull()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" is missing");
-            }
-            return value;
-        }
-
-        String text(String field) {
-            JsonNode value = required(field);
-            if (!value.isTextual()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" must be a string");
-            }
-            return value.asText();
-        }
-
-        String textValue() {
-            if (!node.isTextual()) {
-                throw new IllegalArgumentException("\"" + path + "\" must be a string");
-            }
-            return node.asText();
-        }
-
-        String optionalText(String field) {
-            JsonNode value = node.get(field);
-            return value == null || value.isNull() ? null : text(field);
-        }
-
-        int integer(String field) {
-            JsonNode value = required(field);
-            if (!value.isInt()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" must be an integer");
-            }
-            return value.asInt();
-        }
-
-        long longValue(String field) {
-            JsonNode value = required(field);
-            if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" must be an integer");
-            }
-            return value.asLong();
-        }
-
-        boolean bool(String field) {
-            JsonNode value = required(field);
-            if (!value.isBoolean()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" must be true or false");
-            }
-            return value.asBoolean();
-        }
-
-        Reader object(String field) {
-            JsonNode value = required(field);
-            if (!value.isObject()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" must be an object");
-            }
-            return new Reader(value, where(field));
-        }
-
-        <T> List<T> list(String field, Function<Reader, T> item) {
-            JsonNode value = required(field);
-            if (!value.isArray()) {
-                throw new IllegalArgumentException("field \"" + where(field) + "\" must be an array");
-            }
-            List<T> items = new ArrayList<>(value.size());
-            for (int i = 0; i < value.size(); i++) {
-                items.add(item.apply(new Reader(value.get(i), where(field) + "[" + i + "]")));
-            }
-            return items;
-        }
-
-        <T> T parse(String field, Function<String, T> parser) {
-            String code = field == null ? textValue() : text(field);
-            try {
-                return parser.apply(code);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("\"" + (field == null ? path : where(field))
-                        + "\" has the unknown value \"" + code + "\"");
-            }
-        }
     }
 }

@@ -220,9 +220,7 @@ class PausedStateCodecTest {
         PendingCall first = state.calls().get(0);
         List<PendingCall> changed = new java.util.ArrayList<>(state.calls());
         changed.set(0, first.withPreview(new ToolPreview(List.of("+ something else")), false));
-        PausedState other = new PausedState(state.runId(), state.status(), state.agentConfiguration(), state.model(),
-                state.transcript(), changed, state.counters(), state.offeredTools(), state.options(),
-                state.inputFields(), state.history(), state.initiatingActor(), state.actingUser(), state.locale());
+        PausedState other = state.toBuilder().calls(changed).build();
         assertThat(other.digest()).isNotEqualTo(state.digest()).hasSize(64);
     }
 }
