@@ -80,15 +80,13 @@ public final class ChangeFeed {
 
     /**
      * The NOTIFY call of a PostgreSQL statement that announces its own change without a counter, queued with the
-     * statement's transaction and sent at its commit. Its two parameters are bound by {@link #bindNotify}.
+     * statement's transaction and sent at its commit. Its two named parameters are bound by {@link #bindNotify}.
      */
-    static final String NOTIFY_CALL = "pg_notify(?, ?)";
+    static final String NOTIFY_CALL = "pg_notify(:notifyChannel, :notifyPayload)";
 
-    /** Binds the parameters of a {@link #NOTIFY_CALL} from {@code first} on; returns the index after them. */
-    int bindNotify(PreparedStatement statement, int first, ChangeKind kind) throws SQLException {
-        statement.setString(first, CHANNEL);
-        statement.setString(first + 1, kind.code() + ":" + origin);
-        return first + 2;
+    /** Binds the parameters of a {@link #NOTIFY_CALL}. */
+    void bindNotify(NamedStatement statement, ChangeKind kind) throws SQLException {
+        statement.set("notifyChannel", CHANNEL).set("notifyPayload", kind.code() + ":" + origin);
     }
 
     /** A change made through this store has committed: tell the listeners now. */
