@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.RunChanges;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
  * polling the change counters; PostgreSQL: by LISTEN/NOTIFY). Signals may be coalesced or repeated; a listener
  * reloads what it shows, so neither matters.
  */
-public final class ChangeFeed {
+public final class ChangeFeed implements RunChanges {
     static final String CHANNEL = "countersign_changes";
     private static final System.Logger LOG = System.getLogger(ChangeFeed.class.getName());
 
@@ -51,6 +52,17 @@ public final class ChangeFeed {
     public Subscription subscribe(ChangeListener listener) {
         listeners.add(listener);
         return () -> listeners.remove(listener);
+    }
+
+    /** A run's own change or its decision's: what a worker waiting for queued runs listens for. */
+    @Override
+    public RunChanges.Subscription onRunChange(Runnable listener) {
+        Subscription subscription = subscribe(kind -> {
+            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                listener.run();
+            }
+        });
+        return subscription::close;
     }
 
     /**
