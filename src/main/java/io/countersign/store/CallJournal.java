@@ -14,15 +14,7 @@ import java.util.List;
  * run: the check and the insert share the run's lock with a take-over, so no call starts on a run another process
  * has taken.
  */
-final class CallJournal implements ExecutionJournal {
-    private final Database database;
-    private final StoreSession session;
-
-    CallJournal(Database database, StoreSession session) {
-        this.database = database;
-        this.session = session;
-    }
-
+record CallJournal(Database database, StoreSession session) implements ExecutionJournal {
     @Override
     public void beforeExecute(String runId, String callId, String toolName) {
         database.write("record that call " + callId + " of run " + runId + " starts", connection -> {

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * a claim is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL when that statement
  * claimed nothing, one transaction over the locked row that also reads why.
  */
-final class DecisionClaims {
+record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
     private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, digest, summary, verdicts, input";
     private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
@@ -43,15 +43,7 @@ final class DecisionClaims {
             + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
             + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = :runId)) ORDER BY d.pause_number DESC";
 
-    private final Database database;
-    private final StoreSession session;
-    private final RunRows rows;
 
-    DecisionClaims(Database database, StoreSession session, RunRows rows) {
-        this.database = database;
-        this.session = session;
-        this.rows = rows;
-    }
 
     /**
      * Claims a waiting run for the decision; the run goes to {@code claimedStatus}: running under this process, or

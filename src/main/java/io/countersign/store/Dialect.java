@@ -34,7 +34,7 @@ enum Dialect {
         return this == SQLITE ? "+" + column : column;
     }
 
-    /** Locks the rows read from the table of the alias for the rest of the transaction; SQLite's IMMEDIATE already has. */
+    /** Locks the rows read from the alias's table until the transaction ends; SQLite's IMMEDIATE already has. */
     String lockRowsOf(String alias) {
         return this == POSTGRESQL ? " FOR UPDATE OF " + alias : "";
     }

@@ -17,19 +17,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** The runs themselves: a new run, where each stretch ended, and the reads of runs and their calls. */
-final class RunRecords {
+record RunRecords(Database database, StoreSession session, RunRows rows) {
     private static final int RECENT_CALLS_PAGE = 200;
     private static final String WAITING = "status IN (:forApproval, :forInput)";
 
-    private final Database database;
-    private final StoreSession session;
-    private final RunRows rows;
 
-    RunRecords(Database database, StoreSession session, RunRows rows) {
-        this.database = database;
-        this.session = session;
-        this.rows = rows;
-    }
 
     /** A running run is driven by this process from the start; a queued one by whichever worker claims it. */
     void insert(String runId, String agent, String initiator, String prompt, boolean unattended, RunStatus status,

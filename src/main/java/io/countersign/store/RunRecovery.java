@@ -17,17 +17,7 @@ import java.util.Set;
  * After a process stopped: its running runs taken over as their journal says, and a person's settling of a run
  * whose outcome is unknown. Reconciliation looks only at runs whose owner stopped.
  */
-final class RunRecovery {
-    private final Database database;
-    private final StoreSession session;
-    private final RunRecords runs;
-
-    RunRecovery(Database database, StoreSession session, RunRecords runs) {
-        this.database = database;
-        this.session = session;
-        this.runs = runs;
-    }
-
+record RunRecovery(Database database, StoreSession session, RunRecords runs) {
     /** The orphans of stopped processes, taken over; see {@link RunStore#reconcile}. */
     List<StoredRun> reconcile(Instant at) {
         // Runs first, then the registrations: every owner read here registered before it wrote its run, so an

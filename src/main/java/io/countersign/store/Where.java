@@ -16,6 +16,7 @@ import java.util.function.Function;
  */
 record Where(List<String> conditions, List<Object> parameters) {
 
+    /** The filter over the events themselves. */
     static Where of(EventFilter filter, Dialect dialect) {
         Where where = new Where(List.of(), List.of());
         if (filter.from() != null) {
@@ -24,13 +25,11 @@ record Where(List<String> conditions, List<Object> parameters) {
         if (filter.until() != null) {
             where = where.and("event_time < ?", Nanos.of(filter.until()));
         }
-        where = where.types(filter)
-                .equal("reason_code", filter.reasonCode())
-                .equal("rule_id", filter.ruleId())
-                .equal("tool_name", filter.toolName())
-                .equal("agent_configuration", filter.agentConfiguration())
-                .equal("actor", filter.actor())
-                .equal("run_id", filter.runId());
+        where = where.types(filter);
+        for (Criterion criterion : countedCriteria(filter)) {
+            where = where.equal(criterion.column(), criterion.value());
+        }
+        where = where.equal("run_id", filter.runId());
         if (filter.text() != null) {
             where = where.containing(filter.text(), EventNames.SEARCHED, dialect::containsIgnoringCase);
         }
@@ -78,12 +77,10 @@ record Where(List<String> conditions, List<Object> parameters) {
         if (until != null) {
             where = where.and(unit.column() + " < ?", until);
         }
-        where = where.types(filter)
-                .encoded("reason_code", filter.reasonCode())
-                .encoded("rule_id", filter.ruleId())
-                .encoded("tool_name", filter.toolName())
-                .encoded("agent_configuration", filter.agentConfiguration())
-                .encoded("actor", filter.actor());
+        where = where.types(filter);
+        for (Criterion criterion : countedCriteria(filter)) {
+            where = where.encoded(criterion.column(), criterion.value());
+        }
         if (filter.text() != null) {
             // a row is found when one of its values is among those that contain the text
             List<String> columns = CountTables.Table.PEOPLE.columns().stream().filter(searched::contains)
@@ -92,6 +89,18 @@ record Where(List<String> conditions, List<Object> parameters) {
                     + EventNames.matching(column, dialect, !column.equals("event_type")));
         }
         return where;
+    }
+
+    /** The filter's values for single columns that the tables of counts hold too, in the order they are bound. */
+    private static List<Criterion> countedCriteria(EventFilter filter) {
+        return List.of(new Criterion("reason_code", filter.reasonCode()), new Criterion("rule_id", filter.ruleId()),
+                new Criterion("tool_name", filter.toolName()),
+                new Criterion("agent_configuration", filter.agentConfiguration()),
+                new Criterion("actor", filter.actor()));
+    }
+
+    /** A column and the value a filter asks of it, {@code null} for any. */
+    private record Criterion(String column, String value) {
     }
 
     private Where types(EventFilter filter) {

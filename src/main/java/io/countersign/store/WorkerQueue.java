@@ -12,19 +12,7 @@ import java.util.Optional;
  * The queue of runs for workers: a queued run is claimed by exactly one worker of any process, held under a lease
  * the worker renews, and recovered when the lease lapses.
  */
-final class WorkerQueue {
-    private final Database database;
-    private final StoreSession session;
-    private final RunRows rows;
-    private final RunRecords runs;
-
-    WorkerQueue(Database database, StoreSession session, RunRows rows, RunRecords runs) {
-        this.database = database;
-        this.session = session;
-        this.rows = rows;
-        this.runs = runs;
-    }
-
+record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRecords runs) {
     /** Hands the oldest queued run to a worker; see {@link RunStore#claimNext}. */
     Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
         // No change signal: a claim only moves a run between two states nobody watches, and an empty claim
