@@ -155,7 +155,8 @@ public final class CountersignRuntime implements AutoCloseable {
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
                     new DefaultAgentService(store.configurations(), registry, models::create),
-                    new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids),
+                    new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(), clock,
+                            ids),
                     new DefaultServerService(store.servers(), SecretResolver.environment()));
             return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
         } catch (RuntimeException e) {

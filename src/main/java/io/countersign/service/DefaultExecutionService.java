@@ -2,34 +2,36 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.ActorDirectory;
 import io.countersign.engine.AgentConfiguration;
 import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.IdGenerator;
+import io.countersign.engine.RunChanges;
+import io.countersign.engine.RunQueue;
 import io.countersign.engine.RunRepository;
 import io.countersign.engine.RunStatus;
 import io.countersign.engine.StoredRun;
-import io.countersign.store.ChangeFeed;
-import io.countersign.store.RunStore;
-import io.countersign.store.UserStore;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
 
-/** Queued execution over the store's {@link RunStore}, with the run service's checks and resumption. */
+/** Queued execution over the {@link RunQueue}, with the run service's checks and resumption. */
 public final class DefaultExecutionService implements ExecutionService {
     private final DefaultRunService runs;
-    private final RunStore store;
-    private final UserStore users;
-    private final ChangeFeed changes;
+    private final RunRepository repository;
+    private final RunQueue queue;
+    private final ActorDirectory users;
+    private final RunChanges changes;
     private final Clock clock;
     private final IdGenerator ids;
 
-    public DefaultExecutionService(DefaultRunService runs, RunStore store, UserStore users, ChangeFeed changes,
-                                   Clock clock, IdGenerator ids) {
+    public DefaultExecutionService(DefaultRunService runs, RunRepository repository, RunQueue queue,
+                                   ActorDirectory users, RunChanges changes, Clock clock, IdGenerator ids) {
         this.runs = Objects.requireNonNull(runs, "runs");
-        this.store = Objects.requireNonNull(store, "store");
+        this.repository = Objects.requireNonNull(repository, "repository");
+        this.queue = Objects.requireNonNull(queue, "queue");
         this.users = Objects.requireNonNull(users, "users");
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -40,7 +42,7 @@ public final class DefaultExecutionService implements ExecutionService {
     public StartedRun enqueue(Actor actor, String agent, String prompt, boolean unattended) {
         AgentConfiguration configuration = runs.startable(actor, agent, prompt);
         String runId = ids.next();
-        store.enqueue(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
+        queue.enqueue(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
         return new StartedRun(runId, RunStatus.QUEUED);
     }
 
@@ -61,7 +63,7 @@ public final class DefaultExecutionService implements ExecutionService {
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
         }
-        RunRepository.ClaimResult claim = store.claimForWorker(ready.decision());
+        RunRepository.ClaimResult claim = queue.claimForWorker(ready.decision());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
             return DecisionChecks.done(runId, claimed.run().status(), ready.decision());
         }
@@ -89,7 +91,7 @@ public final class DefaultExecutionService implements ExecutionService {
             throw new IllegalArgumentException("run " + runId + " never paused, so there is no card to decide again;"
                     + " settle it as failed and start it anew");
         }
-        StoredRun settled = store.settleUnknownOutcome(runId, retry, actor.name(), clock.instant());
+        StoredRun settled = repository.settleUnknownOutcome(runId, retry, actor.name(), clock.instant());
         return new DecisionResult.Done(runId, settled.status(), 0, 0);
     }
 
@@ -97,11 +99,11 @@ public final class DefaultExecutionService implements ExecutionService {
     public RunWorker worker(Actor actor, RunWorker.Options options, Consumer<RunWorker.Progress> progress) {
         Permissions.require(actor, Operation.RUN_WORKER);
         String id = "worker-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        return new RunWorker(id, runs, store, users, changes, clock, options, progress);
+        return new RunWorker(id, runs, queue, repository, users, changes, clock, options, progress);
     }
 
     private StoredRun find(String runId) {
-        return store.find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \"" + runId
+        return repository.find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \"" + runId
                 + "\""));
     }
 }

@@ -3,6 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.ConfigurableApproval;
 import io.countersign.engine.Names;
+import io.countersign.engine.RecentToolCalls;
 import io.countersign.engine.RemoteTool;
 import io.countersign.engine.RequiresApproval;
 import io.countersign.engine.RequiresInput;
@@ -14,7 +15,6 @@ import io.countersign.engine.ToolRegistry;
 import io.countersign.engine.ToolSettings;
 import io.countersign.engine.ToolSettingsSource;
 import io.countersign.engine.UnattendedToolFilter;
-import io.countersign.store.RunStore;
 import io.countersign.store.SettingChange;
 import io.countersign.store.SettingsStore;
 import java.util.ArrayList;
@@ -33,9 +33,9 @@ public final class DefaultSettingsService implements SettingsService {
 
     private final ToolRegistry registry;
     private final SettingsStore settings;
-    private final RunStore runs;
+    private final RecentToolCalls runs;
 
-    public DefaultSettingsService(ToolRegistry registry, SettingsStore settings, RunStore runs) {
+    public DefaultSettingsService(ToolRegistry registry, SettingsStore settings, RecentToolCalls runs) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.runs = Objects.requireNonNull(runs, "runs");

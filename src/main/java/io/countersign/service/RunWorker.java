@@ -1,13 +1,13 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ActorDirectory;
+import io.countersign.engine.RunChanges;
+import io.countersign.engine.RunQueue;
+import io.countersign.engine.RunRepository;
 import io.countersign.engine.RunStatus;
 import io.countersign.engine.StoredRun;
-import io.countersign.store.ChangeFeed;
-import io.countersign.store.ChangeKind;
-import io.countersign.store.RunStore;
 import io.countersign.store.StoreException;
-import io.countersign.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,11 +25,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * Executes queued runs: claims one at a time per thread ({@link RunStore#claimNext}, so several workers in
+ * Executes queued runs: claims one at a time per thread ({@link RunQueue#claimNext}, so several workers in
  * several processes on one store never take the same run), runs its first stretch or carries out its committed
  * decision, and records where it ended. While a run executes, the worker renews its lease; a worker that stops
  * lets the lease lapse, and any worker then recovers the run as its execution journal says
- * ({@link RunStore#recoverAbandoned}): back to the queue when nothing of the stretch executed, flagged "outcome
+ * ({@link RunQueue#recoverAbandoned}): back to the queue when nothing of the stretch executed, flagged "outcome
  * unknown" for a person when a call had started.
  *
  * <p>A worker that keeps running but is frozen for longer than its lease can lose a run to recovery while it
@@ -39,9 +39,10 @@ import java.util.function.Consumer;
 public final class RunWorker {
     private final String id;
     private final DefaultRunService runs;
-    private final RunStore store;
-    private final UserStore users;
-    private final ChangeFeed changes;
+    private final RunQueue queue;
+    private final RunRepository repository;
+    private final ActorDirectory users;
+    private final RunChanges changes;
     private final Clock clock;
     private final Options options;
     private final Consumer<Progress> progress;
@@ -55,11 +56,12 @@ public final class RunWorker {
     private final AtomicInteger failed = new AtomicInteger();
     private volatile boolean stopped;
 
-    RunWorker(String id, DefaultRunService runs, RunStore store, UserStore users, ChangeFeed changes, Clock clock,
-              Options options, Consumer<Progress> progress) {
+    RunWorker(String id, DefaultRunService runs, RunQueue queue, RunRepository repository, ActorDirectory users,
+              RunChanges changes, Clock clock, Options options, Consumer<Progress> progress) {
         this.id = Objects.requireNonNull(id, "id");
         this.runs = runs;
-        this.store = store;
+        this.queue = queue;
+        this.repository = repository;
         this.users = users;
         this.changes = changes;
         this.clock = clock;
@@ -151,11 +153,7 @@ public final class RunWorker {
         long period = Math.max(1, options.lease().toMillis() / 3);
         heartbeat.scheduleAtFixedRate(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
         List<Thread> threads = new ArrayList<>();
-        try (ChangeFeed.Subscription ignored = changes.subscribe(kind -> {
-            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
-                wakeUp();
-            }
-        })) {
+        try (RunChanges.Subscription ignored = changes.onRunChange(this::wakeUp)) {
             for (int i = 0; i < options.threads(); i++) {
                 Thread thread = new Thread(this::work, "countersign-worker-" + (i + 1));
                 threads.add(thread);
@@ -184,7 +182,7 @@ public final class RunWorker {
             Optional<StoredRun> next;
             try {
                 recoverIfDue();
-                next = store.claimNext(id, clock.instant().plus(options.lease()), clock.instant());
+                next = queue.claimNext(id, clock.instant().plus(options.lease()), clock.instant());
             } catch (StoreException e) {
                 if (options.drain()) {
                     storeFailure.compareAndSet(null, e);
@@ -216,7 +214,7 @@ public final class RunWorker {
                 DecisionResult result = runs.resumeDecided(run, actor(run.lastDecision().decidedBy()));
                 decisions.incrementAndGet();
                 RunStatus status = result instanceof DecisionResult.Done done ? done.status()
-                        : store.find(run.runId()).map(StoredRun::status).orElse(null);
+                        : repository.find(run.runId()).map(StoredRun::status).orElse(null);
                 progress.accept(new Progress(run.runId(), Progress.Kind.DECISION_CARRIED_OUT, status,
                         result instanceof DecisionResult.Stale ? "a preview changed: the card waits again" : null));
             }
@@ -241,7 +239,7 @@ public final class RunWorker {
         if (now - due < 0 || !nextRecovery.compareAndSet(due, now + options.lease().toNanos() / 2)) {
             return;
         }
-        for (StoredRun run : store.recoverAbandoned(clock.instant())) {
+        for (StoredRun run : queue.recoverAbandoned(clock.instant())) {
             recovered.incrementAndGet();
             progress.accept(new Progress(run.runId(), Progress.Kind.RECOVERED, run.status(), run.outcomeUnknown()
                     ? "outcome unknown: " + String.join(", ", run.unknownOutcomeCalls()) : "back in the queue"));
@@ -251,7 +249,7 @@ public final class RunWorker {
     private void renewLeases() {
         for (String runId : inFlight) {
             try {
-                if (!store.renewLease(runId, id, clock.instant().plus(options.lease()))) {
+                if (!queue.renewLease(runId, id, clock.instant().plus(options.lease()))) {
                     progress.accept(new Progress(runId, Progress.Kind.LEASE_LOST, null, "the lease lapsed and the"
                             + " run was recovered while this worker still ran it"));
                 }

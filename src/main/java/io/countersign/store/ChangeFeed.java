@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.RunChanges;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
  * polling the change counters; PostgreSQL: by LISTEN/NOTIFY). Signals may be coalesced or repeated; a listener
  * reloads what it shows, so neither matters.
  */
-public final class ChangeFeed {
+public final class ChangeFeed implements RunChanges {
     static final String CHANNEL = "countersign_changes";
     private static final System.Logger LOG = System.getLogger(ChangeFeed.class.getName());
 
@@ -53,6 +54,17 @@ public final class ChangeFeed {
         return () -> listeners.remove(listener);
     }
 
+    /** A run's own change or its decision's: what a worker waiting for queued runs listens for. */
+    @Override
+    public RunChanges.Subscription onRunChange(Runnable listener) {
+        Subscription subscription = subscribe(kind -> {
+            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                listener.run();
+            }
+        });
+        return subscription::close;
+    }
+
     /**
      * Bumps the counter of a kind inside the caller's transaction (on PostgreSQL also queues a NOTIFY, sent at
      * commit). The row lock it takes serialises concurrent changes of the same kind on PostgreSQL.
@@ -80,15 +92,13 @@ public final class ChangeFeed {
 
     /**
      * The NOTIFY call of a PostgreSQL statement that announces its own change without a counter, queued with the
-     * statement's transaction and sent at its commit. Its two parameters are bound by {@link #bindNotify}.
+     * statement's transaction and sent at its commit. Its two named parameters are bound by {@link #bindNotify}.
      */
-    static final String NOTIFY_CALL = "pg_notify(?, ?)";
+    static final String NOTIFY_CALL = "pg_notify(:notifyChannel, :notifyPayload)";
 
-    /** Binds the parameters of a {@link #NOTIFY_CALL} from {@code first} on; returns the index after them. */
-    int bindNotify(PreparedStatement statement, int first, ChangeKind kind) throws SQLException {
-        statement.setString(first, CHANNEL);
-        statement.setString(first + 1, kind.code() + ":" + origin);
-        return first + 2;
+    /** Binds the parameters of a {@link #NOTIFY_CALL}. */
+    void bindNotify(NamedStatement statement, ChangeKind kind) throws SQLException {
+        statement.set("notifyChannel", CHANNEL).set("notifyPayload", kind.code() + ":" + origin);
     }
 
     /** A change made through this store has committed: tell the listeners now. */

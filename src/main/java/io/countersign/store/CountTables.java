@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -144,6 +145,11 @@ final class CountTables {
     /** How a value of a counted column is stored: '' for none, '=' before a present one. */
     static String encoded(String value) {
         return value == null ? "" : "=" + value;
+    }
+
+    /** The start of an hour counted since the epoch. */
+    static Instant hourStart(long hour) {
+        return Nanos.toInstant(hour * NANOS_PER_HOUR);
     }
 
     /** The hour an event time falls in, rounded down. */

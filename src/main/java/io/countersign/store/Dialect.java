@@ -34,6 +34,16 @@ enum Dialect {
         return this == SQLITE ? "+" + column : column;
     }
 
+    /** Locks the rows read from the alias's table until the transaction ends; SQLite's IMMEDIATE already has. */
+    String lockRowsOf(String alias) {
+        return this == POSTGRESQL ? " FOR UPDATE OF " + alias : "";
+    }
+
+    /** Locks the rows read and passes over those another transaction holds; SQLite's writer holds the only lock. */
+    String skipLocked() {
+        return this == POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : "";
+    }
+
     /** The Flyway placeholders that make the one migration script fit this database. */
     Map<String, String> migrationPlaceholders() {
         return Map.of("auto_key", autoKey, "without_rowid", withoutRowid);

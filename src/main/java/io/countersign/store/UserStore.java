@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ActorDirectory;
 import io.countersign.engine.Role;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
  * admin cannot lose the role. Every change is recorded as a {@link SettingChange} keyed
  * {@code user_roles:<name>}. Role checks belong to the caller.
  */
-public final class UserStore {
+public final class UserStore implements ActorDirectory {
     public static final int MAX_NAME_LENGTH = 128;
 
     private final Database database;
@@ -31,6 +32,7 @@ public final class UserStore {
     }
 
     /** The user of this name with their roles, if the store knows them. */
+    @Override
     public Optional<Actor> find(String name) {
         return database.read("read the user " + name, connection -> load(connection, name));
     }

@@ -7,9 +7,10 @@
  * {@link io.countersign.store.EventStore} (governance events, append-only, the engine's {@code EventSink}),
  * {@link io.countersign.store.SettingsStore} (tool settings, the engine's {@code ToolSettingsSource}, and the
  * record of admin changes), {@link io.countersign.store.UserStore}, {@link io.countersign.store.ConfigurationStore},
- * {@link io.countersign.store.RunStore} (runs, decisions and the execution journal, the engine's
- * {@code RunRepository}), and {@link io.countersign.store.ChangeFeed} for "something changed" signals across
- * consoles.
+ * {@link io.countersign.store.RunStore} (runs, decisions, the worker queue and the execution journal, the engine's
+ * {@code RunRepository} and {@code RunQueue}), and {@link io.countersign.store.ChangeFeed} for "something changed"
+ * signals across consoles. Statements name their parameters ({@code NamedStatement}); the event queries are planned
+ * by {@code Where} and {@code CountUnion}.
  *
  * <p>Tables: {@code governance_events} (with the counts of them by hour, {@code governance_event_code_counts} and
  * {@code governance_event_counts}, and by day, {@code governance_event_code_day_counts} and

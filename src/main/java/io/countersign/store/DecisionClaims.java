@@ -1,0 +1,226 @@
+package io.countersign.store;
+
+import io.countersign.engine.DecisionRecord;
+import io.countersign.engine.PausedState;
+import io.countersign.engine.RunRepository.ClaimResult;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Decision claims, atomic on the run's row: of several deciders in several processes exactly one inserts the
+ * pause's decision (unique per pause) and flips the run out of waiting; the others read the winner. On PostgreSQL
+ * a claim is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL when that statement
+ * claimed nothing, one transaction over the locked row that also reads why.
+ */
+record DecisionClaims(Database database, StoreSession session, RunRows rows) {
+    /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
+    private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, digest, summary, verdicts, input";
+    private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
+            + " :input";
+    /**
+     * The PostgreSQL claim (see {@code claimInOneStatement}). It returns the claimed run (without its transcript
+     * and history, which its paused state holds) and sends the change's NOTIFY, or returns no row and sends
+     * nothing when nothing was claimed.
+     */
+    private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
+            + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = :owner,"
+            + " updated_at = :decidedAt, queued_at = :queuedAt"
+            + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest"
+            + " RETURNING " + RunRows.RUN_COLUMN_NAMES.stream().map(column -> column.equals("transcript")
+            || column.equals("history") ? "NULL AS " + column : "r." + column).collect(Collectors.joining(", "))
+            + ", r.pause_number, r.claimed_decision),"
+            + " decided AS (INSERT INTO decisions (id, run_id, pause_number, " + DECISION_COLUMNS + ")"
+            + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed)"
+            + " SELECT c.*, " + ChangeFeed.NOTIFY_CALL + " FROM claimed c";
+    /** The decision taken on a card and the run's latest decision, newest pause first. */
+    private static final String SELECT_DECISIONS = "SELECT " + RunRows.decisionColumns("d", "") + " FROM decisions d"
+            + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
+            + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = :runId)) ORDER BY d.pause_number DESC";
+
+
+
+    /**
+     * Claims a waiting run for the decision; the run goes to {@code claimedStatus}: running under this process, or
+     * queued with its decision for a worker. See {@link RunStore#claim} for the refusals.
+     */
+    ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus) {
+        if (database.dialect() == Dialect.POSTGRESQL) {
+            Optional<ClaimResult.Claimed> claimed = claimInOneStatement(decision, claimedStatus);
+            if (claimed.isPresent()) {
+                return claimed.get();
+            }
+        }
+        return claimUnderLock(decision, claimedStatus);
+    }
+
+    /**
+     * The PostgreSQL claim in one auto-committed statement, one round trip with its commit: the run is updated
+     * only while it waits for this kind of decision on this very card (the update locks the row; one that waited
+     * for a competing claim re-checks the row as that claim left it; a decision on the current card would have
+     * taken the run out of waiting), the decision is inserted under the id the run now points to, and the NOTIFY
+     * tells the other processes. The change counter is left alone: on PostgreSQL only notifications carry
+     * changes between processes.
+     *
+     * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
+     *         a competing claim this one may have waited for
+     */
+    private Optional<ClaimResult.Claimed> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus) {
+        String runId = decision.runId();
+        boolean queued = claimedStatus == RunStatus.QUEUED;
+        return database.statement("commit the decision on run " + runId, ChangeKind.DECISION, Optional::isPresent,
+                connection -> {
+                    try (NamedStatement statement = NamedStatement.prepare(connection, CLAIM_IN_ONE_STATEMENT)) {
+                        statement.set("claimedStatus", claimedStatus.code())
+                                .set("owner", queued ? null : session.id())
+                                .set("queuedAt", queued ? decision.decidedAt() : null)
+                                .set("runId", runId)
+                                .set("expectedStatus", expectedStatus(decision).code());
+                        RunRows.bindDecision(statement, decision);
+                        database.changes().bindNotify(statement, ChangeKind.DECISION);
+                        try (ResultSet row = statement.executeQuery()) {
+                            return row.next() ? Optional.of(new ClaimResult.Claimed(rows.run(row, decision)))
+                                    : Optional.<ClaimResult.Claimed>empty();
+                        }
+                    }
+                });
+    }
+
+    /** The claim as one transaction over the run's locked row: SQLite's, and PostgreSQL's refusals. */
+    private ClaimResult claimUnderLock(DecisionRecord decision, RunStatus claimedStatus) {
+        String runId = decision.runId();
+        return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
+                ClaimResult.Claimed.class::isInstance, connection -> {
+                    StoredRun run;
+                    int pauseNumber;
+                    boolean claimed;
+                    String digest;
+                    try (NamedStatement select = NamedStatement.prepare(connection, "SELECT " + RunRows.RUN_COLUMNS
+                            + ", r.digest, r.pause_number, r.claimed_decision FROM runs r WHERE r.id = :runId"
+                            + database.dialect().lockRowsOf("r"))) {
+                        try (ResultSet row = select.set("runId", runId).executeQuery()) {
+                            if (!row.next()) {
+                                return new ClaimResult.NotWaiting(null);
+                            }
+                            run = rows.run(row, null);
+                            pauseNumber = row.getInt("pause_number");
+                            row.getLong("claimed_decision");
+                            claimed = !row.wasNull();
+                            digest = row.getString("digest");
+                        }
+                    }
+                    // A decision on the run's current card would have taken it out of waiting: none exists here.
+                    if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
+                        return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
+                                claimedStatus));
+                    }
+                    // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
+                    // still reads other rows as they were when it began, before the competing claim committed.
+                    DecisionRecord onCard = null;
+                    DecisionRecord latest = null;
+                    try (NamedStatement select = NamedStatement.prepare(connection, SELECT_DECISIONS)) {
+                        try (ResultSet found = select.set("runId", runId).set("digest", decision.digest())
+                                .executeQuery()) {
+                            while (found.next()) {
+                                DecisionRecord taken = RunRows.decision(found, "");
+                                latest = latest == null ? taken : latest;
+                                onCard = onCard == null && taken.digest().equals(decision.digest()) ? taken : onCard;
+                            }
+                        }
+                    }
+                    // Not claimable, so a refusal: a run waiting on this card was claimed above.
+                    return refusal(decision, run.status(), digest, claimed, onCard, latest).orElseThrow();
+                });
+    }
+
+    private static RunStatus expectedStatus(DecisionRecord decision) {
+        return decision.kind() == DecisionRecord.Kind.APPROVAL
+                ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
+    }
+
+    /**
+     * Why a claim is refused, from one consistent view of the run: its status, card digest, whether it runs on a
+     * claimed decision, the decision taken on the claimed card and its latest decision. Empty when it may be
+     * claimed.
+     */
+    private static Optional<ClaimResult> refusal(DecisionRecord decision, RunStatus status, String digest,
+                                                 boolean claimed, DecisionRecord onCard, DecisionRecord latest) {
+        if (onCard != null) {
+            return Optional.of(new ClaimResult.AlreadyDecided(onCard));
+        }
+        if (status != expectedStatus(decision)) {
+            boolean carriesOut = claimed && latest != null
+                    && (status == RunStatus.RUNNING || status == RunStatus.QUEUED);
+            return Optional.of(carriesOut ? new ClaimResult.AlreadyDecided(latest)
+                    : new ClaimResult.NotWaiting(status));
+        }
+        if (!digest.equals(decision.digest())) {
+            return Optional.of(new ClaimResult.Stale(digest));
+        }
+        return Optional.empty();
+    }
+
+    /** Commits the decision on the run's current pause and returns the run as it now stands. */
+    private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber,
+                                  RunStatus claimedStatus) throws SQLException {
+        long decisionId;
+        try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
+                + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")",
+                "id")) {
+            insert.set("runId", decision.runId()).set("pauseNumber", pauseNumber);
+            RunRows.bindDecision(insert, decision);
+            decisionId = insert.insertedKey();
+        }
+        boolean queued = claimedStatus == RunStatus.QUEUED;
+        try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :claimedStatus,"
+                + " claimed_decision = :decisionId, owner = :owner, updated_at = :decidedAt, queued_at = :queuedAt"
+                + " WHERE id = :runId")) {
+            update.set("claimedStatus", claimedStatus.code()).set("decisionId", decisionId)
+                    .set("owner", queued ? null : session.id()).set("decidedAt", decision.decidedAt())
+                    .set("queuedAt", queued ? decision.decidedAt() : null).set("runId", decision.runId())
+                    .executeUpdate();
+        }
+        return new StoredRun(run.runId(), run.agent(), run.initiator(), run.prompt(), run.unattended(),
+                claimedStatus, run.createdAt(), decision.decidedAt(), run.waitingSince(), run.pausedState(),
+                run.transcript(), run.history(), run.counters(), run.failureReason(), run.failureMessage(), decision,
+                run.unknownOutcomeCalls());
+    }
+
+    /** Puts a run this process drives on a claimed decision back to waiting; see {@link RunStore#release}. */
+    void release(PausedState state, Instant at) {
+        String runId = state.runId();
+        database.write("put run " + runId + " back to waiting", ChangeKind.RUN, connection -> {
+            LockedRun row = LockedRun.drivenBy(session, connection, database.dialect(), runId,
+                    "it cannot be put back to waiting");
+            if (!row.claimed()) {
+                throw new IllegalStateException("run " + runId + " was not claimed for a decision, so it cannot be"
+                        + " put back to waiting; nothing changed");
+            }
+            putBackToWaiting(connection, state, row.pauseNumber(), at);
+            return null;
+        });
+    }
+
+    /** The run waits again with the given state; the decision of its pause is gone, since it did not go through. */
+    static void putBackToWaiting(Connection connection, PausedState state, int pauseNumber, Instant at)
+            throws SQLException {
+        try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :status,"
+                + " updated_at = :at, paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
+                + " refused_count = :refusedCount, claimed_decision = NULL, outcome_unknown = NULL, owner = NULL,"
+                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = :runId")) {
+            update.set("status", state.status().code()).set("at", at).set("runId", state.runId());
+            RunRows.bindPausedState(update, state);
+            update.executeUpdate();
+        }
+        try (NamedStatement delete = NamedStatement.prepare(connection, "DELETE FROM decisions"
+                + " WHERE run_id = :runId AND pause_number = :pauseNumber")) {
+            delete.set("runId", state.runId()).set("pauseNumber", pauseNumber).executeUpdate();
+        }
+        CallJournal.clear(connection, state.runId());
+    }
+}

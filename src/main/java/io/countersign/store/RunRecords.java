@@ -1,0 +1,165 @@
+package io.countersign.store;
+
+import io.countersign.engine.PausedState;
+import io.countersign.engine.PausedStateCodec;
+import io.countersign.engine.RunOutcome;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.engine.ToolInvocationHistory;
+import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.WaitingRunSummary;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/** The runs themselves: a new run, where each stretch ended, and the reads of runs and their calls. */
+record RunRecords(Database database, StoreSession session, RunRows rows) {
+    private static final int RECENT_CALLS_PAGE = 200;
+    private static final String WAITING = "status IN (:forApproval, :forInput)";
+
+
+
+    /** A running run is driven by this process from the start; a queued one by whichever worker claims it. */
+    void insert(String runId, String agent, String initiator, String prompt, boolean unattended, RunStatus status,
+                Instant at) {
+        database.write("record the new run " + runId, ChangeKind.RUN, connection -> {
+            try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO runs (id, agent,"
+                    + " initiator, prompt, unattended, status, created_at, updated_at, pause_number, transcript,"
+                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at) VALUES (:runId,"
+                    + " :agent, :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history, 0, 0, 0,"
+                    + " :owner, :queuedAt)")) {
+                insert.set("runId", runId).set("agent", agent).set("initiator", initiator).set("prompt", prompt)
+                        .set("unattended", unattended).set("status", status.code()).set("at", at)
+                        .set("history", PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete())
+                                .toString())
+                        .set("owner", status == RunStatus.RUNNING ? session.id() : null)
+                        .set("queuedAt", status == RunStatus.QUEUED ? at : null)
+                        .executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Records where a stretch of a run this process drives ended; see {@link RunStore#recordOutcome}. */
+    void recordOutcome(RunOutcome outcome, Instant at) {
+        String runId = outcome.runId();
+        database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
+            LockedRun.drivenBy(session, connection, database.dialect(), runId, "its outcome cannot be recorded");
+            PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
+            RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :status,"
+                    + " updated_at = :at, waiting_since = :waitingSince, pause_number = pause_number + :pauses,"
+                    + " paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
+                    + " refused_count = :refusedCount, transcript = :transcript, history = :history,"
+                    + " iterations = :iterations, prompt_tokens = :promptTokens,"
+                    + " completion_tokens = :completionTokens, failure_reason = :failureReason,"
+                    + " failure_message = :failureMessage, claimed_decision = NULL, owner = NULL,"
+                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = :runId")) {
+                update.set("status", outcome.status().code()).set("at", at)
+                        .set("waitingSince", state == null ? null : at).set("pauses", state == null ? 0 : 1);
+                RunRows.bindPausedState(update, state);
+                update.set("transcript", PausedStateCodec.transcriptToTree(outcome.transcript()).toString())
+                        .set("history", PausedStateCodec.historyToTree(outcome.history()).toString())
+                        .set("iterations", outcome.counters().iterations())
+                        .set("promptTokens", outcome.counters().usage().promptTokens())
+                        .set("completionTokens", outcome.counters().usage().completionTokens())
+                        .set("failureReason", failed == null ? null : failed.reasonCode())
+                        .set("failureMessage", failed == null ? null : failed.message())
+                        .set("runId", runId)
+                        .executeUpdate();
+            }
+            CallJournal.clear(connection, runId);
+            return null;
+        });
+    }
+
+    Optional<StoredRun> find(String runId) {
+        return database.read("read run " + runId, connection -> rows.find(connection, runId));
+    }
+
+    List<StoredRun> recent(int limit) {
+        requirePositive(limit);
+        return database.read("list the recent runs", connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
+                    + " ORDER BY r.updated_at DESC, r.id DESC LIMIT :limit")) {
+                return rows.runs(select.set("limit", limit));
+            }
+        });
+    }
+
+    List<StoredRun> waiting() {
+        return database.read("list the waiting runs", connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS + " WHERE r."
+                    + WAITING + " ORDER BY r.waiting_since, r.id")) {
+                return rows.runs(waitingStatuses(select));
+            }
+        });
+    }
+
+    /** The waiting runs from the summary written beside each paused state; see {@link RunRows#summary}. */
+    List<WaitingRunSummary> waitingSummaries() {
+        return database.read("list the waiting runs", connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, status, agent, initiator,"
+                    + " prompt, waiting_since, digest, waiting_tools, refused_count,"
+                    + " CASE WHEN waiting_tools IS NULL THEN paused_state END AS unsummarized_state"
+                    + " FROM runs WHERE " + WAITING + " ORDER BY waiting_since, id")) {
+                List<WaitingRunSummary> waiting = new ArrayList<>();
+                try (ResultSet found = waitingStatuses(select).executeQuery()) {
+                    while (found.next()) {
+                        waiting.add(rows.summary(found));
+                    }
+                }
+                return waiting;
+            }
+        });
+    }
+
+    /**
+     * The tool calls recorded in the histories of the most recently updated runs, newest first (the runs by
+     * their last update, each run's calls from its last back to its first), at most {@code limit}.
+     */
+    List<ToolInvocationObservation> recentCalls(int limit) {
+        requirePositive(limit);
+        return database.read("read the recent tool calls", connection -> {
+            List<ToolInvocationObservation> calls = new ArrayList<>();
+            long beforeTime = Long.MAX_VALUE;
+            String beforeId = "";
+            boolean more = true;
+            while (more && calls.size() < limit) {
+                more = false;
+                try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, updated_at, history"
+                        + " FROM runs WHERE updated_at < :beforeTime OR (updated_at = :beforeTime AND id < :beforeId)"
+                        + " ORDER BY updated_at DESC, id DESC LIMIT " + RECENT_CALLS_PAGE)) {
+                    try (ResultSet found = select.set("beforeTime", beforeTime).set("beforeId", beforeId)
+                            .executeQuery()) {
+                        while (found.next() && calls.size() < limit) {
+                            more = true;
+                            beforeId = found.getString("id");
+                            beforeTime = found.getLong("updated_at");
+                            List<ToolInvocationObservation> observed = new ArrayList<>(PausedStateCodec
+                                    .historyFromTree(RunRows.readJson(found.getString("history"))).observations());
+                            Collections.reverse(observed);
+                            calls.addAll(observed.subList(0, Math.min(observed.size(), limit - calls.size())));
+                        }
+                    }
+                }
+            }
+            return calls;
+        });
+    }
+
+    private static NamedStatement waitingStatuses(NamedStatement select) throws SQLException {
+        return select.set("forApproval", RunStatus.WAITING_FOR_APPROVAL.code())
+                .set("forInput", RunStatus.WAITING_FOR_INPUT.code());
+    }
+
+    private static void requirePositive(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.countersign.store;
+
+import io.countersign.engine.PausedStateCodec;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * After a process stopped: its running runs taken over as their journal says, and a person's settling of a run
+ * whose outcome is unknown. Reconciliation looks only at runs whose owner stopped.
+ */
+record RunRecovery(Database database, StoreSession session, RunRecords runs) {
+    /** The orphans of stopped processes, taken over; see {@link RunStore#reconcile}. */
+    List<StoredRun> reconcile(Instant at) {
+        // Runs first, then the registrations: every owner read here registered before it wrote its run, so an
+        // owner without a registration has stopped. Runs started after this read are not looked at.
+        List<Orphan> running = database.read("list the runs left running", connection -> {
+            List<Orphan> found = new ArrayList<>();
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, owner FROM runs"
+                    + " WHERE status = :running AND outcome_unknown IS NULL AND worker_id IS NULL"
+                    + " ORDER BY updated_at, id")) {
+                try (ResultSet rows = select.set("running", RunStatus.RUNNING.code()).executeQuery()) {
+                    while (rows.next()) {
+                        found.add(new Orphan(rows.getString("id"), rows.getString("owner")));
+                    }
+                }
+            }
+            return found;
+        });
+        Set<String> live = session.live();
+        List<StoredRun> toResume = new ArrayList<>();
+        for (Orphan orphan : running) {
+            if (orphan.owner() == null || !live.contains(orphan.owner())) {
+                if (takeOver(orphan, at) == TakeOver.RESUME) {
+                    runs.find(orphan.runId()).ifPresent(toResume::add);
+                }
+            }
+        }
+        return toResume;
+    }
+
+    private record Orphan(String runId, String owner) {
+    }
+
+    private enum TakeOver {
+        /** Another process took it first, or it moved on. */
+        UNTOUCHED,
+        /** Failed as interrupted, or flagged: nothing to carry on. */
+        SETTLED,
+        /** Now this process's, to carry out its decision again. */
+        RESUME
+    }
+
+    private TakeOver takeOver(Orphan orphan, Instant at) {
+        String runId = orphan.runId();
+        return database.writeIf("take over run " + runId + " from a stopped process", ChangeKind.RUN,
+                result -> result != TakeOver.UNTOUCHED, connection -> {
+                    Optional<LockedRun> current = LockedRun.lock(connection, database.dialect(), runId);
+                    if (current.isEmpty() || current.get().status() != RunStatus.RUNNING
+                            || current.get().outcomeUnknown() != null
+                            || !Objects.equals(current.get().owner(), orphan.owner())) {
+                        return TakeOver.UNTOUCHED;
+                    }
+                    List<String> started = CallJournal.unknownOutcomes(connection, runId);
+                    if (!current.get().claimed()) {
+                        failInterrupted(connection, runId, started, at);
+                        return TakeOver.SETTLED;
+                    }
+                    if (!started.isEmpty()) {
+                        flagOutcomeUnknown(connection, runId, started, at);
+                        return TakeOver.SETTLED;
+                    }
+                    try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET owner = :owner,"
+                            + " updated_at = :at WHERE id = :runId")) {
+                        update.set("owner", session.id()).set("at", at).set("runId", runId).executeUpdate();
+                    }
+                    return TakeOver.RESUME;
+                });
+    }
+
+    private static void failInterrupted(Connection connection, String runId, List<String> started, Instant at)
+            throws SQLException {
+        String message = "the process running this run stopped before the run paused or finished"
+                + (started.isEmpty() ? "" : "; the outcome of " + String.join(", ", started) + " is unknown");
+        try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
+                + " updated_at = :at, failure_reason = 'interrupted', failure_message = :message, owner = NULL"
+                + " WHERE id = :runId")) {
+            update.set("failed", RunStatus.FAILED.code()).set("at", at).set("message", message).set("runId", runId)
+                    .executeUpdate();
+        }
+        CallJournal.clear(connection, runId);
+    }
+
+    private static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
+            throws SQLException {
+        try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET outcome_unknown = :calls,"
+                + " updated_at = :at, owner = NULL WHERE id = :runId")) {
+            update.set("calls", RunRows.callsToJson(calls)).set("at", at).set("runId", runId).executeUpdate();
+        }
+    }
+
+    /** A person settles a run flagged "outcome unknown"; see {@link RunStore#settleUnknownOutcome}. */
+    StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at) {
+        Objects.requireNonNull(settledBy, "settledBy");
+        database.write("settle the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
+            LockedRun row = LockedRun.existing(connection, database.dialect(), runId);
+            if (row.outcomeUnknown() == null) {
+                throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
+            }
+            if (retry) {
+                DecisionClaims.putBackToWaiting(connection, PausedStateCodec.fromJson(row.pausedState()),
+                        row.pauseNumber(), at);
+                return null;
+            }
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
+                    + " updated_at = :at, failure_reason = 'outcome_unknown', failure_message = :message,"
+                    + " claimed_decision = NULL, outcome_unknown = NULL, owner = NULL WHERE id = :runId")) {
+                update.set("failed", RunStatus.FAILED.code()).set("at", at)
+                        .set("message", settledBy + " marked the run failed: the outcome of "
+                                + String.join(", ", RunRows.calls(row.outcomeUnknown()))
+                                + " is unknown after a restart")
+                        .set("runId", runId).executeUpdate();
+            }
+            CallJournal.clear(connection, runId);
+            return null;
+        });
+        return runs.find(runId).orElseThrow();
+    }
+}

@@ -1,0 +1,222 @@
+package io.countersign.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.ChatMessage;
+import io.countersign.engine.DecisionRecord;
+import io.countersign.engine.Json;
+import io.countersign.engine.PausedState;
+import io.countersign.engine.PausedStateCodec;
+import io.countersign.engine.RunCounters;
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import io.countersign.engine.TokenUsage;
+import io.countersign.engine.ToolInvocationHistory;
+import io.countersign.engine.WaitingRunSummary;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The one mapping between the rows of {@code runs} and {@code decisions} and the engine's records, shared by every
+ * part of the run store: the columns read, the decoding of a run and of a decision, and the JSON kept in columns.
+ * It keeps the paused states it decoded last, so that a claim reuses the state of the card just read.
+ */
+final class RunRows {
+    static final List<String> RUN_COLUMN_NAMES = List.of("id", "agent", "initiator", "prompt", "unattended",
+            "status", "created_at", "updated_at", "waiting_since", "paused_state", "transcript", "history",
+            "iterations", "prompt_tokens", "completion_tokens", "failure_reason", "failure_message",
+            "outcome_unknown");
+    static final String RUN_COLUMNS = RUN_COLUMN_NAMES.stream().map(column -> "r." + column)
+            .collect(Collectors.joining(", "));
+    /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
+    static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + ", " + decisionColumns("d", "last_")
+            + " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
+            + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
+    /** About the cards a console shows at once; each costs some tens of kilobytes. */
+    private static final int DECODED_RUNS = 100;
+
+    /** The paused states decoded last, by run id, the least recently used dropped first. */
+    private final Map<String, Decoded> decoded = Collections.synchronizedMap(
+            new LinkedHashMap<>(DECODED_RUNS, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
+                    return size() > DECODED_RUNS;
+                }
+            });
+
+    /** The decision columns of the table alias, each named with the prefix. */
+    static String decisionColumns(String table, String prefix) {
+        return Stream.of("run_id", "digest", "decided_by", "decided_at", "kind", "summary", "verdicts", "input")
+                .map(column -> table + "." + column + " AS " + prefix + column).collect(Collectors.joining(", "));
+    }
+
+    Optional<StoredRun> find(Connection connection, String runId) throws SQLException {
+        try (NamedStatement select = NamedStatement.prepare(connection, SELECT_RUNS + " WHERE r.id = :runId")) {
+            return runs(select.set("runId", runId)).stream().findFirst();
+        }
+    }
+
+    /** The runs a {@link #SELECT_RUNS} finds, each with its latest decision. */
+    List<StoredRun> runs(NamedStatement select) throws SQLException {
+        List<StoredRun> runs = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                runs.add(run(rows, decision(rows, "last_")));
+            }
+        }
+        return runs;
+    }
+
+    /** The run in the row's {@link #RUN_COLUMN_NAMES}, with the latest decision given. */
+    StoredRun run(ResultSet row, DecisionRecord lastDecision) throws SQLException {
+        String runId = row.getString("id");
+        String paused = row.getString("paused_state");
+        long waitingSince = row.getLong("waiting_since");
+        boolean noWait = row.wasNull();
+        String unknown = row.getString("outcome_unknown");
+        PausedState state = paused == null ? null : pausedState(runId, paused);
+        // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
+        List<ChatMessage> transcript = state != null ? state.transcript()
+                : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
+        ToolInvocationHistory history = state != null ? state.history()
+                : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
+        return new StoredRun(runId, row.getString("agent"), row.getString("initiator"),
+                row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
+                Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
+                noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
+                new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
+                        row.getLong("completion_tokens"))),
+                row.getString("failure_reason"), row.getString("failure_message"), lastDecision,
+                unknown == null ? List.of() : calls(unknown));
+    }
+
+    /**
+     * A waiting run as the inbox lists it, from the summary written beside its paused state (migration V10); a
+     * run paused before that has its {@code unsummarized_state} decoded instead.
+     */
+    WaitingRunSummary summary(ResultSet row) throws SQLException {
+        String runId = row.getString("id");
+        RunStatus status = RunStatus.fromCode(row.getString("status"));
+        Instant waitingSince = Nanos.toInstant(row.getLong("waiting_since"));
+        String unsummarized = row.getString("unsummarized_state");
+        if (unsummarized != null) {
+            return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
+                    row.getString("prompt"), waitingSince, pausedState(runId, unsummarized));
+        }
+        return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
+                row.getString("prompt"), waitingSince, List.of(row.getString("waiting_tools").split("\n")),
+                row.getInt("refused_count"), row.getString("digest"));
+    }
+
+    /** The decision in the columns of the prefix, or {@code null} when the join found none. */
+    static DecisionRecord decision(ResultSet row, String prefix) throws SQLException {
+        String runId = row.getString(prefix + "run_id");
+        if (runId == null) {
+            return null;
+        }
+        String input = row.getString(prefix + "input");
+        return new DecisionRecord(runId, row.getString(prefix + "decided_by"),
+                Nanos.toInstant(row.getLong(prefix + "decided_at")),
+                DecisionRecord.Kind.valueOf(row.getString(prefix + "kind")), row.getString(prefix + "digest"),
+                row.getString(prefix + "summary"), verdictsFromJson(row.getString(prefix + "verdicts")),
+                input == null ? null : (ObjectNode) readJson(input));
+    }
+
+    /**
+     * Binds the paused state and what the inbox reads of it without decoding it: {@code :pausedState}, its
+     * {@code :digest}, the {@code :waitingTools} (one per line) and its {@code :refusedCount}; all NULL for none.
+     */
+    static void bindPausedState(NamedStatement statement, PausedState state) throws SQLException {
+        statement.set("pausedState", state == null ? null : PausedStateCodec.toJson(state))
+                .set("digest", state == null ? null : state.digest())
+                .set("waitingTools", state == null ? null : String.join("\n", state.waitingToolNames()))
+                .set("refusedCount", state == null ? null : Integer.valueOf(state.refused().size()));
+    }
+
+    /**
+     * Binds the decision's own values: {@code :decidedBy}, {@code :decidedAt}, {@code :kind}, {@code :digest},
+     * {@code :summary}, {@code :verdicts} and {@code :input}.
+     */
+    static void bindDecision(NamedStatement statement, DecisionRecord decision) throws SQLException {
+        statement.set("decidedBy", decision.decidedBy())
+                .set("decidedAt", decision.decidedAt())
+                .set("kind", decision.kind().name())
+                .set("digest", decision.digest())
+                .set("summary", decision.summary())
+                .set("verdicts", verdictsToJson(decision.verdicts()))
+                .set("input", decision.input() == null ? null : decision.input().toString());
+    }
+
+    /**
+     * The paused state stored as {@code json}: the one decoded last for the run when it was decoded from the very
+     * same text, else decoded now. A decision reads the card and then claims it (see {@code DefaultRunService}), so
+     * the claim finds the state of the card it was just shown.
+     */
+    PausedState pausedState(String runId, String json) {
+        Decoded last = decoded.get(runId);
+        if (last != null && last.json().equals(json)) {
+            return last.state();
+        }
+        PausedState state = PausedStateCodec.fromJson(json);
+        decoded.put(runId, new Decoded(json, state));
+        return state;
+    }
+
+    /** A paused state and the stored text it was decoded from. */
+    private record Decoded(String json, PausedState state) {
+    }
+
+    /** Call ids kept as a JSON array, as {@code outcome_unknown} holds them. */
+    static String callsToJson(List<String> calls) {
+        ArrayNode array = JsonNodeFactory.instance.arrayNode();
+        calls.forEach(array::add);
+        return array.toString();
+    }
+
+    static List<String> calls(String json) {
+        List<String> calls = new ArrayList<>();
+        readJson(json).forEach(call -> calls.add(call.asText()));
+        return calls;
+    }
+
+    private static String verdictsToJson(List<ApprovalDecision.CallVerdict> verdicts) {
+        ArrayNode array = JsonNodeFactory.instance.arrayNode();
+        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+            array.addObject().put("index", verdict.index()).put("approved", verdict.approved())
+                    .put("reason", verdict.reason());
+        }
+        return array.toString();
+    }
+
+    private static List<ApprovalDecision.CallVerdict> verdictsFromJson(String json) {
+        List<ApprovalDecision.CallVerdict> verdicts = new ArrayList<>();
+        for (JsonNode item : readJson(json)) {
+            JsonNode reason = item.get("reason");
+            verdicts.add(new ApprovalDecision.CallVerdict(item.path("index").asInt(),
+                    item.path("approved").asBoolean(), reason == null || reason.isNull() ? null : reason.asText()));
+        }
+        return verdicts;
+    }
+
+    static JsonNode readJson(String text) {
+        try {
+            return Json.mapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new StoreException("a stored run holds damaged JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+}

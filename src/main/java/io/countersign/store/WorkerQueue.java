@@ -1,0 +1,108 @@
+package io.countersign.store;
+
+import io.countersign.engine.RunStatus;
+import io.countersign.engine.StoredRun;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The queue of runs for workers: a queued run is claimed by exactly one worker of any process, held under a lease
+ * the worker renews, and recovered when the lease lapses.
+ */
+record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRecords runs) {
+    /** Hands the oldest queued run to a worker; see {@link RunStore#claimNext}. */
+    Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+        // No change signal: a claim only moves a run between two states nobody watches, and an empty claim
+        // must not wake every other worker.
+        return database.write("claim a queued run", connection -> {
+            String runId;
+            // The worker's process becomes the run's owner, so its journal and outcome writes are its own.
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :running,"
+                    + " worker_id = :workerId, lease_expires = :leaseExpires, updated_at = :at, queued_at = NULL,"
+                    + " owner = :owner WHERE id = (SELECT id FROM runs"
+                    // The literal status lets both databases take the queue's partial index.
+                    + " WHERE status = '" + RunStatus.QUEUED.code() + "' ORDER BY queued_at, id LIMIT 1"
+                    + database.dialect().skipLocked() + ") AND status = :queued RETURNING id")) {
+                update.set("running", RunStatus.RUNNING.code()).set("workerId", workerId)
+                        .set("leaseExpires", leaseExpires).set("at", at).set("owner", session.id())
+                        .set("queued", RunStatus.QUEUED.code());
+                try (ResultSet claimed = update.executeQuery()) {
+                    if (!claimed.next()) {
+                        return Optional.<StoredRun>empty();
+                    }
+                    runId = claimed.getString("id");
+                }
+            }
+            return rows.find(connection, runId);
+        });
+    }
+
+    /** Extends a worker's lease; false when the worker no longer holds the run. */
+    boolean renewLease(String runId, String workerId, Instant leaseExpires) {
+        return database.write("renew the lease of worker " + workerId + " on run " + runId, connection -> {
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs"
+                    + " SET lease_expires = :leaseExpires"
+                    + " WHERE id = :runId AND worker_id = :workerId AND status = :running")) {
+                return update.set("leaseExpires", leaseExpires).set("runId", runId).set("workerId", workerId)
+                        .set("running", RunStatus.RUNNING.code()).executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Recovers the runs whose worker stopped; see {@link RunStore#recoverAbandoned}. */
+    List<StoredRun> recoverAbandoned(Instant at) {
+        List<String> lapsed = database.read("list the runs whose worker stopped", connection -> {
+            List<String> ids = new ArrayList<>();
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id FROM runs"
+                    + " WHERE status = :running AND lease_expires < :at ORDER BY id")) {
+                try (ResultSet found = select.set("running", RunStatus.RUNNING.code()).set("at", at)
+                        .executeQuery()) {
+                    while (found.next()) {
+                        ids.add(found.getString("id"));
+                    }
+                }
+            }
+            return ids;
+        });
+        List<StoredRun> recovered = new ArrayList<>();
+        for (String runId : lapsed) {
+            if (recoverOne(runId, at)) {
+                runs.find(runId).ifPresent(recovered::add);
+            }
+        }
+        return recovered;
+    }
+
+    private boolean recoverOne(String runId, Instant at) {
+        return database.write("recover run " + runId + " from its stopped worker", ChangeKind.RUN, connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id FROM runs WHERE id = :runId"
+                    + " AND status = :running AND lease_expires < :at" + database.dialect().skipLocked())) {
+                try (ResultSet row = select.set("runId", runId).set("running", RunStatus.RUNNING.code())
+                        .set("at", at).executeQuery()) {
+                    if (!row.next()) {
+                        return false;
+                    }
+                }
+            }
+            List<String> unknown = CallJournal.unknownOutcomes(connection, runId);
+            if (unknown.isEmpty()) {
+                try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :queued,"
+                        + " queued_at = :at, updated_at = :at, worker_id = NULL, lease_expires = NULL, owner = NULL"
+                        + " WHERE id = :runId")) {
+                    update.set("queued", RunStatus.QUEUED.code()).set("at", at).set("runId", runId).executeUpdate();
+                }
+            } else {
+                try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs"
+                        + " SET outcome_unknown = :calls, updated_at = :at, worker_id = NULL, lease_expires = NULL,"
+                        + " owner = NULL WHERE id = :runId")) {
+                    update.set("calls", RunRows.callsToJson(unknown)).set("at", at).set("runId", runId)
+                            .executeUpdate();
+                }
+            }
+            return true;
+        });
+    }
+}
