@@ -3,7 +3,9 @@ package io.countersign.app;
 import io.countersign.console.ConsoleApplication;
 import io.countersign.console.ConsoleContext;
 import io.countersign.console.ConsoleOpening;
+import io.countersign.console.ConsoleServices;
 import io.countersign.console.ConsoleSettings;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.Resumption;
 import io.countersign.store.StoreException;
 import io.countersign.store.StoreLocation;
@@ -20,7 +22,7 @@ import java.util.logging.Logger;
  * agents) and the tools of the enabled MCP servers import in the background; runs that a stopped process left in
  * between are resumed once the inbox has shown, and the store closes when the window closes.
  */
-final class ConsoleLauncher {
+public final class ConsoleLauncher {
     // Held here: java.util.logging keeps loggers weakly, and a collected logger forgets its level.
     private static final Logger FLYWAY = Logger.getLogger("org.flywaydb");
     private static final Logger HIKARI = Logger.getLogger("com.zaxxer.hikari");
@@ -77,7 +79,7 @@ final class ConsoleLauncher {
                 runtime = CountersignRuntime.openDeferringRecovery(location);
                 var actor = runtime.localUser();
                 runtime.ensureDemo(dataFolder);
-                return ConsoleContext.of(runtime.consoleServices(), actor, runtime.describeStore());
+                return ConsoleContext.of(servicesOf(runtime), actor, runtime.describeStore());
             } catch (RuntimeException e) {
                 failure = e;
                 throw e;
@@ -124,5 +126,10 @@ final class ConsoleLauncher {
         StoreLocation fallback = StoreLocation.resolve(null, Map.of("HOME",
                 environment.getOrDefault("HOME", System.getProperty("user.home"))));
         return ((StoreLocation.SqliteFile) fallback).file().getParent();
+    }
+
+    /** The services the console's screens call, over one runtime. */
+    public static ConsoleServices servicesOf(CountersignRuntime runtime) {
+        return new ConsoleServices(runtime.runs(), runtime.events(), runtime.settings(), runtime.users());
     }
 }

@@ -1,12 +1,12 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.ActorDirectory;
-import io.countersign.engine.RunChanges;
-import io.countersign.engine.RunQueue;
-import io.countersign.engine.RunRepository;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
+import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.RunChanges;
+import io.countersign.engine.port.RunQueue;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.countersign.store;
 
-import io.countersign.engine.ExecutionJournal;
-import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.ExecutionJournal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

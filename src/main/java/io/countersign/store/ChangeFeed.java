@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.RunChanges;
+import io.countersign.engine.port.RunChanges;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.event.EventFilter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

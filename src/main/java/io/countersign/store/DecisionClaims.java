@@ -1,10 +1,10 @@
 package io.countersign.store;
 
-import io.countersign.engine.DecisionRecord;
-import io.countersign.engine.PausedState;
-import io.countersign.engine.RunRepository.ClaimResult;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.RunRepository.ClaimResult;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

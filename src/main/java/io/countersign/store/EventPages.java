@@ -1,7 +1,11 @@
 package io.countersign.store;
 
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventCursor;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

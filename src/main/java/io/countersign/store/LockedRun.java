@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

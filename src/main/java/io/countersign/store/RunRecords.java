@@ -1,13 +1,13 @@
 package io.countersign.store;
 
-import io.countersign.engine.PausedState;
-import io.countersign.engine.PausedStateCodec;
-import io.countersign.engine.RunOutcome;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
-import io.countersign.engine.ToolInvocationHistory;
-import io.countersign.engine.ToolInvocationObservation;
-import io.countersign.engine.WaitingRunSummary;
+import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.WaitingRunSummary;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.countersign.store;
 
-import io.countersign.engine.PausedStateCodec;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

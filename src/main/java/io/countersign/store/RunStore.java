@@ -1,16 +1,16 @@
 package io.countersign.store;
 
-import io.countersign.engine.DecisionRecord;
-import io.countersign.engine.ExecutionJournal;
-import io.countersign.engine.PausedState;
-import io.countersign.engine.RecentToolCalls;
-import io.countersign.engine.RunOutcome;
-import io.countersign.engine.RunQueue;
-import io.countersign.engine.RunRepository;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
-import io.countersign.engine.ToolInvocationObservation;
-import io.countersign.engine.WaitingRunSummary;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RecentToolCalls;
+import io.countersign.engine.port.RunQueue;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.WaitingRunSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

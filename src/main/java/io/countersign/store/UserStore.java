@@ -1,8 +1,8 @@
 package io.countersign.store;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.ActorDirectory;
 import io.countersign.engine.Role;
+import io.countersign.engine.port.ActorDirectory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,7 @@
 package io.countersign.store;
 
-import io.countersign.engine.EventType;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,28 +1,18 @@
 package io.countersign.architecture;
 
-import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import io.countersign.store.DayCount;
-import io.countersign.store.EventCharts;
-import io.countersign.store.EventCount;
-import io.countersign.store.EventCursor;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
-import io.countersign.store.PageRequest;
 
-/** Keeps the dependency directions of the package map in the README true. */
+/** Keeps the dependency directions of the package map in the README true, with no exception by name. */
 @AnalyzeClasses(packages = "io.countersign", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
-    /** The store's plain records that {@code EventService} takes and returns: the console may hold them. */
-    private static final Class<?>[] EVENT_QUERY_VALUES = {EventFilter.class, EventPage.class, PageRequest.class,
-        EventCursor.class, EventCount.class, DayCount.class, EventCharts.class};
+    @ArchTest
+    static final ArchRule packagesFormNoCycles = slices().matching("io.countersign.(*)..").should().beFreeOfCycles()
+            .because("each package depends only on those below it in the package map");
 
     @ArchTest
     static final ArchRule engineIsPlainJava = noClasses().that().resideInAPackage("io.countersign.engine..")
@@ -30,29 +20,47 @@ class ArchitectureTest {
                     "javafx..", "java.sql..", "javax.sql..", "okhttp3..", "java.net.http..", "com.zaxxer..",
                     "org.flywaydb..", "org.sqlite..", "org.postgresql..", "picocli..", "io.modelcontextprotocol..",
                     "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.service..", "io.countersign.console..", "io.countersign.app..")
+                    "io.countersign.service..", "io.countersign.console..", "io.countersign.cli..",
+                    "io.countersign.runtime..", "io.countersign.app..")
             .because("the engine defines ports; adapters live outside it and depend inward");
 
     @ArchTest
     static final ArchRule adaptersDoNotReachUpwards = noClasses().that().resideInAnyPackage(
                     "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..")
-            .should().dependOnClassesThat().resideInAnyPackage(
-                    "io.countersign.service..", "io.countersign.console..", "io.countersign.app..", "javafx..")
-            .because("adapters sit behind the engine's ports and know nothing of the use cases or the screens")
-            .allowEmptyShould(true);
+            .should().dependOnClassesThat().resideInAnyPackage("io.countersign.service..",
+                    "io.countersign.console..", "io.countersign.cli..", "io.countersign.runtime..",
+                    "io.countersign.app..", "javafx..", "picocli..")
+            .because("adapters sit behind the engine's ports and know nothing of the use cases or the screens");
 
     @ArchTest
-    static final ArchRule serviceHasNoScreens = noClasses().that().resideInAPackage("io.countersign.service..")
-            .should().dependOnClassesThat().resideInAnyPackage("javafx..", "io.countersign.console..")
-            .because("the console and the command line share the same use cases")
-            .allowEmptyShould(true);
+    static final ArchRule storeKnowsNoOtherAdapter = noClasses().that().resideInAPackage("io.countersign.store..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.countersign.model..", "io.countersign.tools..")
+            .because("the values a store keeps belong to the engine, not to another adapter");
 
     @ArchTest
-    static final ArchRule consoleHasNoSqlOrAdapters = noClasses().that().resideInAPackage("io.countersign.console..")
-            .should().dependOnClassesThat(resideInAnyPackage("java.sql..", "javax.sql..", "io.countersign.store..",
-                    "io.countersign.model..", "io.countersign.tools..", "okhttp3..")
-                    .and(not(belongToAnyOf(EVENT_QUERY_VALUES))))
-            .because("screens talk to the service layer, never to the store or the adapters (the plain values"
-                    + " that the event service's methods take and return are part of that layer's API)")
-            .allowEmptyShould(true);
+    static final ArchRule serviceHasNoScreensOrCommands = noClasses().that()
+            .resideInAPackage("io.countersign.service..")
+            .should().dependOnClassesThat().resideInAnyPackage("javafx..", "picocli..", "io.countersign.console..",
+                    "io.countersign.cli..", "io.countersign.runtime..", "io.countersign.app..")
+            .because("the console and the command line share the same use cases");
+
+    @ArchTest
+    static final ArchRule consoleTalksToTheServices = noClasses().that().resideInAPackage("io.countersign.console..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "okhttp3..",
+                    "picocli..", "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
+                    "io.countersign.cli..", "io.countersign.runtime..", "io.countersign.app..")
+            .because("screens talk to the service layer, never to the store, the adapters or the wiring");
+
+    @ArchTest
+    static final ArchRule commandLineHasNoScreens = noClasses().that().resideInAPackage("io.countersign.cli..")
+            .should().dependOnClassesThat().resideInAnyPackage("javafx..", "java.sql..", "javax.sql..",
+                    "okhttp3..", "io.countersign.console..", "io.countersign.model..", "io.countersign.tools..",
+                    "io.countersign.app..")
+            .because("commands call the use cases over the wiring; only the top (app) starts the console");
+
+    @ArchTest
+    static final ArchRule wiringKnowsNoFrontEnd = noClasses().that().resideInAPackage("io.countersign.runtime..")
+            .should().dependOnClassesThat().resideInAnyPackage("javafx..", "picocli..", "io.countersign.console..",
+                    "io.countersign.cli..", "io.countersign.app..")
+            .because("the wiring sits below both front ends, which share it");
 }

@@ -2,10 +2,10 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.app.CountersignRuntime;
+import io.countersign.app.ConsoleLauncher;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreUnavailableException;
 import java.io.IOException;
@@ -87,7 +87,7 @@ class ConsoleApplicationTest {
                     new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
             var actor = runtime.localUser();
             runtime.ensureDemo(folder);
-            return ConsoleContext.of(runtime.consoleServices(), person == null ? actor : person,
+            return ConsoleContext.of(ConsoleLauncher.servicesOf(runtime), person == null ? actor : person,
                     runtime.describeStore());
         }
 

@@ -2,15 +2,15 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.app.CountersignRuntime;
+import io.countersign.app.ConsoleLauncher;
 import io.countersign.console.common.Theme;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.denials.TimeRange;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -91,7 +91,7 @@ class DenialBrowserBenchmarkTest {
         System.out.printf("denial browser benchmark: %,d events seeded in %d s%n", EVENTS,
                 Duration.ofNanos(System.nanoTime() - seeding).toSeconds());
 
-        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(runtime.consoleServices(), admin,
+        robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(ConsoleLauncher.servicesOf(runtime), admin,
                 "bench", Theme.LIGHT), executor, Clock.systemDefaultZone()));
         DenialsViewModel denials = window.denials();
         // a person looks at the inbox for a moment before opening the browser, while the console is idle

@@ -1,8 +1,9 @@
 package io.countersign.console;
 
-import io.countersign.app.CountersignRuntime;
+import io.countersign.app.ConsoleLauncher;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunService;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
@@ -42,7 +43,7 @@ final class RealConsole implements AutoCloseable {
         this.folder = folder;
         this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
         this.runtime = CountersignRuntime.open(location);
-        this.services = guard.wrap(runtime.consoleServices());
+        this.services = guard.wrap(ConsoleLauncher.servicesOf(runtime));
     }
 
     /** A store with the demo workspace: three runs wait, one finished. */

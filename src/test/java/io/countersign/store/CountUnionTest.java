@@ -1,7 +1,7 @@
 package io.countersign.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.event.EventFilter;
 import java.sql.SQLException;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

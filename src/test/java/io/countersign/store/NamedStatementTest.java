@@ -2,7 +2,6 @@ package io.countersign.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

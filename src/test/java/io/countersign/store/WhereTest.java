@@ -1,8 +1,8 @@
 package io.countersign.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.EventType;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;

@@ -1,33 +1,15 @@
 package io.countersign.tools.mcp;
 
-import java.util.regex.Pattern;
+import io.countersign.engine.tool.McpServerRecord;
 
 /**
- * A header or environment value of a server record: either a plain value or a reference {@code env:NAME} to a
- * variable that holds the secret, resolved at connect time.
+ * Resolves a header or environment value of a server record at connect time: a plain value as it is, a reference
+ * {@code env:NAME} (checked when the record was made) to the variable that holds the secret.
  */
 final class SecretValue {
-    static final String PREFIX = "env:";
-    private static final Pattern REFERENCE = Pattern.compile("env:[A-Za-z_][A-Za-z0-9_]*");
+    private static final String PREFIX = McpServerRecord.SECRET_REFERENCE_PREFIX;
 
     private SecretValue() {
-    }
-
-    static void validate(String value, boolean secret, String where) {
-        if (value == null) {
-            throw new IllegalArgumentException(where + " needs a value");
-        }
-        if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(where + " must not contain line breaks or NUL characters");
-        }
-        if (value.startsWith(PREFIX) && !REFERENCE.matcher(value).matches()) {
-            throw new IllegalArgumentException(where + " must reference a variable like env:NAME,"
-                    + " with NAME matching [A-Za-z_][A-Za-z0-9_]*");
-        }
-        if (secret && !value.startsWith(PREFIX)) {
-            throw new IllegalArgumentException(where + " carries a secret: give a reference like env:NAME instead"
-                    + " of the value, so that the secret is never stored");
-        }
     }
 
     /** The value to use now; a reference to a variable that is not set fails naming the variable only. */

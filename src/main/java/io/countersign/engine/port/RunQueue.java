@@ -1,0 +1,57 @@
+package io.countersign.engine.port;
+
+import io.countersign.engine.event.DecisionRecord;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Port: the queue of runs that workers execute, so that several workers in several processes on one store never
+ * take the same run, and a run whose worker stopped is recovered as its execution journal says.
+ */
+public interface RunQueue {
+
+    /**
+     * Records a new run in status {@link RunStatus#QUEUED}: nothing of it has run, and a worker that
+     * {@linkplain #claimNext claims} it runs its first stretch.
+     */
+    void enqueue(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at);
+
+    /**
+     * Claims a waiting run for a decision exactly as {@link RunRepository#claim} does, but leaves the committed
+     * decision for a worker to carry out: the run goes to {@link RunStatus#QUEUED} with the decision, in the same
+     * transaction, and {@link #claimNext} hands it to a worker.
+     */
+    RunRepository.ClaimResult claimForWorker(DecisionRecord decision);
+
+    /**
+     * Hands the oldest queued run to a worker: its status becomes {@link RunStatus#RUNNING} under the worker's
+     * lease, and of several workers exactly one gets each run.
+     *
+     * @param workerId     who claims it; {@link #renewLease} keeps the lease alive
+     * @param leaseExpires when the claim lapses unless renewed; a lapsed run is {@linkplain #recoverAbandoned
+     *                     recovered}
+     * @return the claimed run: a first stretch when {@link StoredRun#pausedState()} is {@code null}, else a pause
+     *         whose committed decision ({@link StoredRun#lastDecision()}) is to be carried out; empty when no run
+     *         is queued
+     */
+    Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at);
+
+    /**
+     * Extends a worker's lease on a run it executes.
+     *
+     * @return false when the worker no longer holds the run: its lease lapsed and the run was recovered
+     */
+    boolean renewLease(String runId, String workerId, Instant leaseExpires);
+
+    /**
+     * Recovers the runs whose worker stopped: those still running with a lease that ran out before {@code at}. A
+     * run with calls in its execution journal is flagged with the calls whose outcome is unknown and left for a
+     * person; a run with an empty journal executed nothing of its stretch, so it goes back to the queue, to run its
+     * first stretch or carry out its committed decision again. Runs that another worker is recovering at the same
+     * moment are skipped.
+     *
+     * @return the recovered runs as they are now
+     */
+    List<StoredRun> recoverAbandoned(Instant at);
+}

@@ -1,0 +1,8 @@
+/**
+ * Tools: a name, a description, a JSON Schema for the arguments, an effect, a data class and a group, with the
+ * markers that decide how they are treated ({@link io.countersign.engine.tool.RequiresApproval},
+ * {@link io.countersign.engine.tool.ConfigurableApproval}, {@link io.countersign.engine.tool.RequiresInput},
+ * {@link io.countersign.engine.tool.RemoteTool}); the registry that holds them, the check of a call's arguments
+ * against the schema, and the record of a remote server that tools are imported from.
+ */
+package io.countersign.engine.tool;
