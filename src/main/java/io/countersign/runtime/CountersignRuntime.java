@@ -24,6 +24,7 @@ import io.countersign.service.UserService;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.BuiltinTools;
+import io.countersign.tools.mcp.RemoteServers;
 import io.countersign.tools.mcp.SecretResolver;
 import java.nio.file.Path;
 import java.time.Clock;

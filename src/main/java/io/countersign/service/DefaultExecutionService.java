@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.port.RunChanges;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -23,12 +23,12 @@ public final class DefaultExecutionService implements ExecutionService {
     private final RunRepository repository;
     private final RunQueue queue;
     private final ActorDirectory users;
-    private final RunChanges changes;
+    private final StoreChanges changes;
     private final Clock clock;
     private final IdGenerator ids;
 
     public DefaultExecutionService(DefaultRunService runs, RunRepository repository, RunQueue queue,
-                                   ActorDirectory users, RunChanges changes, Clock clock, IdGenerator ids) {
+                                   ActorDirectory users, StoreChanges changes, Clock clock, IdGenerator ids) {
         this.runs = Objects.requireNonNull(runs, "runs");
         this.repository = Objects.requireNonNull(repository, "repository");
         this.queue = Objects.requireNonNull(queue, "queue");

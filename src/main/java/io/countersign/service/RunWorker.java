@@ -2,9 +2,9 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
-import io.countersign.engine.port.RunChanges;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.store.StoreException;
@@ -42,7 +42,7 @@ public final class RunWorker {
     private final RunQueue queue;
     private final RunRepository repository;
     private final ActorDirectory users;
-    private final RunChanges changes;
+    private final StoreChanges changes;
     private final Clock clock;
     private final Options options;
     private final Consumer<Progress> progress;
@@ -57,7 +57,7 @@ public final class RunWorker {
     private volatile boolean stopped;
 
     RunWorker(String id, DefaultRunService runs, RunQueue queue, RunRepository repository, ActorDirectory users,
-              RunChanges changes, Clock clock, Options options, Consumer<Progress> progress) {
+              StoreChanges changes, Clock clock, Options options, Consumer<Progress> progress) {
         this.id = Objects.requireNonNull(id, "id");
         this.runs = runs;
         this.queue = queue;
@@ -153,7 +153,7 @@ public final class RunWorker {
         long period = Math.max(1, options.lease().toMillis() / 3);
         heartbeat.scheduleAtFixedRate(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
         List<Thread> threads = new ArrayList<>();
-        try (RunChanges.Subscription ignored = changes.onRunChange(this::wakeUp)) {
+        try (StoreChanges.Subscription ignored = changes.onRunChange(this::wakeUp)) {
             for (int i = 0; i < options.threads(); i++) {
                 Thread thread = new Thread(this::work, "countersign-worker-" + (i + 1));
                 threads.add(thread);

@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.port.RunChanges;
+import io.countersign.engine.port.StoreChanges;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
  * polling the change counters; PostgreSQL: by LISTEN/NOTIFY). Signals may be coalesced or repeated; a listener
  * reloads what it shows, so neither matters.
  */
-public final class ChangeFeed implements RunChanges {
+public final class ChangeFeed implements StoreChanges {
     static final String CHANNEL = "countersign_changes";
     private static final System.Logger LOG = System.getLogger(ChangeFeed.class.getName());
 
@@ -56,9 +57,20 @@ public final class ChangeFeed implements RunChanges {
 
     /** A run's own change or its decision's: what a worker waiting for queued runs listens for. */
     @Override
-    public RunChanges.Subscription onRunChange(Runnable listener) {
+    public StoreChanges.Subscription onRunChange(Runnable listener) {
+        return onKinds(listener, ChangeKind.RUN, ChangeKind.DECISION);
+    }
+
+    /** A change of the settings, the server records among them: what keeps the remote servers connected. */
+    @Override
+    public StoreChanges.Subscription onSettingsChange(Runnable listener) {
+        return onKinds(listener, ChangeKind.SETTINGS);
+    }
+
+    private StoreChanges.Subscription onKinds(Runnable listener, ChangeKind... kinds) {
+        Set<ChangeKind> wanted = Set.of(kinds);
         Subscription subscription = subscribe(kind -> {
-            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+            if (wanted.contains(kind)) {
                 listener.run();
             }
         });

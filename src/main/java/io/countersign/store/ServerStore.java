@@ -8,6 +8,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.access.SettingChange;
+import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import java.net.URI;
@@ -30,7 +31,7 @@ import java.util.TreeMap;
  * is recorded with who, when, the old and the new value ({@code server:NAME} for the record, the setting for the
  * declaration), in the change's own transaction. Role checks belong to the caller.
  */
-public final class ServerStore {
+public final class ServerStore implements ServerRecords {
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
     private static final TypeReference<Map<String, String>> PAIRS = new TypeReference<>() {
@@ -49,6 +50,7 @@ public final class ServerStore {
     }
 
     /** Every server record, by name. */
+    @Override
     public List<McpServerRecord> list() {
         return database.read("read the MCP server records", connection -> select(connection, null));
     }

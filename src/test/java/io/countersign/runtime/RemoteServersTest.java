@@ -18,6 +18,7 @@ import io.countersign.service.StartedRun;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.tools.mcp.McpPeers;
+import io.countersign.tools.mcp.RemoteServers;
 import io.countersign.tools.mcp.SecretResolver;
 import java.nio.file.Files;
 import java.nio.file.Path;

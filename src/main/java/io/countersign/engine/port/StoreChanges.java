@@ -1,11 +1,13 @@
 package io.countersign.engine.port;
 
-/** Port: tells that runs or their decisions changed, in this process or in another on the same store. */
-@FunctionalInterface
-public interface RunChanges {
+/** Port: tells that something in the store changed, in this process or in another on the same store. */
+public interface StoreChanges {
 
     /** Calls {@code listener} after every change of a run or a decision from now on, until closed. */
     Subscription onRunChange(Runnable listener);
+
+    /** Calls {@code listener} after every change of the settings or the server records from now on, until closed. */
+    Subscription onSettingsChange(Runnable listener);
 
     /** A subscription; closing it stops the calls to its listener. */
     @FunctionalInterface

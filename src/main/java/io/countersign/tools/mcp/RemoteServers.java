@@ -1,15 +1,10 @@
-package io.countersign.runtime;
+package io.countersign.tools.mcp;
 
+import io.countersign.engine.port.ServerRecords;
+import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
-import io.countersign.store.ChangeFeed;
-import io.countersign.store.ChangeKind;
-import io.countersign.store.ServerStore;
-import io.countersign.store.StoreException;
-import io.countersign.tools.mcp.McpServerException;
-import io.countersign.tools.mcp.McpToolSource;
-import io.countersign.tools.mcp.SecretResolver;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -39,12 +34,12 @@ import java.util.logging.Logger;
  * to {@link #MAX_RETRY_DELAY}; its tools are offered once it answers. {@code countersign servers test NAME} shows
  * what is wrong.
  */
-final class RemoteServers implements AutoCloseable {
+public final class RemoteServers implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RemoteServers.class.getName());
     static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(30);
     static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(5);
 
-    private final ServerStore servers;
+    private final ServerRecords servers;
     private final ToolRegistry registry;
     private final SecretResolver secrets;
     private final Duration firstRetryDelay;
@@ -62,7 +57,7 @@ final class RemoteServers implements AutoCloseable {
     private final Set<McpToolSource> live = ConcurrentHashMap.newKeySet();
     /** By server name; guarded by this. */
     private final Map<String, Connection> current = new HashMap<>();
-    private ChangeFeed.Subscription subscription;
+    private StoreChanges.Subscription subscription;
     private volatile boolean closed;
 
     /**
@@ -75,12 +70,13 @@ final class RemoteServers implements AutoCloseable {
     private record Connection(McpServerRecord imported, CompletableFuture<McpToolSource> source, int attempt) {
     }
 
-    RemoteServers(ServerStore servers, ToolRegistry registry, SecretResolver secrets) {
+    public RemoteServers(ServerRecords servers, ToolRegistry registry, SecretResolver secrets) {
         this(servers, registry, secrets, FIRST_RETRY_DELAY);
     }
 
     /** With the pause before the first retry of a server that failed, doubled for each further one. */
-    RemoteServers(ServerStore servers, ToolRegistry registry, SecretResolver secrets, Duration firstRetryDelay) {
+    public RemoteServers(ServerRecords servers, ToolRegistry registry, SecretResolver secrets,
+                         Duration firstRetryDelay) {
         this.servers = servers;
         this.registry = registry;
         this.secrets = secrets;
@@ -88,12 +84,8 @@ final class RemoteServers implements AutoCloseable {
     }
 
     /** Connects the enabled servers in the background, and follows every later change of the records. */
-    synchronized void start(ChangeFeed changes) {
-        subscription = changes.subscribe(kind -> {
-            if (kind == ChangeKind.SETTINGS) {
-                sync();
-            }
-        });
+    public synchronized void start(StoreChanges changes) {
+        subscription = changes.onSettingsChange(this::sync);
         sync();
     }
 
@@ -102,7 +94,7 @@ final class RemoteServers implements AutoCloseable {
      *
      * @return true when all of them ended within the bound
      */
-    boolean awaitImports(Duration bound) {
+    public boolean awaitImports(Duration bound) {
         CompletableFuture<?>[] pending;
         synchronized (this) {
             pending = current.values().stream().map(Connection::source).toArray(CompletableFuture[]::new);
@@ -121,7 +113,7 @@ final class RemoteServers implements AutoCloseable {
     }
 
     /** Brings the connections in line with the records now in the store. */
-    synchronized void sync() {
+    public synchronized void sync() {
         if (closed) {
             return;
         }
@@ -129,7 +121,7 @@ final class RemoteServers implements AutoCloseable {
         try {
             servers.list().stream().filter(McpServerRecord::enabled)
                     .forEach(server -> wanted.put(server.name(), server));
-        } catch (StoreException e) {
+        } catch (RuntimeException e) { // the store behind the port failed: keep what is connected
             LOG.log(Level.WARNING, "the MCP server records could not be read, the servers stay as they were: {0}",
                     e.getMessage());
             return;
