@@ -606,7 +606,9 @@ class OpenAiCompatibleChatModelTest {
 
     @Test
     void tricklingAnswerIsCutOffByTheCallTimeout() {
-        HttpModelOptions impatient = new HttpModelOptions(Duration.ofSeconds(1), Duration.ofMillis(500),
+        // The read timeout is far above the 100 ms between chunks, so that on a loaded machine only the call
+        // timeout can end the call.
+        HttpModelOptions impatient = new HttpModelOptions(Duration.ofSeconds(1), Duration.ofSeconds(5),
                 Duration.ofMillis(600), 2, BASE_BACKOFF);
         ModelConfiguration configuration = configuration(server);
         server.enqueue(ok(answer("openai-plain")).newBuilder().throttleBody(16, 100, TimeUnit.MILLISECONDS)
