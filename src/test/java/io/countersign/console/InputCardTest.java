@@ -82,7 +82,8 @@ class InputCardTest {
         robot.clickOn(".submit");
 
         await(() -> robot.lookup(".input-error").queryAllAs(Label.class).stream()
-                .anyMatch(error -> error.isVisible() && error.getText().equals("Priority must be a whole number")));
+                .anyMatch(error -> error.isVisible()
+                        && error.getText().equals("Priority must be a whole number: \"soon\" is not one")));
         assertThat(RealConsole.<Boolean>onFx(priority::isFocused)).isTrue();
         assertThat(RealConsole.<String>onFx(summary::getText)).isEqualTo("Sync stalls on folders over 10 GB");
         assertThat(onFx(() -> robot.lookup(".choice-box").<ChoiceBox<String>>query().getValue())).isEqualTo("bug");
