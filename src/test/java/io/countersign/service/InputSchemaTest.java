@@ -104,4 +104,13 @@ class InputSchemaTest {
         assertRefusedAndStillWaiting(valid().put("priority", "high"), "priority",
                 "Priority must be a whole number: \"high\" is not one");
     }
+
+    @Test
+    void validInputWhoseCallFailsIsDoneButSaysTheCallFailed() {
+        DecisionResult result = submit(valid().put("key", TicketFormTool.MISSING));
+
+        assertThat(result).isEqualTo(new DecisionResult.Done(runId, RunStatus.COMPLETED, 0, 0, List.of(
+                new DecisionResult.FailedCall(TicketFormTool.NAME, false, "the tracker has no project GONE-1"))));
+        assertThat(form.executions).hasValue(1);
+    }
 }

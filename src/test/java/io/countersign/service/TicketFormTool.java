@@ -23,6 +23,8 @@ final class TicketFormTool implements RequiresInput {
     /** An agent that asks for a ticket, then answers. */
     static final String AGENT = "ticket-taker";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A key that fits the schema but that the tracker does not know: the call fails as it runs. */
+    static final String MISSING = "GONE-1";
     final AtomicInteger executions = new AtomicInteger();
 
     static List<AssistantTurn> script() {
@@ -81,6 +83,9 @@ final class TicketFormTool implements RequiresInput {
     @Override
     public ToolResult execute(ToolCallRequest request) {
         executions.incrementAndGet();
+        if (request.arguments().path("key").asText().equals(MISSING)) {
+            return ToolResult.failure("the tracker has no project " + MISSING);
+        }
         return ToolResult.ok("filed " + request.arguments().path("key").asText());
     }
 }
