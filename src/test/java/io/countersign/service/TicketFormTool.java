@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.AssistantTurn;
 import io.countersign.engine.DataClass;
+import io.countersign.engine.FixedTool;
 import io.countersign.engine.InputField;
 import io.countersign.engine.RequiresInput;
 import io.countersign.engine.TokenUsage;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A ticket form whose argument schema says more than its fields: bounds, an enum on a text field, a pattern, a
  * length and a required property. It counts how often it ran.
  */
-final class TicketFormTool implements RequiresInput {
+final class TicketFormTool extends FixedTool implements RequiresInput {
     static final String NAME = "ticket_form";
     /** An agent that asks for a ticket, then answers. */
     static final String AGENT = "ticket-taker";
@@ -27,6 +28,10 @@ final class TicketFormTool implements RequiresInput {
     static final String MISSING = "GONE-1";
     final AtomicInteger executions = new AtomicInteger();
 
+    TicketFormTool() {
+        super(NAME, "Asks the person for a ticket.", schema(), ToolEffect.READ, DataClass.PUBLIC_CONTENT, "forms");
+    }
+
     static List<AssistantTurn> script() {
         return List.of(
                 new AssistantTurn("Which ticket?", List.of(new ToolCall("t", NAME, JSON.createObjectNode())),
@@ -34,18 +39,7 @@ final class TicketFormTool implements RequiresInput {
                 new AssistantTurn("Filed.", List.of(), new TokenUsage(10, 3)));
     }
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Asks the person for a ticket.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
+    private static ObjectNode schema() {
         ObjectNode schema = JSON.createObjectNode().put("type", "object");
         ObjectNode properties = schema.putObject("properties");
         properties.putObject("summary").put("type", "string").put("maxLength", 20);
@@ -54,21 +48,6 @@ final class TicketFormTool implements RequiresInput {
         properties.putObject("key").put("type", "string").put("pattern", "^[A-Z]+-[0-9]+$");
         schema.putArray("required").add("key");
         return schema;
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.PUBLIC_CONTENT;
-    }
-
-    @Override
-    public String group() {
-        return "forms";
     }
 
     @Override
