@@ -288,7 +288,10 @@ public final class PausedStateCodec {
             node.put("required", field.required());
             ArrayNode options = node.putArray("options");
             field.options().forEach(options::add);
-            node.set("schema", field.schema());
+            // left out when empty, so a state paused before fields had schemas keeps its digest
+            if (!field.schema().isEmpty()) {
+                node.set("schema", field.schema());
+            }
         }
         return array;
     }
