@@ -133,6 +133,7 @@ class InputCardTest {
                         + " available in this run")));
         String toast = onFx(() -> robot.lookup(".toast-text").queryAs(Label.class).getText());
         assertThat(toast).endsWith("Nothing was executed. The run completed.");
+        ScreenshotWriter.write(stage.getScene(), "input-card-refused-call-toast-light");
     }
 
     @Test

@@ -234,7 +234,8 @@ public final class MainWindowViewModel {
     }
 
     private void done(CardDone done) {
-        toast(DecisionToastText.of(done, messages), done.runId());
+        toasts.add(new Toast(++toastIds, DecisionToastText.of(done, messages), done.runId(),
+                !done.result().failed().isEmpty()));
         inbox.removeAndAdvance(done.runId());
         if (inbox.selectedProperty().get() == null) {
             detail.set(new Detail.Empty());
@@ -260,7 +261,7 @@ public final class MainWindowViewModel {
     }
 
     private void toast(String text, String runId) {
-        toasts.add(new Toast(++toastIds, text, runId));
+        toasts.add(new Toast(++toastIds, text, runId, false));
     }
 
     private boolean showsCard() {

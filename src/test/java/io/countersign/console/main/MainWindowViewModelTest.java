@@ -172,8 +172,11 @@ class MainWindowViewModelTest {
         approval.apply(new DecisionResult.Done("run-notes", RunStatus.COMPLETED, 1, 0, List.of(
                 new DecisionResult.FailedCall("write_file", false, "the disk is full"))));
 
-        assertThat(window.toasts()).singleElement().satisfies(toast -> assertThat(toast.text()).isEqualTo(
-                "release-notes-bot: 1 call approved. But write_file failed: the disk is full. The run completed."));
+        assertThat(window.toasts()).singleElement().satisfies(toast -> {
+            assertThat(toast.text()).isEqualTo("release-notes-bot: 1 call approved. But write_file failed: the disk"
+                    + " is full. The run completed.");
+            assertThat(toast.warning()).as("not shown as a success").isTrue();
+        });
     }
 
     @Test
