@@ -1,11 +1,11 @@
 package io.countersign.service;
 
-import io.countersign.engine.ApprovalDecision;
-import io.countersign.engine.ChatMessage;
-import io.countersign.engine.DecisionRecord;
-import io.countersign.engine.PausedState;
-import io.countersign.engine.PendingCall;
-import io.countersign.engine.RunOutcome;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PendingCall;
+import io.countersign.engine.run.RunOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

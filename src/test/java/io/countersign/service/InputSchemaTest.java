@@ -1,13 +1,12 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.InputValidation;
 import io.countersign.engine.Role;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.InputValidation;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.List;
