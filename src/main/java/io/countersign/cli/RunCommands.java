@@ -278,8 +278,13 @@ final class RunCommands {
     /** Prints a committed decision, or ends the command with the refusal's exit code and reason. */
     static int report(Subcommand command, DecisionResult result) {
         if (result instanceof DecisionResult.Done done) {
-            command.print(Views.object().put("runId", done.runId()).put("status", done.status().code())
-                    .put("approved", done.approved()).put("denied", done.denied()));
+            ObjectNode view = Views.object().put("runId", done.runId()).put("status", done.status().code())
+                    .put("approved", done.approved()).put("denied", done.denied());
+            // a call the decision let run that did not go through is part of the answer, not a footnote
+            ArrayNode failed = view.putArray("failed");
+            done.failed().forEach(call -> failed.addObject().put("tool", call.tool()).put("refused", call.refused())
+                    .put("error", call.error()));
+            command.print(view);
             return unavailableIfProviderFailed(command, done.runId(), done.status());
         }
         throw refusal(result);

@@ -81,10 +81,14 @@ record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolic
         return new DecisionResult.NotWaiting(runId, ((RunRepository.ClaimResult.NotWaiting) claim).status());
     }
 
-    /** A committed decision, with its counts of approved and denied calls (none for input). */
-    static DecisionResult done(String runId, RunStatus status, DecisionRecord decision) {
+    /**
+     * A committed decision, with its counts of approved and denied calls (none for input) and the calls it let run
+     * that did not go through.
+     */
+    static DecisionResult done(String runId, RunStatus status, DecisionRecord decision,
+                               List<DecisionResult.FailedCall> failed) {
         int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved);
+        return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved, failed);
     }
 
     private static Checked refused(DecisionResult result) {

@@ -8,8 +8,29 @@ import java.util.List;
 /** What became of a decision on a card (approval verdicts or typed input). Every case is an expected answer. */
 public sealed interface DecisionResult {
 
-    /** The decision was committed and the run resumed; {@code status} is where it stands now. */
-    record Done(String runId, RunStatus status, int approved, int denied) implements DecisionResult {
+    /**
+     * The decision was committed and the run resumed; {@code status} is where it stands now. {@code failed} lists
+     * the calls the decision let run that failed or were refused all the same, so nobody reads this as a success.
+     */
+    record Done(String runId, RunStatus status, int approved, int denied, List<FailedCall> failed)
+            implements DecisionResult {
+        public Done {
+            failed = List.copyOf(failed);
+        }
+
+        /** A decision whose calls all went through, or that was queued for a worker to carry out. */
+        public Done(String runId, RunStatus status, int approved, int denied) {
+            this(runId, status, approved, denied, List.of());
+        }
+    }
+
+    /**
+     * A call that was approved or given its input and still did not go through.
+     *
+     * @param refused whether it was refused before it ran (nothing was executed) rather than failing as it ran
+     * @param error   what the model was told, without the leading "Error: "
+     */
+    record FailedCall(String tool, boolean refused, String error) {
     }
 
     /** The card changed since the person saw it; nothing executed. Reload and decide again. */

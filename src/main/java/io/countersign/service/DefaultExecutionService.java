@@ -65,7 +65,8 @@ public final class DefaultExecutionService implements ExecutionService {
         }
         RunRepository.ClaimResult claim = queue.claimForWorker(ready.decision());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-            return DecisionChecks.done(runId, claimed.run().status(), ready.decision());
+            // queued: nothing has run yet, so nothing has failed
+            return DecisionChecks.done(runId, claimed.run().status(), ready.decision(), List.of());
         }
         return DecisionChecks.refusedClaim(runId, claim);
     }

@@ -240,7 +240,8 @@ public final class DefaultRunService implements RunService {
             return new DecisionResult.Stale(run.runId(), again.state().digest());
         }
         runs.recordOutcome(outcome, clock.instant());
-        return DecisionChecks.done(run.runId(), outcome.status(), decision);
+        return DecisionChecks.done(run.runId(), outcome.status(), decision,
+                ResumedCalls.failed(state, decision, outcome));
     }
 
     /**

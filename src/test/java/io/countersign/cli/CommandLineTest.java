@@ -100,6 +100,26 @@ class CommandLineTest {
     }
 
     @Test
+    void inputOutsideTheSchemaIsBadUsageInOneLineAndTheRunStillWaits() {
+        demoInProcess();
+        JsonNode card = waiting("intake-form");
+        String runId = card.path("runId").asText();
+
+        assertOneLineError(countersign.run("input", runId, "--digest", card.path("digest").asText(), "--data",
+                "{\"summary\": \"Stalls\", \"priority\": 9, \"category\": \"bug\"}"), 2,
+                "the input does not fit the form of run " + runId + ": priority: Priority must be at most 4, got 9");
+        assertThat(waiting("intake-form").path("digest")).isEqualTo(card.path("digest"));
+        assertThat(countersign.run("show", runId).json().path("history").path("calls").findValuesAsText("tool"))
+                .doesNotContain("intake_form");
+
+        CommandProcess.Result valid = countersign.run("input", runId, "--digest", card.path("digest").asText(),
+                "--data", "{\"summary\": \"Stalls\", \"priority\": 4, \"category\": \"bug\"}");
+        assertThat(valid.exitCode()).as(valid.err()).isZero();
+        assertThat(valid.json().path("status").asText()).isEqualTo("completed");
+        assertThat(valid.json().path("failed")).isEmpty();
+    }
+
+    @Test
     void secondDeciderIsRefusedAndToldWhoDecided() {
         demoInProcess();
         JsonNode card = waiting("release-notes-bot");

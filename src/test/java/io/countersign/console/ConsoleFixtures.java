@@ -1,5 +1,6 @@
 package io.countersign.console;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.DataClass;
@@ -58,13 +59,17 @@ public final class ConsoleFixtures {
                 List.of(write(0, "NOTES.md")), List.of(), null, true, true);
     }
 
-    /** An input card for a supplier: a required company, a required head count, an optional country. */
+    /**
+     * An input card for a supplier: a required company, a required head count of at least one (by its schema),
+     * an optional country.
+     */
     public static RunCard inputCard(String runId, Map<String, String> guesses) {
         return new RunCard(runId, RunStatus.WAITING_FOR_INPUT, "intake-form", "jonas", NOW.minusSeconds(120),
                 "Register the supplier", "I need a few details.", "digest-" + runId, List.of(), List.of(),
                 new RunCard.InputRequest(0, "ask_details", List.of(
                         InputField.text("company", "Company", "The registered name", true),
-                        new InputField("employees", InputField.InputType.INTEGER, "Employees", "", true, List.of()),
+                        new InputField("employees", InputField.InputType.INTEGER, "Employees", "", true, List.of(),
+                                JsonNodeFactory.instance.objectNode().put("type", "integer").put("minimum", 1)),
                         new InputField("budget", InputField.InputType.NUMBER, "Budget", "", false, List.of()),
                         new InputField("urgent", InputField.InputType.BOOLEAN, "Urgent", "", false, List.of()),
                         InputField.choice("country", "Country", "", false, List.of("Germany", "France"))),

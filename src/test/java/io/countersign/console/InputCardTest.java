@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.service.RunTimeline;
+import io.countersign.service.SettingRequest;
 import java.nio.file.Path;
+import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
@@ -56,6 +58,83 @@ class InputCardTest {
                 .orElseThrow().lookup(".text-field"));
     }
 
+    private static String errorUnder(FxRobot robot, int row) {
+        return onFx(() -> {
+            Label error = (Label) robot.lookup(".input-row").queryAll().stream().skip(row).findFirst().orElseThrow()
+                    .lookup(".input-error");
+            return error.isVisible() ? error.getText() : "";
+        });
+    }
+
+    private String intakeRunId() {
+        return console.runtime().runs().recent(console.admin(), 10).stream()
+                .filter(run -> run.agent().equals("intake-form")).findFirst().orElseThrow().runId();
+    }
+
+    private void chooseBug(FxRobot robot) {
+        robot.clickOn(".choice-box");
+        robot.clickOn(robot.lookup(".menu-item").match(node -> node.lookup(".label") instanceof Label label
+                && label.getText().equals("bug")).<Node>query());
+    }
+
+    private static boolean toastSays(FxRobot robot, String text) {
+        return robot.lookup(".toast-text").queryAllAs(Label.class).stream().anyMatch(toast -> toast.getText()
+                .equals(text));
+    }
+
+    @Test
+    void aPriorityAboveTheSchemasMaximumIsExplainedUnderTheFieldAsItIsTypedAndIsNotSent(FxRobot robot) {
+        TextField priority = textField(robot, 1);
+        robot.clickOn(priority).write("9");
+
+        await(() -> errorUnder(robot, 1).equals("Priority must be at most 4, got 9"));
+
+        chooseBug(robot);
+        robot.clickOn(".submit");
+        await(() -> errorUnder(robot, 0).equals("Summary is required"));
+        assertThat(RealConsole.<Boolean>onFx(textField(robot, 0)::isFocused)).as("first error focused").isTrue();
+        assertThat(errorUnder(robot, 1)).isEqualTo("Priority must be at most 4, got 9");
+        assertThat(console.runtime().store().runs().find(intakeRunId()).orElseThrow().status())
+                .isEqualTo(RunStatus.WAITING_FOR_INPUT);
+        assertThat(robot.lookup(".toast-text").queryAll()).isEmpty();
+
+        robot.write("Sync stalls");
+        robot.doubleClickOn(priority).eraseText(1).write("4");
+        await(() -> errorUnder(robot, 1).isEmpty());
+        robot.clickOn(".submit");
+
+        await(() -> toastSays(robot, "intake-form: input sent. The run completed."));
+        assertThat(console.runtime().runs().timeline(console.admin(), intakeRunId()).entries())
+                .anySatisfy(entry -> assertThat(entry.body()).contains("Sync stalls (priority 4, bug)"));
+    }
+
+    @Test
+    void lettersInTheNumberFieldStayAndAreExplained(FxRobot robot) {
+        TextField priority = textField(robot, 1);
+        robot.clickOn(priority).write("two");
+
+        await(() -> errorUnder(robot, 1).equals("Priority must be a whole number: \"two\" is not one"));
+        assertThat(RealConsole.<String>onFx(priority::getText)).isEqualTo("two");
+    }
+
+    @Test
+    void theToastSaysSoWhenTheCallGivenItsInputWasRefused(FxRobot robot) {
+        // an admin turns the form's tool off while the card waits: the input is valid, the call is refused
+        console.runtime().settings().change(console.admin(),
+                List.of(new SettingRequest.ToolEnabled("intake_form", false)));
+        robot.clickOn(textField(robot, 0)).write("Sync stalls");
+        robot.clickOn(textField(robot, 1)).write("2");
+        chooseBug(robot);
+        robot.clickOn(".submit");
+
+        await(() -> robot.lookup(".toast-text").queryAllAs(Label.class).stream().anyMatch(toast -> toast.getText()
+                .startsWith("intake-form: input sent. But intake_form was refused: tool \"intake_form\" is not"
+                        + " available in this run")));
+        String toast = onFx(() -> robot.lookup(".toast-text").queryAs(Label.class).getText());
+        assertThat(toast).endsWith("Nothing was executed. The run completed.");
+        ScreenshotWriter.write(stage.getScene(), "input-card-refused-call-toast-light");
+    }
+
     @Test
     void theFormShowsEveryFieldWithItsRequiredMarkAndTheModelsGuessesOnlyAsHints(FxRobot robot) {
         TextField summary = textField(robot, 0);
@@ -81,7 +160,8 @@ class InputCardTest {
         robot.clickOn(".submit");
 
         await(() -> robot.lookup(".input-error").queryAllAs(Label.class).stream()
-                .anyMatch(error -> error.isVisible() && error.getText().equals("Priority must be a whole number")));
+                .anyMatch(error -> error.isVisible()
+                        && error.getText().equals("Priority must be a whole number: \"soon\" is not one")));
         assertThat(RealConsole.<Boolean>onFx(priority::isFocused)).isTrue();
         assertThat(RealConsole.<String>onFx(summary::getText)).isEqualTo("Sync stalls on folders over 10 GB");
         assertThat(onFx(() -> robot.lookup(".choice-box").<ChoiceBox<String>>query().getValue())).isEqualTo("bug");

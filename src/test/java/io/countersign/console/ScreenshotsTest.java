@@ -29,7 +29,8 @@ import org.testfx.matcher.control.LabeledMatchers;
 
 /**
  * Pictures of every screen at 1280×800 in both themes, over the demo, written to {@code target/screenshots/}
- * for people to look at: the inbox, a card with a refused call, an input card with an error, and a timeline.
+ * for people to look at: the inbox, a card with a refused call, an input card with an error, and a timeline;
+ * and the input card's schema errors also at 1024×700.
  */
 @ExtendWith(ApplicationExtension.class)
 class ScreenshotsTest {
@@ -118,6 +119,34 @@ class ScreenshotsTest {
         assertThat(robot.lookup(".empty-text").queryAs(Label.class).getText())
                 .isEqualTo("Runs appear here the moment they pause.");
         assertThat(Files.size(shot)).isGreaterThan(10_000);
+    }
+
+    /** Priority 9 of a 1-4 field, refused under the field as typed; the empty required fields on sending. */
+    @ParameterizedTest
+    @EnumSource(Theme.class)
+    void theInputCardsSchemaErrorsArePhotographedAtTwoSizes(Theme theme, FxRobot robot) throws Exception {
+        console = RealConsole.withDemo(folder);
+        ConsoleWindow window = console.open(robot, stage, console.user("maria"), theme);
+        await(() -> robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("intake-form")).tryQuery()
+                .isPresent());
+        open(robot, "intake-form");
+        await(() -> robot.lookup(".input-row").queryAll().size() == 3);
+        String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
+        robot.clickOn(robot.lookup(".input-row .text-field").queryAll().stream().skip(1).findFirst().orElseThrow())
+                .write("9");
+        robot.clickOn(".submit");
+        await(() -> robot.lookup(".input-error").queryAllAs(Label.class).stream().filter(Node::isVisible).count()
+                == 3);
+        Path standard = ScreenshotWriter.write(window.scene(), "input-card-schema-errors" + suffix);
+        robot.interact(() -> {
+            stage.setWidth(1024);
+            stage.setHeight(700);
+        });
+        await(() -> window.scene().getWidth() == 1024);
+        Path small = ScreenshotWriter.write(window.scene(), "input-card-schema-errors-1024x700" + suffix);
+
+        assertThat(Files.size(standard)).isGreaterThan(10_000);
+        assertThat(Files.size(small)).isGreaterThan(10_000);
     }
 
     @ParameterizedTest

@@ -75,6 +75,24 @@ class PausedStateCodecTest {
     }
 
     @Test
+    void anInputFieldKeepsItsSchemaThroughJsonAndAFieldWithoutOneIsWrittenAsBefore() {
+        PausedState state = inputPause();
+        ObjectNode toolSchema = JSON.createObjectNode().put("type", "object");
+        toolSchema.putObject("properties").putObject("answer").put("type", "string").put("maxLength", 5);
+        PausedState withSchema = state.toBuilder().inputFields(state.inputFields().stream()
+                .map(field -> field.withSchemaOf(toolSchema)).toList()).build();
+
+        PausedState back = PausedStateCodec.fromJson(PausedStateCodec.toJson(withSchema));
+
+        assertThat(back).isEqualTo(withSchema);
+        assertThat(back.inputFields().get(0).schema().path("maxLength").asInt()).isEqualTo(5);
+        assertThat(back.digest()).isEqualTo(withSchema.digest()).isNotEqualTo(state.digest());
+        // a state paused before fields had schemas keeps the digest its card was shown with
+        PausedState before = state.toBuilder().inputFields(new TestTools.Input("ask_user").inputFields()).build();
+        assertThat(PausedStateCodec.toJson(before)).doesNotContain("\"schema\"");
+    }
+
+    @Test
     void aRoundTrippedStateResumesInAnotherLoop() {
         PausedState stored = PausedStateCodec.fromJson(PausedStateCodec.toJson(approvalPause()));
         ToolLoop another = harness.loop(script(calls(), answer("done")));

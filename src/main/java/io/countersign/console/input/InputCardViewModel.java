@@ -22,9 +22,9 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * An input card: a form built from the input tool's typed fields. Values are checked here first, then by the
- * service; problems go under their fields, the typed values stay, and the first field with a problem is
- * named so the view can focus it.
+ * An input card: a form built from the input tool's typed fields. Each value is checked as it is typed, the
+ * form again when it is sent, then the service checks it by the same rules; problems go under their fields, the
+ * typed values stay, and the first field with a problem is named so the view can focus it.
  */
 public final class InputCardViewModel {
     private final CardSession session;

@@ -2,9 +2,12 @@ package io.countersign.console.input;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.InputValidation;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.List;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -29,10 +32,25 @@ public final class InputFieldItem {
     InputFieldItem(InputField field, String guess) {
         this.field = field;
         this.guess = guess == null || guess.isBlank() ? null : guess;
-        // a value changed after an error may well be right now: the error goes until the next check
-        text.addListener((o, was, now) -> error.set(""));
-        checked.addListener((o, was, now) -> error.set(""));
-        choice.addListener((o, was, now) -> error.set(""));
+        // checked as the person types, by the rules the service holds the value to
+        text.addListener((o, was, now) -> check());
+        checked.addListener((o, was, now) -> check());
+        choice.addListener((o, was, now) -> check());
+    }
+
+    /**
+     * Shows what is wrong with the value now, or nothing. An empty field is not blamed while the person types;
+     * that it is required is said when they send the form.
+     */
+    private void check() {
+        JsonNode value = value();
+        if (value == null) {
+            error.set("");
+            return;
+        }
+        ObjectNode alone = JsonNodeFactory.instance.objectNode().set(field.name(), value);
+        error.set(InputValidation.validate(List.of(field), alone).stream().findFirst()
+                .map(InputValidation.FieldError::message).orElse(""));
     }
 
     public InputField field() {

@@ -255,7 +255,8 @@ public final class MainWindowController implements FxController {
     }
 
     private void showToast(Toast toast) {
-        ToastView view = new ToastView(toast.runId() == null ? Feather.INBOX : Feather.CHECK_CIRCLE, toast.text());
+        ToastView view = new ToastView(toast.warning() ? Feather.ALERT_TRIANGLE
+                : toast.runId() == null ? Feather.INBOX : Feather.CHECK_CIRCLE, toast.text());
         if (toast.runId() != null) {
             view.setLink(messages.get("toast.openTimeline"), () -> viewModel.openTimeline(toast.runId()));
         }

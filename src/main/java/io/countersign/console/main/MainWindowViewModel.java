@@ -234,14 +234,8 @@ public final class MainWindowViewModel {
     }
 
     private void done(CardDone done) {
-        int approved = done.result().approved();
-        int denied = done.result().denied();
-        String what = done.input() ? messages.get("toast.input", done.agent())
-                : denied == 0 ? messages.get("toast.approved", approved, done.agent())
-                : approved == 0 ? messages.get("toast.denied", denied, done.agent())
-                : messages.get("toast.decided", approved, denied, done.agent());
-        String after = messages.get("toast.status." + done.result().status().name());
-        toast(what + " " + after, done.runId());
+        toasts.add(new Toast(++toastIds, DecisionToastText.of(done, messages), done.runId(),
+                !done.result().failed().isEmpty()));
         inbox.removeAndAdvance(done.runId());
         if (inbox.selectedProperty().get() == null) {
             detail.set(new Detail.Empty());
@@ -267,7 +261,7 @@ public final class MainWindowViewModel {
     }
 
     private void toast(String text, String runId) {
-        toasts.add(new Toast(++toastIds, text, runId));
+        toasts.add(new Toast(++toastIds, text, runId, false));
     }
 
     private boolean showsCard() {

@@ -81,7 +81,8 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
         } else {
             pending.set(inputIndex, new PendingCall(inputIndex, calls.get(inputIndex),
                     PendingCall.Disposition.AWAITS_INPUT, null, null, null, false));
-            fields = ((RequiresInput) registry.find(calls.get(inputIndex).name()).orElseThrow()).inputFields();
+            RequiresInput tool = (RequiresInput) registry.find(calls.get(inputIndex).name()).orElseThrow();
+            fields = tool.inputFields().stream().map(field -> field.withSchemaOf(tool.argumentSchema())).toList();
         }
         PausedState state = PausedState.builder()
                 .runId(run.runId)

@@ -301,6 +301,10 @@ public final class PausedStateCodec {
             node.put("required", field.required());
             ArrayNode options = node.putArray("options");
             field.options().forEach(options::add);
+            // left out when empty, so a state paused before fields had schemas keeps its digest
+            if (!field.schema().isEmpty()) {
+                node.set("schema", field.schema());
+            }
         }
         return array;
     }
@@ -309,7 +313,9 @@ public final class PausedStateCodec {
         return new InputField(in.text("name"),
                 in.parse("type", code -> InputField.InputType.valueOf(code.toUpperCase(Locale.ROOT))),
                 in.text("label"), in.text("description"), in.bool("required"),
-                in.list("options", JsonFieldReader::textValue));
+                in.list("options", JsonFieldReader::textValue),
+                // states paused before fields carried their schema have none: the tool still checks its arguments
+                in.node().path("schema").isObject() ? (ObjectNode) in.node().get("schema") : null);
     }
 
     private static JsonNode targetToTree(ToolInvocationTarget target) {

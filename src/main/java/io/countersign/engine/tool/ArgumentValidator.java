@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Checks a call's arguments against the subset of JSON Schema that tool schemas use: {@code type},
  * {@code properties}, {@code required}, {@code additionalProperties: false}, {@code enum}, {@code items},
- * {@code minimum}/{@code maximum} and {@code minLength}/{@code maxLength}. Keywords it does not know are ignored,
- * so a richer remote schema is checked as far as this subset goes and the tool itself checks the rest.
+ * {@code minimum}/{@code maximum}, {@code minLength}/{@code maxLength} and {@code pattern}. Keywords it does not
+ * know are ignored, so a richer remote schema is checked as far as this subset goes and the tool itself checks the
+ * rest. A person's typed input is checked by the same rules ({@link InputValidation}), so a value the form takes
+ * is one the tool's arguments take.
  */
 public final class ArgumentValidator {
     private ArgumentValidator() {
@@ -18,6 +22,11 @@ public final class ArgumentValidator {
     /** The first problem found, as a sentence naming the property, or empty when the arguments fit. */
     public static Optional<String> firstProblem(ObjectNode schema, JsonNode arguments) {
         return check(schema, arguments, "arguments");
+    }
+
+    /** The first problem of one value, as a sentence that starts with {@code name}, or empty when it fits. */
+    static Optional<String> firstProblem(ObjectNode schema, JsonNode value, String name) {
+        return check(schema, value, name);
     }
 
     private static Optional<String> check(JsonNode schema, JsonNode value, String where) {
@@ -62,8 +71,28 @@ public final class ArgumentValidator {
             if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
                 return Optional.of(where + " must have at most " + schema.get("maxLength") + " characters");
             }
+            Optional<String> mismatch = patternProblem(schema.path("pattern"), value.asText(), where);
+            if (mismatch.isPresent()) {
+                return mismatch;
+            }
         }
         return Optional.empty();
+    }
+
+    /** JSON Schema patterns are not anchored: the text matches when the pattern is found anywhere in it. */
+    private static Optional<String> patternProblem(JsonNode pattern, String text, String where) {
+        if (!pattern.isTextual()) {
+            return Optional.empty();
+        }
+        Pattern compiled;
+        try {
+            compiled = Pattern.compile(pattern.asText());
+        } catch (PatternSyntaxException e) {
+            // a dialect this check cannot read is left to the tool, like an unknown keyword
+            return Optional.empty();
+        }
+        return compiled.matcher(text).find() ? Optional.empty()
+                : Optional.of(where + " must match the pattern " + pattern.asText());
     }
 
     private static Optional<String> checkObject(JsonNode schema, ObjectNode value, String where) {

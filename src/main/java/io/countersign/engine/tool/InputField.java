@@ -1,14 +1,17 @@
 package io.countersign.engine.tool;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One typed field of a {@link RequiresInput} tool. {@code options} lists the choices of an
- * {@link InputType#ENUM} field and is empty for every other type.
+ * {@link InputType#ENUM} field and is empty for every other type. {@code schema} is the JSON Schema of the tool's
+ * argument this field fills (its bounds, pattern, lengths); the person's value must fit it as the model's would.
  */
 public record InputField(String name, InputType type, String label, String description, boolean required,
-                         List<String> options) {
+                         List<String> options, ObjectNode schema) {
 
     public InputField {
         Objects.requireNonNull(type, "type");
@@ -24,6 +27,32 @@ public record InputField(String name, InputType type, String label, String descr
         if (type != InputType.ENUM && !options.isEmpty()) {
             throw new IllegalArgumentException("field \"" + name + "\" of type " + type + " cannot have options");
         }
+        schema = schema == null ? JsonNodeFactory.instance.objectNode() : schema.deepCopy();
+    }
+
+    /** A field with no schema of its own yet: {@link #withSchemaOf} gives it the tool's. */
+    public InputField(String name, InputType type, String label, String description, boolean required,
+                      List<String> options) {
+        this(name, type, label, description, required, options, null);
+    }
+
+    @Override
+    public ObjectNode schema() {
+        return schema.deepCopy();
+    }
+
+    /**
+     * This field with the schema of the argument it fills, taken from the tool's argument schema; required also
+     * when that schema lists it as required.
+     */
+    public InputField withSchemaOf(ObjectNode argumentSchema) {
+        var property = argumentSchema.path("properties").path(name);
+        boolean listed = false;
+        for (var entry : argumentSchema.path("required")) {
+            listed |= entry.asText().equals(name);
+        }
+        return new InputField(name, type, label, description, required || listed, options,
+                property.isObject() ? (ObjectNode) property : null);
     }
 
     public static InputField text(String name, String label, String description, boolean required) {

@@ -22,6 +22,10 @@ public final class InputValidation {
                 continue;
             }
             String problem = problem(field, value);
+            if (problem == null) {
+                // the same rules the tool's arguments are held to, so nothing the form takes is refused later
+                problem = ArgumentValidator.firstProblem(field.schema(), value, field.label()).orElse(null);
+            }
             if (problem != null) {
                 errors.add(new FieldError(field.name(), problem));
             }
@@ -50,14 +54,19 @@ public final class InputValidation {
     private static String problem(InputField field, JsonNode value) {
         return switch (field.type()) {
             case STRING -> value.isTextual() ? null : field.label() + " must be text";
-            case NUMBER -> value.isNumber() ? null : field.label() + " must be a number";
+            case NUMBER -> value.isNumber() ? null : field.label() + " must be a number" + notOne(value);
             case INTEGER -> value.isIntegralNumber()
                     || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()))
-                    ? null : field.label() + " must be a whole number";
+                    ? null : field.label() + " must be a whole number" + notOne(value);
             case BOOLEAN -> value.isBoolean() ? null : field.label() + " must be yes or no";
             case ENUM -> value.isTextual() && field.options().contains(value.asText())
                     ? null : field.label() + " must be one of " + String.join(", ", field.options());
         };
+    }
+
+    /** Names what was typed, so letters in a number field are explained rather than dropped. */
+    private static String notOne(JsonNode value) {
+        return value.isTextual() ? ": \"" + value.asText() + "\" is not one" : ", got " + value;
     }
 
     /** A problem with one field, for the form to show under it. */

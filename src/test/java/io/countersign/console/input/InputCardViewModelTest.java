@@ -97,6 +97,19 @@ class InputCardViewModelTest {
     }
 
     @Test
+    void aValueIsCheckedAgainstItsSchemaAsItIsTypedAndAnEmptyFieldIsNotBlamedUntilSent() {
+        form.show(inputCard("run-1", Map.of()));
+
+        field("employees").textProperty().set("0");
+        assertThat(field("employees").errorProperty().get()).isEqualTo("Employees must be at least 1, got 0");
+        field("employees").textProperty().set("ten");
+        assertThat(field("employees").errorProperty().get())
+                .isEqualTo("Employees must be a whole number: \"ten\" is not one");
+        field("employees").textProperty().set("");
+        assertThat(field("employees").errorProperty().get()).isEmpty();
+    }
+
+    @Test
     void changingAValueClearsItsError() {
         form.show(inputCard("run-1", Map.of()));
         form.apply(new DecisionResult.InvalidInput("run-1",

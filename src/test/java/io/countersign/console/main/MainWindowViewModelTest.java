@@ -163,6 +163,22 @@ class MainWindowViewModelTest {
     }
 
     @Test
+    void theToastSaysWhenAnApprovedCallFailedAsItRan() {
+        inbox.replace(List.of(NOTES));
+        inbox.select(NOTES);
+        approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
+
+        approval.apply(new DecisionResult.Done("run-notes", RunStatus.COMPLETED, 1, 0, List.of(
+                new DecisionResult.FailedCall("write_file", false, "the disk is full"))));
+
+        assertThat(window.toasts()).singleElement().satisfies(toast -> {
+            assertThat(toast.text()).isEqualTo("release-notes-bot: 1 call approved. But write_file failed: the disk"
+                    + " is full. The run completed.");
+            assertThat(toast.warning()).as("not shown as a success").isTrue();
+        });
+    }
+
+    @Test
     void theLastDecidedCardLeavesTheEmptyPage() {
         inbox.replace(List.of(NOTES));
         inbox.select(NOTES);
