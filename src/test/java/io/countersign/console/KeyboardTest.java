@@ -118,9 +118,43 @@ class KeyboardTest {
         robot.press(KeyCode.CONTROL).type(KeyCode.F).release(KeyCode.CONTROL);
         robot.write("web");
         await(() -> window.viewModel().inbox().visibleRuns().size() == 1);
-        robot.type(KeyCode.ESCAPE).type(KeyCode.J);
+        robot.type(KeyCode.ESCAPE);
 
-        assertThat(detail()).isEqualTo(new Detail.ApprovalCard(runOf("web-research")));
+        assertThat(onFx(() -> window.viewModel().inbox().visibleRuns().size())).isEqualTo(3);
+        assertThat(onFx(() -> robot.lookup(".inbox #search").queryTextInputControl().getText())).isEmpty();
+        robot.type(KeyCode.J);
+        assertThat(detail()).isEqualTo(new Detail.ApprovalCard(runOf("release-notes-bot")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aSearchThatHidesTheOpenCardOpensTheFirstRowItShows(WindowSize size, FxRobot robot) {
+        String hidden = runOf("release-notes-bot");
+        openFirstCard(robot, size);
+
+        robot.press(KeyCode.CONTROL).type(KeyCode.F).release(KeyCode.CONTROL);
+        robot.write("web");
+        await(() -> detail().equals(new Detail.ApprovalCard(runOf("web-research")))
+                && robot.lookup(".verdict-approve").tryQuery().isPresent());
+        robot.type(KeyCode.ENTER).type(KeyCode.A).type(KeyCode.ENTER);
+
+        await(() -> toastSays(robot, "web-research: 1 call approved. The run completed."));
+        assertThat(console.runtime().runs().inbox(console.admin())).extracting(WaitingRun::runId).contains(hidden);
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aSearchThatHidesEveryRowShowsNoCardAndEscapeClearsIt(WindowSize size, FxRobot robot) {
+        openFirstCard(robot, size);
+
+        robot.press(KeyCode.CONTROL).type(KeyCode.F).release(KeyCode.CONTROL);
+        robot.write("nothing matches this");
+        await(() -> detail().equals(new Detail.Empty()));
+        robot.type(KeyCode.A).type(KeyCode.ENTER).type(KeyCode.ESCAPE);
+
+        assertThat(onFx(() -> robot.lookup(".inbox #search").queryTextInputControl().getText())).isEmpty();
+        assertThat(onFx(() -> window.viewModel().inbox().visibleRuns().size())).isEqualTo(3);
+        assertThat(console.runtime().runs().inbox(console.admin())).hasSize(3);
     }
 
     @Test

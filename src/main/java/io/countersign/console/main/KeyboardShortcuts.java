@@ -108,6 +108,7 @@ final class KeyboardShortcuts {
                 if (viewModel.detailProperty().get() instanceof Detail.Timeline) {
                     viewModel.back();
                 } else {
+                    viewModel.inbox().searchProperty().set("");
                     focus.list().run();
                 }
             }

@@ -113,7 +113,10 @@ public final class MainWindowViewModel {
 
     private void openRun(WaitingRun was, WaitingRun now) {
         if (now == null) {
-            if (showsCard()) {
+            if (was != null && inbox.hidden(was.runId()) && showsCard()) {
+                // the search hid the open card and left nothing to show: no card stays open to act on unseen
+                detail.set(new Detail.Empty());
+            } else if (showsCard()) {
                 cardSession().recheck();
             }
             return;
