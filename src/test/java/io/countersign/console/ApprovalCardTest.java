@@ -90,9 +90,25 @@ class ApprovalCardTest {
                 .map(Label::getText).toList());
         assertThat(texts).contains("WAITING FOR YOUR DECISION (1)", "ALREADY REFUSED BY A RULE (1)", "fs_write",
                 "fs_delete", "rule workspace.boundary · outside_workspace", "+## 2.4 — faster sync",
-                "It will be refused when you approve.");
+                "Refused whatever you decide.");
         assertThat(texts).anyMatch(text -> text.contains("release-notes"));
         assertThat(submitText(robot)).isEqualTo("Submit (1 call left to decide)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aRefusedCallShowsWhatItTriedAndThatItIsRefusedWhateverTheDecision(WindowSize size, FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+        size.apply(robot, stage);
+
+        robot.clickOn(robot.lookup(".badge").match(LabeledMatchers.hasText("1 call refused by a rule ↓"))
+                .<Node>query());
+
+        await(() -> robot.lookup(".refused-pane .call-arguments").queryTextInputControl().isVisible());
+        assertThat(onFx(() -> robot.lookup(".refused-pane .call-arguments").queryTextInputControl().getText()))
+                .contains("\"path\" : \"../old-draft.md\"");
+        assertThat(onFx(() -> robot.lookup(".refused-pane .callout-consequence").queryAs(Label.class).getText()))
+                .isEqualTo("Refused whatever you decide.");
     }
 
     @Test
