@@ -4,52 +4,26 @@ import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.countersign.console.common.Theme;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.main.Section;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The denial browser's export and purge leave the keyboard where the person had it and offer nothing empty. */
-@ExtendWith(ApplicationExtension.class)
-class DenialsFocusTest {
-    @TempDir
-    Path folder;
+class DenialsFocusTest extends DemoConsoleTest {
     @TempDir
     Path exports;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
-    }
 
     private DenialsViewModel openDenials(FxRobot robot, WindowSize size) {
-        console = RealConsole.withDemo(folder);
-        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
-        size.apply(robot, stage);
+        openDemo(robot, size);
         ToolSettingsTest.openSection(robot, Section.DENIALS);
         DenialsViewModel denials = window.denials();
         await(() -> !denials.rows().isEmpty() && !denials.chartsLoadingProperty().get());
@@ -80,14 +54,6 @@ class DenialsFocusTest {
 
         assertThat(onFx(() -> robot.lookup("#exportButton").query().isFocused())).isTrue();
         assertThat(onFx(() -> robot.lookup("#purgeButton").query().isFocused())).isFalse();
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @ParameterizedTest

@@ -4,60 +4,31 @@ import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.countersign.console.common.Theme;
 import io.countersign.console.main.Detail;
 import io.countersign.console.main.Section;
 import io.countersign.engine.GovernanceEvent;
-import java.nio.file.Path;
 import javafx.scene.Node;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** Each screen owns its detail pane, and Back returns to where the person came from. */
-@ExtendWith(ApplicationExtension.class)
-class ScreenDetailTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @BeforeEach
-    void open(FxRobot robot) {
-        console = RealConsole.withDemo(folder);
-        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+class ScreenDetailTest extends DemoConsoleTest {
+    /** Opens the demo at the size and, when an agent is named, its card from the inbox. */
+    private void open(FxRobot robot, WindowSize size, String agent, String shownWhenOpen) {
+        openDemo(robot, size);
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
+        if (agent != null) {
+            robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText(agent)).<Node>query());
+            await(() -> robot.lookup(shownWhenOpen).tryQuery().isPresent());
+        }
     }
 
     private Detail detail() {
         return onFx(() -> window.viewModel().detailProperty().get());
-    }
-
-    private void openInbox(FxRobot robot, String agent, String waitFor) {
-        robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText(agent)).<Node>query());
-        await(() -> robot.lookup(waitFor).tryQuery().isPresent());
     }
 
     private static boolean anyCardShown(FxRobot robot) {
@@ -67,8 +38,7 @@ class ScreenDetailTest {
     @ParameterizedTest
     @EnumSource(WindowSize.class)
     void theRunsScreenWithNoRunPickedShowsNoCardAndTheInboxGetsItsCardBack(WindowSize size, FxRobot robot) {
-        size.apply(robot, stage);
-        openInbox(robot, "release-notes-bot", ".verdict-approve");
+        open(robot, size, "release-notes-bot", ".verdict-approve");
 
         ToolSettingsTest.openSection(robot, Section.RUNS);
 
@@ -82,8 +52,7 @@ class ScreenDetailTest {
     @ParameterizedTest
     @EnumSource(WindowSize.class)
     void escapeFromATimelineOnTheRunsScreenLeavesNoCardBesideTheList(WindowSize size, FxRobot robot) {
-        size.apply(robot, stage);
-        openInbox(robot, "intake-form", ".input-row");
+        open(robot, size, "intake-form", ".input-row");
         ToolSettingsTest.openSection(robot, Section.RUNS);
         await(() -> !window.viewModel().runs().runs().isEmpty());
 
@@ -99,7 +68,7 @@ class ScreenDetailTest {
     @ParameterizedTest
     @EnumSource(WindowSize.class)
     void openRunFromTheDenialsThenEscapeReturnsToTheDenialsWithTheSameRow(WindowSize size, FxRobot robot) {
-        size.apply(robot, stage);
+        open(robot, size, null, null);
         ToolSettingsTest.openSection(robot, Section.DENIALS);
         await(() -> !window.denials().rows().isEmpty());
         // the demo's refusal of the old draft's deletion, in a run the store holds
