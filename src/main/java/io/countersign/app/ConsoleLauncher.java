@@ -4,6 +4,7 @@ import io.countersign.console.ConsoleApplication;
 import io.countersign.console.ConsoleContext;
 import io.countersign.console.ConsoleOpening;
 import io.countersign.console.ConsoleSettings;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.Resumption;
 import io.countersign.store.StoreException;
 import io.countersign.store.StoreLocation;

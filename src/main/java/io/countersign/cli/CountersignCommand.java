@@ -1,19 +1,19 @@
 package io.countersign.cli;
 
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The root command: the options every command shares, and the store they work on, opened on first use. */
 @Command(name = "countersign", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,

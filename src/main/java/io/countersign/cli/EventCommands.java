@@ -2,12 +2,12 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.EventType;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.PageRequest;
 import io.countersign.service.EventCursors;
 import io.countersign.service.EventService;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
-import io.countersign.store.PageRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;

@@ -5,22 +5,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.engine.InputField;
-import io.countersign.engine.ToolInvocationObservation;
-import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.engine.access.SettingChange;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.ToolSettingView;
-import io.countersign.store.SettingChange;
-import io.countersign.tools.mcp.McpServerRecord;
-import java.util.TreeMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 
 /** The JSON a command prints for each value of the service layer; field names are the command's contract. */
 final class Views {

@@ -1,8 +1,8 @@
 package io.countersign.model;
 
-import io.countersign.engine.ChatModel;
-import io.countersign.engine.ModelException;
-import io.countersign.engine.ModelConfiguration;
+import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.ModelException;
+import io.countersign.engine.run.ModelConfiguration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

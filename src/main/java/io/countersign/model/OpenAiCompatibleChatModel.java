@@ -1,10 +1,10 @@
 package io.countersign.model;
 
-import io.countersign.engine.AssistantTurn;
-import io.countersign.engine.ChatModel;
-import io.countersign.engine.ChatRequest;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.ModelException;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.port.ModelException;
+import io.countersign.engine.run.ModelConfiguration;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.engine.AgentConfiguration;
 import io.countersign.engine.Json;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.ToolCallPolicies;
-import io.countersign.engine.ToolCallPolicy;
+import io.countersign.engine.intent.ToolCallPolicies;
+import io.countersign.engine.intent.ToolCallPolicy;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;
 import java.util.List;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 /**
  * Agent and model configurations to and from JSON files: an object with {@code models: [...]} and
  * {@code agents: [...]}, the agents' {@code toolCallPolicies} in the declarative format of
- * {@link io.countersign.engine.ToolCallPolicies}. An import is checked whole before anything is saved and then
+ * {@link io.countersign.engine.intent.ToolCallPolicies}. An import is checked whole before anything is saved and then
  * saved in one transaction: all of it, or nothing. Admins only.
  */
 public interface AgentService {

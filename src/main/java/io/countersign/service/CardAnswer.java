@@ -1,9 +1,9 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.ApprovalDecision;
-import io.countersign.engine.DecisionRecord;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
 import java.util.List;
 

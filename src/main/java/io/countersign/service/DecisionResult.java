@@ -1,7 +1,7 @@
 package io.countersign.service;
 
-import io.countersign.engine.InputValidation;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.InputValidation;
 import java.time.Instant;
 import java.util.List;
 

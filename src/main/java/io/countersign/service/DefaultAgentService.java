@@ -1,8 +1,8 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;
 import java.io.IOException;

@@ -1,14 +1,14 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.store.DayCount;
-import io.countersign.store.EventCharts;
-import io.countersign.store.EventCount;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
+import io.countersign.engine.event.DayCount;
+import io.countersign.engine.event.EventCharts;
+import io.countersign.engine.event.EventCount;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
 import io.countersign.store.EventStore;
-import io.countersign.store.PageRequest;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Duration;

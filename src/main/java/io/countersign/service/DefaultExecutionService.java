@@ -2,12 +2,12 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.AgentConfiguration;
-import io.countersign.engine.ApprovalDecision;
-import io.countersign.engine.IdGenerator;
-import io.countersign.engine.RunRepository;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.store.ChangeFeed;
 import io.countersign.store.RunStore;
 import io.countersign.store.UserStore;

@@ -1,11 +1,11 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.tool.ImportReport;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ServerStore;
-import io.countersign.tools.mcp.ImportReport;
 import io.countersign.tools.mcp.McpServerException;
-import io.countersign.tools.mcp.McpServerRecord;
 import io.countersign.tools.mcp.McpToolSource;
 import io.countersign.tools.mcp.SecretResolver;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.GovernanceEvent;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.store.EventCursor;
+import io.countersign.engine.event.EventCursor;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;

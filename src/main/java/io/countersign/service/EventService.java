@@ -1,12 +1,12 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.store.DayCount;
-import io.countersign.store.EventCharts;
-import io.countersign.store.EventCount;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
-import io.countersign.store.PageRequest;
+import io.countersign.engine.event.DayCount;
+import io.countersign.engine.event.EventCharts;
+import io.countersign.engine.event.EventCount;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.PageRequest;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Duration;

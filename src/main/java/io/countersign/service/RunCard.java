@@ -1,10 +1,10 @@
 package io.countersign.service;
 
-import io.countersign.engine.DataClass;
-import io.countersign.engine.InputField;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.ToolEffect;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

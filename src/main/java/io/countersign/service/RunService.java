@@ -2,7 +2,7 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision;
+import io.countersign.engine.run.ApprovalDecision;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
 
 /** A run in a list of recent runs; {@code failure} is the reason of a failed run, else {@code null}. */

@@ -1,15 +1,15 @@
 package io.countersign.service;
 
-import io.countersign.engine.ChatMessage;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.engine.StoredRun;
-import io.countersign.engine.ToolApprovalRule;
-import io.countersign.engine.ToolCall;
-import io.countersign.engine.ToolRegistry;
-import io.countersign.engine.ToolSettings;
-import io.countersign.store.EventFilter;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.EventStore;
-import io.countersign.store.PageRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

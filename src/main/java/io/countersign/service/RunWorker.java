@@ -1,8 +1,8 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.StoredRun;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.store.ChangeFeed;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.RunStore;

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.tools.mcp.ImportReport;
+import io.countersign.engine.tool.ImportReport;
 import java.util.List;
 
 /** What testing an MCP server found: its tools, or why it could not be used. Testing writes nothing. */

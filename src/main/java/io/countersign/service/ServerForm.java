@@ -1,8 +1,8 @@
 package io.countersign.service;
 
-import io.countersign.engine.ApprovalDeclaration;
-import io.countersign.engine.DataClass;
-import io.countersign.tools.mcp.McpServerRecord;
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.McpServerRecord;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

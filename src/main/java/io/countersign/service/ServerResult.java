@@ -1,7 +1,7 @@
 package io.countersign.service;
 
-import io.countersign.store.SettingChange;
-import io.countersign.tools.mcp.McpServerRecord;
+import io.countersign.engine.access.SettingChange;
+import io.countersign.engine.tool.McpServerRecord;
 import java.util.List;
 
 /** What became of a change to the MCP server records. */

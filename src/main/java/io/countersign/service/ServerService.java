@@ -1,7 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.tools.mcp.McpServerRecord;
+import io.countersign.engine.tool.McpServerRecord;
 import java.util.List;
 
 /**

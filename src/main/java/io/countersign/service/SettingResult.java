@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.store.SettingChange;
+import io.countersign.engine.access.SettingChange;
 import java.util.List;
 
 /** What became of a request to change settings. */

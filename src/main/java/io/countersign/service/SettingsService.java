@@ -1,7 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.store.SettingChange;
+import io.countersign.engine.access.SettingChange;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package io.countersign.service;
 
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

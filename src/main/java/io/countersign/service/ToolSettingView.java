@@ -1,8 +1,8 @@
 package io.countersign.service;
 
-import io.countersign.engine.ApprovalDeclaration;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.ToolEffect;
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.ToolEffect;
 
 /**
  * One tool as the admin sees it under the settings in force.
@@ -10,17 +10,17 @@ import io.countersign.engine.ToolEffect;
  * @param server          the remote server it comes from, or {@code null} for a local tool
  * @param serverDeclaration the declaration on that server's record (which alone decides a remote tool's
  *                        approval), or {@code null} for a local tool
- * @param approvalBound   every call waits for a person's approval ({@link io.countersign.engine.ToolApprovalRule})
+ * @param approvalBound   every call waits for a person's approval ({@link io.countersign.engine.access.ToolApprovalRule})
  * @param approvalControl whether an admin can change {@code approvalBound} per tool, and why not when fixed
  * @param asksForInput    calls wait for a person's typed input
  * @param runsUnattended  enabled, and calls run with no person involved (the unattended set,
- *                        {@link io.countersign.engine.UnattendedToolFilter})
+ *                        {@link io.countersign.engine.access.UnattendedToolFilter})
  */
 public record ToolSettingView(String name, String description, String group, ToolEffect effect, DataClass dataClass,
                               String server, ApprovalDeclaration serverDeclaration, boolean enabled, boolean approvalBound, ApprovalControl approvalControl,
                               boolean asksForInput, boolean runsUnattended) {
 
-    /** Who decides whether a tool needs approval, in the order {@link io.countersign.engine.ToolApprovalRule} asks. */
+    /** Who decides whether a tool needs approval, in the order {@link io.countersign.engine.access.ToolApprovalRule} asks. */
     public enum ApprovalControl {
         /** The tool carries the approval marker: always approval-bound. */
         MARKER("the approval marker"),

@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.GovernanceEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

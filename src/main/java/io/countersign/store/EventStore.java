@@ -1,8 +1,15 @@
 package io.countersign.store;
 
-import io.countersign.engine.EventSink;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.DayCount;
+import io.countersign.engine.event.EventCharts;
+import io.countersign.engine.event.EventCount;
+import io.countersign.engine.event.EventCursor;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.port.EventSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

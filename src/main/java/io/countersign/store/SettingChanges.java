@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.access.SettingChange;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

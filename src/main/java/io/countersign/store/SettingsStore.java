@@ -2,8 +2,9 @@ package io.countersign.store;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Names;
-import io.countersign.engine.ToolSettings;
-import io.countersign.engine.ToolSettingsSource;
+import io.countersign.engine.access.SettingChange;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.port.ToolSettingsSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,9 +1,9 @@
 package io.countersign.store;
 
-import io.countersign.engine.AgentConfiguration;
-import io.countersign.engine.ModelConfiguration;
 import io.countersign.engine.Names;
-import io.countersign.engine.ToolCallPolicy;
+import io.countersign.engine.intent.ToolCallPolicy;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,13 +1,13 @@
 package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.FixedTool;
-import io.countersign.engine.InputField;
-import io.countersign.engine.RequiresInput;
-import io.countersign.engine.ToolCallRequest;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.FixedTool;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 
 /**

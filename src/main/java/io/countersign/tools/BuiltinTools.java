@@ -1,6 +1,6 @@
 package io.countersign.tools;
 
-import io.countersign.engine.Tool;
+import io.countersign.engine.tool.Tool;
 import java.util.List;
 import java.util.function.Supplier;
 import okhttp3.OkHttpClient;

@@ -1,12 +1,12 @@
 package io.countersign.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.FixedTool;
-import io.countersign.engine.Tool;
-import io.countersign.engine.ToolCallRequest;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.FixedTool;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolResult;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

@@ -4,18 +4,17 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import io.countersign.store.DayCount;
-import io.countersign.store.EventCharts;
-import io.countersign.store.EventCount;
-import io.countersign.store.EventCursor;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
-import io.countersign.store.PageRequest;
+import io.countersign.engine.event.DayCount;
+import io.countersign.engine.event.EventCharts;
+import io.countersign.engine.event.EventCount;
+import io.countersign.engine.event.EventCursor;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.PageRequest;
 
 /** Keeps the dependency directions of the package map in the README true. */
 @AnalyzeClasses(packages = "io.countersign", importOptions = ImportOption.DoNotIncludeTests.class)

@@ -1,9 +1,9 @@
 package io.countersign.bench;
 
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.store.EventFilter;
-import io.countersign.store.PageRequest;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

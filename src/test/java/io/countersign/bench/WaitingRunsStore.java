@@ -1,7 +1,7 @@
 package io.countersign.bench;
 
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;

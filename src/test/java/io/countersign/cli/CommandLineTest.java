@@ -1,10 +1,9 @@
 package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Role;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.net.ServerSocket;
 import java.nio.file.Files;

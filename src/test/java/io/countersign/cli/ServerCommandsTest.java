@@ -1,14 +1,13 @@
 package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
-import io.countersign.tools.mcp.McpServerRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,19 +1,18 @@
 package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Actor;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.ToolInvocationObservation;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunExecution;
 import io.countersign.store.EmbeddedPostgresExtension;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
-import io.countersign.store.PageRequest;
 import io.countersign.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;

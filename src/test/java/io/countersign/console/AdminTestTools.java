@@ -2,16 +2,16 @@ package io.countersign.console;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.ConfigurableApproval;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.FixedTool;
-import io.countersign.engine.InputField;
-import io.countersign.engine.RemoteTool;
-import io.countersign.engine.RequiresInput;
-import io.countersign.engine.ToolCallRequest;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolRegistry;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.ConfigurableApproval;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.FixedTool;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 
 /** Tools the built-in set lacks, registered beside it to show the settings screen's other kinds of row. */

@@ -3,12 +3,11 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision.CallVerdict;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.ApprovalDecision.CallVerdict;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
 import io.countersign.service.WaitingRun;
 import java.nio.file.Files;

@@ -2,10 +2,9 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreUnavailableException;
 import java.io.IOException;

@@ -1,7 +1,6 @@
 package io.countersign.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Theme;
 import java.nio.file.Files;
 import java.nio.file.Path;

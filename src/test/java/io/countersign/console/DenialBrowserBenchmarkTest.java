@@ -2,15 +2,14 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.denials.TimeRange;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Clock;

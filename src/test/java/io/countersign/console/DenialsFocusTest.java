@@ -3,7 +3,6 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.main.Section;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.countersign.console;
 
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.countersign.console;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision;
-import io.countersign.engine.InputValidation;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.InputValidation;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
@@ -54,7 +54,7 @@ final class InMemoryRunService implements RunService {
                     card.waitingSince(), card.prompt(),
                     input ? card.input().tool() : card.pending().get(0).tool(),
                     card.pending().size(), card.refused().size(),
-                    card.pending().stream().anyMatch(c -> c.effect() == io.countersign.engine.ToolEffect.WRITE),
+                    card.pending().stream().anyMatch(c -> c.effect() == io.countersign.engine.tool.ToolEffect.WRITE),
                     card.pending().stream().anyMatch(RunCard.PendingCallView::remote), card.digest()));
         }
         runs.sort(Comparator.comparing(WaitingRun::waitingSince));

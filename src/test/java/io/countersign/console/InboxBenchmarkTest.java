@@ -2,19 +2,18 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.app.CountersignRuntime;
+import com.sun.management.OperatingSystemMXBean;
 import io.countersign.console.common.Theme;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.engine.Actor;
-import io.countersign.engine.DataClass;
 import io.countersign.engine.Role;
-import io.countersign.engine.RunStatus;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
 import io.countersign.store.StoreLocation;
-import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;

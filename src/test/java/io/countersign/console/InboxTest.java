@@ -3,7 +3,6 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Theme;
 import io.countersign.service.WaitingRun;
 import java.nio.file.Path;

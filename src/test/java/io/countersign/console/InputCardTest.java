@@ -3,9 +3,8 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Theme;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.RunTimeline;
 import java.nio.file.Path;
 import javafx.scene.Node;

@@ -3,12 +3,11 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import com.sun.javafx.stage.WindowHelper;
-import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreUnavailableException;
 import java.nio.file.Path;
 import java.time.Duration;

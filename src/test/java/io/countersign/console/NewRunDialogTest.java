@@ -2,7 +2,6 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Theme;
 import java.nio.file.Path;
 import javafx.scene.Node;

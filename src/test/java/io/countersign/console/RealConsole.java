@@ -1,8 +1,8 @@
 package io.countersign.console;
 
-import io.countersign.app.CountersignRuntime;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunService;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;

@@ -3,10 +3,9 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.main.Detail;
 import io.countersign.console.main.Section;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.GovernanceEvent;
 import javafx.scene.Node;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;

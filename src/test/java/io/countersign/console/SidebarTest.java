@@ -2,7 +2,6 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;

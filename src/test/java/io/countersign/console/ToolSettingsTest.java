@@ -3,14 +3,13 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.console.settings.HistoryItem;
 import io.countersign.console.settings.ToolRow;
 import io.countersign.engine.Actor;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.ToolSettingView;
 import java.nio.file.Path;
 import java.util.List;
@@ -299,6 +298,6 @@ class ToolSettingsTest {
         await(() -> !previewOpen(robot) && newestChange(robot).change().equals("needs approval → no approval"));
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).serverDeclaration())
-                .isEqualTo(io.countersign.engine.ApprovalDeclaration.NOT_APPROVAL_BOUND);
+                .isEqualTo(io.countersign.engine.access.ApprovalDeclaration.NOT_APPROVAL_BOUND);
     }
 }

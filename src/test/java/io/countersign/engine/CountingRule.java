@@ -1,5 +1,9 @@
 package io.countersign.engine;
 
+import io.countersign.engine.invocation.PreApprovalInvocationRule;
+import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.invocation.ToolInvocationRule;
 import java.util.function.Function;
 
 /** A rule for tests: answers as told, and remembers how often it was asked and what it saw last. */

@@ -2,9 +2,17 @@ package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.intent.DispatchContext;
+import io.countersign.engine.intent.IntentRouting;
+import io.countersign.engine.intent.RoleModelResolver;
+import io.countersign.engine.intent.RoutedCall;
+import io.countersign.engine.intent.ToolCallDispatchHook;
+import io.countersign.engine.intent.ToolCallPolicy;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.run.ModelConfiguration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,17 @@ import static io.countersign.engine.LoopHarness.calls;
 import static io.countersign.engine.LoopHarness.resultOf;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.ToolLoop;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

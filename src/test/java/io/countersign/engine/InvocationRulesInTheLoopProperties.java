@@ -1,7 +1,26 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.invocation.ToolInvocationRule;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.port.TokenUsage;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolEffect;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

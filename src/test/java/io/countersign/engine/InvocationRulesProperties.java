@@ -1,10 +1,13 @@
 package io.countersign.engine;
 
-import static io.countersign.engine.InvocationCalls.arguments;
 import static io.countersign.engine.InvocationCalls.agent;
+import static io.countersign.engine.InvocationCalls.arguments;
 import static io.countersign.engine.InvocationCalls.call;
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.invocation.ToolInvocationDecision;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

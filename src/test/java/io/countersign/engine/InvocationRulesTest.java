@@ -5,7 +5,15 @@ import static io.countersign.engine.InvocationCalls.arguments;
 import static io.countersign.engine.InvocationCalls.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.invocation.ToolInvocationRule;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.invocation.ToolTargetResolver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

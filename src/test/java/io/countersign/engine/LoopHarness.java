@@ -1,5 +1,24 @@
 package io.countersign.engine;
 
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
+import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.invocation.ToolInvocationPolicy;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolRegistry;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,6 +2,17 @@ package io.countersign.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.tool.ConfigurableApproval;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.RequiresApproval;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolPreview;
+import io.countersign.engine.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,7 +1,19 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.access.ToolAccessDecision;
+import io.countersign.engine.access.ToolAccessPolicy;
+import io.countersign.engine.access.ToolDenialReason;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,10 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolEffect;
 import org.junit.jupiter.api.Test;
 
 class ToolApprovalRuleTest {

@@ -2,8 +2,14 @@ package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolPreview;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

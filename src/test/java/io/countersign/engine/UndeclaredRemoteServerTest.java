@@ -5,7 +5,13 @@ import static io.countersign.engine.LoopHarness.call;
 import static io.countersign.engine.LoopHarness.calls;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.UnattendedToolFilter;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.ToolEffect;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

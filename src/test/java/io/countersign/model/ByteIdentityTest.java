@@ -1,7 +1,6 @@
 package io.countersign.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.model.NotesConversation.Recording;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -5,14 +5,13 @@ import static io.countersign.model.Fixtures.ask;
 import static io.countersign.model.Fixtures.configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.ModelException;
+import io.countersign.engine.port.ModelException;
+import io.countersign.engine.run.ModelConfiguration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,12 +2,11 @@ package io.countersign.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.countersign.engine.AssistantTurn;
-import io.countersign.engine.ChatModel;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.TokenUsage;
-import io.countersign.engine.TrustZone;
+import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.TokenUsage;
+import io.countersign.engine.run.ModelConfiguration;
 import java.util.List;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;

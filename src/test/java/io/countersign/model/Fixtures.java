@@ -1,9 +1,9 @@
 package io.countersign.model;
 
-import io.countersign.engine.ChatMessage;
-import io.countersign.engine.ChatRequest;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.TrustZone;
+import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.run.ModelConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

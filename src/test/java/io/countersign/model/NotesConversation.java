@@ -1,25 +1,24 @@
 package io.countersign.model;
 
 import static io.countersign.model.WireAnswer.OPENAI;
-import static org.assertj.core.api.Assertions.assertThat;
 import static io.countersign.model.WireAnswer.call;
-
+import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.countersign.engine.AgentConfiguration;
-import io.countersign.engine.ApprovalDecision;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.PausedState;
-import io.countersign.engine.PausedStateCodec;
-import io.countersign.engine.RunOutcome;
-import io.countersign.engine.ToolCallPolicy;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolLoop;
-import io.countersign.engine.TrustZone;
+import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.intent.ToolCallPolicy;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.ToolEffect;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -2,11 +2,11 @@ package io.countersign.model;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.Tool;
-import io.countersign.engine.ToolCallRequest;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,8 +2,7 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.countersign.app.CountersignRuntime;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import java.io.UncheckedIOException;

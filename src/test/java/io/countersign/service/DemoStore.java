@@ -1,8 +1,8 @@
 package io.countersign.service;
 
-import io.countersign.app.CountersignRuntime;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Set;

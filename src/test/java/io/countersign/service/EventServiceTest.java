@@ -2,14 +2,13 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.store.EventCount;
-import io.countersign.store.EventCursor;
-import io.countersign.store.EventFilter;
-import io.countersign.store.EventPage;
-import io.countersign.store.PageRequest;
+import io.countersign.engine.event.EventCount;
+import io.countersign.engine.event.EventCursor;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;

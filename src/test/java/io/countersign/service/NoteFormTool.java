@@ -2,15 +2,15 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.AssistantTurn;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.InputField;
-import io.countersign.engine.RequiresInput;
-import io.countersign.engine.TokenUsage;
-import io.countersign.engine.ToolCall;
-import io.countersign.engine.ToolCallRequest;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.TokenUsage;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 
 /** A form for one line of text that a person fills; its result repeats what they typed. */

@@ -1,8 +1,8 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.Role;
+import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.store.StoreLocation;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -2,19 +2,18 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision;
-import io.countersign.engine.AssistantTurn;
-import io.countersign.engine.DecisionRecord;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
-import io.countersign.engine.RunRepository;
-import io.countersign.engine.RunStatus;
 import io.countersign.engine.Role;
-import io.countersign.store.EventFilter;
-import io.countersign.store.PageRequest;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -2,13 +2,12 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision;
 import io.countersign.engine.Role;
-import io.countersign.store.EventFilter;
-import io.countersign.store.PageRequest;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.run.ApprovalDecision;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

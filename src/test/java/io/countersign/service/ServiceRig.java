@@ -1,13 +1,13 @@
 package io.countersign.service;
 
-import io.countersign.engine.AgentConfiguration;
-import io.countersign.engine.AssistantTurn;
-import io.countersign.engine.IdGenerator;
-import io.countersign.engine.InvocationRules;
-import io.countersign.engine.ModelConfiguration;
-import io.countersign.engine.ScriptedChatModel;
-import io.countersign.engine.Tool;
-import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;

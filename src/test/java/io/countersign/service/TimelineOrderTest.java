@@ -1,9 +1,8 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

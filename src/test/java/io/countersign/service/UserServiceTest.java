@@ -1,7 +1,6 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import java.nio.file.Path;

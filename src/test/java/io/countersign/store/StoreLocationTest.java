@@ -2,7 +2,6 @@ package io.countersign.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

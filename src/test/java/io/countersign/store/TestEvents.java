@@ -1,7 +1,7 @@
 package io.countersign.store;
 
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import java.time.Instant;
 
 /** Governance events for tests, with every field spelled out by name. */

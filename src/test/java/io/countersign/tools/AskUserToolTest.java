@@ -1,9 +1,8 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.InputField;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

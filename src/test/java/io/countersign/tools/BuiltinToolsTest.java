@@ -2,14 +2,13 @@ package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.Tool;
-import io.countersign.engine.ToolApprovalRule;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolRegistry;
-import io.countersign.engine.ToolSettings;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;

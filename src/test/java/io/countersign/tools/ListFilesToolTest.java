@@ -1,8 +1,7 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.ToolResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

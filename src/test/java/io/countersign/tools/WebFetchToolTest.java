@@ -1,11 +1,10 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.ToolApprovalRule;
-import io.countersign.engine.ToolPreview;
-import io.countersign.engine.ToolResult;
-import io.countersign.engine.ToolSettings;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolPreview;
+import io.countersign.engine.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,10 +1,9 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.Tool;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,9 +2,8 @@ package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import io.countersign.engine.ToolPreview;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.ToolPreview;
+import io.countersign.engine.tool.ToolResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -2,7 +2,7 @@ package io.countersign.console.card;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
-import io.countersign.engine.ApprovalDecision.CallVerdict;
+import io.countersign.engine.run.ApprovalDecision.CallVerdict;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import java.util.ArrayList;

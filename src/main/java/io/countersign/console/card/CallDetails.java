@@ -1,7 +1,7 @@
 package io.countersign.console.card;
 
 import io.countersign.console.common.Messages;
-import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.engine.invocation.ToolInvocationTarget;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;

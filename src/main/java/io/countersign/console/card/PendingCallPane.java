@@ -3,7 +3,7 @@ package io.countersign.console.card;
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.Badge;
 import io.countersign.console.controls.DiffView;
-import io.countersign.engine.ToolEffect;
+import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.RunCard.PendingCallView;
 import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Pos;

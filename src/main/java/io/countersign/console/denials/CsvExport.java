@@ -1,9 +1,9 @@
 package io.countersign.console.denials;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.event.DayCount;
+import io.countersign.engine.event.EventFilter;
 import io.countersign.service.EventService;
-import io.countersign.store.DayCount;
-import io.countersign.store.EventFilter;
 import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.InterruptedIOException;

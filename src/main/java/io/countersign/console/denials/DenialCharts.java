@@ -1,9 +1,9 @@
 package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
+import io.countersign.engine.event.DayCount;
+import io.countersign.engine.event.EventCount;
 import io.countersign.service.EventService.EventDimension;
-import io.countersign.store.DayCount;
-import io.countersign.store.EventCount;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;

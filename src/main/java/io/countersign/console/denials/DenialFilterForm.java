@@ -1,8 +1,8 @@
 package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
-import io.countersign.engine.EventType;
-import io.countersign.store.EventFilter;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;

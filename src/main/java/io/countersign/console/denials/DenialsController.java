@@ -2,10 +2,10 @@ package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventCount;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.service.EventService.EventDimension;
-import io.countersign.store.EventCount;
 import java.io.File;
 import java.time.LocalDate;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
+import io.countersign.engine.event.EventFilter;
 import io.countersign.service.EventService;
-import io.countersign.store.EventFilter;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.Executor;

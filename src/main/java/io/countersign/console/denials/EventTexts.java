@@ -1,8 +1,8 @@
 package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
-import io.countersign.engine.EventType;
-import io.countersign.engine.GovernanceEvent;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;

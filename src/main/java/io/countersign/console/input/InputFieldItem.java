@@ -2,7 +2,7 @@ package io.countersign.console.input;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.countersign.engine.InputField;
+import io.countersign.engine.tool.InputField;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import javafx.beans.property.BooleanProperty;

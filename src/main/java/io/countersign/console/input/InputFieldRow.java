@@ -1,7 +1,7 @@
 package io.countersign.console.input;
 
 import io.countersign.console.common.Messages;
-import io.countersign.engine.InputField;
+import io.countersign.engine.tool.InputField;
 import javafx.beans.binding.BooleanBinding;
 import javafx.css.PseudoClass;
 import javafx.scene.Node;

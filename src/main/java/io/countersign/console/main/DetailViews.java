@@ -1,8 +1,8 @@
 package io.countersign.console.main;
 
 import io.countersign.console.card.ApprovalCardController;
-import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlLoaderFactory.Loaded;
+import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.input.InputCardController;
 import io.countersign.console.timeline.TimelineController;

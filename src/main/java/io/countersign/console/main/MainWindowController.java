@@ -1,13 +1,13 @@
 package io.countersign.console.main;
 
+import io.countersign.console.common.Banner;
 import io.countersign.console.common.FxController;
-import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlLoaderFactory.Loaded;
+import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.BannerView;
 import io.countersign.console.controls.ToastView;
-import io.countersign.console.common.Banner;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;

@@ -14,7 +14,7 @@ import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.WaitingRun;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.countersign.console.main;
 
 import io.countersign.console.common.FxController;
-import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlLoaderFactory.Loaded;
+import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.PreloadedView;
 import io.countersign.console.common.ScreenController;

@@ -3,7 +3,7 @@ package io.countersign.console.settings;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDeclaration;
+import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.SettingRequest;
 import io.countersign.service.SettingResult;

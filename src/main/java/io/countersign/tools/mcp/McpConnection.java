@@ -1,6 +1,7 @@
 package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.countersign.engine.tool.McpServerRecord;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;

@@ -2,12 +2,13 @@ package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.DataClass;
 import io.countersign.engine.Json;
-import io.countersign.engine.RemoteTool;
-import io.countersign.engine.ToolCallRequest;
-import io.countersign.engine.ToolEffect;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolResult;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
 

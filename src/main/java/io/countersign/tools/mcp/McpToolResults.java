@@ -2,7 +2,7 @@ package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.countersign.engine.Json;
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.ToolResult;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
 import java.util.List;

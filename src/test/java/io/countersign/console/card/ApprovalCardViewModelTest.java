@@ -6,16 +6,15 @@ import static io.countersign.console.ConsoleFixtures.noService;
 import static io.countersign.console.ConsoleFixtures.ownFourEyesCard;
 import static io.countersign.console.ConsoleFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.MovableClock;
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
-import io.countersign.engine.ApprovalDecision.CallVerdict;
 import io.countersign.engine.Role;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.ApprovalDecision.CallVerdict;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import java.time.Duration;

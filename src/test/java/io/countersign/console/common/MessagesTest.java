@@ -2,7 +2,6 @@ package io.countersign.console.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package io.countersign.console.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;

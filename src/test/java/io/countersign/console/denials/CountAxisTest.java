@@ -1,7 +1,6 @@
 package io.countersign.console.denials;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 
 class CountAxisTest {

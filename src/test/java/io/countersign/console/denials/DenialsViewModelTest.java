@@ -2,15 +2,14 @@ package io.countersign.console.denials;
 
 import static io.countersign.console.ConsoleFixtures.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.MovableClock;
 import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
-import io.countersign.engine.EventType;
 import io.countersign.engine.Role;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
 import io.countersign.service.EventService;
-import io.countersign.store.EventFilter;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,14 +4,13 @@ import static io.countersign.console.ConsoleFixtures.NOW;
 import static io.countersign.console.ConsoleFixtures.noService;
 import static io.countersign.console.ConsoleFixtures.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.MovableClock;
 import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.WaitingRun;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,7 +6,6 @@ import static io.countersign.console.ConsoleFixtures.noService;
 import static io.countersign.console.ConsoleFixtures.waiting;
 import static io.countersign.console.ConsoleFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.MovableClock;
 import io.countersign.console.card.ApprovalCardViewModel;
 import io.countersign.console.card.CardSession;
@@ -22,7 +21,7 @@ import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.RunStatus;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunService;
 import io.countersign.service.WaitingRun;

@@ -1,7 +1,6 @@
 package io.countersign.console.main;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.main.Shortcut.Action;
 import java.util.Optional;
 import javafx.scene.input.KeyCode;

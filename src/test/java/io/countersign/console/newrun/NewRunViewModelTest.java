@@ -2,7 +2,6 @@ package io.countersign.console.newrun;
 
 import static io.countersign.console.ConsoleFixtures.noService;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;

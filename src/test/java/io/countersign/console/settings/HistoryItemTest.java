@@ -1,7 +1,6 @@
 package io.countersign.console.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Messages;
 import io.countersign.service.RecordedChange;
 import java.time.Instant;

@@ -1,7 +1,6 @@
 package io.countersign.console.users;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;

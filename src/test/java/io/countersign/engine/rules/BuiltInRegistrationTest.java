@@ -1,9 +1,8 @@
 package io.countersign.engine.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.ToolInvocationRule;
-import io.countersign.engine.ToolTargetResolver;
+import io.countersign.engine.invocation.ToolInvocationRule;
+import io.countersign.engine.invocation.ToolTargetResolver;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 

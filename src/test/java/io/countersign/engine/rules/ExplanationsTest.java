@@ -1,7 +1,6 @@
 package io.countersign.engine.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.Locale;
 import java.util.ResourceBundle;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,8 @@ package io.countersign.engine.rules;
 import static io.countersign.engine.InvocationCalls.agent;
 import static io.countersign.engine.InvocationCalls.arguments;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.AgentConfiguration;
-import io.countersign.engine.ToolInvocationTarget;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.run.AgentConfiguration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

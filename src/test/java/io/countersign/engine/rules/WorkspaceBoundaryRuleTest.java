@@ -5,12 +5,11 @@ import static io.countersign.engine.InvocationCalls.arguments;
 import static io.countersign.engine.InvocationCalls.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.countersign.engine.AgentConfiguration;
-import io.countersign.engine.InvocationRules;
-import io.countersign.engine.InvocationVerdict;
-import io.countersign.engine.ToolInvocationDecision;
-import io.countersign.engine.ToolInvocationHistory;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.run.AgentConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.sun.net.httpserver.HttpServer;
-import io.countersign.engine.ToolRegistry;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

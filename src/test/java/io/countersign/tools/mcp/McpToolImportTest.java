@@ -2,15 +2,16 @@ package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.countersign.engine.DataClass;
-import io.countersign.engine.Tool;
-import io.countersign.engine.ToolApprovalRule;
-import io.countersign.engine.ToolRegistry;
-import io.countersign.engine.ToolSettings;
-import io.countersign.engine.ToolSettingsSource;
-import io.countersign.engine.UnattendedToolFilter;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.access.UnattendedToolFilter;
+import io.countersign.engine.port.ToolSettingsSource;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.ImportReport;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolRegistry;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;

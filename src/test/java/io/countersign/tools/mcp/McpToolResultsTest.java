@@ -1,8 +1,7 @@
 package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.countersign.engine.ToolResult;
+import io.countersign.engine.tool.ToolResult;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Base64;
 import java.util.List;

@@ -1,5 +1,0 @@
-package io.countersign.engine;
-
-/** Marker: every call of this tool waits for a human, whatever its effect. */
-public interface RequiresApproval extends Tool {
-}

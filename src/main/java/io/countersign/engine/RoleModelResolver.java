@@ -1,8 +1,0 @@
-package io.countersign.engine;
-
-/** The raw PRE-model seam: chooses a model for a round, or {@code null} to leave the choice to the default. */
-@FunctionalInterface
-public interface RoleModelResolver {
-
-    ModelConfiguration resolve(DispatchContext context);
-}

@@ -1,7 +1,0 @@
-package io.countersign.engine;
-
-/** What a tool does to the world: a {@code WRITE} always needs a human unless a rule says otherwise. */
-public enum ToolEffect {
-    READ,
-    WRITE
-}

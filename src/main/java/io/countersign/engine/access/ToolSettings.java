@@ -1,0 +1,90 @@
+package io.countersign.engine.access;
+
+import io.countersign.engine.tool.ConfigurableApproval;
+import io.countersign.engine.tool.Tool;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The admin's tool settings at one moment: disabled tools and groups, the approval setting of configurable
+ * tools, and each remote server's approval declaration ({@code serverApprovalBound} holds the declared servers;
+ * a server it does not name is not declared, and its tools run without approval).
+ */
+public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups,
+                           Map<String, Boolean> approvalSettings, Map<String, Boolean> serverApprovalBound) {
+    private static final ToolSettings DEFAULTS = new ToolSettings(Set.of(), Set.of(), Map.of(), Map.of());
+
+    public ToolSettings {
+        disabledTools = Set.copyOf(disabledTools);
+        disabledGroups = Set.copyOf(disabledGroups);
+        approvalSettings = Map.copyOf(approvalSettings);
+        serverApprovalBound = Map.copyOf(serverApprovalBound);
+    }
+
+    /** Everything enabled, every configurable tool at its default, no server declared. */
+    public static ToolSettings defaults() {
+        return DEFAULTS;
+    }
+
+    public boolean enabled(Tool tool) {
+        return !disabledTools.contains(tool.name()) && !disabledGroups.contains(tool.group());
+    }
+
+    /** The approval setting of a configurable tool; its default while no admin has set one. */
+    public boolean approvalSetting(ConfigurableApproval tool) {
+        return approvalSettings.getOrDefault(tool.name(), tool.approvalByDefault());
+    }
+
+    /** The operator's declaration on a server record. */
+    public ApprovalDeclaration serverDeclaration(String serverName) {
+        Boolean declared = serverApprovalBound.get(serverName);
+        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+    }
+
+    /** Whether a server's tools need approval: only when it is declared approval-bound. */
+    public boolean serverApprovalBound(String serverName) {
+        return serverDeclaration(serverName).approvalBound();
+    }
+
+    public ToolSettings withToolEnabled(String toolName, boolean enabled) {
+        Set<String> next = new HashSet<>(disabledTools);
+        if (enabled) {
+            next.remove(toolName);
+        } else {
+            next.add(toolName);
+        }
+        return new ToolSettings(next, disabledGroups, approvalSettings, serverApprovalBound);
+    }
+
+    public ToolSettings withGroupEnabled(String group, boolean enabled) {
+        Set<String> next = new HashSet<>(disabledGroups);
+        if (enabled) {
+            next.remove(group);
+        } else {
+            next.add(group);
+        }
+        return new ToolSettings(disabledTools, next, approvalSettings, serverApprovalBound);
+    }
+
+    public ToolSettings withApprovalSetting(String toolName, boolean approvalBound) {
+        Map<String, Boolean> next = new HashMap<>(approvalSettings);
+        next.put(toolName, approvalBound);
+        return new ToolSettings(disabledTools, disabledGroups, next, serverApprovalBound);
+    }
+
+    public ToolSettings withServerApprovalBound(String serverName, boolean approvalBound) {
+        return withServerDeclaration(serverName, ApprovalDeclaration.of(approvalBound));
+    }
+
+    public ToolSettings withServerDeclaration(String serverName, ApprovalDeclaration declaration) {
+        Map<String, Boolean> next = new HashMap<>(serverApprovalBound);
+        if (declaration.declared()) {
+            next.put(serverName, declaration.approvalBound());
+        } else {
+            next.remove(serverName);
+        }
+        return new ToolSettings(disabledTools, disabledGroups, approvalSettings, next);
+    }
+}

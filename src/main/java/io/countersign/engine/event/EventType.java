@@ -1,0 +1,32 @@
+package io.countersign.engine.event;
+
+import java.util.Arrays;
+
+/** The kinds of governance event. */
+public enum EventType {
+    /** An access gate kept a tool out of the offered set, or refused a call of it. */
+    TOOL_DENIED("tool_denied"),
+    /** An invocation rule refused a call. */
+    INVOCATION_DENIED("invocation_denied"),
+    /** An approval-bound call reached execution without an approval and was refused. */
+    WRITE_UNAPPROVED("write_unapproved"),
+    /** An operator decided an approval card (verdicts in the detail, never arguments). */
+    APPROVAL_DECIDED("approval_decided"),
+    /** A person submitted typed input (never the values). */
+    INPUT_SUBMITTED("input_submitted");
+
+    private final String code;
+
+    EventType(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public static EventType fromCode(String code) {
+        return Arrays.stream(values()).filter(t -> t.code.equals(code)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown event type \"" + code + "\""));
+    }
+}

@@ -1,0 +1,34 @@
+package io.countersign.engine.invocation;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/** What happened to one call: the tool, its outcome, and its target when a resolver named one. */
+public record ToolInvocationObservation(String toolName, Outcome outcome, ToolInvocationTarget target) {
+    public ToolInvocationObservation {
+        Objects.requireNonNull(toolName, "toolName");
+        Objects.requireNonNull(outcome, "outcome");
+    }
+
+    public enum Outcome {
+        OK("ok"),
+        FAILED("failed"),
+        CANCELLED("cancelled"),
+        DENIED("denied");
+
+        private final String code;
+
+        Outcome(String code) {
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+
+        public static Outcome fromCode(String code) {
+            return Arrays.stream(values()).filter(o -> o.code.equals(code)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown outcome \"" + code + "\""));
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.countersign.engine.port;
+
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.WaitingRunSummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Port: where runs live between their stretches, so that a decision is never lost and an approved call never
+ * executes twice. Implementations are safe for concurrent use by several threads and several processes on
+ * the same database.
+ */
+public interface RunRepository {
+
+    /** Records a new run in status {@link RunStatus#RUNNING}, before its first stretch. */
+    void create(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at);
+
+    /**
+     * Records where a stretch of the run ended: the status, transcript, history and counters; for a pause the
+     * paused state and its digest, and the run becomes claimable; for a failure its reason and message.
+     * Clears the run's claim.
+     */
+    void recordOutcome(RunOutcome outcome, Instant at);
+
+    Optional<StoredRun> find(String runId);
+
+    /** The most recently updated runs, newest first, whatever their status. */
+    List<StoredRun> recent(int limit);
+
+    /** Every run that waits for a person (approval or input), oldest wait first. */
+    List<StoredRun> waiting();
+
+    /**
+     * Every waiting run as an inbox lists it, oldest wait first: without its paused state, which a store may keep
+     * summarized beside it. By default summarized from {@link #waiting()}.
+     */
+    default List<WaitingRunSummary> waitingSummaries() {
+        return waiting().stream().map(WaitingRunSummary::of).toList();
+    }
+
+    /**
+     * Atomically claims a waiting run for a decision and commits the decision: exactly one of several
+     * concurrent claims (threads or processes) on the same pause wins. The claim holds only when the run still
+     * waits with the status of the decision's kind and its current digest equals {@code decision.digest()}.
+     */
+    ClaimResult claim(DecisionRecord decision);
+
+    /**
+     * Puts a claimed run back to waiting, with the given state (the same pause, or a new one whose previews
+     * changed): the decision did not go through and nothing executed.
+     */
+    void release(PausedState state, Instant at);
+
+    /** The journal that records an intent before each call executes and its outcome after. */
+    ExecutionJournal journal();
+
+    /**
+     * After a restart: every run left {@link RunStatus#RUNNING} by a process that stopped. Runs whose claimed
+     * decision had not started any call are returned, with that decision as {@link StoredRun#lastDecision()},
+     * to be resumed from it; runs with a call whose outcome is unknown are flagged
+     * ({@link StoredRun#unknownOutcomeCalls()}) and left for a person.
+     */
+    List<StoredRun> reconcile(Instant at);
+
+    /**
+     * A person settles a run flagged "outcome unknown". With {@code retry} the run waits again on the pause it
+     * was decided from, so the person can look at the files and decide again (approving re-executes the calls);
+     * without, the run ends as failed with reason {@code outcome_unknown}. Records who settled it.
+     *
+     * @throws IllegalStateException when the run is not flagged
+     */
+    StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at);
+
+    /** The answer to a claim. */
+    sealed interface ClaimResult {
+        /** The decision is committed and the run is this caller's to resume. */
+        record Claimed(StoredRun run) implements ClaimResult {
+        }
+
+        /** The run still waits, but its card changed: the decision was made on an old card. */
+        record Stale(String currentDigest) implements ClaimResult {
+        }
+
+        /** Another decision on this pause won. */
+        record AlreadyDecided(DecisionRecord winner) implements ClaimResult {
+        }
+
+        /** The run does not wait for this kind of decision, or does not exist. */
+        record NotWaiting(RunStatus status) implements ClaimResult {
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.countersign.engine.run;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
+import io.countersign.engine.access.ToolAccessDecision;
+import io.countersign.engine.access.ToolAccessPolicy;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolDenialReason;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.invocation.ToolInvocationPolicy;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.ArgumentValidator;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolResult;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs the calls of a turn in order, whether the turn just came from the model or resumes after a pause, and
+ * each call through every check before its tool executes.
+ */
+record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
+                     ToolInvocationPolicy invocationPolicy, ExecutionJournal journal, RunCancellation cancellation,
+                     LoopEvents events) {
+    private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
+
+    /**
+     * Answers each call of the turn in the transcript, in order: a refused call with its refusal, a call that
+     * waited with what the answer made of it, any other through {@link #execute}. Returns the cancelled outcome
+     * when the run was cancelled before the turn was through, else empty.
+     */
+    Optional<RunOutcome> runTurn(RunSegment run, AgentConfiguration configuration, List<String> offered,
+                                 List<PendingCall> calls, PauseAnswer answer) {
+        for (int i = 0; i < calls.size(); i++) {
+            if (cancellation.cancelled(run.runId)) {
+                return Optional.of(run.cancelRemaining(calls.subList(i, calls.size())));
+            }
+            PendingCall call = calls.get(i);
+            String result = switch (call.disposition()) {
+                case REFUSED -> run.settle(call, call.refusal().resultText());
+                case RUNS_ON_RESUME -> execute(run, configuration, offered, call.call(), PauseAnswer.Grant.NONE);
+                case AWAITS_APPROVAL, AWAITS_INPUT -> {
+                    PauseAnswer.Step step = answer.stepFor(call);
+                    if (step instanceof PauseAnswer.Step.Run runs) {
+                        yield execute(run, configuration, offered, runs.call(), runs.grant());
+                    }
+                    yield run.settle(call, ((PauseAnswer.Step.Refuse) step).resultText());
+                }
+            };
+            run.transcript.add(ChatMessage.tool(call.call().id(), result));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Runs one call through every check, in order: registered and still passing the gates, offered in this run,
+     * approved if it needs approval, no typed input needed unless it got it, arguments within size and schema,
+     * the invocation rules; then executes it. Returns the result text for the model; every refusal says that
+     * nothing was executed. A tool's exception text never leaves this method.
+     */
+    private String execute(RunSegment run, AgentConfiguration configuration, List<String> offered, ToolCall call,
+                           PauseAnswer.Grant grant) {
+        Actor actor = run.context.actingUser();
+        ToolAccessDecision gate = accessPolicy.check(call.name(), configuration, actor);
+        if (!gate.permitted() || !offered.contains(call.name())) {
+            ToolAccessDecision denial = gate.permitted()
+                    ? new ToolAccessDecision(call.name(), ToolDenialReason.NOT_OFFERED) : gate;
+            accessPolicy.recordDenial(denial, configuration, run.context.initiatingActor(), run.runId);
+            return run.refuse(call, null, "Error: tool \"" + call.name() + "\" is not available in this run (reason: "
+                    + denial.denialReason().code() + "). Nothing was executed.");
+        }
+        Tool tool = registry.find(call.name()).orElseThrow();
+        if (approvalRule.requiresApproval(tool) && grant != PauseAnswer.Grant.APPROVED) {
+            events.record(EventType.WRITE_UNAPPROVED, "approval_missing", call.name(), null, run, configuration,
+                    run.context.initiatingActor().name(), null);
+            return run.refuse(call, null, "Error: tool \"" + call.name()
+                    + "\" needs an operator's approval, which this call did not get. Nothing was executed.");
+        }
+        if (tool instanceof RequiresInput && grant != PauseAnswer.Grant.INPUT) {
+            return run.refuse(call, null, "Error: tool \"" + call.name()
+                    + "\" needs typed input from a person, which this turn cannot ask for. Nothing was executed.");
+        }
+        ObjectNode arguments = call.arguments();
+        int size = arguments.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (size > ToolLoop.MAX_ARGUMENT_BYTES) {
+            return run.observe(call, ToolInvocationObservation.Outcome.FAILED, null, "Error: the arguments of \""
+                    + call.name() + "\" are " + size + " bytes, more than the " + ToolLoop.MAX_ARGUMENT_BYTES
+                    + " allowed. Nothing was executed.");
+        }
+        Optional<String> problem = ArgumentValidator.firstProblem(tool.argumentSchema(), arguments);
+        if (problem.isPresent()) {
+            return run.observe(call, ToolInvocationObservation.Outcome.FAILED, null, "Error: the arguments of \""
+                    + call.name() + "\" do not fit its schema: " + problem.get() + ". Nothing was executed.");
+        }
+        InvocationVerdict verdict = run.verdict(invocationPolicy::evaluate, configuration, call);
+        if (!verdict.allowed()) {
+            events.invocationDenied(run, configuration, call.name(), verdict);
+            return run.refuse(call, verdict.target(), verdict.refusalText());
+        }
+        journal.beforeExecute(run.runId, call.id(), call.name());
+        ToolResult result;
+        try {
+            result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
+                    run.context)), "result");
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
+                    new Object[] {call.name(), run.runId, e.getClass().getName()});
+            result = ToolResult.failure("tool \"" + call.name() + "\" failed unexpectedly; its error is kept out of"
+                    + " the transcript. Try another approach or ask the person behind the run.");
+        }
+        ToolInvocationObservation.Outcome outcome = result.failed()
+                ? ToolInvocationObservation.Outcome.FAILED : ToolInvocationObservation.Outcome.OK;
+        journal.afterExecute(run.runId, call.id(), outcome);
+        return run.observe(call, outcome, verdict.target(), result.content());
+    }
+}

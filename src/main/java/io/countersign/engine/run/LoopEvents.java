@@ -1,0 +1,23 @@
+package io.countersign.engine.run;
+
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.port.EventSink;
+import io.countersign.engine.port.IdGenerator;
+import java.time.Clock;
+
+/** Records the loop's governance events, each stamped with an id, the time, and the run's agent and model. */
+record LoopEvents(EventSink sink, Clock clock, IdGenerator ids) {
+    void record(EventType type, String reason, String toolName, String ruleId, RunSegment run,
+                AgentConfiguration configuration, String actor, String detail) {
+        sink.record(new GovernanceEvent(ids.next(), clock.instant(), type, reason, toolName, ruleId, run.runId,
+                configuration.name(), actor, configuration.model().name(), detail));
+    }
+
+    void invocationDenied(RunSegment run, AgentConfiguration configuration, String toolName,
+                          InvocationVerdict verdict) {
+        record(EventType.INVOCATION_DENIED, verdict.decision().reasonCode(), toolName, verdict.ruleIdentifier(), run,
+                configuration, run.context.initiatingActor().name(), null);
+    }
+}

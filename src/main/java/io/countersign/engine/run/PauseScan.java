@@ -1,0 +1,142 @@
+package io.countersign.engine.run;
+
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
+import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolPreview;
+import io.countersign.engine.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Decides whether a turn pauses: the approval scan, then the input scan. It also takes the previews a card shows,
+ * at the pause and again when the card is decided.
+ */
+record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprovalInvocationPolicy preApprovalPolicy,
+                 LoopEvents events) {
+    private static final Logger LOG = Logger.getLogger(PauseScan.class.getName());
+
+    /** What the scan found: the turn pauses, or its calls run now, in order. */
+    sealed interface Result {
+        record Pauses(RunOutcome outcome) implements Result {
+        }
+
+        record RunsNow(List<PendingCall> calls) implements Result {
+        }
+    }
+
+    /**
+     * Pre-approval rules are asked about each approval-bound call: a deliberate refusal settles the call apart
+     * (recorded once now, refused when its turn comes), a failure refusal leaves it waiting.
+     */
+    Result scan(RunSegment run, AgentConfiguration roundConfiguration, ModelConfiguration model,
+                List<ToolCall> calls, List<String> offered) {
+        List<PendingCall> pending = new ArrayList<>(calls.size());
+        boolean awaitsApproval = false;
+        int inputIndex = -1;
+        for (int i = 0; i < calls.size(); i++) {
+            ToolCall call = calls.get(i);
+            Tool tool = offered.contains(call.name()) ? registry.find(call.name()).orElse(null) : null;
+            PendingCall.Disposition disposition = PendingCall.Disposition.RUNS_ON_RESUME;
+            PendingCall.Refusal refusal = null;
+            ToolInvocationTarget target = null;
+            if (tool != null && approvalRule.requiresApproval(tool)) {
+                InvocationVerdict verdict = run.verdict(preApprovalPolicy::evaluate, roundConfiguration, call);
+                target = verdict.target();
+                if (verdict.deliberateRefusal()) {
+                    disposition = PendingCall.Disposition.REFUSED;
+                    refusal = PendingCall.Refusal.of(verdict);
+                    events.invocationDenied(run, roundConfiguration, call.name(), verdict);
+                } else {
+                    disposition = PendingCall.Disposition.AWAITS_APPROVAL;
+                    awaitsApproval = true;
+                }
+            } else if (tool instanceof RequiresInput && inputIndex < 0) {
+                inputIndex = i;
+            }
+            pending.add(new PendingCall(i, call, disposition, null, target, refusal, false));
+        }
+        if (!awaitsApproval && inputIndex < 0) {
+            return new Result.RunsNow(pending);
+        }
+        List<InputField> fields = List.of();
+        if (awaitsApproval) {
+            for (int i = 0; i < pending.size(); i++) {
+                PendingCall call = pending.get(i);
+                if (call.disposition() == PendingCall.Disposition.AWAITS_APPROVAL) {
+                    pending.set(i, call.withPreview(preview(call.call(), roundConfiguration, run.context), false));
+                }
+            }
+        } else {
+            pending.set(inputIndex, new PendingCall(inputIndex, calls.get(inputIndex),
+                    PendingCall.Disposition.AWAITS_INPUT, null, null, null, false));
+            fields = ((RequiresInput) registry.find(calls.get(inputIndex).name()).orElseThrow()).inputFields();
+        }
+        PausedState state = PausedState.builder()
+                .runId(run.runId)
+                .status(awaitsApproval ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT)
+                .agentConfiguration(run.configuration.name())
+                .model(model)
+                .transcript(run.transcript)
+                .calls(pending)
+                .counters(run.counters)
+                .offeredTools(offered)
+                .options(run.options)
+                .inputFields(fields)
+                .history(run.history)
+                .initiatingActor(run.context.initiatingActor())
+                .actingUser(run.context.actingUser())
+                .locale(run.context.locale())
+                .build();
+        return new Result.Pauses(awaitsApproval ? new RunOutcome.WaitingForApproval(state)
+                : new RunOutcome.WaitingForInput(state));
+    }
+
+    /**
+     * Takes the previews of the approved calls again. Returns the calls with the new previews, those that changed
+     * marked stale, when any changed (the card is then shown again and nothing executes); else empty.
+     */
+    Optional<List<PendingCall>> recheckPreviews(PausedState state, PauseAnswer.Approval answer,
+                                                AgentConfiguration roundConfiguration, ToolExecutionContext context) {
+        boolean stale = false;
+        List<PendingCall> rechecked = new ArrayList<>(state.calls().size());
+        for (PendingCall call : state.calls()) {
+            if (answer.approves(call)) {
+                ToolPreview now = preview(call.call(), roundConfiguration, context);
+                boolean changed = !Objects.equals(now, call.preview());
+                stale |= changed;
+                rechecked.add(call.withPreview(now, changed));
+            } else {
+                rechecked.add(call.withPreview(call.preview(), false));
+            }
+        }
+        return stale ? Optional.of(rechecked) : Optional.empty();
+    }
+
+    /** What the call would do, or {@code null} when the tool says nothing; a failing preview says so. */
+    private ToolPreview preview(ToolCall call, AgentConfiguration configuration, ToolExecutionContext context) {
+        Optional<Tool> tool = registry.find(call.name());
+        if (tool.isEmpty()) {
+            return null;
+        }
+        Optional<ToolPreview> preview;
+        try {
+            preview = tool.get().preview(new ToolCallRequest(call.name(), call.arguments(), configuration, context));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "preview of {0} failed: {1}", new Object[] {call.name(), e.getClass().getName()});
+            return new ToolPreview(List.of("(no preview: the tool could not say what this call would do)"));
+        }
+        return preview.orElse(null);
+    }
+}

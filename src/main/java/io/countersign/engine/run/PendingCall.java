@@ -1,0 +1,62 @@
+package io.countersign.engine.run;
+
+import io.countersign.engine.Names;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.ToolPreview;
+import java.util.Objects;
+
+/**
+ * One call of a paused turn, in the turn's order. {@code call} is the call that will dispatch (after the
+ * intent policies' redirect); {@code preview} and {@code target} are captured at the pause ({@code null} when
+ * there is none); {@code refusal} is set for a call a pre-approval rule already refused; {@code stale} marks a
+ * call whose preview changed since the card was shown.
+ */
+public record PendingCall(int index, ToolCall call, Disposition disposition, ToolPreview preview,
+                          ToolInvocationTarget target, Refusal refusal, boolean stale) {
+    public PendingCall {
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(disposition, "disposition");
+        if ((disposition == Disposition.REFUSED) != (refusal != null)) {
+            throw new IllegalArgumentException("call " + index
+                    + ": a refusal belongs to a refused call, and a refused call needs one");
+        }
+    }
+
+    public PendingCall withPreview(ToolPreview newPreview, boolean isStale) {
+        return new PendingCall(index, call, disposition, newPreview, target, refusal, isStale);
+    }
+
+    /** What the pause decided for a call. */
+    public enum Disposition {
+        /** Waits for an operator's verdict. */
+        AWAITS_APPROVAL,
+        /** A pre-approval rule refused it; it stays on the card and is refused whatever happens. */
+        REFUSED,
+        /** The call that waits for typed input. */
+        AWAITS_INPUT,
+        /** Needs nobody; it goes through the gates and rules when the turn resumes. */
+        RUNS_ON_RESUME
+    }
+
+    /** A pre-approval rule's refusal, with the explanation shown on the card and passed to the model. */
+    public record Refusal(String ruleIdentifier, String reasonCode, String explanation) {
+        public Refusal {
+            Names.requireCode(ruleIdentifier, "rule identifier");
+            Names.requireCode(reasonCode, "reason code");
+        }
+
+        static Refusal of(InvocationVerdict verdict) {
+            return new Refusal(verdict.ruleIdentifier(), verdict.decision().reasonCode(),
+                    verdict.decision().explanation());
+        }
+
+        /** The result text the model sees, the same as for a refusal found at execution. */
+        public String resultText() {
+            return new InvocationVerdict(ToolInvocationDecision.deny(reasonCode, explanation), ruleIdentifier, null)
+                    .refusalText();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.countersign.engine.run;
+
+import io.countersign.engine.intent.DispatchContext;
+import io.countersign.engine.intent.IntentRouting;
+import io.countersign.engine.intent.RoutedCall;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ToolCall;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The mutable state of one stretch of a run, from its start or resume to its next outcome: the transcript, the
+ * invocation history and the counters so far, and the offered set per model, computed once per stretch.
+ */
+final class RunSegment {
+    final String runId;
+    final AgentConfiguration configuration;
+    final ToolExecutionContext context;
+    final List<ChatMessage> transcript;
+    final RunOptions options;
+    ToolInvocationHistory history;
+    RunCounters counters;
+    private final OfferedTools offeredTools;
+    /** The intent seams, or {@code null} when nothing is configured: the loop then runs exactly as without. */
+    private final IntentRouting routing;
+    private final Map<String, List<String>> offeredByModel = new HashMap<>();
+
+    RunSegment(AgentConfiguration configuration, ToolExecutionContext context, List<ChatMessage> transcript,
+               ToolInvocationHistory history, RunCounters counters, RunOptions options, OfferedTools offeredTools,
+               IntentRouting routing) {
+        this.runId = context.runReference();
+        this.configuration = configuration;
+        this.context = context;
+        this.transcript = new ArrayList<>(transcript);
+        this.history = history;
+        this.counters = counters;
+        this.options = options;
+        this.offeredTools = offeredTools;
+        this.routing = routing;
+    }
+
+    /** The PRE seam: the model for the next round. */
+    ModelConfiguration chooseModel() {
+        if (routing == null) {
+            return configuration.model();
+        }
+        // What the default model would be offered; nothing is recorded, since no round runs on it unless the
+        // seam says so.
+        List<String> offerable = offeredTools.offerable(configuration, options, context.actingUser());
+        return routing.chooseModel(IntentRouting.context(transcript, options.scope(), offerable,
+                options.toolChoice()), configuration.model());
+    }
+
+    /** The POST seam: the calls to dispatch for the turn just appended to the transcript. */
+    List<ToolCall> route(List<ToolCall> emitted, List<String> offered) {
+        if (routing == null) {
+            return emitted;
+        }
+        DispatchContext dispatch = IntentRouting.context(transcript, options.scope(), offered, options.toolChoice());
+        return routing.route(emitted, dispatch, Set.copyOf(offered)).stream().map(RoutedCall::call).toList();
+    }
+
+    /** The configuration talking to the model a round used, as an intent policy may have chosen. */
+    AgentConfiguration configurationFor(ModelConfiguration model) {
+        return configuration.model().equals(model) ? configuration : configuration.withModel(model);
+    }
+
+    /** The offered names for a round under this configuration; a gate's denial is recorded once per model. */
+    List<String> offered(AgentConfiguration roundConfiguration) {
+        return offeredByModel.computeIfAbsent(roundConfiguration.model().name(), name ->
+                offeredTools.offered(roundConfiguration, options, context.actingUser(), runId));
+    }
+
+    /**
+     * Asks an invocation policy about a call in this run, with its history so far. A policy that throws or
+     * answers nothing refuses the call: the rules fail closed.
+     */
+    InvocationVerdict verdict(Function<ToolInvocationContext, InvocationVerdict> policy,
+                              AgentConfiguration roundConfiguration, ToolCall call) {
+        try {
+            return Objects.requireNonNull(policy.apply(new ToolInvocationContext(call.name(), call.arguments(),
+                    roundConfiguration, null, context, history)), "verdict");
+        } catch (RuntimeException e) {
+            return InvocationVerdict.policyFailed();
+        }
+    }
+
+    String settle(PendingCall call, String resultText) {
+        return refuse(call.call(), call.target(), resultText);
+    }
+
+    String refuse(ToolCall call, ToolInvocationTarget target, String resultText) {
+        return observe(call, ToolInvocationObservation.Outcome.DENIED, target, resultText);
+    }
+
+    String observe(ToolCall call, ToolInvocationObservation.Outcome outcome, ToolInvocationTarget target,
+                   String resultText) {
+        history = history.with(new ToolInvocationObservation(call.name(), outcome, target));
+        return resultText;
+    }
+
+    RunOutcome completed(String answer, boolean truncated) {
+        return new RunOutcome.Completed(runId, answer, truncated, transcript, history, counters);
+    }
+
+    RunOutcome failed(String reason, String message) {
+        return new RunOutcome.Failed(runId, reason, message, transcript, history, counters);
+    }
+
+    RunOutcome cancelled() {
+        return new RunOutcome.Cancelled(runId, transcript, history, counters);
+    }
+
+    /** Answers every call that had not run, so the transcript stays whole, and ends the run as cancelled. */
+    RunOutcome cancelRemaining(List<PendingCall> remaining) {
+        for (PendingCall call : remaining) {
+            // A call a rule already refused stays refused: its event was recorded, its history says so too.
+            String result = call.disposition() == PendingCall.Disposition.REFUSED
+                    ? settle(call, call.refusal().resultText())
+                    : observe(call.call(), ToolInvocationObservation.Outcome.CANCELLED, call.target(),
+                    "Error: the run was cancelled before this call ran. Nothing was executed.");
+            transcript.add(ChatMessage.tool(call.call().id(), result));
+        }
+        return cancelled();
+    }
+}

@@ -1,0 +1,37 @@
+package io.countersign.engine.run;
+
+import java.util.Arrays;
+
+/** Where a run stands. */
+public enum RunStatus {
+    QUEUED("queued"),
+    RUNNING("running"),
+    WAITING_FOR_APPROVAL("waiting_for_approval"),
+    WAITING_FOR_INPUT("waiting_for_input"),
+    COMPLETED("completed"),
+    FAILED("failed"),
+    CANCELLED("cancelled");
+
+    private final String code;
+
+    RunStatus(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public boolean waiting() {
+        return this == WAITING_FOR_APPROVAL || this == WAITING_FOR_INPUT;
+    }
+
+    public boolean finished() {
+        return this == COMPLETED || this == FAILED || this == CANCELLED;
+    }
+
+    public static RunStatus fromCode(String code) {
+        return Arrays.stream(values()).filter(s -> s.code.equals(code)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown run status \"" + code + "\""));
+    }
+}

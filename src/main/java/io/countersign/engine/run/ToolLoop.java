@@ -1,0 +1,232 @@
+package io.countersign.engine.run;
+
+import io.countersign.engine.access.ToolAccessPolicy;
+import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.access.UnattendedToolFilter;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.intent.IntentRouting;
+import io.countersign.engine.intent.RoleModelResolver;
+import io.countersign.engine.intent.ToolCallDispatchHook;
+import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
+import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.invocation.ToolInvocationPolicy;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.EventSink;
+import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.ToolSettingsSource;
+import io.countersign.engine.tool.ToolRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The embedded tool loop. One round: choose the model, send the transcript and the offered tools, and if the
+ * model asks for calls, append its turn, scan it for approval (the whole turn pauses if any offered call needs
+ * one), then for typed input, then execute each call in order through the access gates and the invocation
+ * rules. A pause is a {@link RunOutcome} with the state to resume from, possibly in another process; a resume
+ * finishes the paused turn with the person's answer and runs on as any other turn.
+ */
+public final class ToolLoop {
+    /** Arguments larger than this are refused before any rule or tool sees them. */
+    public static final int MAX_ARGUMENT_BYTES = 100_000;
+
+    private final ToolAccessPolicy accessPolicy;
+    private final OfferedTools offeredTools;
+    private final LoopEvents events;
+    private final PauseScan pauseScan;
+    private final Rounds rounds;
+    private final RoleModelResolver roleModelResolver;
+    private final ToolCallDispatchHook dispatchHook;
+
+    private ToolLoop(Builder builder) {
+        this.events = new LoopEvents(builder.events, builder.clock, builder.ids);
+        this.accessPolicy = new ToolAccessPolicy(builder.registry, builder.settings, builder.events, builder.clock,
+                builder.ids);
+        ToolApprovalRule approvalRule = new ToolApprovalRule(builder.settings);
+        this.offeredTools = new OfferedTools(builder.registry, accessPolicy,
+                new UnattendedToolFilter(builder.registry, approvalRule));
+        this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, events);
+        CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
+                builder.invocationPolicy, builder.journal, builder.cancellation, events);
+        this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
+        this.roleModelResolver = builder.roleModelResolver;
+        this.dispatchHook = builder.dispatchHook;
+    }
+
+    public static Builder builder(ToolRegistry registry, ChatModel chatModel) {
+        return new Builder(registry, chatModel);
+    }
+
+    /** The access policy this loop applies, for callers that show or explain the offered set. */
+    public ToolAccessPolicy accessPolicy() {
+        return accessPolicy;
+    }
+
+    /** Starts a run and drives it until it completes, pauses, fails or is cancelled. */
+    public RunOutcome runLoop(RunRequest request) {
+        AgentConfiguration configuration = request.configuration();
+        List<ChatMessage> transcript = new ArrayList<>();
+        if (!request.skipAssembly() && !configuration.systemPrompt().isBlank()) {
+            transcript.add(ChatMessage.system(configuration.systemPrompt()));
+        }
+        transcript.addAll(request.messages());
+        ToolExecutionContext context = request.context();
+        ToolInvocationHistory history;
+        if (!request.skipAssembly() && request.seeds().isZero()) {
+            history = ToolInvocationHistory.emptyComplete();
+        } else if (context.initialInvocationHistory() != null) {
+            history = context.initialInvocationHistory();
+        } else {
+            history = ToolInvocationHistory.incomplete(List.of());
+        }
+        return rounds.drive(segment(configuration, context, transcript, history, request.seeds(), request.options()));
+    }
+
+    /**
+     * Resumes an approval pause with a verdict per waiting call. If an approved call's preview changed since the
+     * pause, nothing executes and the run pauses again with those calls marked stale.
+     *
+     * @throws RunStateException when the state is not an approval pause of this agent, or the verdicts do not
+     *                           fit its waiting calls; nothing executes
+     */
+    public RunOutcome resumeApproval(PausedState state, AgentConfiguration configuration, ApprovalDecision decision) {
+        requireResumable(state, configuration, RunStatus.WAITING_FOR_APPROVAL);
+        PauseAnswer.Approval answer = PauseAnswer.Approval.of(state, decision);
+        RunSegment run = resumed(state, configuration);
+        AgentConfiguration roundConfiguration = run.configurationFor(state.model());
+        List<String> offered = run.offered(roundConfiguration);
+        Optional<List<PendingCall>> stale = pauseScan.recheckPreviews(state, answer, roundConfiguration,
+                run.context);
+        if (stale.isPresent()) {
+            return new RunOutcome.WaitingForApproval(state.toBuilder().calls(stale.get()).offeredTools(offered)
+                    .build());
+        }
+        events.record(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
+                decision.decidedBy().name(), answer.summary());
+        return rounds.resume(run, roundConfiguration, offered, state.calls(), answer);
+    }
+
+    /**
+     * Resumes an input pause with a person's values. The values are checked against the input tool's fields
+     * first; the person's values replace the model's for the declared fields only.
+     *
+     * @throws InvalidInputException when the values do not fit the fields; nothing executes and the run waits
+     * @throws RunStateException     when the state is not an input pause of this agent
+     */
+    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, InputSubmission submission) {
+        requireResumable(state, configuration, RunStatus.WAITING_FOR_INPUT);
+        PauseAnswer.Input answer = PauseAnswer.Input.of(state, submission);
+        RunSegment run = resumed(state, configuration);
+        AgentConfiguration roundConfiguration = run.configurationFor(state.model());
+        List<String> offered = run.offered(roundConfiguration);
+        events.record(EventType.INPUT_SUBMITTED, null, state.inputCall().call().name(), null, run,
+                roundConfiguration, submission.submittedBy().name(), null);
+        return rounds.resume(run, roundConfiguration, offered, state.calls(), answer);
+    }
+
+    private static void requireResumable(PausedState state, AgentConfiguration configuration, RunStatus expected) {
+        if (state.status() != expected) {
+            throw new RunStateException("run " + state.runId() + " is " + state.status().code() + ", not "
+                    + expected.code());
+        }
+        if (!state.agentConfiguration().equals(configuration.name())) {
+            throw new RunStateException("run " + state.runId() + " belongs to agent \"" + state.agentConfiguration()
+                    + "\", not \"" + configuration.name() + "\"");
+        }
+    }
+
+    private RunSegment resumed(PausedState state, AgentConfiguration configuration) {
+        return segment(configuration, state.executionContext(), state.transcript(), state.history(),
+                state.counters(), state.options());
+    }
+
+    private RunSegment segment(AgentConfiguration configuration, ToolExecutionContext context,
+                               List<ChatMessage> transcript, ToolInvocationHistory history, RunCounters counters,
+                               RunOptions options) {
+        IntentRouting routing = configuration.toolCallPolicies().isEmpty() && roleModelResolver == null
+                && dispatchHook == null ? null
+                : IntentRouting.of(configuration.toolCallPolicies(), roleModelResolver, dispatchHook);
+        return new RunSegment(configuration, context, transcript, history, counters, options, offeredTools,
+                routing);
+    }
+
+    /** Assembles a loop; everything but the registry and the model has a working default. */
+    public static final class Builder {
+        private final ToolRegistry registry;
+        private final ChatModel chatModel;
+        private ToolSettingsSource settings = ToolSettingsSource.fixed(ToolSettings.defaults());
+        private ToolInvocationPolicy invocationPolicy = context -> InvocationVerdict.allowed(null);
+        private PreApprovalInvocationPolicy preApprovalPolicy = context -> InvocationVerdict.allowed(null);
+        private EventSink events = event -> { };
+        private Clock clock = Clock.systemUTC();
+        private IdGenerator ids = IdGenerator.random();
+        private ExecutionJournal journal = ExecutionJournal.NONE;
+        private RunCancellation cancellation = RunCancellation.NEVER;
+        private RoleModelResolver roleModelResolver;
+        private ToolCallDispatchHook dispatchHook;
+
+        private Builder(ToolRegistry registry, ChatModel chatModel) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            this.chatModel = Objects.requireNonNull(chatModel, "chatModel");
+        }
+
+        public Builder settings(ToolSettingsSource source) {
+            this.settings = Objects.requireNonNull(source);
+            return this;
+        }
+
+        public Builder invocationPolicies(ToolInvocationPolicy invocation, PreApprovalInvocationPolicy preApproval) {
+            this.invocationPolicy = Objects.requireNonNull(invocation);
+            this.preApprovalPolicy = Objects.requireNonNull(preApproval);
+            return this;
+        }
+
+        public Builder events(EventSink sink) {
+            this.events = Objects.requireNonNull(sink);
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder ids(IdGenerator value) {
+            this.ids = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder journal(ExecutionJournal value) {
+            this.journal = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder cancellation(RunCancellation value) {
+            this.cancellation = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** The raw PRE-model seam, asked when no intent policy chooses the model. */
+        public Builder roleModelResolver(RoleModelResolver value) {
+            this.roleModelResolver = value;
+            return this;
+        }
+
+        /** The raw POST-model seam, which sees each call after the intent policies and may override it. */
+        public Builder dispatchHook(ToolCallDispatchHook value) {
+            this.dispatchHook = value;
+            return this;
+        }
+
+        public ToolLoop build() {
+            return new ToolLoop(this);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package io.countersign.runtime;
+
+import io.countersign.console.ConsoleServices;
+import io.countersign.engine.Actor;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.model.ChatModels;
+import io.countersign.model.HttpModelOptions;
+import io.countersign.service.AgentService;
+import io.countersign.service.DefaultAgentService;
+import io.countersign.service.DefaultEventService;
+import io.countersign.service.DefaultExecutionService;
+import io.countersign.service.DefaultRunService;
+import io.countersign.service.DefaultServerService;
+import io.countersign.service.DefaultSettingsService;
+import io.countersign.service.DefaultUserService;
+import io.countersign.service.EventService;
+import io.countersign.service.ExecutionService;
+import io.countersign.service.Resumption;
+import io.countersign.service.RunService;
+import io.countersign.service.ServerService;
+import io.countersign.service.SettingsService;
+import io.countersign.service.UserService;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import io.countersign.tools.BuiltinTools;
+import io.countersign.tools.mcp.RemoteServers;
+import io.countersign.tools.mcp.SecretResolver;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import okhttp3.OkHttpClient;
+
+/**
+ * Everything a console or a command-line process needs, assembled over one store: the tool registry, the
+ * invocation rules, the models, the loop, and the services. The one place where the parts are wired together.
+ */
+public final class CountersignRuntime implements AutoCloseable {
+    private final Store store;
+    private final SharedHttpClient http;
+    private final ToolRegistry registry;
+    private final DefaultRunService runs;
+    private final Services services;
+    private final RemoteServers remoteServers;
+    private volatile List<Resumption> resumedAtStart = List.of();
+
+    /**
+     * The HTTP client the models and {@code web_fetch} share, made when one of them first needs it: making it
+     * loads the trusted certificates and the client's classes (about 0.2 s of a console's start, which needs no
+     * HTTP before the inbox shows).
+     */
+    private static final class SharedHttpClient implements Supplier<OkHttpClient> {
+        private OkHttpClient client;
+
+        @Override
+        public synchronized OkHttpClient get() {
+            if (client == null) {
+                client = new OkHttpClient();
+            }
+            return client;
+        }
+
+        synchronized void close() {
+            if (client != null) {
+                client.dispatcher().executorService().shutdown();
+                client.connectionPool().evictAll();
+            }
+        }
+    }
+
+    /** The use cases beside the run service, over the same store and loop. */
+    private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
+                            ExecutionService execution, ServerService servers) {
+    }
+
+    private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, DefaultRunService runs,
+                               Services services, RemoteServers remoteServers) {
+        this.store = store;
+        this.http = http;
+        this.registry = registry;
+        this.runs = runs;
+        this.services = services;
+        this.remoteServers = remoteServers;
+    }
+
+    /**
+     * Opens the store at the location, assembles the parts over it, and reconciles the runs that stopped
+     * processes left running: their committed decisions are carried out again before this returns (see
+     * {@link DefaultRunService#resumeInterrupted()}), which may take the runs' model calls. Connects to no MCP
+     * server: for work that calls no remote tool.
+     *
+     * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
+     */
+    public static CountersignRuntime open(StoreLocation location) {
+        return recovered(assemble(location, false), null);
+    }
+
+    /**
+     * Like {@link #open(StoreLocation)}, and imports the tools of the enabled MCP servers: each server is connected
+     * in the background, and followed as its record changes, here or in another process. Before the interrupted
+     * runs are resumed, this waits for the imports, at most {@code importWait}; a server slower than that imports
+     * its tools when it is ready, and one that fails is logged and tried again later.
+     */
+    public static CountersignRuntime openWithRemoteTools(StoreLocation location, Duration importWait) {
+        return recovered(assemble(location, true), Objects.requireNonNull(importWait, "importWait"));
+    }
+
+    /**
+     * Opens the store at the location, assembles the parts over it and starts importing the MCP servers' tools in
+     * the background, leaving the runs that stopped processes left running to {@link #resumeInterrupted(Duration)}:
+     * for the console, whose inbox must wait neither for the servers nor for the runs' models.
+     *
+     * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
+     */
+    public static CountersignRuntime openDeferringRecovery(StoreLocation location) {
+        return assemble(location, true);
+    }
+
+    private static CountersignRuntime recovered(CountersignRuntime runtime, Duration importWait) {
+        try {
+            runtime.resumeInterrupted(importWait);
+            return runtime;
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+    }
+
+    private static CountersignRuntime assemble(StoreLocation location, boolean remoteTools) {
+        Store store = Store.open(location);
+        RemoteServers remoteServers = null;
+        try {
+            SharedHttpClient http = new SharedHttpClient();
+            ToolRegistry registry = new ToolRegistry();
+            BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
+                    .forEach(registry::register);
+            registry.register(new IntakeFormTool());
+            if (remoteTools) {
+                remoteServers = new RemoteServers(store.servers(), registry, SecretResolver.environment());
+                remoteServers.start(store.changes());
+            }
+            InvocationRules rules = InvocationRules.discover(List.of(), List.of());
+            ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
+                    .with(ScriptedModels.PROVIDER, ScriptedModels::load);
+            Clock clock = Clock.systemUTC();
+            IdGenerator ids = IdGenerator.random();
+            DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, clock, ids,
+                    Locale.getDefault());
+            Services services = new Services(new DefaultEventService(store.events()),
+                    new DefaultSettingsService(registry, store.settings(), store.runs()),
+                    new DefaultUserService(store.users()),
+                    new DefaultAgentService(store.configurations(), registry, models::create),
+                    new DefaultExecutionService(runs, store.runs(), store.users(), store.changes(), clock, ids),
+                    new DefaultServerService(store.servers(), SecretResolver.environment()));
+            return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
+        } catch (RuntimeException e) {
+            if (remoteServers != null) {
+                remoteServers.close();
+            }
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The person at this desk: the operating system's user, made admin when they are the store's first user. */
+    public Actor localUser() {
+        return store.users().ensureUser(System.getProperty("user.name", "operator"));
+    }
+
+    /** Creates the demo workspace when the store has no agents yet; returns whether it did. */
+    public boolean ensureDemo(Path dataFolder) {
+        if (store.configurations().hasAgents()) {
+            return false;
+        }
+        new DemoWorkspace(store, runs).create(dataFolder.resolve("demo-workspace"));
+        return true;
+    }
+
+    /**
+     * The user of this name as the store knows them, for a process acting on someone's behalf (tests, a service
+     * account); a name the store does not know acts with no roles, so every role check refuses it.
+     */
+    public Actor user(String name) {
+        return store.users().find(name).orElseGet(() -> new Actor(name, Set.of()));
+    }
+
+    /**
+     * Reconciles the runs that stopped processes left running and carries out again their committed decisions
+     * (see {@link DefaultRunService#resumeInterrupted()}); may take the runs' model calls. Waits first, at most
+     * {@code importWait}, for the MCP servers' tools, which those runs may call; {@code null} waits for nothing.
+     */
+    public List<Resumption> resumeInterrupted(Duration importWait) {
+        if (remoteServers != null && importWait != null) {
+            remoteServers.awaitImports(importWait);
+        }
+        resumedAtStart = List.copyOf(runs.resumeInterrupted());
+        return resumedAtStart;
+    }
+
+    /** What start-up recovery ({@link #resumeInterrupted(Duration)}) did; empty before it ran. */
+    public List<Resumption> resumedAtStart() {
+        return resumedAtStart;
+    }
+
+    /** The services the console's screens call, over this runtime. */
+    public ConsoleServices consoleServices() {
+        return new ConsoleServices(runs, services.events(), services.settings(), services.users());
+    }
+
+    public RunService runs() {
+        return runs;
+    }
+
+    public EventService events() {
+        return services.events();
+    }
+
+    public SettingsService settings() {
+        return services.settings();
+    }
+
+    public UserService users() {
+        return services.users();
+    }
+
+    public AgentService agents() {
+        return services.agents();
+    }
+
+    public ExecutionService execution() {
+        return services.execution();
+    }
+
+    public ServerService servers() {
+        return services.servers();
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public ToolRegistry registry() {
+        return registry;
+    }
+
+    /** A one-line description of the store for a status bar or a log. */
+    public String describeStore() {
+        return store.location().describe();
+    }
+
+    @Override
+    public void close() {
+        if (remoteServers != null) {
+            remoteServers.close();
+        }
+        store.close();
+        http.close();
+    }
+}

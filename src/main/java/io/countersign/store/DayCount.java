@@ -1,7 +1,0 @@
-package io.countersign.store;
-
-import java.time.LocalDate;
-
-/** How many events fell on one day. */
-public record DayCount(LocalDate day, long count) {
-}

@@ -1,0 +1,235 @@
+package io.countersign.tools.mcp;
+
+import io.countersign.engine.tool.ImportReport;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.store.ChangeFeed;
+import io.countersign.store.ChangeKind;
+import io.countersign.store.ServerStore;
+import io.countersign.store.StoreException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Keeps the tool registry in line with the enabled MCP server records. Each server is connected in the
+ * background and its tools imported; when a record is added, changed, disabled or removed, here or (heard through
+ * the store's change feed) in another process, the old connection is closed and its tools unregistered before the
+ * new one imports. The tools are judged on the server's declaration alone: the approval rule reads it from the
+ * settings at every call, so a change of the declaration needs no new connection.
+ *
+ * <p>A server that cannot be connected is reported in one log line, and tried again after a pause that doubles up
+ * to {@link #MAX_RETRY_DELAY}; its tools are offered once it answers. {@code countersign servers test NAME} shows
+ * what is wrong.
+ */
+final class RemoteServers implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(RemoteServers.class.getName());
+    static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(30);
+    static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(5);
+
+    private final ServerStore servers;
+    private final ToolRegistry registry;
+    private final SecretResolver secrets;
+    private final Duration firstRetryDelay;
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "countersign-mcp-retry");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final ExecutorService connecting = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "countersign-mcp-connect");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** Every source not yet closed, so that closing this closes them also while they are still connecting. */
+    private final Set<McpToolSource> live = ConcurrentHashMap.newKeySet();
+    /** By server name; guarded by this. */
+    private final Map<String, Connection> current = new HashMap<>();
+    private ChangeFeed.Subscription subscription;
+    private volatile boolean closed;
+
+    /**
+     * One server as imported.
+     *
+     * @param imported the record with the declaration left out, to tell a change that needs a new connection
+     * @param source   completes when the attempt ended: the connected source, or {@code null}
+     * @param attempt  1 for the first attempt with this record, counting up with every retry
+     */
+    private record Connection(McpServerRecord imported, CompletableFuture<McpToolSource> source, int attempt) {
+    }
+
+    RemoteServers(ServerStore servers, ToolRegistry registry, SecretResolver secrets) {
+        this(servers, registry, secrets, FIRST_RETRY_DELAY);
+    }
+
+    /** With the pause before the first retry of a server that failed, doubled for each further one. */
+    RemoteServers(ServerStore servers, ToolRegistry registry, SecretResolver secrets, Duration firstRetryDelay) {
+        this.servers = servers;
+        this.registry = registry;
+        this.secrets = secrets;
+        this.firstRetryDelay = firstRetryDelay;
+    }
+
+    /** Connects the enabled servers in the background, and follows every later change of the records. */
+    synchronized void start(ChangeFeed changes) {
+        subscription = changes.subscribe(kind -> {
+            if (kind == ChangeKind.SETTINGS) {
+                sync();
+            }
+        });
+        sync();
+    }
+
+    /**
+     * Waits until every server connected so far has imported its tools or failed, at most {@code bound}.
+     *
+     * @return true when all of them ended within the bound
+     */
+    boolean awaitImports(Duration bound) {
+        CompletableFuture<?>[] pending;
+        synchronized (this) {
+            pending = current.values().stream().map(Connection::source).toArray(CompletableFuture[]::new);
+        }
+        try {
+            CompletableFuture.allOf(pending).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true; // open() logged it: the attempt has ended
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Brings the connections in line with the records now in the store. */
+    synchronized void sync() {
+        if (closed) {
+            return;
+        }
+        Map<String, McpServerRecord> wanted = new LinkedHashMap<>();
+        try {
+            servers.list().stream().filter(McpServerRecord::enabled)
+                    .forEach(server -> wanted.put(server.name(), server));
+        } catch (StoreException e) {
+            LOG.log(Level.WARNING, "the MCP server records could not be read, the servers stay as they were: {0}",
+                    e.getMessage());
+            return;
+        }
+        Map<String, CompletableFuture<?>> closing = new HashMap<>();
+        for (Iterator<Map.Entry<String, Connection>> entries = current.entrySet().iterator(); entries.hasNext(); ) {
+            Map.Entry<String, Connection> entry = entries.next();
+            McpServerRecord server = wanted.get(entry.getKey());
+            if (server == null || !withoutDeclaration(server).equals(entry.getValue().imported())) {
+                closing.put(entry.getKey(), entry.getValue().source().thenAcceptAsync(this::close, connecting));
+                entries.remove();
+            }
+        }
+        wanted.forEach((name, server) -> {
+            if (!current.containsKey(name)) {
+                // The old connection's tools must be gone before the new one registers the same names.
+                connect(server, closing.getOrDefault(name, CompletableFuture.completedFuture(null)), 1);
+            }
+        });
+    }
+
+    /** Connects once {@code after} is done; guarded by this. */
+    private void connect(McpServerRecord server, CompletableFuture<?> after, int attempt) {
+        Connection connection = new Connection(withoutDeclaration(server),
+                after.thenApplyAsync(ignored -> open(server, attempt), connecting), attempt);
+        current.put(server.name(), connection);
+        connection.source().thenAccept(source -> {
+            if (source == null) {
+                retryLater(server, connection);
+            }
+        });
+    }
+
+    private void retryLater(McpServerRecord server, Connection failed) {
+        try {
+            retries.schedule(() -> retry(server, failed), retryDelay(failed.attempt()).toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile: nothing to retry
+        }
+    }
+
+    private synchronized void retry(McpServerRecord server, Connection failed) {
+        // Only while nothing replaced the failed attempt: a changed or removed record has its own connection.
+        if (!closed && current.get(server.name()) == failed) {
+            connect(server, CompletableFuture.completedFuture(null), failed.attempt() + 1);
+        }
+    }
+
+    private Duration retryDelay(int attempt) {
+        Duration delay = firstRetryDelay.multipliedBy(1L << Math.min(attempt - 1, 20));
+        return delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
+    }
+
+    private static McpServerRecord withoutDeclaration(McpServerRecord server) {
+        return server.withApprovalBound(true);
+    }
+
+    private McpToolSource open(McpServerRecord server, int attempt) {
+        McpToolSource source = McpToolSource.builder(server, registry).secrets(secrets).build();
+        live.add(source);
+        if (closed) {
+            close(source);
+            return null;
+        }
+        try {
+            ImportReport report = source.open();
+            LOG.log(Level.INFO, "MCP server {0}: {1} tools imported{2}", new Object[] {server.name(),
+                report.registered().size(), attempt == 1 ? "" : " at attempt " + attempt});
+            return source;
+        } catch (McpServerException | IllegalStateException e) {
+            close(source);
+            // One warning per record; the retries that fail too are logged only in detail.
+            LOG.log(attempt == 1 ? Level.WARNING : Level.FINE, "{0}; its tools are not offered until it can be"
+                    + " used, next try in {1} s (countersign servers test {2} shows what is wrong)", new Object[] {
+                        e.getMessage(), retryDelay(attempt).toSeconds(), server.name()});
+            return null;
+        } catch (RuntimeException e) {
+            close(source);
+            LOG.log(Level.WARNING, "importing the tools of MCP server " + server.name() + " failed", e);
+            return null;
+        }
+    }
+
+    private void close(McpToolSource source) {
+        if (source != null) {
+            source.close();
+            live.remove(source);
+        }
+    }
+
+    /** Stops following the records, closes every connection and unregisters the imported tools. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+            if (subscription != null) {
+                subscription.close();
+            }
+            current.clear();
+        }
+        retries.shutdownNow();
+        connecting.shutdownNow();
+        live.forEach(this::close);
+    }
+}
