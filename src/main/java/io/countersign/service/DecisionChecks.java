@@ -116,8 +116,9 @@ record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolic
     }
 
     private static DecisionResult alreadyDecided(DecisionRecord winner) {
+        int approved = (int) winner.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
         return new DecisionResult.AlreadyDecided(winner.runId(), winner.decidedBy(), winner.decidedAt(),
-                winner.summary());
+                winner.summary(), approved, winner.verdicts().size() - approved);
     }
 
     private static void requireVerdictsFit(PausedState state, List<ApprovalDecision.CallVerdict> verdicts) {

@@ -37,9 +37,12 @@ public sealed interface DecisionResult {
     record Stale(String runId, String currentDigest) implements DecisionResult {
     }
 
-    /** Someone else decided first; nothing executed on this decision. */
-    record AlreadyDecided(String runId, String decidedBy, Instant decidedAt, String summary)
-            implements DecisionResult {
+    /**
+     * Someone else decided first; nothing executed on this decision. {@code approved} and {@code denied} count the
+     * winner's verdicts, both 0 when the winner sent typed input.
+     */
+    record AlreadyDecided(String runId, String decidedBy, Instant decidedAt, String summary, int approved,
+                          int denied) implements DecisionResult {
     }
 
     /** The person started this run and its agent requires someone else to approve; they may deny. */

@@ -35,8 +35,12 @@ public record RunCard(String runId, RunStatus status, String agent, String initi
         }
     }
 
-    /** A call a rule refused before the card was shown, with the rule's explanation for the person. */
-    public record RefusedCallView(int index, String tool, String rule, String reason, String explanation) {
+    /**
+     * A call a rule refused before the card was shown, with the rule's explanation for the person; {@code target}
+     * is {@code null} when the call has none, {@code argumentsJson} is pretty-printed JSON.
+     */
+    public record RefusedCallView(int index, String tool, String argumentsJson, ToolInvocationTarget target,
+                                  String rule, String reason, String explanation) {
     }
 
     /** The form of an input pause; {@code modelGuesses} are hints only, never prefilled values. */

@@ -36,7 +36,7 @@ final class RunCards {
         List<RunCard.PendingCallView> pending = state.awaitingApproval().stream().map(this::pending).toList();
         List<RunCard.RefusedCallView> refused = state.refused().stream()
                 .map(call -> new RunCard.RefusedCallView(call.index(), call.call().name(),
-                        call.refusal().ruleIdentifier(), call.refusal().reasonCode(), call.refusal().explanation()))
+                        PrettyJson.of(call.call().arguments()), call.target(), call.refusal().ruleIdentifier(), call.refusal().reasonCode(), call.refusal().explanation()))
                 .toList();
         RunCard.InputRequest input = state.status() == RunStatus.WAITING_FOR_INPUT ? inputRequest(state) : null;
         boolean fourEyes = agentConfiguration(run).map(AgentConfiguration::fourEyes).orElse(false);

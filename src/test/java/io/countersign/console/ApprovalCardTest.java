@@ -12,17 +12,23 @@ import io.countersign.service.RunCard;
 import io.countersign.service.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
@@ -83,9 +89,25 @@ class ApprovalCardTest {
                 .map(Label::getText).toList());
         assertThat(texts).contains("WAITING FOR YOUR DECISION (1)", "ALREADY REFUSED BY A RULE (1)", "fs_write",
                 "fs_delete", "rule workspace.boundary · outside_workspace", "+## 2.4 — faster sync",
-                "It will be refused when you approve.");
+                "Refused whatever you decide.");
         assertThat(texts).anyMatch(text -> text.contains("release-notes"));
         assertThat(submitText(robot)).isEqualTo("Submit (1 call left to decide)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aRefusedCallShowsWhatItTriedAndThatItIsRefusedWhateverTheDecision(WindowSize size, FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+        size.apply(robot, stage);
+
+        robot.clickOn(robot.lookup(".badge").match(LabeledMatchers.hasText("1 call refused by a rule ↓"))
+                .<Node>query());
+
+        await(() -> robot.lookup(".refused-pane .call-arguments").queryTextInputControl().isVisible());
+        assertThat(onFx(() -> robot.lookup(".refused-pane .call-arguments").queryTextInputControl().getText()))
+                .contains("\"path\" : \"../old-draft.md\"");
+        assertThat(onFx(() -> robot.lookup(".refused-pane .callout-consequence").queryAs(Label.class).getText()))
+                .isEqualTo("Refused whatever you decide.");
     }
 
     @Test
@@ -162,6 +184,39 @@ class ApprovalCardTest {
                 .anyMatch(text -> text.getText().startsWith("Decided by jonas at ")));
         assertThat(onFx(() -> robot.lookup(".verdict-approve").query().isDisabled())).isTrue();
         assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aCardDecidedElsewhereSaysWhoWhenAndWhatAndTakesNoMoreKeys(WindowSize size, FxRobot robot) {
+        openReleaseNotes(robot, console.admin());
+        size.apply(robot, stage);
+        String runId = waiting("release-notes-bot").runId();
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+        console.guard().beforeEachCall(method -> {
+            if (method.equals("decide")) {
+                RunCard card = other.runs().card(jonas, runId).orElseThrow();
+                other.runs().decide(jonas, card.runId(), card.digest(), List.of(CallVerdict.approve(0)));
+            }
+        });
+
+        robot.clickOn(".verdict-deny");
+        robot.clickOn(".submit");
+
+        Instant decidedAt = console.runtime().store().runs().find(runId).orElseThrow().lastDecision().decidedAt();
+        String banner = "Decided by jonas at " + DateTimeFormatter.ofPattern("HH:mm")
+                .format(decidedAt.atZone(ZoneId.systemDefault())) + " (approved 1 call)";
+        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
+                .anyMatch(text -> text.getText().equals(banner)));
+        assertThat(onFx(() -> robot.lookup(".card-subtitle").queryAs(Label.class).getText()))
+                .isEqualTo("No longer waiting");
+        robot.clickOn(".card-title").type(KeyCode.A).type(KeyCode.ENTER);
+        assertThat(onFx(() -> robot.lookup("#reason").query().isDisabled())).isTrue();
+        assertThat(onFx(() -> robot.lookup(".verdict-approve").query().isDisabled())).isTrue();
+        assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+        assertThat(console.runtime().store().runs().find(runId).orElseThrow().lastDecision().decidedBy())
+                .isEqualTo("jonas");
     }
 
     @Test

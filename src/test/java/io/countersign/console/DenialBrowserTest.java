@@ -31,14 +31,9 @@ import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.ToggleButton;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /**
@@ -46,32 +41,13 @@ import org.testfx.matcher.control.LabeledMatchers;
  * filters narrow the table and the counts, the export writes the filter, a cancelled export leaves nothing,
  * "open run" shows the timeline, and only supervisors and admins find the screen.
  */
-@ExtendWith(ApplicationExtension.class)
-class DenialBrowserTest {
+class DenialBrowserTest extends DemoConsoleTest {
     private static final int SECRETS = 20;
     private static final int OUTSIDE = 10;
     private static final int OLD = 7;
 
     @TempDir
-    Path folder;
-    @TempDir
     Path exports;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-            console.close();
-        }
-    }
 
     /** The demo, plus recent refusals by two rules and older ones from three weeks ago. */
     private DenialsViewModel openAs(FxRobot robot, Actor actor) {
@@ -215,14 +191,6 @@ class DenialBrowserTest {
 
         assertThat(onFx(() -> denials.rows().stream().map(GovernanceEvent::ruleId).distinct().toList()))
                 .containsExactly("no-secrets");
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Test

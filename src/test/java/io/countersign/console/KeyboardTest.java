@@ -8,6 +8,7 @@ import io.countersign.console.main.Detail;
 import io.countersign.service.WaitingRun;
 import java.nio.file.Path;
 import java.util.List;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
@@ -82,7 +85,8 @@ class KeyboardTest {
 
         robot.type(KeyCode.A);
         String approved = submitText(robot);
-        robot.type(KeyCode.DIGIT1);
+        // A leaves the person in the reason field; Esc takes them back to the list, where digits toggle
+        robot.type(KeyCode.ESCAPE).type(KeyCode.DIGIT1);
         String toggled = submitText(robot);
         robot.type(KeyCode.D);
 
@@ -116,9 +120,43 @@ class KeyboardTest {
         robot.press(KeyCode.CONTROL).type(KeyCode.F).release(KeyCode.CONTROL);
         robot.write("web");
         await(() -> window.viewModel().inbox().visibleRuns().size() == 1);
-        robot.type(KeyCode.ESCAPE).type(KeyCode.J);
+        robot.type(KeyCode.ESCAPE);
 
-        assertThat(detail()).isEqualTo(new Detail.ApprovalCard(runOf("web-research")));
+        assertThat(onFx(() -> window.viewModel().inbox().visibleRuns().size())).isEqualTo(3);
+        assertThat(onFx(() -> robot.lookup(".inbox #search").queryTextInputControl().getText())).isEmpty();
+        robot.type(KeyCode.J);
+        assertThat(detail()).isEqualTo(new Detail.ApprovalCard(runOf("release-notes-bot")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aSearchThatHidesTheOpenCardOpensTheFirstRowItShows(WindowSize size, FxRobot robot) {
+        String hidden = runOf("release-notes-bot");
+        openFirstCard(robot, size);
+
+        robot.press(KeyCode.CONTROL).type(KeyCode.F).release(KeyCode.CONTROL);
+        robot.write("web");
+        await(() -> detail().equals(new Detail.ApprovalCard(runOf("web-research")))
+                && robot.lookup(".verdict-approve").tryQuery().isPresent());
+        robot.type(KeyCode.ENTER).type(KeyCode.A).type(KeyCode.ENTER);
+
+        await(() -> toastSays(robot, "web-research: 1 call approved. The run completed."));
+        assertThat(console.runtime().runs().inbox(console.admin())).extracting(WaitingRun::runId).contains(hidden);
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aSearchThatHidesEveryRowShowsNoCardAndEscapeClearsIt(WindowSize size, FxRobot robot) {
+        openFirstCard(robot, size);
+
+        robot.press(KeyCode.CONTROL).type(KeyCode.F).release(KeyCode.CONTROL);
+        robot.write("nothing matches this");
+        await(() -> detail().equals(new Detail.Empty()));
+        robot.type(KeyCode.A).type(KeyCode.ENTER).type(KeyCode.ESCAPE);
+
+        assertThat(onFx(() -> robot.lookup(".inbox #search").queryTextInputControl().getText())).isEmpty();
+        assertThat(onFx(() -> window.viewModel().inbox().visibleRuns().size())).isEqualTo(3);
+        assertThat(console.runtime().runs().inbox(console.admin())).hasSize(3);
     }
 
     @Test
@@ -131,6 +169,57 @@ class KeyboardTest {
         robot.type(KeyCode.ESCAPE);
 
         assertThat(detail()).isEqualTo(new Detail.ApprovalCard(runOf("release-notes-bot")));
+    }
+
+    private void openFirstCard(FxRobot robot, WindowSize size) {
+        size.apply(robot, stage);
+        robot.clickOn(".pane-title");
+        robot.type(KeyCode.J);
+        await(() -> robot.lookup(".verdict-approve").tryQuery().isPresent());
+    }
+
+    private String storedReason(String runId) {
+        return console.runtime().store().runs().find(runId).orElseThrow().lastDecision().verdicts().get(0).reason();
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void dThenAReasonAndEnterSendsExactlyTheTypedReason(WindowSize size, FxRobot robot) {
+        String runId = runOf("release-notes-bot");
+        openFirstCard(robot, size);
+
+        robot.type(KeyCode.D).write("Not needed").type(KeyCode.ENTER);
+
+        await(() -> toastSays(robot, "release-notes-bot: 1 call denied. The run completed."));
+        assertThat(storedReason(runId)).isEqualTo("Not needed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aLikeDMovesTheFocusToAnEmptyReason(WindowSize size, FxRobot robot) {
+        openFirstCard(robot, size);
+
+        robot.type(KeyCode.A);
+
+        assertThat(onFx(() -> robot.lookup("#reason").query().isFocused())).isTrue();
+        assertThat(onFx(() -> robot.lookup("#reason").<ComboBox<String>>query().getEditor().getText())).isEmpty();
+        assertThat(submitText(robot)).isEqualTo("Submit: 1 approve");
+    }
+
+    @ParameterizedTest
+    @EnumSource(WindowSize.class)
+    void aQuestionMarkListsEveryKey(WindowSize size, FxRobot robot) {
+        openFirstCard(robot, size);
+
+        robot.write("?");
+
+        await(() -> robot.lookup(".keys-sheet").tryQuery().isPresent());
+        List<String> keys = onFx(() -> robot.lookup(".key-cap").queryAllAs(Label.class).stream()
+                .map(Label::getText).toList());
+        assertThat(keys).containsExactly("J", "K", "1–9", "A", "D", "Enter", "Ctrl+F", "Esc", "?");
+        ScreenshotWriter.write(robot.lookup(".keys-sheet").query().getScene(), "keys-sheet-" + size);
+        robot.type(KeyCode.ESCAPE);
+        await(() -> robot.lookup(".keys-sheet").tryQuery().isEmpty());
     }
 
     private static boolean toastSays(FxRobot robot, String text) {

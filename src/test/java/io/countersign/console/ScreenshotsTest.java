@@ -67,9 +67,12 @@ class ScreenshotsTest {
 
         open(robot, "release-notes-bot");
         await(() -> robot.lookup(".refused-pane").tryQuery().isPresent());
-        shots.add(ScreenshotWriter.write(window.scene(), "approval-card-refused-call" + suffix));
+        shots.add(ScreenshotWriter.write(window.scene(), "approval-card" + suffix));
         robot.clickOn(".verdict-deny").clickOn("#reason").write("Wrong target");
         shots.add(ScreenshotWriter.write(window.scene(), "approval-card-deciding" + suffix));
+        // the refused call sits below the waiting one: the badge in the header scrolls to it
+        robot.clickOn(".card-top .badge-refused");
+        shots.add(ScreenshotWriter.write(window.scene(), "approval-card-refused-call" + suffix));
         robot.type(KeyCode.ENTER);
 
         // the decided card leaves, the next one (the input card) opens, and a toast says what was done

@@ -142,6 +142,7 @@ class DemoRuntimeTest {
         assertThat(late).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class, decided -> {
             assertThat(decided.decidedBy()).isEqualTo(admin.name());
             assertThat(decided.summary()).isEqualTo("approved 1, denied 0");
+            assertThat(List.of(decided.approved(), decided.denied())).containsExactly(1, 0);
         });
     }
 

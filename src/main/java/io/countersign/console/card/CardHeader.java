@@ -52,8 +52,10 @@ public final class CardHeader extends VBox {
     public void bind(CardSession session, Messages messages, String waitingFor, Consumer<String> openTimeline) {
         banner.bannerProperty().bind(session.bannerProperty());
         banner.setActionText(messages.get("card.reload"));
-        waiting.textProperty().bind(Bindings.concat(session.waitingTextProperty(), " · ",
-                messages.get(waitingFor)));
+        // a card decided elsewhere or no longer waiting must not go on saying that it waits
+        waiting.textProperty().bind(Bindings.when(session.finishedProperty())
+                .then(messages.get("card.noLongerWaiting"))
+                .otherwise(Bindings.concat(session.waitingTextProperty(), " · ", messages.get(waitingFor))));
         timeline.setText(messages.get("card.openTimeline"));
         timeline.setOnAction(event -> {
             RunCard card = session.cardProperty().get();

@@ -29,11 +29,11 @@ public final class DecisionBanners {
             return Optional.of(new Banner(Banner.Kind.WARNING, messages.get("card.stale"), true));
         }
         if (result instanceof DecisionResult.AlreadyDecided decided) {
-            String summary = decided.summary() == null || decided.summary().isBlank()
-                    ? messages.get("card.decidedBy", decided.decidedBy(), time(decided))
-                    : messages.get("card.decidedByWithSummary", decided.decidedBy(), time(decided),
-                    decided.summary());
-            return Optional.of(Banner.info(summary));
+            String what = decided.approved() + decided.denied() == 0 ? messages.get("card.decided.input")
+                    : decided.denied() == 0 ? messages.get("card.decided.approved", decided.approved())
+                    : decided.approved() == 0 ? messages.get("card.decided.denied", decided.denied())
+                    : messages.get("card.decided.both", decided.approved(), decided.denied());
+            return Optional.of(Banner.info(messages.get("card.decidedBy", decided.decidedBy(), time(decided), what)));
         }
         if (result instanceof DecisionResult.FourEyes) {
             return Optional.of(Banner.warning(messages.get("card.fourEyes")));

@@ -8,8 +8,6 @@ import io.countersign.service.RunCard.PendingCallView;
 import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
-import javafx.scene.control.TextArea;
-import javafx.scene.control.TitledPane;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.HBox;
@@ -77,27 +75,13 @@ final class PendingCallPane extends VBox {
         head.setAlignment(Pos.CENTER_LEFT);
         getChildren().add(head);
 
-        if (call.target() != null) {
-            Label target = new Label(messages.get("card.target", call.target().kind(), call.target().identifier()));
-            target.getStyleClass().addAll("call-target", "mono");
-            target.setWrapText(true);
-            getChildren().add(target);
-        }
+        getChildren().addAll(CallDetails.target(call.target(), messages));
         if (!call.preview().isEmpty()) {
             DiffView preview = new DiffView();
             preview.setLines(call.preview());
             getChildren().add(preview);
         }
-        TextArea arguments = new TextArea(call.argumentsJson());
-        arguments.setEditable(false);
-        arguments.setWrapText(false);
-        arguments.getStyleClass().addAll("call-arguments", "mono");
-        arguments.setPrefRowCount((int) Math.min(12, Math.max(2, call.argumentsJson().lines().count())));
-        TitledPane folded = new TitledPane(messages.get("card.arguments"), arguments);
-        folded.setExpanded(false);
-        folded.setAnimated(false);
-        folded.getStyleClass().add("call-arguments-pane");
-        getChildren().add(folded);
+        getChildren().add(CallDetails.arguments(call.argumentsJson(), false, messages));
         updateStyle(item.verdict());
         item.verdictProperty().addListener((o, was, now) -> updateStyle(now));
     }

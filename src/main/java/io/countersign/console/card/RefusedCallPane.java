@@ -46,6 +46,11 @@ final class RefusedCallPane extends VBox {
         text.getChildren().add(consequence);
         HBox callout = new HBox(8, icon, text);
         callout.getStyleClass().add("callout");
-        getChildren().addAll(head, callout);
+        getChildren().add(head);
+        getChildren().addAll(CallDetails.target(call.target(), messages));
+        // open: a refused call asks nothing of the person, so what it tried to do is what there is to read (a path
+        // outside every workspace has no target, and shows only in the arguments)
+        getChildren().add(CallDetails.arguments(call.argumentsJson(), true, messages));
+        getChildren().add(callout);
     }
 }

@@ -331,14 +331,23 @@ public final class DenialsController implements ScreenController {
 
     private void wireExport() {
         DenialsExport export = viewModel.export();
-        exportButton.disableProperty().bind(export.runningProperty());
-        exportButton.setOnAction(event -> chooseExportTarget());
+        // not disabled while an export runs: a disabled button would hand the focus on, to "Purge old events…",
+        // where one Space opens the purge; a second export simply waits for the first to end
+        exportButton.setOnAction(event -> {
+            if (!export.runningProperty().get()) {
+                chooseExportTarget();
+            }
+        });
         exportProgress.progressProperty().bind(export.progressProperty());
         exportProgress.visibleProperty().bind(export.runningProperty());
         exportProgress.managedProperty().bind(exportProgress.visibleProperty());
         cancelExport.visibleProperty().bind(export.runningProperty());
         cancelExport.managedProperty().bind(cancelExport.visibleProperty());
-        cancelExport.setOnAction(event -> export.cancel());
+        cancelExport.setOnAction(event -> {
+            export.cancel();
+            // Cancel hides; the focus goes back to the export it cancelled rather than on to the next button
+            exportButton.requestFocus();
+        });
         exportStatus.textProperty().bind(export.statusProperty());
         exportBar.visibleProperty().bind(export.statusProperty().isNotEmpty());
         exportBar.managedProperty().bind(exportBar.visibleProperty());

@@ -57,9 +57,11 @@ final class PurgeDialogs {
         confirm.initOwner(owner.getScene().getWindow());
         confirm.setTitle(messages.get("denials.purge.title"));
         confirm.setHeaderText(messages.get("denials.purge.header", count));
-        ((Button) confirm.getDialogPane().lookupButton(ButtonType.OK)).setText(messages.get("denials.purge.ok",
-                count));
-        ((Button) confirm.getDialogPane().lookupButton(ButtonType.OK)).setDefaultButton(false);
+        Button delete = (Button) confirm.getDialogPane().lookupButton(ButtonType.OK);
+        delete.setText(messages.get("denials.purge.ok", count));
+        delete.setDefaultButton(false);
+        // nothing to delete: nothing to confirm
+        delete.setDisable(count == 0);
         ((Button) confirm.getDialogPane().lookupButton(ButtonType.CANCEL)).setDefaultButton(true);
         if (confirm.showAndWait().filter(ButtonType.OK::equals).isPresent() && count > 0) {
             purge.purge(days);

@@ -303,6 +303,17 @@ public final class InboxViewModel {
         } finally {
             merging = false;
         }
+        // the card shown is always a row the person sees: a filter that hides it moves on to the first one left
+        WaitingRun shown = selected.get();
+        if (shown != null && !visible.contains(shown)) {
+            selected.set(visible.isEmpty() ? null : visible.get(0));
+        }
+    }
+
+    /** Whether a run waits but the search or a filter hides it. */
+    public boolean hidden(String runId) {
+        WaitingRun run = find(runId);
+        return run != null && !visible.contains(run);
     }
 
     /** The runs the list shows, oldest first. */

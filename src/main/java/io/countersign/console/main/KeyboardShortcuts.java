@@ -18,19 +18,23 @@ final class KeyboardShortcuts {
     private final MainWindowViewModel viewModel;
     private final Node detailPane;
     private final FocusMoves focus;
+    /** A press was taken as a shortcut: the character it types must not reach the field the focus moved to. */
+    private boolean swallowTyped;
 
     /**
      * Where the focus goes after an action.
      *
      * @param list   to the list beside the detail (the inbox or the Runs list)
-     * @param reason to the reason field of the approval card, after Deny all
+     * @param reason to the reason field of the approval card, after Approve all and Deny all
      * @param search to the inbox's search
+     * @param sheet  to the cheat sheet of every key, which it opens
      */
-    record FocusMoves(Runnable list, Runnable reason, Runnable search) {
+    record FocusMoves(Runnable list, Runnable reason, Runnable search, Runnable sheet) {
         FocusMoves {
             Objects.requireNonNull(list, "list");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(search, "search");
+            Objects.requireNonNull(sheet, "sheet");
         }
     }
 
@@ -41,9 +45,25 @@ final class KeyboardShortcuts {
         this.focus = Objects.requireNonNull(focus, "focus");
     }
 
-    /** Listens to the scene's key presses; as a filter, so that no focused control swallows Enter or Esc. */
+    /** Listens to the scene's keys; as a filter, so that no focused control swallows Enter or Esc. */
     void install(Scene scene) {
-        scene.addEventFilter(KeyEvent.KEY_PRESSED, event -> onKey(event, scene.getFocusOwner()));
+        scene.addEventFilter(KeyEvent.KEY_PRESSED, event -> {
+            swallowTyped = false;
+            onKey(event, scene.getFocusOwner());
+            swallowTyped = event.isConsumed();
+        });
+        scene.addEventFilter(KeyEvent.KEY_TYPED, event -> {
+            if (swallowTyped) {
+                swallowTyped = false;
+                event.consume();
+                return;
+            }
+            Shortcut.ofTyped(event.getCharacter(), typing(scene.getFocusOwner())).ifPresent(shortcut -> {
+                act(shortcut);
+                event.consume();
+            });
+        });
+        scene.addEventFilter(KeyEvent.KEY_RELEASED, event -> swallowTyped = false);
     }
 
     private void onKey(KeyEvent event, Node focused) {
@@ -67,12 +87,13 @@ final class KeyboardShortcuts {
         switch (shortcut.action()) {
             case NEXT -> viewModel.next();
             case PREVIOUS -> viewModel.previous();
-            case APPROVE_ALL -> viewModel.approveAll();
+            case APPROVE_ALL -> {
+                viewModel.approveAll();
+                focusReasonOnACard();
+            }
             case DENY_ALL -> {
                 viewModel.denyAll();
-                if (viewModel.detailProperty().get() instanceof Detail.ApprovalCard) {
-                    focus.reason().run();
-                }
+                focusReasonOnACard();
             }
             case TOGGLE -> viewModel.toggle(shortcut.position());
             case SUBMIT -> viewModel.submit();
@@ -82,13 +103,22 @@ final class KeyboardShortcuts {
                     focus.search().run();
                 }
             }
+            case KEYS -> focus.sheet().run();
             case BACK -> {
                 if (viewModel.detailProperty().get() instanceof Detail.Timeline) {
                     viewModel.back();
                 } else {
+                    viewModel.inbox().searchProperty().set("");
                     focus.list().run();
                 }
             }
+        }
+    }
+
+    /** Both A and D leave the person in the reason field, where Enter submits and a reason can be typed. */
+    private void focusReasonOnACard() {
+        if (viewModel.detailProperty().get() instanceof Detail.ApprovalCard) {
+            focus.reason().run();
         }
     }
 

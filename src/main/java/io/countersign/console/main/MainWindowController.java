@@ -70,6 +70,7 @@ public final class MainWindowController implements FxController {
     private ScreenDeck screens;
     private StartupPreloads preloads;
     private RunsList runsList;
+    private KeysSheet keysSheet;
 
     @FXML
     private StackPane root;
@@ -137,6 +138,7 @@ public final class MainWindowController implements FxController {
                 viewModel.connection().connectedProperty(), viewModel.connection().problemProperty()));
 
         screens = new ScreenDeck(views, content, split);
+        keysSheet = new KeysSheet(messages, viewModel.themeProperty()::get);
         preloads = new StartupPreloads(details, screens, Set.copyOf(viewModel.sections()), root);
         runsList = new RunsList(recentList, viewModel.runs(), viewModel::openTimeline);
         ToggleGroup nav = new ToggleGroup();
@@ -184,7 +186,7 @@ public final class MainWindowController implements FxController {
         ticker.play();
         KeyboardShortcuts keys = new KeyboardShortcuts(viewModel, detailPane, new KeyboardShortcuts.FocusMoves(
                 this::focusList, () -> details.approval().controller().focusReason(),
-                inboxPaneController::focusSearch));
+                inboxPaneController::focusSearch, () -> keysSheet.show(root.getScene().getWindow())));
         root.sceneProperty().addListener((o, was, now) -> {
             if (now != null) {
                 keys.install(now);

@@ -52,6 +52,10 @@ public final class MainWindowViewModel {
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
     private final ObservableList<Toast> toasts = FXCollections.observableArrayList();
+    /** What the inbox showed when the person left it, shown again when they come back. */
+    private Detail inboxDetail = new Detail.Empty();
+    /** The full-width screen a timeline was opened from ("Open run"), where Back returns; {@code null} for none. */
+    private Section timelineFrom;
     private final StringBinding title;
     private final StringBinding status;
     private final String roles;
@@ -86,7 +90,10 @@ public final class MainWindowViewModel {
                 connection.connectedProperty(), this.theme);
 
         inbox.selectedProperty().addListener((o, was, now) -> openRun(was, now));
-        section.addListener((o, was, now) -> runs.setShown(now == Section.RUNS));
+        section.addListener((o, was, now) -> {
+            runs.setShown(now == Section.RUNS);
+            switchDetail(was, now);
+        });
         inbox.setArrivalListener(this::arrived);
         approval.setOnDone(this::done);
         input.setOnDone(this::done);
@@ -113,7 +120,10 @@ public final class MainWindowViewModel {
 
     private void openRun(WaitingRun was, WaitingRun now) {
         if (now == null) {
-            if (showsCard()) {
+            if (was != null && inbox.hidden(was.runId()) && showsCard()) {
+                // the search hid the open card and left nothing to show: no card stays open to act on unseen
+                detail.set(new Detail.Empty());
+            } else if (showsCard()) {
                 cardSession().recheck();
             }
             return;
@@ -154,16 +164,46 @@ public final class MainWindowViewModel {
         timeline.open(runId);
     }
 
-    /** Shows a run's timeline beside the runs list, from a screen that has no detail pane of its own. */
+    /**
+     * Shows a run's timeline beside the runs list, from a screen that has no detail pane of its own; {@link #back()}
+     * returns to that screen.
+     */
     public void showRun(String runId) {
+        Section from = section.get();
         section.set(Section.RUNS);
+        timelineFrom = from == Section.RUNS ? null : from;
         openTimeline(runId);
     }
 
-    /** Leaves a timeline for the card or page it was opened from. */
+    /** Leaves a timeline for the card, page or screen it was opened from. */
     public void back() {
         if (detail.get() instanceof Detail.Timeline shown) {
             detail.set(shown.back());
+            if (timelineFrom != null && shown.back() instanceof Detail.Empty) {
+                section.set(timelineFrom);
+            }
+        }
+    }
+
+    /**
+     * Each section owns its detail pane: the Runs list starts with nothing chosen and never shows the inbox's card;
+     * the inbox gets back what it showed.
+     */
+    private void switchDetail(Section was, Section now) {
+        if (was == Section.INBOX) {
+            inboxDetail = detail.get();
+        }
+        if (now != Section.RUNS) {
+            timelineFrom = null;
+        }
+        if (now == Section.RUNS) {
+            detail.set(new Detail.Empty());
+        } else if (now == Section.INBOX) {
+            if (inboxDetail instanceof Detail.Timeline shown) {
+                // the Runs list may have shown another run's timeline meanwhile
+                timeline.open(shown.runId());
+            }
+            detail.set(inboxDetail);
         }
     }
 

@@ -1,26 +1,54 @@
 package io.countersign.console.main;
 
+import java.util.Arrays;
 import java.util.Optional;
 import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
 
 /**
- * A keyboard shortcut of the window. Letters and digits act only while the person is not typing into a field;
- * Enter, Esc and Ctrl+F act everywhere.
+ * A keyboard shortcut of the window. Letters, digits and {@code ?} act only while the person is not typing into
+ * a field; Enter, Esc and Ctrl+F act everywhere. The cheat sheet reads its keys from {@link Action}, so that it
+ * lists exactly the keys this class answers to.
  *
  * @param position the call a digit toggles (1 to 9), 0 for every other action
  */
 public record Shortcut(Action action, int position) {
+    private static final String SHEET_CHARACTER = "?";
 
-    /** What a shortcut does. */
+    /** What a shortcut does, in the order the cheat sheet lists them, each with the key that does it. */
     public enum Action {
-        NEXT,
-        PREVIOUS,
-        APPROVE_ALL,
-        DENY_ALL,
-        TOGGLE,
-        SUBMIT,
-        SEARCH,
-        BACK
+        NEXT(KeyCode.J),
+        PREVIOUS(KeyCode.K),
+        TOGGLE(null),
+        APPROVE_ALL(KeyCode.A),
+        DENY_ALL(KeyCode.D),
+        SUBMIT(KeyCode.ENTER),
+        SEARCH(KeyCode.F),
+        BACK(KeyCode.ESCAPE),
+        KEYS(null);
+
+        /** The key of the action; {@code null} for the digits of TOGGLE and the typed {@code ?} of KEYS. */
+        private final KeyCode code;
+
+        Action(KeyCode code) {
+            this.code = code;
+        }
+
+        /** The key as the cheat sheet names it: "J", "1–9", "Ctrl+F", "?". */
+        public String keyName() {
+            return switch (this) {
+                case TOGGLE -> "1–9";
+                case KEYS -> SHEET_CHARACTER;
+                case SEARCH -> new KeyCodeCombination(code, KeyCombination.SHORTCUT_DOWN).getDisplayText();
+                default -> code.getName();
+            };
+        }
+
+        /** The key of the console's messages that says what the action does. */
+        public String messageKey() {
+            return "keys." + name();
+        }
     }
 
     /**
@@ -31,13 +59,10 @@ public record Shortcut(Action action, int position) {
      */
     public static Optional<Shortcut> of(KeyCode code, boolean shortcutDown, boolean typing) {
         if (shortcutDown) {
-            return code == KeyCode.F ? Optional.of(new Shortcut(Action.SEARCH, 0)) : Optional.empty();
+            return code == Action.SEARCH.code ? Optional.of(new Shortcut(Action.SEARCH, 0)) : Optional.empty();
         }
-        if (code == KeyCode.ENTER) {
-            return Optional.of(new Shortcut(Action.SUBMIT, 0));
-        }
-        if (code == KeyCode.ESCAPE) {
-            return Optional.of(new Shortcut(Action.BACK, 0));
+        if (code == Action.SUBMIT.code || code == Action.BACK.code) {
+            return actionOf(code).map(action -> new Shortcut(action, 0));
         }
         if (typing) {
             return Optional.empty();
@@ -45,13 +70,21 @@ public record Shortcut(Action action, int position) {
         if (code.isDigitKey() && code != KeyCode.DIGIT0 && code != KeyCode.NUMPAD0) {
             return Optional.of(new Shortcut(Action.TOGGLE, digit(code)));
         }
-        return switch (code) {
-            case J -> Optional.of(new Shortcut(Action.NEXT, 0));
-            case K -> Optional.of(new Shortcut(Action.PREVIOUS, 0));
-            case A -> Optional.of(new Shortcut(Action.APPROVE_ALL, 0));
-            case D -> Optional.of(new Shortcut(Action.DENY_ALL, 0));
-            default -> Optional.empty();
-        };
+        return code.isLetterKey() ? actionOf(code).map(action -> new Shortcut(action, 0)) : Optional.empty();
+    }
+
+    /**
+     * The shortcut of a typed character, if it is one: {@code ?} opens the cheat sheet. It is read from the
+     * character rather than the key, because where {@code ?} sits differs between keyboard layouts.
+     */
+    public static Optional<Shortcut> ofTyped(String character, boolean typing) {
+        return !typing && SHEET_CHARACTER.equals(character) ? Optional.of(new Shortcut(Action.KEYS, 0))
+                : Optional.empty();
+    }
+
+    private static Optional<Action> actionOf(KeyCode code) {
+        return Arrays.stream(Action.values()).filter(action -> action.code == code && action != Action.SEARCH)
+                .findFirst();
     }
 
     private static int digit(KeyCode code) {

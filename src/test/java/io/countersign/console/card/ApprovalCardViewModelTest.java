@@ -163,10 +163,10 @@ class ApprovalCardViewModelTest {
         card.approveAll();
 
         card.apply(new DecisionResult.AlreadyDecided("run-1", "jonas", Instant.parse("2026-03-02T10:42:00Z"),
-                "approved 2 calls"));
+                "approved 2, denied 0", 2, 0));
 
         assertThat(card.session().bannerProperty().get().text())
-                .isEqualTo("Decided by jonas at 10:42 (approved 2 calls).");
+                .isEqualTo("Decided by jonas at 10:42 (approved 2 calls)");
         assertThat(card.editableProperty().get()).isFalse();
         assertThat(card.canSubmitProperty().get()).isFalse();
         card.toggle(1);

@@ -1,0 +1,59 @@
+package io.countersign.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.console.common.Theme;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+/**
+ * A test of the console over the demo store, opened for the store's admin at a window size; afterwards it checks
+ * that no service call ran on the JavaFX thread.
+ */
+@ExtendWith(ApplicationExtension.class)
+abstract class DemoConsoleTest {
+    @TempDir
+    Path folder;
+    Stage stage;
+    RealConsole console;
+    ConsoleWindow window;
+
+    /** The extension's own stage for the test (it calls no @Start method of a superclass). */
+    @BeforeEach
+    void registeredStage() {
+        stage = FxToolkit.toolkitContext().getRegisteredStage();
+    }
+
+    @AfterEach
+    void close() {
+        if (console != null) {
+            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+            console.close();
+        }
+    }
+
+    /** Opens the console over the demo, light, at the size. */
+    ConsoleWindow openDemo(FxRobot robot, WindowSize size) {
+        console = RealConsole.withDemo(folder);
+        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        size.apply(robot, stage);
+        return window;
+    }
+
+    /** Holds a service call until the test lets it go (or 10 s have passed). */
+    static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
