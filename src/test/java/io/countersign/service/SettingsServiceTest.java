@@ -9,6 +9,7 @@ import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.tool.ConfigurableApproval;
 import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.FixedTool;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.RequiresInput;
@@ -202,29 +203,18 @@ class SettingsServiceTest {
     }
 
     /** A write tool imported from a remote server. */
-    private record RemoteWrite(String name, String serverName) implements RemoteTool {
-        @Override
-        public String description() {
-            return "Writes through the server " + serverName + ".";
+    private static final class RemoteWrite extends FixedTool implements RemoteTool {
+        private final String serverName;
+
+        RemoteWrite(String name, String serverName) {
+            super(name, "Writes through the server " + serverName + ".",
+                    new ObjectMapper().createObjectNode().put("type", "object"), ToolEffect.WRITE,
+                    DataClass.PUBLIC_CONTENT, serverName);
+            this.serverName = serverName;
         }
 
         @Override
-        public ObjectNode argumentSchema() {
-            return new ObjectMapper().createObjectNode().put("type", "object");
-        }
-
-        @Override
-        public ToolEffect effect() {
-            return ToolEffect.WRITE;
-        }
-
-        @Override
-        public DataClass dataClass() {
-            return DataClass.PUBLIC_CONTENT;
-        }
-
-        @Override
-        public String group() {
+        public String serverName() {
             return serverName;
         }
 
