@@ -1,5 +1,6 @@
 package io.countersign.tools.mcp;
 
+import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.tool.ImportReport;
@@ -177,7 +178,7 @@ public final class RemoteServers implements AutoCloseable {
     }
 
     private static McpServerRecord withoutDeclaration(McpServerRecord server) {
-        return server.withApprovalBound(true);
+        return server.withDeclaration(ApprovalDeclaration.NOT_DECLARED);
     }
 
     private McpToolSource open(McpServerRecord server, int attempt) {
