@@ -3,7 +3,7 @@
 #
 #   packaging/measure-startup.sh [-n RUNS] [-t TITLE] [-g] LAUNCHER [ARGS...]
 #
-# Starts Xvfb on a free display, then RUNS times (default 5): starts LAUNCHER and polls the display every
+# Starts Xvfb on a display it picks itself, then RUNS times (default 5): starts LAUNCHER and polls the display every
 # 10 ms with xdotool for a visible window whose title matches TITLE (default "Countersign": the first window,
 # which shows while the store opens; "waiting" waits for the inbox, whose count the title carries); the time
 # from start to that window is one sample. The first run starts on an empty home folder (first start: the store is created and
@@ -49,17 +49,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-display=
-for n in $(seq 90 140); do
-  if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then display=":$n"; break; fi
-done
-[ -n "$display" ] || { echo "$0: no free X display between :90 and :140" >&2; exit 1; }
-Xvfb "$display" -screen 0 1440x900x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a free display itself and writes its number once it accepts clients (-displayfd), so no other
+# X server's leftovers can make it fail and the first client never races its start
+Xvfb -displayfd 3 -screen 0 1440x900x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
-for _ in $(seq 100); do
-  DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+display=
+for _ in $(seq 600); do
+  [ -s "$work/display" ] && display=":$(tr -d '[:space:]' <"$work/display")" && break
+  kill -0 "$xvfb_pid" 2>/dev/null || break
   sleep 0.05
 done
+if [ -z "$display" ]; then
+  kill -0 "$xvfb_pid" 2>/dev/null && echo "$0: Xvfb did not open a display within 30 s; it said:" >&2 \
+    || echo "$0: Xvfb stopped before it opened a display; it said:" >&2
+  cat "$work/xvfb.log" >&2
+  exit 1
+fi
 
 mkdir -p "$work/home"
 samples=()
@@ -83,6 +88,10 @@ for run in $(seq "$runs"); do
   if [ -z "$shown" ]; then
     echo "run $run: no window within 60 s; the launcher said:" >&2
     cat "$work/app-$run.log" >&2
+    if ! kill -0 "$xvfb_pid" 2>/dev/null; then
+      echo "Xvfb (display $display) had stopped; it said:" >&2
+      cat "$work/xvfb.log" >&2
+    fi
     exit 1
   fi
   ms=$(( (shown - start) / 1000000 ))
