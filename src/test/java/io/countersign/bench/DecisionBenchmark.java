@@ -7,6 +7,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.TokenUsage;
@@ -134,10 +135,11 @@ final class DecisionBenchmark {
         for (int i = 0; i < count; i++) {
             String runId = prefix + i;
             Instant now = Instant.now();
-            store.runs().create(runId, agent.name(), OPERATOR.name(), "Tidy the release notes", false, now);
+            RunLease lease = store.runs().create(runId, agent.name(), OPERATOR.name(), "Tidy the release notes",
+                    false, now);
             RunOutcome outcome = loop.runLoop(RunRequest.of(agent, ToolExecutionContext.of(OPERATOR, runId,
                     Locale.ENGLISH), "Tidy the release notes"));
-            store.runs().recordOutcome(outcome, now);
+            store.runs().recordOutcome(lease, outcome, now);
             waiting.add(((RunOutcome.Paused) outcome).state());
         }
         return waiting;
