@@ -97,7 +97,7 @@ final class DecisionBenchmark {
     }
 
     /** The settings that decide whether a commit waits for the disk, read back from the database itself. */
-    private static String durability(Connection connection) throws SQLException {
+    static String durability(Connection connection) throws SQLException {
         boolean postgres = connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
         List<String> settings = postgres ? List.of("fsync", "synchronous_commit", "wal_sync_method")
                 : List.of("journal_mode", "synchronous");
@@ -188,7 +188,8 @@ final class DecisionBenchmark {
         return median;
     }
 
-    private static final class Write implements RequiresApproval {
+    /** An approval-bound write of a page of text that writes nothing, so that only the store meets the disk. */
+    static final class Write implements RequiresApproval {
         @Override
         public String name() {
             return "bench_write";

@@ -26,9 +26,11 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository.ClaimResult;
+import io.countersign.engine.port.RunTakenOverException;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
@@ -173,7 +175,8 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
+                        "13");
             }
         }
 
@@ -208,7 +211,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 12")
+                    .hasMessageContaining("knows up to version 13")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1601,6 +1604,86 @@ abstract class StoreSuite {
             store.events().record(decisionEvent("unclaimed-too", "r1", later.plusSeconds(1)));
 
             assertThat(decisionEventIds("r1")).containsExactly("unclaimed-too", "unclaimed");
+        }
+
+        @Test
+        void claimCommitsTheDecisionsEventAndTheIntentsOfItsCallsInOneDurableCommit() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            StoreCommits before = store.commits();
+
+            ClaimResult claim = runs().claim(approval(state, "jonas", later), new DecisionStart(
+                    decisionEvent("with-claim", "r1", later), List.of(new ExecutionJournal.Intent("c1", "write"))));
+
+            assertThat(claim).isInstanceOf(ClaimResult.Claimed.class);
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 0));
+            assertThat(intents()).containsExactly("c1 write -");
+            assertThat(decisionEventIds("r1")).containsExactly("with-claim");
+            runs().begin(lease(runs(), "r1"), new DecisionStart(decisionEvent("again", "r1", later), List.of()));
+            assertThat(decisionEventIds("r1")).as("one event per decision").containsExactly("with-claim");
+        }
+
+        @Test
+        void refusedClaimWritesNothingOfItsStart() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            ClaimResult late = runs().claim(approval(state, "ana", later), new DecisionStart(
+                    decisionEvent("late", "r1", later), List.of(new ExecutionJournal.Intent("c1", "write"))));
+
+            assertThat(late).isInstanceOf(ClaimResult.AlreadyDecided.class);
+            assertThat(intents()).isEmpty();
+            assertThat(decisionEventIds("r1")).isEmpty();
+        }
+
+        @Test
+        void newRunIsRecordedWithoutWaitingForTheDiskAndItsPauseDurably() {
+            StoreCommits before = store.commits();
+
+            RunLease lease = runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(0, 1));
+            runs().recordOutcome(lease, fixture.firstPause("r1"), NOW);
+
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 1));
+        }
+
+        @Test
+        void driverWhoseRunWasTakenOverSinceWritesNothingMore() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            RunLease first = lease(runs(), "r1");
+            runs().release(first, state, later);
+            runs().claim(approval(state, "ana", later));
+            RunLease second = lease(runs(), "r1");
+
+            assertThat(second.epoch()).isGreaterThan(first.epoch());
+            assertThatThrownBy(() -> runs().journal(first).beforeExecute("r1", "c1", "write"))
+                    .isInstanceOf(RunTakenOverException.class)
+                    .hasMessage("run r1 is not driven by this driver (it was taken over by another driver in this"
+                            + " process (epoch " + second.epoch() + ", this driver's " + first.epoch() + ")); call c1"
+                            + " was not started");
+            assertThatThrownBy(() -> runs().recordOutcome(first, fixture.approve(state), later))
+                    .isInstanceOf(RunTakenOverException.class);
+            assertThat(intents()).isEmpty();
+            runs().journal(second).beforeExecute("r1", "c1", "write");
+            assertThat(intents()).containsExactly("c1 write -");
+        }
+
+        @Test
+        void workerThreadThatLostItsRunToRecoveryHasItsKeptBackOutcomesRefused() throws SQLException {
+            runs().enqueue("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            RunLease frozen = runs().claimNext("w1", NOW.plusSeconds(1), NOW).orElseThrow().lease();
+            ExecutionJournal journal = runs().journal(frozen);
+            journal.beforeExecute("r1", "c1", "write");
+            journal.afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+
+            assertThat(runs().recoverAbandoned(later)).singleElement()
+                    .satisfies(run -> assertThat(run.unknownOutcomeCalls()).containsExactly("c1"));
+
+            assertThatThrownBy(() -> journal.beforeModelCall("r1")).isInstanceOf(RunTakenOverException.class)
+                    .hasMessageContaining("the model is not asked again");
+            assertThatThrownBy(() -> journal.beforeExecute("r1", "c2", "write"))
+                    .isInstanceOf(RunTakenOverException.class);
+            assertThat(intents()).containsExactly("c1 write -");
         }
 
         private GovernanceEvent decisionEvent(String id, String runId, Instant at) {

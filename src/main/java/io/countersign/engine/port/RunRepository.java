@@ -63,7 +63,7 @@ public interface RunRepository {
      */
     ClaimResult claim(DecisionRecord decision, DecisionStart start);
 
-    /** Claims the decision with nothing written ahead of its calls; see {@link #claim(DecisionRecord, DecisionStart)}. */
+    /** Claims the decision with nothing written ahead of its calls. */
     default ClaimResult claim(DecisionRecord decision) {
         return claim(decision, DecisionStart.NONE);
     }
