@@ -26,11 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * sides of the model's call), each time recovered by the next process; and a worker of two threads frozen with
  * SIGSTOP past its lease and let go with SIGCONT, once while a thread waits for the model before its call and once
  * after. Afterwards no call has executed twice, no committed decision is lost or turned into a refusal, and every
- * call whose outcome a kill made unknown is flagged. {@code -Dcrash.trials=N} sets the trials per scenario (the
- * bench profile runs 200).
+ * call whose outcome a kill made unknown is flagged. {@code -Dcrash.trials=N} sets the trials per scenario, taken in
+ * turns over its steps or freezes (the bench profile runs 200).
  */
 class CrashStepsTest {
-    private static final int TRIALS = Integer.getInteger("crash.trials", 2);
+    private static final int TRIALS = Integer.getInteger("crash.trials", 6);
     private static final int STANDBYS = 2;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     /** Past the worker's one-second lease, and shorter than its slow model call. */
@@ -53,7 +53,7 @@ class CrashStepsTest {
             standing.add(decider("standby"));
         }
         HaltingRuns.Step[] steps = HaltingRuns.Step.values();
-        for (int trial = 0; trial < TRIALS * steps.length; trial++) {
+        for (int trial = 0; trial < TRIALS; trial++) {
             HaltingRuns.Step step = steps[trial % steps.length];
             ChildJvm active = standing.remove();
             standing.add(decider("standby"));
@@ -101,18 +101,18 @@ class CrashStepsTest {
     void workerFrozenPastItsLeaseNeverRunsACallTwice() throws Exception {
         List<String> settled = new ArrayList<>();
         for (int trial = 0; trial < TRIALS; trial++) {
-            for (int slowCall = 1; slowCall <= 2; slowCall++) {
-                ChildJvm worker = ChildJvm.start(FrozenWorker.class, folder.resolve("errors.txt"),
-                        folder.resolve("store.db").toString(), folder.resolve("ledger.txt").toString(),
-                        Integer.toString(slowCall));
-                worker.awaitLine("asking", START_TIMEOUT);
-                worker.signal("STOP");
-                Thread.sleep(FROZEN.toMillis());
-                worker.signal("CONT");
-                String line = worker.awaitLineStartingWith("settled ", START_TIMEOUT);
-                settled.add(line.substring("settled ".length()));
-                worker.awaitSuccess(START_TIMEOUT);
-            }
+            // In turns: frozen while a thread waits for the model before its call, and after it.
+            int slowCall = 1 + trial % 2;
+            ChildJvm worker = ChildJvm.start(FrozenWorker.class, folder.resolve("errors.txt"),
+                    folder.resolve("store.db").toString(), folder.resolve("ledger.txt").toString(),
+                    Integer.toString(slowCall));
+            worker.awaitLine("asking", START_TIMEOUT);
+            worker.signal("STOP");
+            Thread.sleep(FROZEN.toMillis());
+            worker.signal("CONT");
+            String line = worker.awaitLineStartingWith("settled ", START_TIMEOUT);
+            settled.add(line.substring("settled ".length()));
+            worker.awaitSuccess(START_TIMEOUT);
         }
 
         Map<String, RunRow> runs = runs();
