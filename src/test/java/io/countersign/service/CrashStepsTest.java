@@ -48,6 +48,8 @@ class CrashStepsTest {
     @Test
     void deciderKilledAtEveryStepNeverRunsTheCallTwiceNorLosesTheDecision() throws Exception {
         Map<String, HaltingRuns.Step> haltedAt = new HashMap<>();
+        // The store made first: children opening a new file at the same moment may race at its migration.
+        decider("recover-only").awaitSuccess(START_TIMEOUT);
         Deque<ChildJvm> standing = new ArrayDeque<>();
         for (int i = 0; i < STANDBYS; i++) {
             standing.add(decider("standby"));
