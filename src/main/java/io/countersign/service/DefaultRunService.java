@@ -7,13 +7,14 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.InputSubmission;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
+import io.countersign.engine.run.PreparedResume;
 import io.countersign.engine.run.RunOptions;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
@@ -86,7 +87,6 @@ public final class DefaultRunService implements RunService {
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .events(store.events())
-                .journal(store.runs().journal())
                 .clock(clock)
                 .ids(ids)
                 .build();
@@ -113,8 +113,8 @@ public final class DefaultRunService implements RunService {
     public StartedRun start(Actor actor, String agent, String prompt, boolean unattended) {
         AgentConfiguration configuration = startable(actor, agent, prompt);
         String runId = ids.next();
-        runs.create(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
-        return firstStretch(configuration, actor, runId, prompt, unattended);
+        RunLease lease = runs.create(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
+        return firstStretch(configuration, actor, lease, prompt, unattended);
     }
 
     /** The configuration a new run of the agent starts with, once the actor may start it with this prompt. */
@@ -135,19 +135,20 @@ public final class DefaultRunService implements RunService {
         try {
             configuration = agents.get(queued.agent());
         } catch (IllegalArgumentException e) {
-            runs.recordOutcome(new RunOutcome.Failed(queued.runId(), "agent_unavailable", e.getMessage(), List.of(),
-                    queued.history(), queued.counters()), clock.instant());
+            runs.recordOutcome(queued.lease(), new RunOutcome.Failed(queued.runId(), "agent_unavailable",
+                    e.getMessage(), List.of(), queued.history(), queued.counters()), clock.instant());
             return new StartedRun(queued.runId(), RunStatus.FAILED);
         }
-        return firstStretch(configuration, initiator, queued.runId(), queued.prompt(), queued.unattended());
+        return firstStretch(configuration, initiator, queued.lease(), queued.prompt(), queued.unattended());
     }
 
-    private StartedRun firstStretch(AgentConfiguration configuration, Actor initiator, String runId, String prompt,
+    private StartedRun firstStretch(AgentConfiguration configuration, Actor initiator, RunLease lease, String prompt,
                                     boolean unattended) {
+        String runId = lease.runId();
         RunRequest request = RunRequest.of(configuration, ToolExecutionContext.of(initiator, runId, locale), prompt)
                 .withOptions(unattended ? RunOptions.unattendedRun() : RunOptions.DEFAULTS);
-        RunOutcome outcome = loop.runLoop(request);
-        runs.recordOutcome(outcome, clock.instant());
+        RunOutcome outcome = loop.runLoop(request, runs.journal(lease));
+        runs.recordOutcome(lease, outcome, clock.instant());
         return new StartedRun(runId, outcome.status());
     }
 
@@ -194,15 +195,34 @@ public final class DefaultRunService implements RunService {
         return decideHere(actor, runId, digest, CardAnswer.input(values));
     }
 
-    /** Checks a decision, commits it with this process's claim and resumes the run here. */
+    /**
+     * Checks a decision, prepares its resume, and commits it with this process's claim together with everything
+     * written ahead of its calls (its event, their intents); then carries it out here.
+     */
     private DecisionResult decideHere(Actor decider, String runId, String digest, CardAnswer answer) {
         DecisionChecks.Checked checked = check(decider, runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
         }
-        RunRepository.ClaimResult claim = runs.claim(ready.decision());
+        DecisionRecord decision = ready.decision();
+        PreparedResume prepared;
+        try {
+            prepared = prepare(ready.run().pausedState(), ready.configuration(), decider, decision);
+        } catch (InvalidInputException e) {
+            return new DecisionResult.InvalidInput(runId, e.errors());
+        }
+        if (prepared instanceof PreparedResume.Stale stale) {
+            // The decision is claimed and put back with the changed card, so that every decider sees it changed.
+            RunRepository.ClaimResult claim = runs.claim(decision);
+            if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+                return putBackStale(claimed.run().lease(), stale);
+            }
+            return DecisionChecks.refusedClaim(runId, claim);
+        }
+        PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
+        RunRepository.ClaimResult claim = runs.claim(decision, resume.start());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-            return resume(claimed.run(), ready.configuration(), decider, ready.decision());
+            return carryOut(claimed.run(), decision, resume);
         }
         return DecisionChecks.refusedClaim(runId, claim);
     }
@@ -212,36 +232,57 @@ public final class DefaultRunService implements RunService {
         return checks.check(decider, runId, digest, answer);
     }
 
+    /** The decision applied to the pause, nothing written yet; the approved calls run as the run owner. */
+    private PreparedResume prepare(PausedState state, AgentConfiguration configuration, Actor decider,
+                                   DecisionRecord decision) {
+        return switch (decision.kind()) {
+            case APPROVAL -> loop.prepareApproval(state, configuration,
+                    new ApprovalDecision(decider, decision.verdicts()));
+            case INPUT -> loop.prepareInput(state, configuration, new InputSubmission(decider, decision.input()));
+        };
+    }
+
     /**
-     * Carries out a claimed run's committed decision: the approved calls, or the call that asked for input, run
-     * under the run owner's identity; {@code decider} is who decided.
+     * Carries out the committed decision of a run claimed before (by a worker's queue, or before a restart): its
+     * start is committed now, under the run's lease; {@code decider} is who decided.
      */
-    private DecisionResult resume(StoredRun run, AgentConfiguration configuration, Actor decider,
-                                  DecisionRecord decision) {
-        PausedState state = run.pausedState();
-        RunOutcome outcome;
+    private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
+                                         DecisionRecord decision) {
+        RunLease lease = run.lease();
+        PreparedResume prepared;
         try {
-            outcome = switch (decision.kind()) {
-                case APPROVAL -> loop.resumeApproval(state, configuration,
-                        new ApprovalDecision(decider, decision.verdicts()));
-                case INPUT -> loop.resumeInput(state, configuration, new InputSubmission(decider, decision.input()));
-            };
+            prepared = prepare(run.pausedState(), configuration, decider, decision);
         } catch (InvalidInputException e) {
-            runs.release(state, clock.instant());
+            runs.release(lease, run.pausedState(), clock.instant());
             return new DecisionResult.InvalidInput(run.runId(), e.errors());
         } catch (RunStateException e) {
-            runs.release(state, clock.instant());
+            runs.release(lease, run.pausedState(), clock.instant());
             throw e;
         }
-        if (decision.kind() == DecisionRecord.Kind.APPROVAL && outcome instanceof RunOutcome.WaitingForApproval again
-                && samePause(state, again.state())) {
-            // A preview changed since the card was shown: nothing ran, the person must look again.
-            runs.release(again.state(), clock.instant());
-            return new DecisionResult.Stale(run.runId(), again.state().digest());
+        if (prepared instanceof PreparedResume.Stale stale) {
+            return putBackStale(lease, stale);
         }
-        runs.recordOutcome(outcome, clock.instant());
-        return DecisionChecks.done(run.runId(), outcome.status(), decision,
-                ResumedCalls.failed(state, decision, outcome));
+        PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
+        runs.begin(lease, resume.start());
+        return carryOut(run, decision, resume);
+    }
+
+    /** A preview changed since the card was shown: nothing ran, the person must look again. */
+    private DecisionResult putBackStale(RunLease lease, PreparedResume.Stale stale) {
+        runs.release(lease, stale.outcome().state(), clock.instant());
+        return new DecisionResult.Stale(lease.runId(), stale.outcome().state().digest());
+    }
+
+    /**
+     * Runs the decided calls and what follows under the claimed run's lease, and records where the run stands. A
+     * write the lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
+     */
+    private DecisionResult carryOut(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
+        RunLease lease = claimed.lease();
+        RunOutcome outcome = resume.carryOut(runs.journal(lease));
+        runs.recordOutcome(lease, outcome, clock.instant());
+        return DecisionChecks.done(claimed.runId(), outcome.status(), decision,
+                ResumedCalls.failed(claimed.pausedState(), decision, outcome));
     }
 
     /**
@@ -251,7 +292,7 @@ public final class DefaultRunService implements RunService {
      * @param decider the person who decided, with their roles as the store knows them now
      */
     DecisionResult resumeDecided(StoredRun claimed, Actor decider) {
-        return resume(claimed, agents.get(claimed.agent()), decider, claimed.lastDecision());
+        return resumeClaimed(claimed, agents.get(claimed.agent()), decider, claimed.lastDecision());
     }
 
     /**
@@ -275,24 +316,19 @@ public final class DefaultRunService implements RunService {
         try {
             configuration = agents.get(run.agent());
         } catch (IllegalArgumentException e) {
-            runs.release(run.pausedState(), clock.instant());
+            runs.release(run.lease(), run.pausedState(), clock.instant());
             return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
         }
         // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
         Actor decider = new Actor(decision.decidedBy(), Set.of());
         try {
             return new Resumption.CarriedOut(run.runId(), decision.decidedBy(),
-                    resume(run, configuration, decider, decision));
+                    resumeClaimed(run, configuration, decider, decision));
         } catch (RunStateException e) {
             return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
         } catch (RuntimeException e) {
             return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), false);
         }
-    }
-
-    private static boolean samePause(PausedState before, PausedState after) {
-        return before.transcript().size() == after.transcript().size()
-                && after.calls().stream().anyMatch(PendingCall::stale);
     }
 
     @Override

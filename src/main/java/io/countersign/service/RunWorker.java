@@ -33,8 +33,9 @@ import java.util.function.Consumer;
  * unknown" for a person when a call had started.
  *
  * <p>A worker that keeps running but is frozen for longer than its lease can lose a run to recovery while it
- * still holds it; the lease must therefore be well above the longest pause of a live worker (a minute by
- * default, renewed every third of it).
+ * still holds it. The run's epoch then fences it off: its next write for the run is refused and it executes nothing
+ * more, so a call runs at most once; still, the run it loses ends flagged or runs again elsewhere, so the lease
+ * should be well above the longest pause of a live worker (a minute by default, renewed every third of it).
  */
 public final class RunWorker {
     private final String id;

@@ -2,44 +2,108 @@ package io.countersign.store;
 
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RunLease;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The execution journal in {@code call_intents}: intent before, outcome after, each in its own committed
- * transaction, so that a crash leaves the truth behind. An intent is written only while this process drives the
- * run: the check and the insert share the run's lock with a take-over, so no call starts on a run another process
- * has taken.
+ * The execution journal in {@code call_intents}, of one driver of a run: each intent in a durable commit of its
+ * own, the last durable write before the call's tool executes; the outcomes kept back and committed, without
+ * waiting for the disk, before the model is asked again, or with the stretch's outcome (which clears the journal).
+ * Every write holds only while the driver's lease is current, checked in the write's own statement: a driver frozen
+ * past its lease fails its intent and executes nothing, or had it committed, and the run's taker then sees an
+ * intent without an outcome and flags it.
  */
-record CallJournal(Database database, StoreSession session) implements ExecutionJournal {
+final class CallJournal implements ExecutionJournal {
+    /** An intent of a call, written while the lease's driver still drives the run; the run's row locked. */
+    private static final String INSERT_INTENT = "INSERT INTO call_intents (run_id, call_id, tool_name, started_at)"
+            + " SELECT r.id, :callId, :toolName, :startedAt FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN;
+
+    private final Database database;
+    private final StoreSession session;
+    private final RunLease lease;
+    private final List<Finished> keptBack = new ArrayList<>();
+
+    CallJournal(Database database, StoreSession session, RunLease lease) {
+        this.database = database;
+        this.session = session;
+        this.lease = lease;
+    }
+
+    private record Finished(String callId, ToolInvocationObservation.Outcome outcome, Instant at) {
+    }
+
     @Override
     public void beforeExecute(String runId, String callId, String toolName) {
+        requireLeased(runId);
         database.write("record that call " + callId + " of run " + runId + " starts", connection -> {
-            LockedRun.drivenBy(session, connection, database.dialect(), runId,
+            writeIntents(connection, database, session, lease, List.of(new Intent(callId, toolName)),
                     "call " + callId + " was not started");
-            try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO call_intents (run_id,"
-                    + " call_id, tool_name, started_at) VALUES (:runId, :callId, :toolName, :startedAt)")) {
-                insert.set("runId", runId).set("callId", callId).set("toolName", toolName)
-                        .set("startedAt", database.clock().instant()).executeUpdate();
-            }
             return null;
         });
     }
 
     @Override
     public void afterExecute(String runId, String callId, ToolInvocationObservation.Outcome outcome) {
-        database.write("record the outcome of call " + callId + " of run " + runId, connection -> {
+        requireLeased(runId);
+        keptBack.add(new Finished(callId, outcome, database.clock().instant()));
+    }
+
+    @Override
+    public void beforeModelCall(String runId) {
+        requireLeased(runId);
+        if (keptBack.isEmpty()) {
+            return;
+        }
+        database.writeDeferred("record the outcomes of the calls of run " + runId, null, connection -> {
             try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE call_intents"
                     + " SET outcome = :outcome, finished_at = :finishedAt"
-                    + " WHERE run_id = :runId AND call_id = :callId AND outcome IS NULL")) {
-                update.set("outcome", outcome.code()).set("finishedAt", database.clock().instant())
-                        .set("runId", runId).set("callId", callId).executeUpdate();
+                    + " WHERE run_id = :runId AND call_id = :callId AND outcome IS NULL"
+                    + " AND EXISTS (SELECT 1 FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN + ")")) {
+                LockedRun.bindDriven(update, session, lease).set("runId", runId);
+                for (Finished finished : keptBack) {
+                    int updated = update.set("outcome", finished.outcome().code())
+                            .set("finishedAt", finished.at()).set("callId", finished.callId()).executeUpdate();
+                    if (updated == 0) {
+                        throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                                "the model is not asked again");
+                    }
+                }
             }
             return null;
         });
+        keptBack.clear();
+    }
+
+    private void requireLeased(String runId) {
+        if (!lease.runId().equals(runId)) {
+            throw new IllegalArgumentException("the journal of run " + lease.runId() + " cannot record calls of run "
+                    + runId);
+        }
+    }
+
+    /**
+     * Writes the intents in the caller's transaction, each only while the lease's driver drives the run (on
+     * PostgreSQL the run's row is locked, so a take-over waits and then sees them).
+     *
+     * @throws io.countersign.engine.port.RunTakenOverException when it no longer does; nothing is written
+     */
+    static void writeIntents(Connection connection, Database database, StoreSession session, RunLease lease,
+                             List<Intent> intents, String consequence) throws SQLException {
+        Dialect dialect = database.dialect();
+        try (NamedStatement insert = NamedStatement.prepare(connection, INSERT_INTENT + dialect.lockRowsOf("r"))) {
+            LockedRun.bindDriven(insert, session, lease).set("runId", lease.runId())
+                    .set("startedAt", database.clock().instant());
+            for (Intent intent : intents) {
+                if (insert.set("callId", intent.callId()).set("toolName", intent.toolName()).executeUpdate() == 0) {
+                    throw LockedRun.refusal(session, connection, dialect, lease, consequence);
+                }
+            }
+        }
     }
 
     /** Forgets the run's journal, in the caller's transaction: its stretch ended, or it waits again. */

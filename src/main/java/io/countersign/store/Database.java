@@ -5,9 +5,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
@@ -26,6 +28,8 @@ final class Database implements AutoCloseable {
     private final StoreOptions options;
     private final Properties postgresProperties;
     private final ChangeFeed changes;
+    private final AtomicLong durableCommits = new AtomicLong();
+    private final AtomicLong deferredCommits = new AtomicLong();
 
     private Database(HikariDataSource pool, Dialect dialect, StoreLocation location, StoreOptions options,
                      Properties postgresProperties) {
@@ -113,6 +117,11 @@ final class Database implements AutoCloseable {
         return DriverManager.getConnection(((StoreLocation.Postgres) location).jdbcUrl(), postgresProperties);
     }
 
+    /** The write transactions committed so far. */
+    StoreCommits commits() {
+        return new StoreCommits(durableCommits.get(), deferredCommits.get());
+    }
+
     /** Runs read-only work in auto-commit. {@code what} completes "Countersign could not ...". */
     <T> T read(String what, SqlWork<T> work) {
         try (Connection connection = pool.getConnection()) {
@@ -124,7 +133,18 @@ final class Database implements AutoCloseable {
 
     /** Runs work in one transaction. */
     <T> T write(String what, SqlWork<T> work) {
-        return transaction(what, null, false, work, result -> false);
+        return transaction(what, null, false, false, work, result -> false);
+    }
+
+    /**
+     * Runs work in one transaction whose commit does not wait for the disk: SQLite under WAL commits it with
+     * {@code synchronous=NORMAL}, PostgreSQL with {@code synchronous_commit = off}. It survives a crash of this
+     * process, and the next durable commit (which writes the log in order) makes it durable; only a crash of the
+     * machine before that may lose it. For writes whose loss leaves nothing wrong behind: a new run nobody was told
+     * of yet, or outcomes whose intents stand without them.
+     */
+    <T> T writeDeferred(String what, ChangeKind kind, SqlWork<T> work) {
+        return transaction(what, kind, kind != null, true, work, result -> true);
     }
 
     /**
@@ -133,7 +153,7 @@ final class Database implements AutoCloseable {
      * old value it records).
      */
     <T> T write(String what, ChangeKind kind, SqlWork<T> work) {
-        return transaction(what, kind, true, work, result -> true);
+        return transaction(what, kind, true, false, work, result -> true);
     }
 
     /**
@@ -142,7 +162,7 @@ final class Database implements AutoCloseable {
      * console. Such work takes its own row locks; the bump comes last.
      */
     <T> T writeIf(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
-        return transaction(what, kind, false, work, changed);
+        return transaction(what, kind, false, false, work, changed);
     }
 
     /**
@@ -160,19 +180,28 @@ final class Database implements AutoCloseable {
             throw failure(what, e);
         }
         if (changed.test(result)) {
+            durableCommits.incrementAndGet();
             changes.committed(kind);
         }
         return result;
     }
 
-    private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, SqlWork<T> work,
+    private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, boolean deferred, SqlWork<T> work,
                               Predicate<? super T> changed) {
         long counter = 0;
         boolean bumped = false;
         T result;
         try (Connection connection = pool.getConnection()) {
+            if (deferred && dialect == Dialect.SQLITE) {
+                synchronous(connection, "NORMAL");
+            }
             connection.setAutoCommit(false);
             try {
+                if (deferred && dialect == Dialect.POSTGRESQL) {
+                    try (Statement off = connection.createStatement()) {
+                        off.execute("SET LOCAL synchronous_commit = off");
+                    }
+                }
                 if (kind != null && bumpFirst) {
                     counter = changes.bump(connection, kind);
                     bumped = true;
@@ -183,9 +212,15 @@ final class Database implements AutoCloseable {
                     bumped = true;
                 }
                 connection.commit();
+                (deferred ? deferredCommits : durableCommits).incrementAndGet();
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
                 throw e;
+            } finally {
+                if (deferred && dialect == Dialect.SQLITE) {
+                    connection.setAutoCommit(true);
+                    synchronous(connection, "FULL");
+                }
             }
         } catch (SQLException e) {
             throw failure(what, e);
@@ -194,6 +229,13 @@ final class Database implements AutoCloseable {
             changes.committed(kind, counter);
         }
         return result;
+    }
+
+    /** Sets SQLite's sync level for the connection's next commits; the pool's connections are FULL otherwise. */
+    private static void synchronous(Connection connection, String level) throws SQLException {
+        try (Statement pragma = connection.createStatement()) {
+            pragma.execute("PRAGMA synchronous = " + level);
+        }
     }
 
     private static void rollback(Connection connection, Exception cause) {

@@ -1,6 +1,8 @@
 package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository.ClaimResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
@@ -9,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -20,9 +23,10 @@ import java.util.stream.Collectors;
  */
 record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
-    private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, digest, summary, verdicts, input";
+    private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, digest, summary, verdicts, input,"
+            + " event_recorded";
     private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
-            + " :input";
+            + " :input, :eventRecorded";
     /**
      * The PostgreSQL claim (see {@code claimInOneStatement}). It returns the claimed run (without its transcript
      * and history, which its paused state holds) and sends the change's NOTIFY, or returns no row and sends
@@ -30,7 +34,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      */
     private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
             + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = :owner,"
-            + " updated_at = :decidedAt, queued_at = :queuedAt"
+            + " updated_at = :decidedAt, queued_at = :queuedAt, epoch = r.epoch + 1"
             + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest"
             + " RETURNING " + RunRows.RUN_COLUMN_NAMES.stream().map(column -> column.equals("transcript")
             || column.equals("history") ? "NULL AS " + column : "r." + column).collect(Collectors.joining(", "))
@@ -47,16 +51,17 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
 
     /**
      * Claims a waiting run for the decision; the run goes to {@code claimedStatus}: running under this process, or
-     * queued with its decision for a worker. See {@link RunStore#claim} for the refusals.
+     * queued with its decision for a worker. The start is committed with the claim. See {@link RunStore#claim} for
+     * the refusals.
      */
-    ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus) {
+    ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus, DecisionStart start) {
         if (database.dialect() == Dialect.POSTGRESQL) {
-            Optional<ClaimResult.Claimed> claimed = claimInOneStatement(decision, claimedStatus);
+            Optional<ClaimResult.Claimed> claimed = claimInOneStatement(decision, claimedStatus, start);
             if (claimed.isPresent()) {
                 return claimed.get();
             }
         }
-        return claimUnderLock(decision, claimedStatus);
+        return claimUnderLock(decision, claimedStatus, start);
     }
 
     /**
@@ -67,32 +72,89 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * tells the other processes. The change counter is left alone: on PostgreSQL only notifications carry
      * changes between processes.
      *
+     * A claim with a start to write runs the same statement in a transaction with the start's inserts: one WAL
+     * flush, a few more round trips.
+     *
      * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
      *         a competing claim this one may have waited for
      */
-    private Optional<ClaimResult.Claimed> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus) {
+    private Optional<ClaimResult.Claimed> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus,
+                                                              DecisionStart start) {
         String runId = decision.runId();
         boolean queued = claimedStatus == RunStatus.QUEUED;
-        return database.statement("commit the decision on run " + runId, ChangeKind.DECISION, Optional::isPresent,
-                connection -> {
-                    try (NamedStatement statement = NamedStatement.prepare(connection, CLAIM_IN_ONE_STATEMENT)) {
-                        statement.set("claimedStatus", claimedStatus.code())
-                                .set("owner", queued ? null : session.id())
-                                .set("queuedAt", queued ? decision.decidedAt() : null)
-                                .set("runId", runId)
-                                .set("expectedStatus", expectedStatus(decision).code());
-                        RunRows.bindDecision(statement, decision);
-                        database.changes().bindNotify(statement, ChangeKind.DECISION);
-                        try (ResultSet row = statement.executeQuery()) {
-                            return row.next() ? Optional.of(new ClaimResult.Claimed(rows.run(row, decision)))
-                                    : Optional.<ClaimResult.Claimed>empty();
-                        }
+        String what = "commit the decision on run " + runId;
+        SqlWork<Optional<ClaimResult.Claimed>> work = connection -> {
+            try (NamedStatement statement = NamedStatement.prepare(connection, CLAIM_IN_ONE_STATEMENT)) {
+                statement.set("claimedStatus", claimedStatus.code())
+                        .set("owner", queued ? null : session.id())
+                        .set("queuedAt", queued ? decision.decidedAt() : null)
+                        .set("runId", runId)
+                        .set("expectedStatus", expectedStatus(decision).code());
+                bindDecision(statement, decision, start);
+                database.changes().bindNotify(statement, ChangeKind.DECISION);
+                try (ResultSet row = statement.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
                     }
-                });
+                    StoredRun run = rows.run(row, decision);
+                    writeStart(connection, run, start);
+                    return Optional.of(new ClaimResult.Claimed(run));
+                }
+            }
+        };
+        if (start.equals(DecisionStart.NONE)) {
+            return database.statement(what, ChangeKind.DECISION, Optional::isPresent, work);
+        }
+        Optional<ClaimResult.Claimed> claimed = database.write(what, work);
+        if (claimed.isPresent()) {
+            database.changes().committed(ChangeKind.DECISION);
+        }
+        return claimed;
+    }
+
+    /** Binds the decision's values, and whether its event is recorded with it. */
+    private static void bindDecision(NamedStatement statement, DecisionRecord decision, DecisionStart start)
+            throws SQLException {
+        RunRows.bindDecision(statement, decision);
+        statement.set("eventRecorded", start.decisionEvent() != null);
+    }
+
+    /** Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction. */
+    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start) throws SQLException {
+        if (start.decisionEvent() != null) {
+            EventStore.insert(connection, List.of(start.decisionEvent()));
+        }
+        if (!start.intents().isEmpty()) {
+            CallJournal.writeIntents(connection, database, session, claimed.lease(), start.intents(),
+                    "its calls were not started");
+        }
+    }
+
+    /**
+     * Commits the start of a decision claimed before, for the lease's driver; see {@link RunStore#begin}. The
+     * event is recorded unless the decision has it already (a process that stopped after its claim recorded it).
+     */
+    void begin(RunLease lease, DecisionStart start) {
+        String runId = lease.runId();
+        database.write("start carrying out the decision on run " + runId, connection -> {
+            try (NamedStatement touch = NamedStatement.prepare(connection, "UPDATE runs AS r"
+                    + " SET updated_at = r.updated_at WHERE r.id = :runId AND " + LockedRun.DRIVEN)) {
+                if (LockedRun.bindDriven(touch.set("runId", runId), session, lease).executeUpdate() == 0) {
+                    throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                            "its decision is not carried out");
+                }
+            }
+            if (start.decisionEvent() != null && !EventStore.decisionEventRecordedBefore(connection, runId)) {
+                EventStore.insert(connection, List.of(start.decisionEvent()));
+            }
+            CallJournal.writeIntents(connection, database, session, lease, start.intents(),
+                    "its calls were not started");
+            return null;
+        });
     }
 
     /** The claim as one transaction over the run's locked row: SQLite's, and PostgreSQL's refusals. */
-    private ClaimResult claimUnderLock(DecisionRecord decision, RunStatus claimedStatus) {
+    private ClaimResult claimUnderLock(DecisionRecord decision, RunStatus claimedStatus, DecisionStart start) {
         String runId = decision.runId();
         return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
                 ClaimResult.Claimed.class::isInstance, connection -> {
@@ -116,8 +178,10 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     }
                     // A decision on the run's current card would have taken it out of waiting: none exists here.
                     if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
-                        return new ClaimResult.Claimed(commitClaim(connection, decision, run, pauseNumber,
-                                claimedStatus));
+                        StoredRun claimedRun = commitClaim(connection, decision, run, pauseNumber, claimedStatus,
+                                start);
+                        writeStart(connection, claimedRun, start);
+                        return new ClaimResult.Claimed(claimedRun);
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
                     // still reads other rows as they were when it began, before the competing claim committed.
@@ -167,19 +231,19 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
 
     /** Commits the decision on the run's current pause and returns the run as it now stands. */
     private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber,
-                                  RunStatus claimedStatus) throws SQLException {
+                                  RunStatus claimedStatus, DecisionStart start) throws SQLException {
         long decisionId;
         try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
                 + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")",
                 "id")) {
             insert.set("runId", decision.runId()).set("pauseNumber", pauseNumber);
-            RunRows.bindDecision(insert, decision);
+            bindDecision(insert, decision, start);
             decisionId = insert.insertedKey();
         }
         boolean queued = claimedStatus == RunStatus.QUEUED;
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :claimedStatus,"
-                + " claimed_decision = :decisionId, owner = :owner, updated_at = :decidedAt, queued_at = :queuedAt"
-                + " WHERE id = :runId")) {
+                + " claimed_decision = :decisionId, owner = :owner, updated_at = :decidedAt, queued_at = :queuedAt,"
+                + " epoch = epoch + 1 WHERE id = :runId")) {
             update.set("claimedStatus", claimedStatus.code()).set("decisionId", decisionId)
                     .set("owner", queued ? null : session.id()).set("decidedAt", decision.decidedAt())
                     .set("queuedAt", queued ? decision.decidedAt() : null).set("runId", decision.runId())
@@ -188,34 +252,48 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         return new StoredRun(run.runId(), run.agent(), run.initiator(), run.prompt(), run.unattended(),
                 claimedStatus, run.createdAt(), decision.decidedAt(), run.waitingSince(), run.pausedState(),
                 run.transcript(), run.history(), run.counters(), run.failureReason(), run.failureMessage(), decision,
-                run.unknownOutcomeCalls());
+                run.unknownOutcomeCalls(), run.epoch() + 1);
     }
 
-    /** Puts a run this process drives on a claimed decision back to waiting; see {@link RunStore#release}. */
-    void release(PausedState state, Instant at) {
+    /**
+     * Puts a run the lease's driver drives on a claimed decision back to waiting; see {@link RunStore#release}.
+     */
+    void release(RunLease lease, PausedState state, Instant at) {
         String runId = state.runId();
         database.write("put run " + runId + " back to waiting", ChangeKind.RUN, connection -> {
-            LockedRun row = LockedRun.drivenBy(session, connection, database.dialect(), runId,
-                    "it cannot be put back to waiting");
+            LockedRun row = LockedRun.existing(connection, database.dialect(), runId);
+            if (!row.runId().equals(lease.runId()) || row.status() != RunStatus.RUNNING
+                    || !session.id().equals(row.owner()) || row.epoch() != lease.epoch()) {
+                throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                        "it cannot be put back to waiting");
+            }
             if (!row.claimed()) {
                 throw new IllegalStateException("run " + runId + " was not claimed for a decision, so it cannot be"
                         + " put back to waiting; nothing changed");
             }
-            putBackToWaiting(connection, state, row.pauseNumber(), at);
+            putBackToWaiting(connection, state, row.pauseNumber(), row.epoch(), at);
             return null;
         });
     }
 
-    /** The run waits again with the given state; the decision of its pause is gone, since it did not go through. */
-    static void putBackToWaiting(Connection connection, PausedState state, int pauseNumber, Instant at)
+    /**
+     * The run waits again with the given state; the decision of its pause is gone, since it did not go through. The
+     * epoch the caller found the run locked with grows, so that no earlier driver writes for it any more.
+     */
+    static void putBackToWaiting(Connection connection, PausedState state, int pauseNumber, long epoch, Instant at)
             throws SQLException {
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :status,"
                 + " updated_at = :at, paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
                 + " refused_count = :refusedCount, claimed_decision = NULL, outcome_unknown = NULL, owner = NULL,"
-                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = :runId")) {
-            update.set("status", state.status().code()).set("at", at).set("runId", state.runId());
+                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL, epoch = epoch + 1"
+                + " WHERE id = :runId AND epoch = :epoch")) {
+            update.set("status", state.status().code()).set("at", at).set("runId", state.runId())
+                    .set("epoch", epoch);
             RunRows.bindPausedState(update, state);
-            update.executeUpdate();
+            if (update.executeUpdate() == 0) {
+                throw new IllegalStateException("run " + state.runId() + " changed while it was put back to"
+                        + " waiting; nothing changed");
+            }
         }
         try (NamedStatement delete = NamedStatement.prepare(connection, "DELETE FROM decisions"
                 + " WHERE run_id = :runId AND pause_number = :pauseNumber")) {

@@ -73,7 +73,7 @@ public final class EventStore implements EventSink {
      * Marks the run's claimed decision as having its event, in the caller's transaction; true when it had it
      * already. A run with no claimed decision (a decision event recorded outside the claim) has nothing to mark.
      */
-    private static boolean decisionEventRecordedBefore(Connection connection, String runId) throws SQLException {
+    static boolean decisionEventRecordedBefore(Connection connection, String runId) throws SQLException {
         try (PreparedStatement mark = connection.prepareStatement("UPDATE decisions SET event_recorded = ?"
                 + " WHERE id = (SELECT claimed_decision FROM runs WHERE id = ?) AND event_recorded = ?")) {
             mark.setBoolean(1, true);
@@ -108,7 +108,7 @@ public final class EventStore implements EventSink {
      * Inserts the events in batches, adds them to the tables of counts and their values to the searched names, in
      * the caller's transaction.
      */
-    private static void insert(Connection connection, List<GovernanceEvent> events) throws SQLException {
+    static void insert(Connection connection, List<GovernanceEvent> events) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             int pending = 0;
             for (GovernanceEvent event : events) {

@@ -2,6 +2,7 @@ package io.countersign.store;
 
 import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
@@ -20,18 +21,24 @@ import java.util.Optional;
 record RunRecords(Database database, StoreSession session, RunRows rows) {
     private static final int RECENT_CALLS_PAGE = 200;
     private static final String WAITING = "status IN (:forApproval, :forInput)";
+    /** The epoch a new run starts with; every take-over grows it. */
+    private static final long FIRST_EPOCH = 1;
 
 
 
-    /** A running run is driven by this process from the start; a queued one by whichever worker claims it. */
-    void insert(String runId, String agent, String initiator, String prompt, boolean unattended, RunStatus status,
-                Instant at) {
-        database.write("record the new run " + runId, ChangeKind.RUN, connection -> {
+    /**
+     * A running run is driven by this process from the start; a queued one by whichever worker claims it. A running
+     * run's record is not made durable on its own (its stretch's outcome is), a queued one's is: the queue is the
+     * only record that it is to run.
+     */
+    RunLease insert(String runId, String agent, String initiator, String prompt, boolean unattended,
+                    RunStatus status, Instant at) {
+        SqlWork<Void> work = connection -> {
             try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO runs (id, agent,"
                     + " initiator, prompt, unattended, status, created_at, updated_at, pause_number, transcript,"
-                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at) VALUES (:runId,"
-                    + " :agent, :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history, 0, 0, 0,"
-                    + " :owner, :queuedAt)")) {
+                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at, epoch) VALUES"
+                    + " (:runId, :agent, :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history, 0, 0,"
+                    + " 0, :owner, :queuedAt, " + FIRST_EPOCH + ")")) {
                 insert.set("runId", runId).set("agent", agent).set("initiator", initiator).set("prompt", prompt)
                         .set("unattended", unattended).set("status", status.code()).set("at", at)
                         .set("history", PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete())
@@ -41,24 +48,38 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                         .executeUpdate();
             }
             return null;
-        });
+        };
+        String what = "record the new run " + runId;
+        if (status == RunStatus.QUEUED) {
+            database.write(what, ChangeKind.RUN, work);
+        } else {
+            database.writeDeferred(what, ChangeKind.RUN, work);
+        }
+        return new RunLease(runId, FIRST_EPOCH);
     }
 
-    /** Records where a stretch of a run this process drives ended; see {@link RunStore#recordOutcome}. */
-    void recordOutcome(RunOutcome outcome, Instant at) {
+    /**
+     * Records where a stretch of a run ended, for the lease's driver; see {@link RunStore#recordOutcome}. One
+     * statement checks the lease and writes the outcome.
+     */
+    void recordOutcome(RunLease lease, RunOutcome outcome, Instant at) {
         String runId = outcome.runId();
+        if (!lease.runId().equals(runId)) {
+            throw new IllegalArgumentException("the lease of run " + lease.runId() + " cannot record the outcome of"
+                    + " run " + runId);
+        }
         database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
-            LockedRun.drivenBy(session, connection, database.dialect(), runId, "its outcome cannot be recorded");
             PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
             RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
-            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :status,"
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs AS r SET status = :status,"
                     + " updated_at = :at, waiting_since = :waitingSince, pause_number = pause_number + :pauses,"
                     + " paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
                     + " refused_count = :refusedCount, transcript = :transcript, history = :history,"
                     + " iterations = :iterations, prompt_tokens = :promptTokens,"
                     + " completion_tokens = :completionTokens, failure_reason = :failureReason,"
                     + " failure_message = :failureMessage, claimed_decision = NULL, owner = NULL,"
-                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL WHERE id = :runId")) {
+                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL"
+                    + " WHERE r.id = :runId AND " + LockedRun.DRIVEN)) {
                 update.set("status", outcome.status().code()).set("at", at)
                         .set("waitingSince", state == null ? null : at).set("pauses", state == null ? 0 : 1);
                 RunRows.bindPausedState(update, state);
@@ -69,8 +90,11 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                         .set("completionTokens", outcome.counters().usage().completionTokens())
                         .set("failureReason", failed == null ? null : failed.reasonCode())
                         .set("failureMessage", failed == null ? null : failed.message())
-                        .set("runId", runId)
-                        .executeUpdate();
+                        .set("runId", runId);
+                if (LockedRun.bindDriven(update, session, lease).executeUpdate() == 0) {
+                    throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                            "its outcome cannot be recorded");
+                }
             }
             CallJournal.clear(connection, runId);
             return null;

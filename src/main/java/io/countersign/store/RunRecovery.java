@@ -78,8 +78,9 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
                         flagOutcomeUnknown(connection, runId, started, at);
                         return TakeOver.SETTLED;
                     }
+                    // A take-over: the epoch grows, so that whatever drove the run before writes nothing more for it.
                     try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET owner = :owner,"
-                            + " updated_at = :at WHERE id = :runId")) {
+                            + " updated_at = :at, epoch = epoch + 1 WHERE id = :runId")) {
                         update.set("owner", session.id()).set("at", at).set("runId", runId).executeUpdate();
                     }
                     return TakeOver.RESUME;
@@ -91,8 +92,8 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
         String message = "the process running this run stopped before the run paused or finished"
                 + (started.isEmpty() ? "" : "; the outcome of " + String.join(", ", started) + " is unknown");
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
-                + " updated_at = :at, failure_reason = 'interrupted', failure_message = :message, owner = NULL"
-                + " WHERE id = :runId")) {
+                + " updated_at = :at, failure_reason = 'interrupted', failure_message = :message, owner = NULL,"
+                + " epoch = epoch + 1 WHERE id = :runId")) {
             update.set("failed", RunStatus.FAILED.code()).set("at", at).set("message", message).set("runId", runId)
                     .executeUpdate();
         }
@@ -102,7 +103,7 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
     private static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
             throws SQLException {
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET outcome_unknown = :calls,"
-                + " updated_at = :at, owner = NULL WHERE id = :runId")) {
+                + " updated_at = :at, owner = NULL, epoch = epoch + 1 WHERE id = :runId")) {
             update.set("calls", RunRows.callsToJson(calls)).set("at", at).set("runId", runId).executeUpdate();
         }
     }
@@ -117,7 +118,7 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
             }
             if (retry) {
                 DecisionClaims.putBackToWaiting(connection, PausedStateCodec.fromJson(row.pausedState()),
-                        row.pauseNumber(), at);
+                        row.pauseNumber(), row.epoch(), at);
                 return null;
             }
             try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"

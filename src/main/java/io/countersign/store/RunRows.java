@@ -39,7 +39,7 @@ final class RunRows {
     static final List<String> RUN_COLUMN_NAMES = List.of("id", "agent", "initiator", "prompt", "unattended",
             "status", "created_at", "updated_at", "waiting_since", "paused_state", "transcript", "history",
             "iterations", "prompt_tokens", "completion_tokens", "failure_reason", "failure_message",
-            "outcome_unknown");
+            "outcome_unknown", "epoch");
     static final String RUN_COLUMNS = RUN_COLUMN_NAMES.stream().map(column -> "r." + column)
             .collect(Collectors.joining(", "));
     /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
@@ -101,7 +101,7 @@ final class RunRows {
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
                         row.getLong("completion_tokens"))),
                 row.getString("failure_reason"), row.getString("failure_message"), lastDecision,
-                unknown == null ? List.of() : calls(unknown));
+                unknown == null ? List.of() : calls(unknown), row.getLong("epoch"));
     }
 
     /**

@@ -2,8 +2,10 @@ package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RecentToolCalls;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
@@ -21,16 +23,18 @@ import java.util.Optional;
  * {@link DecisionClaims} the atomic claims, {@link WorkerQueue} the queue for workers, {@link RunRecovery} the
  * take-over of runs whose process stopped, and {@link CallJournal} the execution journal.
  *
- * <p>A running run has an owner, the {@link StoreSession} of the process that drives it; its journal intents and
- * its outcome are written only by that owner, so a process taken for stopped cannot act on a run another process
- * took over.
+ * <p>A running run has an owner, the {@link StoreSession} of the process that drives it, and an epoch that grows at
+ * every take-over; its journal intents, its outcomes and its next state are written only under the owner's
+ * current {@link RunLease}, checked in the writing statement, so neither a process taken for stopped nor a thread
+ * that lost the run to another can act on it.
  */
 public final class RunStore implements RunRepository, RunQueue, RecentToolCalls {
     private final RunRecords runs;
     private final DecisionClaims claims;
     private final WorkerQueue queue;
     private final RunRecovery recovery;
-    private final CallJournal journal;
+    private final Database database;
+    private final StoreSession session;
 
     RunStore(Database database, StoreSession session) {
         RunRows rows = new RunRows();
@@ -38,12 +42,20 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
         this.claims = new DecisionClaims(database, session, rows);
         this.queue = new WorkerQueue(database, session, rows, runs);
         this.recovery = new RunRecovery(database, session, runs);
-        this.journal = new CallJournal(database, session);
+        this.database = database;
+        this.session = session;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On SQLite committed under {@code synchronous=NORMAL}, on PostgreSQL with {@code synchronous_commit = off}:
+     * it survives a crash of this process, and the stretch's outcome makes it durable.
+     */
     @Override
-    public void create(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at) {
-        runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.RUNNING, at);
+    public RunLease create(String runId, String agent, String initiator, String prompt, boolean unattended,
+                           Instant at) {
+        return runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.RUNNING, at);
     }
 
     @Override
@@ -51,15 +63,9 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
         runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.QUEUED, at);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * @throws IllegalStateException when this process does not drive the run (it waits, ended, or another process
-     *                               took it over); nothing is recorded
-     */
     @Override
-    public void recordOutcome(RunOutcome outcome, Instant at) {
-        runs.recordOutcome(outcome, at);
+    public void recordOutcome(RunLease lease, RunOutcome outcome, Instant at) {
+        runs.recordOutcome(lease, outcome, at);
     }
 
     @Override
@@ -103,29 +109,40 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
      * claim changes nothing and wakes no console.
      */
     @Override
-    public ClaimResult claim(DecisionRecord decision) {
-        return claims.claim(decision, RunStatus.RUNNING);
+    public ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+        return claims.claim(decision, RunStatus.RUNNING, start);
     }
 
     @Override
     public ClaimResult claimForWorker(DecisionRecord decision) {
-        return claims.claim(decision, RunStatus.QUEUED);
+        return claims.claim(decision, RunStatus.QUEUED, DecisionStart.NONE);
+    }
+
+    @Override
+    public void begin(RunLease lease, DecisionStart start) {
+        claims.begin(lease, start);
     }
 
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalStateException when this process does not drive a claimed decision of the run; nothing
-     *                               changes
+     * @throws IllegalStateException when the run carries out no claimed decision; nothing changes
      */
     @Override
-    public void release(PausedState state, Instant at) {
-        claims.release(state, at);
+    public void release(RunLease lease, PausedState state, Instant at) {
+        claims.release(lease, state, at);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Each intent is its own durable commit (the one written with a claim is the claim's); the outcomes are
+     * committed without waiting for the disk before the model is asked again, and with the stretch's outcome.
+     * The journal is the driver's own: use one per stretch, from one thread.
+     */
     @Override
-    public ExecutionJournal journal() {
-        return journal;
+    public ExecutionJournal journal(RunLease lease) {
+        return new CallJournal(database, session, lease);
     }
 
     /**

@@ -94,6 +94,11 @@ public final class Store implements AutoCloseable {
         return database.changes();
     }
 
+    /** How many write transactions this store committed since it opened, durably and not. */
+    public StoreCommits commits() {
+        return database.commits();
+    }
+
     /**
      * Stops watching for changes, unregisters this process and closes every connection. A run this process was
      * still driving is left to the next start-up's reconciliation.

@@ -19,10 +19,11 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
         // must not wake every other worker.
         return database.write("claim a queued run", connection -> {
             String runId;
-            // The worker's process becomes the run's owner, so its journal and outcome writes are its own.
+            // The worker's process becomes the run's owner and the epoch grows: the journal and outcome writes are
+            // this worker thread's alone, whoever drove the run before.
             try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :running,"
                     + " worker_id = :workerId, lease_expires = :leaseExpires, updated_at = :at, queued_at = NULL,"
-                    + " owner = :owner WHERE id = (SELECT id FROM runs"
+                    + " owner = :owner, epoch = epoch + 1 WHERE id = (SELECT id FROM runs"
                     // The literal status lets both databases take the queue's partial index.
                     + " WHERE status = '" + RunStatus.QUEUED.code() + "' ORDER BY queued_at, id LIMIT 1"
                     + database.dialect().skipLocked() + ") AND status = :queued RETURNING id")) {
@@ -90,14 +91,14 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
             List<String> unknown = CallJournal.unknownOutcomes(connection, runId);
             if (unknown.isEmpty()) {
                 try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :queued,"
-                        + " queued_at = :at, updated_at = :at, worker_id = NULL, lease_expires = NULL, owner = NULL"
-                        + " WHERE id = :runId")) {
+                        + " queued_at = :at, updated_at = :at, worker_id = NULL, lease_expires = NULL, owner = NULL,"
+                        + " epoch = epoch + 1 WHERE id = :runId")) {
                     update.set("queued", RunStatus.QUEUED.code()).set("at", at).set("runId", runId).executeUpdate();
                 }
             } else {
                 try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs"
                         + " SET outcome_unknown = :calls, updated_at = :at, worker_id = NULL, lease_expires = NULL,"
-                        + " owner = NULL WHERE id = :runId")) {
+                        + " owner = NULL, epoch = epoch + 1 WHERE id = :runId")) {
                     update.set("calls", RunRows.callsToJson(unknown)).set("at", at).set("runId", runId)
                             .executeUpdate();
                 }

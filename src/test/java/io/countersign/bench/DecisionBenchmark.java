@@ -7,6 +7,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.TokenUsage;
@@ -96,7 +97,7 @@ final class DecisionBenchmark {
     }
 
     /** The settings that decide whether a commit waits for the disk, read back from the database itself. */
-    private static String durability(Connection connection) throws SQLException {
+    static String durability(Connection connection) throws SQLException {
         boolean postgres = connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
         List<String> settings = postgres ? List.of("fsync", "synchronous_commit", "wal_sync_method")
                 : List.of("journal_mode", "synchronous");
@@ -134,10 +135,11 @@ final class DecisionBenchmark {
         for (int i = 0; i < count; i++) {
             String runId = prefix + i;
             Instant now = Instant.now();
-            store.runs().create(runId, agent.name(), OPERATOR.name(), "Tidy the release notes", false, now);
+            RunLease lease = store.runs().create(runId, agent.name(), OPERATOR.name(), "Tidy the release notes",
+                    false, now);
             RunOutcome outcome = loop.runLoop(RunRequest.of(agent, ToolExecutionContext.of(OPERATOR, runId,
                     Locale.ENGLISH), "Tidy the release notes"));
-            store.runs().recordOutcome(outcome, now);
+            store.runs().recordOutcome(lease, outcome, now);
             waiting.add(((RunOutcome.Paused) outcome).state());
         }
         return waiting;
@@ -186,7 +188,8 @@ final class DecisionBenchmark {
         return median;
     }
 
-    private static final class Write implements RequiresApproval {
+    /** An approval-bound write of a page of text that writes nothing, so that only the store meets the disk. */
+    static final class Write implements RequiresApproval {
         @Override
         public String name() {
             return "bench_write";

@@ -65,7 +65,7 @@ public final class StoreBenchmark {
         }
         System.out.printf("Countersign store benchmark: %s, %,d events, %,d decisions, Java %s%n", database, events,
                 decisions, Runtime.version());
-        try (Databases databases = database.equals("postgres") ? new Postgres() : new Sqlite()) {
+        try (Databases databases = Databases.named(database)) {
             if (events > 0) {
                 appendAgainstBareInsert(databases.fresh(), events);
                 queries(databases.fresh(), events);
@@ -250,8 +250,14 @@ public final class StoreBenchmark {
         }
     }
 
-    private interface Databases extends Closeable {
+    /** Fresh databases of one kind, each a store of its own; closing them deletes them. */
+    interface Databases extends Closeable {
         Target fresh() throws Exception;
+
+        /** SQLite files in a temporary folder ({@code sqlite}), or an embedded PostgreSQL ({@code postgres}). */
+        static Databases named(String database) throws java.io.IOException {
+            return database.equals("postgres") ? new Postgres() : new Sqlite();
+        }
     }
 
     private static final class Sqlite implements Databases {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -140,25 +141,48 @@ final class ChildJvm implements AutoCloseable {
 
     /** Waits for the child to print the given line, failing with its errors if it ends or takes too long. */
     void awaitLine(String expected, Duration timeout) throws Exception {
-        CompletableFuture<Boolean> seen = CompletableFuture.supplyAsync(() -> {
+        awaitLineStartingWith(expected, timeout, expected::equals);
+    }
+
+    /**
+     * Waits for the child to print a line that starts with the prefix, and returns it; fails with the child's errors
+     * if it ends or takes too long.
+     */
+    String awaitLineStartingWith(String prefix, Duration timeout) throws Exception {
+        return awaitLineStartingWith(prefix, timeout, line -> line.startsWith(prefix));
+    }
+
+    private String awaitLineStartingWith(String expected, Duration timeout, Predicate<String> fits)
+            throws Exception {
+        CompletableFuture<String> seen = CompletableFuture.supplyAsync(() -> {
             try {
                 for (String line = output.readLine(); line != null; line = output.readLine()) {
-                    if (line.equals(expected)) {
-                        return true;
+                    if (fits.test(line)) {
+                        return line;
                     }
                 }
-                return false;
+                return null;
             } catch (IOException e) {
-                return false;
+                return null;
             }
         });
         try {
-            if (!seen.get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            String line = seen.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (line == null) {
                 throw new AssertionError("the child ended before it printed \"" + expected + "\": " + errors());
             }
+            return line;
         } catch (TimeoutException e) {
             throw new AssertionError("the child did not print \"" + expected + "\" within " + timeout + ": "
                     + errors());
+        }
+    }
+
+    /** Sends a signal by name ({@code STOP}, {@code CONT}) to the child, as {@code kill -NAME} does. */
+    void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
         }
     }
 

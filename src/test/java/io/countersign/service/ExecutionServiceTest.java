@@ -161,8 +161,9 @@ class ExecutionServiceTest {
     void runWhoseWorkerStoppedDuringACallIsLeftForAPersonWhoMarksItFailed() {
         StartedRun queued = execution.enqueue(demo.operator, "workspace-auditor", "What is there?", true);
         Instant lapsed = Instant.now().minusSeconds(1);
-        demo.runtime.store().runs().claimNext("stopped-worker", lapsed, lapsed.minusSeconds(60));
-        demo.runtime.store().runs().journal().beforeExecute(queued.runId(), "call-1", "fs_list");
+        StoredRun claimed = demo.runtime.store().runs().claimNext("stopped-worker", lapsed, lapsed.minusSeconds(60))
+                .orElseThrow();
+        demo.runtime.store().runs().journal(claimed.lease()).beforeExecute(queued.runId(), "call-1", "fs_list");
 
         drain();
 

@@ -36,9 +36,16 @@ final class LedgerTool implements RequiresApproval {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
+    /** Run after each execution's line is written: a crash test halts there. */
+    private final Runnable afterExecution;
 
     LedgerTool(Path file) {
+        this(file, () -> { });
+    }
+
+    LedgerTool(Path file, Runnable afterExecution) {
         this.file = file;
+        this.afterExecution = afterExecution;
     }
 
     /** The scripts of the two ledger agents. */
@@ -67,7 +74,7 @@ final class LedgerTool implements RequiresApproval {
         return new ToolCall(id, NAME, JSON.createObjectNode().put("entry", entry));
     }
 
-    private static AssistantTurn turn(String content, ToolCall... calls) {
+    static AssistantTurn turn(String content, ToolCall... calls) {
         return new AssistantTurn(content, List.of(calls), new TokenUsage(20, 5));
     }
 
@@ -83,6 +90,11 @@ final class LedgerTool implements RequiresApproval {
 
     @Override
     public ObjectNode argumentSchema() {
+        return entrySchema();
+    }
+
+    /** One required string, the entry. */
+    static ObjectNode entrySchema() {
         ObjectNode schema = JSON.createObjectNode().put("type", "object");
         schema.putObject("properties").putObject("entry").put("type", "string");
         schema.putArray("required").add("entry");
@@ -111,10 +123,15 @@ final class LedgerTool implements RequiresApproval {
 
     @Override
     public ToolResult execute(ToolCallRequest request) throws IOException {
+        append(file, request);
+        afterExecution.run();
+        return ToolResult.ok("recorded " + request.arguments().path("entry").asText());
+    }
+
+    /** Appends {@code <run> <entry>} for the call, in one small O_APPEND write: a kill leaves all of it or none. */
+    static void append(Path file, ToolCallRequest request) throws IOException {
         String line = request.context().runReference() + " " + request.arguments().path("entry").asText() + "\n";
-        // One small O_APPEND write: a kill leaves the whole line or none of it.
         Files.write(file, line.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
-        return ToolResult.ok("recorded " + request.arguments().path("entry").asText());
     }
 }

@@ -131,9 +131,10 @@ class ResumeInterruptedTest {
         try (ServiceRig stopping = rig()) {
             runId = stopping.service.start(OLGA, LedgerTool.ONE_PAUSE, "Keep a record", false).runId();
             RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
-            stopping.store.runs().claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approve(0))));
-            stopping.store.runs().journal().beforeExecute(runId, "a", LedgerTool.NAME);
+            RunRepository.ClaimResult.Claimed claimed = (RunRepository.ClaimResult.Claimed) stopping.store.runs()
+                    .claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
+                            List.of(ApprovalDecision.CallVerdict.approve(0))));
+            stopping.store.runs().journal(claimed.run().lease()).beforeExecute(runId, "a", LedgerTool.NAME);
         }
 
         try (ServiceRig restarted = rig()) {

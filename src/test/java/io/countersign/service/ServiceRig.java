@@ -38,19 +38,24 @@ final class ServiceRig implements AutoCloseable {
                            InvocationRules rules) {
         Store store = Store.open(location);
         try {
-            List<String> groups = tools.stream().map(Tool::group).distinct().toList();
-            for (String agent : scripts.keySet()) {
-                ModelConfiguration model = ModelConfiguration.scripted(agent);
-                store.configurations().saveModel(model);
-                store.configurations().saveAgent(StoredAgentConfiguration.of(
-                        AgentConfiguration.of(agent, model, groups), "[]"));
-            }
+            saveAgents(store, tools, scripts);
             return new ServiceRig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
                     ScriptedChatModel.byModel(scripts), rules, Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH));
         } catch (RuntimeException e) {
             store.close();
             throw e;
+        }
+    }
+
+    /** Saves an agent of each script's name, on a scripted model of the same name, that may use every tool's group. */
+    static void saveAgents(Store store, List<Tool> tools, Map<String, List<AssistantTurn>> scripts) {
+        List<String> groups = tools.stream().map(Tool::group).distinct().toList();
+        for (String agent : scripts.keySet()) {
+            ModelConfiguration model = ModelConfiguration.scripted(agent);
+            store.configurations().saveModel(model);
+            store.configurations().saveAgent(StoredAgentConfiguration.of(
+                    AgentConfiguration.of(agent, model, groups), "[]"));
         }
     }
 

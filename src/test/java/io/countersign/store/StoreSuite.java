@@ -26,7 +26,11 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository.ClaimResult;
+import io.countersign.engine.port.RunTakenOverException;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
@@ -129,6 +133,26 @@ abstract class StoreSuite {
         }
     }
 
+    /** The lease of the run's current driver, as the claim or take-over that made it one handed it out. */
+    static RunLease lease(RunStore runs, String runId) {
+        return runs.find(runId).orElseThrow().lease();
+    }
+
+    /** Records the outcome as the run's current driver. */
+    static void recordOutcome(RunStore runs, RunOutcome outcome, Instant at) {
+        runs.recordOutcome(lease(runs, outcome.runId()), outcome, at);
+    }
+
+    /** Puts the run back to waiting as its current driver. */
+    static void release(RunStore runs, PausedState state, Instant at) {
+        runs.release(lease(runs, state.runId()), state, at);
+    }
+
+    /** The journal of the run's current driver. */
+    static ExecutionJournal journal(RunStore runs, String runId) {
+        return runs.journal(lease(runs, runId));
+    }
+
     /** Migrates the database on to a version this build does not have, as a newer Countersign would. */
     void migrateWithANewerBuild() {
         Flyway.configure().dataSource(rawDataSource(location))
@@ -151,7 +175,8 @@ abstract class StoreSuite {
                 while (versions.next()) {
                     applied.add(versions.getString(1));
                 }
-                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+                assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
+                        "13");
             }
         }
 
@@ -186,7 +211,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 12")
+                    .hasMessageContaining("knows up to version 13")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1092,7 +1117,7 @@ abstract class StoreSuite {
         void lapsedRunWithAStartedCallIsFlaggedAndLeftForAPerson() {
             enqueue("r1", NOW);
             store.runs().claimNext("w1", LEASE, NOW);
-            store.runs().journal().beforeExecute("r1", "call-1", "fs_write");
+            journal(store.runs(), "r1").beforeExecute("r1", "call-1", "fs_write");
 
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).singleElement().satisfies(run -> {
                 assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
@@ -1117,7 +1142,7 @@ abstract class StoreSuite {
             enqueue("r1", NOW);
             store.runs().claimNext("w1", LEASE, NOW);
 
-            store.runs().recordOutcome(completed("r1", "fs_read"), NOW);
+            recordOutcome(store.runs(), completed("r1", "fs_read"), NOW);
 
             assertThat(store.runs().renewLease("r1", "w1", LEASE)).isFalse();
             assertThat(store.runs().find("r1").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
@@ -1126,9 +1151,9 @@ abstract class StoreSuite {
         @Test
         void recentCallsComeNewestRunFirstAndEachRunsLastCallFirst() {
             store.runs().create("old", "triage", "maria", "p", false, NOW);
-            store.runs().recordOutcome(completed("old", "fs_list", "fs_read"), NOW);
+            recordOutcome(store.runs(), completed("old", "fs_list", "fs_read"), NOW);
             store.runs().create("new", "triage", "maria", "p", false, NOW);
-            store.runs().recordOutcome(completed("new", "web_fetch", "fs_write"), NOW.plusSeconds(1));
+            recordOutcome(store.runs(), completed("new", "web_fetch", "fs_write"), NOW.plusSeconds(1));
 
             assertThat(store.runs().recentCalls(3)).extracting(ToolInvocationObservation::toolName)
                     .containsExactly("fs_write", "web_fetch", "fs_read");
@@ -1214,7 +1239,7 @@ abstract class StoreSuite {
         PausedState paused(String runId, Instant at) {
             runs().create(runId, "writer", "maria", "Tidy the notes", false, at);
             RunOutcome.WaitingForApproval pause = fixture.firstPause(runId);
-            runs().recordOutcome(pause, at);
+            recordOutcome(runs(), pause, at);
             return pause.state();
         }
 
@@ -1222,7 +1247,7 @@ abstract class StoreSuite {
         RunOutcome approveAndResume(PausedState state, Instant at) {
             assertThat(runs().claim(approval(state, "jonas", at))).isInstanceOf(ClaimResult.Claimed.class);
             RunOutcome next = fixture.approve(state);
-            runs().recordOutcome(next, at);
+            recordOutcome(runs(), next, at);
             return next;
         }
 
@@ -1249,7 +1274,7 @@ abstract class StoreSuite {
             runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
             RunOutcome.WaitingForApproval pause = fixture.firstPause("r1");
 
-            runs().recordOutcome(pause, later);
+            recordOutcome(runs(), pause, later);
 
             StoredRun run = find("r1");
             assertThat(run.status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
@@ -1267,7 +1292,7 @@ abstract class StoreSuite {
             runs().create("r1", "asker", "maria", "File the bug", false, NOW);
             RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
 
-            runs().recordOutcome(pause, later);
+            recordOutcome(runs(), pause, later);
 
             assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_INPUT);
             assertThat(find("r1").pausedState()).isEqualTo(pause.state());
@@ -1295,7 +1320,7 @@ abstract class StoreSuite {
         void failureKeepsItsReasonAndMessage() {
             runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
 
-            runs().recordOutcome(new RunOutcome.Failed("r1", "provider_failed", "the provider answered 503",
+            recordOutcome(runs(), new RunOutcome.Failed("r1", "provider_failed", "the provider answered 503",
                     List.of(ChatMessage.user("Tidy the notes")), ToolInvocationHistory.emptyComplete(),
                     RunCounters.ZERO), later);
 
@@ -1307,7 +1332,7 @@ abstract class StoreSuite {
         void waitingListsApprovalAndInputPausesOldestWaitFirst() {
             paused("late", NOW.plusSeconds(30));
             runs().create("input", "asker", "maria", "File the bug", false, NOW);
-            runs().recordOutcome(fixture.inputPause("input"), NOW.plusSeconds(20));
+            recordOutcome(runs(), fixture.inputPause("input"), NOW.plusSeconds(20));
             paused("early", NOW.plusSeconds(10));
             runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
 
@@ -1319,7 +1344,7 @@ abstract class StoreSuite {
             paused("late", NOW.plusSeconds(30));
             runs().create("input", "asker", "maria", "File the bug", false, NOW);
             RunOutcome.WaitingForInput form = fixture.inputPause("input");
-            runs().recordOutcome(form, NOW.plusSeconds(20));
+            recordOutcome(runs(), form, NOW.plusSeconds(20));
             paused("early", NOW.plusSeconds(10));
             runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
 
@@ -1375,7 +1400,7 @@ abstract class StoreSuite {
         void inputDecisionKeepsItsValues() {
             runs().create("r1", "asker", "maria", "File the bug", false, NOW);
             RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
-            runs().recordOutcome(pause, NOW);
+            recordOutcome(runs(), pause, NOW);
             DecisionRecord decision = input(pause.state(), "jonas", later);
 
             runs().claim(decision);
@@ -1460,7 +1485,7 @@ abstract class StoreSuite {
             PausedState first = paused("r1", NOW);
             DecisionRecord winner = approval(first, "jonas", later);
             runs().claim(winner);
-            runs().recordOutcome(fixture.approve(first), later);
+            recordOutcome(runs(), fixture.approve(first), later);
 
             ClaimResult late = runs().claim(approval(first, "ana", later.plusSeconds(1)));
 
@@ -1497,7 +1522,7 @@ abstract class StoreSuite {
         @Test
         void decisionOnAFinishedRunThatNoneWasTakenOnIsNotWaiting() {
             runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
-            runs().recordOutcome(new RunOutcome.Cancelled("r1", List.of(), ToolInvocationHistory.emptyComplete(),
+            recordOutcome(runs(), new RunOutcome.Cancelled("r1", List.of(), ToolInvocationHistory.emptyComplete(),
                     RunCounters.ZERO), NOW);
 
             assertThat(runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
@@ -1539,7 +1564,7 @@ abstract class StoreSuite {
             PausedState state = paused("r1", NOW);
             runs().claim(approval(state, "jonas", later));
 
-            runs().release(state, later);
+            release(runs(), state, later);
 
             assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
             assertThat(find("r1").lastDecision()).isNull();
@@ -1563,7 +1588,7 @@ abstract class StoreSuite {
             PausedState state = paused("r1", NOW);
             runs().claim(approval(state, "jonas", later));
             store.events().record(decisionEvent("jonas-decided", "r1", later));
-            runs().release(state, later);
+            release(runs(), state, later);
 
             runs().claim(approval(state, "ana", later.plusSeconds(1)));
             store.events().record(decisionEvent("ana-decided", "r1", later.plusSeconds(1)));
@@ -1579,6 +1604,86 @@ abstract class StoreSuite {
             store.events().record(decisionEvent("unclaimed-too", "r1", later.plusSeconds(1)));
 
             assertThat(decisionEventIds("r1")).containsExactly("unclaimed-too", "unclaimed");
+        }
+
+        @Test
+        void claimCommitsTheDecisionsEventAndTheIntentsOfItsCallsInOneDurableCommit() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            StoreCommits before = store.commits();
+
+            ClaimResult claim = runs().claim(approval(state, "jonas", later), new DecisionStart(
+                    decisionEvent("with-claim", "r1", later), List.of(new ExecutionJournal.Intent("c1", "write"))));
+
+            assertThat(claim).isInstanceOf(ClaimResult.Claimed.class);
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 0));
+            assertThat(intents()).containsExactly("c1 write -");
+            assertThat(decisionEventIds("r1")).containsExactly("with-claim");
+            runs().begin(lease(runs(), "r1"), new DecisionStart(decisionEvent("again", "r1", later), List.of()));
+            assertThat(decisionEventIds("r1")).as("one event per decision").containsExactly("with-claim");
+        }
+
+        @Test
+        void refusedClaimWritesNothingOfItsStart() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+
+            ClaimResult late = runs().claim(approval(state, "ana", later), new DecisionStart(
+                    decisionEvent("late", "r1", later), List.of(new ExecutionJournal.Intent("c1", "write"))));
+
+            assertThat(late).isInstanceOf(ClaimResult.AlreadyDecided.class);
+            assertThat(intents()).isEmpty();
+            assertThat(decisionEventIds("r1")).isEmpty();
+        }
+
+        @Test
+        void newRunIsRecordedWithoutWaitingForTheDiskAndItsPauseDurably() {
+            StoreCommits before = store.commits();
+
+            RunLease lease = runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(0, 1));
+            runs().recordOutcome(lease, fixture.firstPause("r1"), NOW);
+
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 1));
+        }
+
+        @Test
+        void driverWhoseRunWasTakenOverSinceWritesNothingMore() throws SQLException {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            RunLease first = lease(runs(), "r1");
+            runs().release(first, state, later);
+            runs().claim(approval(state, "ana", later));
+            RunLease second = lease(runs(), "r1");
+
+            assertThat(second.epoch()).isGreaterThan(first.epoch());
+            assertThatThrownBy(() -> runs().journal(first).beforeExecute("r1", "c1", "write"))
+                    .isInstanceOf(RunTakenOverException.class)
+                    .hasMessage("run r1 is not driven by this driver (it was taken over by another driver in this"
+                            + " process (epoch " + second.epoch() + ", this driver's " + first.epoch() + ")); call c1"
+                            + " was not started");
+            assertThatThrownBy(() -> runs().recordOutcome(first, fixture.approve(state), later))
+                    .isInstanceOf(RunTakenOverException.class);
+            assertThat(intents()).isEmpty();
+            runs().journal(second).beforeExecute("r1", "c1", "write");
+            assertThat(intents()).containsExactly("c1 write -");
+        }
+
+        @Test
+        void workerThreadThatLostItsRunToRecoveryHasItsKeptBackOutcomesRefused() throws SQLException {
+            runs().enqueue("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            RunLease frozen = runs().claimNext("w1", NOW.plusSeconds(1), NOW).orElseThrow().lease();
+            ExecutionJournal journal = runs().journal(frozen);
+            journal.beforeExecute("r1", "c1", "write");
+            journal.afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+
+            assertThat(runs().recoverAbandoned(later)).singleElement()
+                    .satisfies(run -> assertThat(run.unknownOutcomeCalls()).containsExactly("c1"));
+
+            assertThatThrownBy(() -> journal.beforeModelCall("r1")).isInstanceOf(RunTakenOverException.class)
+                    .hasMessageContaining("the model is not asked again");
+            assertThatThrownBy(() -> journal.beforeExecute("r1", "c2", "write"))
+                    .isInstanceOf(RunTakenOverException.class);
+            assertThat(intents()).containsExactly("c1 write -");
         }
 
         private GovernanceEvent decisionEvent(String id, String runId, Instant at) {
@@ -1601,7 +1706,7 @@ abstract class StoreSuite {
                     state.offeredTools(), state.options(), state.inputFields(), state.history(),
                     state.initiatingActor(), state.actingUser(), state.locale());
 
-            runs().release(changed, later);
+            release(runs(), changed, later);
 
             assertThat(find("r1").pausedState()).isEqualTo(changed);
             assertThat(runs().claim(approval(state, "ana", later))).isEqualTo(new ClaimResult.Stale(changed.digest()));
@@ -1614,7 +1719,7 @@ abstract class StoreSuite {
             runs().claim(approval(first, "jonas", later));
             RunOutcome.WaitingForApproval next = (RunOutcome.WaitingForApproval) fixture.approve(first);
 
-            runs().recordOutcome(next, later);
+            recordOutcome(runs(), next, later);
 
             assertThat(find("r1").pausedState()).isEqualTo(next.state()).isNotEqualTo(first);
         }
@@ -1623,19 +1728,22 @@ abstract class StoreSuite {
         void runNobodyClaimedCannotBeReleased() {
             PausedState state = paused("r1", NOW);
 
-            assertThatThrownBy(() -> runs().release(state, later)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> release(runs(), state, later)).isInstanceOf(IllegalStateException.class)
                     .hasMessage("run r1 is not driven by this process (it is waiting_for_approval); it cannot be put"
                             + " back to waiting");
         }
 
         @Test
-        void journalRecordsTheIntentBeforeAndTheOutcomeAfter() throws SQLException {
+        void journalRecordsTheIntentBeforeAndTheOutcomeBeforeTheModelIsAskedAgain() throws SQLException {
             PausedState state = paused("r1", NOW);
             runs().claim(approval(state, "jonas", later));
+            ExecutionJournal journal = journal(runs(), "r1");
 
-            runs().journal().beforeExecute("r1", "c1", "write");
+            journal.beforeExecute("r1", "c1", "write");
             assertThat(intents()).containsExactly("c1 write -");
-            runs().journal().afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+            journal.afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+            assertThat(intents()).as("kept back until the model is asked").containsExactly("c1 write -");
+            journal.beforeModelCall("r1");
 
             assertThat(intents()).containsExactly("c1 write ok");
         }
@@ -1644,10 +1752,12 @@ abstract class StoreSuite {
         void recordedOutcomeClearsTheJournal() throws SQLException {
             PausedState state = paused("r1", NOW);
             runs().claim(approval(state, "jonas", later));
-            runs().journal().beforeExecute("r1", "c1", "write");
-            runs().journal().afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+            ExecutionJournal journal = journal(runs(), "r1");
+            journal.beforeExecute("r1", "c1", "write");
+            journal.afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);
+            journal.beforeModelCall("r1");
 
-            runs().recordOutcome(fixture.approve(state), later);
+            recordOutcome(runs(), fixture.approve(state), later);
 
             assertThat(intents()).isEmpty();
         }
@@ -1656,7 +1766,7 @@ abstract class StoreSuite {
         void noCallStartsOnARunThisProcessDoesNotDrive() throws SQLException {
             paused("r1", NOW);
 
-            assertThatThrownBy(() -> runs().journal().beforeExecute("r1", "c1", "write"))
+            assertThatThrownBy(() -> journal(runs(), "r1").beforeExecute("r1", "c1", "write"))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageEndingWith("; call c1 was not started");
             assertThat(intents()).isEmpty();
@@ -1668,7 +1778,7 @@ abstract class StoreSuite {
             runs().claim(approval(state, "jonas", later));
 
             try (Store other = open()) {
-                assertThatThrownBy(() -> other.runs().recordOutcome(fixture.approve(state), later))
+                assertThatThrownBy(() -> recordOutcome(other.runs(), fixture.approve(state), later))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("is not driven by this process");
             }
@@ -1697,7 +1807,7 @@ abstract class StoreSuite {
         DecisionRecord claimed(RunStore runs, String runId) {
             runs.create(runId, "writer", "maria", "Tidy the notes", false, NOW);
             RunOutcome.WaitingForApproval pause = fixture.firstPause(runId);
-            runs.recordOutcome(pause, NOW);
+            recordOutcome(runs, pause, NOW);
             DecisionRecord decision = approval(pause.state(), "jonas", NOW);
             assertThat(runs.claim(decision)).isInstanceOf(ClaimResult.Claimed.class);
             return decision;
@@ -1707,7 +1817,7 @@ abstract class StoreSuite {
         void flagged(String runId) {
             inAProcessThatStops(runs -> {
                 claimed(runs, runId);
-                runs.journal().beforeExecute(runId, "c1", "write");
+                journal(runs, runId).beforeExecute(runId, "c1", "write");
             });
             store.runs().reconcile(later);
         }
@@ -1737,8 +1847,8 @@ abstract class StoreSuite {
             inAProcessThatStops(runs -> claimed(runs, "r1"));
             StoredRun run = store.runs().reconcile(later).get(0);
 
-            store.runs().journal().beforeExecute("r1", "c1", "write");
-            store.runs().recordOutcome(fixture.approve(run.pausedState()), later);
+            journal(store.runs(), "r1").beforeExecute("r1", "c1", "write");
+            recordOutcome(store.runs(), fixture.approve(run.pausedState()), later);
 
             assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
         }
@@ -1749,7 +1859,7 @@ abstract class StoreSuite {
             inAProcessThatStops(runs -> {
                 runs.create("r1", "asker", "maria", "File the bug", false, NOW);
                 RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
-                runs.recordOutcome(pause, NOW);
+                recordOutcome(runs, pause, NOW);
                 decision[0] = input(pause.state(), "jonas", NOW);
                 runs.claim(decision[0]);
             });
@@ -1762,9 +1872,11 @@ abstract class StoreSuite {
         void callWithAnIntentAndNoOutcomeIsFlaggedAndTheRunIsNotReturned() {
             inAProcessThatStops(runs -> {
                 claimed(runs, "r1");
-                runs.journal().beforeExecute("r1", "c0", "read");
-                runs.journal().afterExecute("r1", "c0", ToolInvocationObservation.Outcome.OK);
-                runs.journal().beforeExecute("r1", "c1", "write");
+                ExecutionJournal journal = journal(runs, "r1");
+                journal.beforeExecute("r1", "c0", "read");
+                journal.afterExecute("r1", "c0", ToolInvocationObservation.Outcome.OK);
+                journal.beforeModelCall("r1");
+                journal.beforeExecute("r1", "c1", "write");
             });
 
             assertThat(store.runs().reconcile(later)).isEmpty();
@@ -1790,10 +1902,12 @@ abstract class StoreSuite {
         void whenEveryCallFinishedAllAreFlaggedSinceTheirResultsWereLost() {
             inAProcessThatStops(runs -> {
                 claimed(runs, "r1");
+                ExecutionJournal journal = journal(runs, "r1");
                 for (String call : List.of("c1", "c2")) {
-                    runs.journal().beforeExecute("r1", call, "write");
-                    runs.journal().afterExecute("r1", call, ToolInvocationObservation.Outcome.OK);
+                    journal.beforeExecute("r1", call, "write");
+                    journal.afterExecute("r1", call, ToolInvocationObservation.Outcome.OK);
                 }
+                journal.beforeModelCall("r1");
             });
 
             assertThat(store.runs().reconcile(later)).isEmpty();
@@ -1822,7 +1936,7 @@ abstract class StoreSuite {
 
                 assertThat(find("r1").status()).isEqualTo(RunStatus.RUNNING);
                 assertThat(find("r1").outcomeUnknown()).isFalse();
-                other.runs().journal().beforeExecute("r1", "c1", "write");
+                journal(other.runs(), "r1").beforeExecute("r1", "c1", "write");
             }
         }
 
@@ -1837,7 +1951,7 @@ abstract class StoreSuite {
 
                 assertThat(store.runs().reconcile(later)).extracting(StoredRun::runId).containsExactly("r1");
 
-                assertThatThrownBy(() -> other.runs().journal().beforeExecute("r1", "c1", "write"))
+                assertThatThrownBy(() -> journal(other.runs(), "r1").beforeExecute("r1", "c1", "write"))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("taken over by another process");
             }

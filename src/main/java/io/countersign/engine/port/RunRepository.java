@@ -13,18 +13,30 @@ import java.util.Optional;
  * Port: where runs live between their stretches, so that a decision is never lost and an approved call never
  * executes twice. Implementations are safe for concurrent use by several threads and several processes on
  * the same database.
+ *
+ * <p>Every write a driver makes for a running run (its journal, its outcome, a release) names the {@link RunLease}
+ * it drives under, and holds only while the run's epoch is still that lease's: a driver whose write is refused
+ * ({@link RunTakenOverException}) stops at once and executes nothing more. An approved call costs two durable
+ * commits: the claim with its {@link DecisionStart}, and the outcome; a pause costs one, its outcome.
  */
 public interface RunRepository {
 
-    /** Records a new run in status {@link RunStatus#RUNNING}, before its first stretch. */
-    void create(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at);
+    /**
+     * Records a new run in status {@link RunStatus#RUNNING}, before its first stretch, driven by the caller. The
+     * record need not be durable on its own: the stretch's outcome, which nobody can miss, makes it so.
+     *
+     * @return the lease the first stretch runs under
+     */
+    RunLease create(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at);
 
     /**
-     * Records where a stretch of the run ended: the status, transcript, history and counters; for a pause the
-     * paused state and its digest, and the run becomes claimable; for a failure its reason and message.
-     * Clears the run's claim.
+     * Records where a stretch of the run ended, with the outcomes of its calls: the status, transcript, history and
+     * counters; for a pause the paused state and its digest, and the run becomes claimable; for a failure its
+     * reason and message. Clears the run's claim and its journal.
+     *
+     * @throws RunTakenOverException when the lease's driver no longer drives the run; nothing is recorded
      */
-    void recordOutcome(RunOutcome outcome, Instant at);
+    void recordOutcome(RunLease lease, RunOutcome outcome, Instant at);
 
     Optional<StoredRun> find(String runId);
 
@@ -45,18 +57,35 @@ public interface RunRepository {
     /**
      * Atomically claims a waiting run for a decision and commits the decision: exactly one of several
      * concurrent claims (threads or processes) on the same pause wins. The claim holds only when the run still
-     * waits with the status of the decision's kind and its current digest equals {@code decision.digest()}.
+     * waits with the status of the decision's kind and its current digest equals {@code decision.digest()}. The
+     * claim commits the start in the same transaction, so the calls it names are journalled before they run.
+     * The claimed run carries the caller's lease ({@link StoredRun#lease()}).
      */
-    ClaimResult claim(DecisionRecord decision);
+    ClaimResult claim(DecisionRecord decision, DecisionStart start);
+
+    /** Claims the decision with nothing written ahead of its calls. */
+    default ClaimResult claim(DecisionRecord decision) {
+        return claim(decision, DecisionStart.NONE);
+    }
+
+    /**
+     * Commits the start of a decision claimed before (by a worker's queue, or before a restart) that the lease's
+     * driver now carries out: the decision's event, unless that decision recorded it already, and the intents.
+     *
+     * @throws RunTakenOverException when the lease's driver no longer drives the run; nothing is recorded
+     */
+    void begin(RunLease lease, DecisionStart start);
 
     /**
      * Puts a claimed run back to waiting, with the given state (the same pause, or a new one whose previews
      * changed): the decision did not go through and nothing executed.
+     *
+     * @throws RunTakenOverException when the lease's driver no longer drives the run; nothing changes
      */
-    void release(PausedState state, Instant at);
+    void release(RunLease lease, PausedState state, Instant at);
 
-    /** The journal that records an intent before each call executes and its outcome after. */
-    ExecutionJournal journal();
+    /** The journal of the lease's driver: an intent before each call executes and its outcome after. */
+    ExecutionJournal journal(RunLease lease);
 
     /**
      * After a restart: every run left {@link RunStatus#RUNNING} by a process that stopped. Runs whose claimed

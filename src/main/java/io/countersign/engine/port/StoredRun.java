@@ -13,18 +13,25 @@ import java.util.Objects;
  * A run as the store keeps it. {@code pausedState} is set while the run waits; {@code transcript},
  * {@code history} and {@code counters} are those of its last outcome. {@code lastDecision} is the most recent
  * committed decision, if any. {@code unknownOutcomeCalls} lists the ids of calls that had started executing
- * when the process stopped and whose outcome nobody knows: such a run is never resumed on its own.
+ * when the process stopped and whose outcome nobody knows: such a run is never resumed on its own. {@code epoch}
+ * is the run's driving epoch as read: a run handed out by a claim or a take-over carries the epoch its new driver
+ * holds, its {@link #lease()}.
  */
 public record StoredRun(String runId, String agent, String initiator, String prompt, boolean unattended,
                         RunStatus status, Instant createdAt, Instant updatedAt, Instant waitingSince,
                         PausedState pausedState, List<ChatMessage> transcript, ToolInvocationHistory history,
                         RunCounters counters, String failureReason, String failureMessage,
-                        DecisionRecord lastDecision, List<String> unknownOutcomeCalls) {
+                        DecisionRecord lastDecision, List<String> unknownOutcomeCalls, long epoch) {
     public StoredRun {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
         transcript = transcript == null ? List.of() : List.copyOf(transcript);
         unknownOutcomeCalls = unknownOutcomeCalls == null ? List.of() : List.copyOf(unknownOutcomeCalls);
+    }
+
+    /** The right to drive the run's stretch, for the one this run was handed to by a claim or a take-over. */
+    public RunLease lease() {
+        return new RunLease(runId, epoch);
     }
 
     public boolean outcomeUnknown() {

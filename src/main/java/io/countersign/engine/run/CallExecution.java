@@ -11,7 +11,6 @@ import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatMessage;
-import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.ArgumentValidator;
 import io.countersign.engine.tool.RequiresInput;
@@ -31,8 +30,7 @@ import java.util.logging.Logger;
  * each call through every check before its tool executes.
  */
 record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
-                     ToolInvocationPolicy invocationPolicy, ExecutionJournal journal, RunCancellation cancellation,
-                     LoopEvents events) {
+                     ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
 
     /**
@@ -58,6 +56,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     yield run.settle(call, ((PauseAnswer.Step.Refuse) step).resultText());
                 }
             };
+            run.notExecuted(call.call(), ToolInvocationObservation.Outcome.DENIED);
             run.transcript.add(ChatMessage.tool(call.call().id(), result));
         }
         return Optional.empty();
@@ -108,7 +107,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             events.invocationDenied(run, configuration, call.name(), verdict);
             return run.refuse(call, verdict.target(), verdict.refusalText());
         }
-        journal.beforeExecute(run.runId, call.id(), call.name());
+        run.beforeExecute(call);
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
@@ -121,7 +120,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         }
         ToolInvocationObservation.Outcome outcome = result.failed()
                 ? ToolInvocationObservation.Outcome.FAILED : ToolInvocationObservation.Outcome.OK;
-        journal.afterExecute(run.runId, call.id(), outcome);
+        run.afterExecute(call, outcome);
         return run.observe(call, outcome, verdict.target(), result.content());
     }
 }

@@ -11,8 +11,14 @@ import java.time.Clock;
 record LoopEvents(EventSink sink, Clock clock, IdGenerator ids) {
     void record(EventType type, String reason, String toolName, String ruleId, RunSegment run,
                 AgentConfiguration configuration, String actor, String detail) {
-        sink.record(new GovernanceEvent(ids.next(), clock.instant(), type, reason, toolName, ruleId, run.runId,
-                configuration.name(), actor, configuration.model().name(), detail));
+        sink.record(event(type, reason, toolName, ruleId, run, configuration, actor, detail));
+    }
+
+    /** The event, stamped but not recorded: a decision's event is committed with the decision's claim. */
+    GovernanceEvent event(EventType type, String reason, String toolName, String ruleId, RunSegment run,
+                          AgentConfiguration configuration, String actor, String detail) {
+        return new GovernanceEvent(ids.next(), clock.instant(), type, reason, toolName, ruleId, run.runId,
+                configuration.name(), actor, configuration.model().name(), detail);
     }
 
     void invocationDenied(RunSegment run, AgentConfiguration configuration, String toolName,

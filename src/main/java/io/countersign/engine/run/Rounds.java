@@ -85,6 +85,7 @@ record Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancel
     }
 
     private Reply ask(RunSegment run, ChatRequest request) {
+        run.beforeModelCall();
         AssistantTurn turn;
         try {
             turn = chatModel.complete(request);

@@ -10,9 +10,11 @@ import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.ToolCall;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +37,10 @@ final class RunSegment {
     /** The intent seams, or {@code null} when nothing is configured: the loop then runs exactly as without. */
     private final IntentRouting routing;
     private final Map<String, List<String>> offeredByModel = new HashMap<>();
+    /** The journal of this stretch's driver. */
+    private ExecutionJournal journal = ExecutionJournal.NONE;
+    /** Calls whose intent was journalled ahead, with the decision, and that have not started yet. */
+    private final Set<String> journalledAhead = new HashSet<>();
 
     RunSegment(AgentConfiguration configuration, ToolExecutionContext context, List<ChatMessage> transcript,
                ToolInvocationHistory history, RunCounters counters, RunOptions options, OfferedTools offeredTools,
@@ -48,6 +54,35 @@ final class RunSegment {
         this.options = options;
         this.offeredTools = offeredTools;
         this.routing = routing;
+    }
+
+    /** Drives this stretch under the journal, which already holds the intents of the calls given. */
+    void journalUnder(ExecutionJournal driverJournal, List<ExecutionJournal.Intent> ahead) {
+        this.journal = Objects.requireNonNull(driverJournal, "journal");
+        ahead.forEach(intent -> journalledAhead.add(intent.callId()));
+    }
+
+    /** The intent of a call about to execute: written now, unless it was journalled ahead. */
+    void beforeExecute(ToolCall call) {
+        if (!journalledAhead.remove(call.id())) {
+            journal.beforeExecute(runId, call.id(), call.name());
+        }
+    }
+
+    void afterExecute(ToolCall call, ToolInvocationObservation.Outcome outcome) {
+        journal.afterExecute(runId, call.id(), outcome);
+    }
+
+    /** A call journalled ahead that did not start (a check refused it, or the run was cancelled) says so. */
+    void notExecuted(ToolCall call, ToolInvocationObservation.Outcome outcome) {
+        if (journalledAhead.remove(call.id())) {
+            journal.afterExecute(runId, call.id(), outcome);
+        }
+    }
+
+    /** The model is about to be asked: the journal commits what it kept back. */
+    void beforeModelCall() {
+        journal.beforeModelCall(runId);
     }
 
     /** The PRE seam: the model for the next round. */
@@ -130,6 +165,7 @@ final class RunSegment {
                     ? settle(call, call.refusal().resultText())
                     : observe(call.call(), ToolInvocationObservation.Outcome.CANCELLED, call.target(),
                     "Error: the run was cancelled before this call ran. Nothing was executed.");
+            notExecuted(call.call(), ToolInvocationObservation.Outcome.CANCELLED);
             transcript.add(ChatMessage.tool(call.call().id(), result));
         }
         return cancelled();

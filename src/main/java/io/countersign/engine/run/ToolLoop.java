@@ -5,6 +5,7 @@ import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.IntentRouting;
 import io.countersign.engine.intent.RoleModelResolver;
 import io.countersign.engine.intent.ToolCallDispatchHook;
@@ -15,6 +16,7 @@ import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.IdGenerator;
@@ -54,7 +56,7 @@ public final class ToolLoop {
                 new UnattendedToolFilter(builder.registry, approvalRule));
         this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, events);
         CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
-                builder.invocationPolicy, builder.journal, builder.cancellation, events);
+                builder.invocationPolicy, builder.cancellation, events);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
         this.roleModelResolver = builder.roleModelResolver;
         this.dispatchHook = builder.dispatchHook;
@@ -69,8 +71,17 @@ public final class ToolLoop {
         return accessPolicy;
     }
 
-    /** Starts a run and drives it until it completes, pauses, fails or is cancelled. */
+    /** Starts a run and drives it until it completes, pauses, fails or is cancelled, journalling nothing. */
     public RunOutcome runLoop(RunRequest request) {
+        return runLoop(request, ExecutionJournal.NONE);
+    }
+
+    /**
+     * Starts a run and drives it until it completes, pauses, fails or is cancelled, each call journalled.
+     *
+     * @throws io.countersign.engine.port.RunTakenOverException when the journal's driver lost the run on the way
+     */
+    public RunOutcome runLoop(RunRequest request, ExecutionJournal journal) {
         AgentConfiguration configuration = request.configuration();
         List<ChatMessage> transcript = new ArrayList<>();
         if (!request.skipAssembly() && !configuration.systemPrompt().isBlank()) {
@@ -86,17 +97,46 @@ public final class ToolLoop {
         } else {
             history = ToolInvocationHistory.incomplete(List.of());
         }
-        return rounds.drive(segment(configuration, context, transcript, history, request.seeds(), request.options()));
+        RunSegment run = segment(configuration, context, transcript, history, request.seeds(), request.options());
+        run.journalUnder(journal, List.of());
+        return rounds.drive(run);
     }
 
     /**
-     * Resumes an approval pause with a verdict per waiting call. If an approved call's preview changed since the
-     * pause, nothing executes and the run pauses again with those calls marked stale.
-     *
-     * @throws RunStateException when the state is not an approval pause of this agent, or the verdicts do not
-     *                           fit its waiting calls; nothing executes
+     * Resumes an approval pause with a verdict per waiting call, recording the decision's event and journalling
+     * nothing: {@link #prepareApproval} and {@link PreparedResume.Ready#carryOut} in one go.
      */
     public RunOutcome resumeApproval(PausedState state, AgentConfiguration configuration, ApprovalDecision decision) {
+        return resumed(prepareApproval(state, configuration, decision));
+    }
+
+    /**
+     * Resumes an input pause with a person's values, recording the decision's event and journalling nothing:
+     * {@link #prepareInput} and {@link PreparedResume.Ready#carryOut} in one go.
+     */
+    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, InputSubmission submission) {
+        return resumed(prepareInput(state, configuration, submission));
+    }
+
+    private RunOutcome resumed(PreparedResume prepared) {
+        if (prepared instanceof PreparedResume.Stale stale) {
+            return stale.outcome();
+        }
+        PreparedResume.Ready ready = (PreparedResume.Ready) prepared;
+        events.sink().record(ready.start().decisionEvent());
+        return ready.carryOut(ExecutionJournal.NONE);
+    }
+
+    /**
+     * Prepares an approval pause's resume with a verdict per waiting call; nothing is recorded or executed yet. If
+     * an approved call's preview changed since the pause, the answer is {@link PreparedResume.Stale}: the run
+     * pauses again with those calls marked stale.
+     *
+     * @throws RunStateException when the state is not an approval pause of this agent, or the verdicts do not
+     *                           fit its waiting calls
+     */
+    public PreparedResume prepareApproval(PausedState state, AgentConfiguration configuration,
+                                          ApprovalDecision decision) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_APPROVAL);
         PauseAnswer.Approval answer = PauseAnswer.Approval.of(state, decision);
         RunSegment run = resumed(state, configuration);
@@ -105,30 +145,39 @@ public final class ToolLoop {
         Optional<List<PendingCall>> stale = pauseScan.recheckPreviews(state, answer, roundConfiguration,
                 run.context);
         if (stale.isPresent()) {
-            return new RunOutcome.WaitingForApproval(state.toBuilder().calls(stale.get()).offeredTools(offered)
-                    .build());
+            return new PreparedResume.Stale(new RunOutcome.WaitingForApproval(state.toBuilder().calls(stale.get())
+                    .offeredTools(offered).build()));
         }
-        events.record(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
+        GovernanceEvent event = events.event(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
                 decision.decidedBy().name(), answer.summary());
-        return rounds.resume(run, roundConfiguration, offered, state.calls(), answer);
+        return ready(run, roundConfiguration, offered, state, answer, event);
     }
 
     /**
-     * Resumes an input pause with a person's values. The values are checked against the input tool's fields
-     * first; the person's values replace the model's for the declared fields only.
+     * Prepares an input pause's resume with a person's values; nothing is recorded or executed yet. The values are
+     * checked against the input tool's fields first; the person's values replace the model's for the declared
+     * fields only.
      *
-     * @throws InvalidInputException when the values do not fit the fields; nothing executes and the run waits
+     * @throws InvalidInputException when the values do not fit the fields
      * @throws RunStateException     when the state is not an input pause of this agent
      */
-    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, InputSubmission submission) {
+    public PreparedResume prepareInput(PausedState state, AgentConfiguration configuration,
+                                       InputSubmission submission) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_INPUT);
         PauseAnswer.Input answer = PauseAnswer.Input.of(state, submission);
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
-        events.record(EventType.INPUT_SUBMITTED, null, state.inputCall().call().name(), null, run,
-                roundConfiguration, submission.submittedBy().name(), null);
-        return rounds.resume(run, roundConfiguration, offered, state.calls(), answer);
+        GovernanceEvent event = events.event(EventType.INPUT_SUBMITTED, null, state.inputCall().call().name(), null,
+                run, roundConfiguration, submission.submittedBy().name(), null);
+        return ready(run, roundConfiguration, offered, state, answer, event);
+    }
+
+    private PreparedResume ready(RunSegment run, AgentConfiguration roundConfiguration, List<String> offered,
+                                 PausedState state, PauseAnswer answer, GovernanceEvent event) {
+        DecisionStart start = new DecisionStart(event, PreparedResume.intents(state.calls(), answer));
+        return new PreparedResume.Ready(start, run,
+                segment -> rounds.resume(segment, roundConfiguration, offered, state.calls(), answer));
     }
 
     private static void requireResumable(PausedState state, AgentConfiguration configuration, RunStatus expected) {
@@ -167,7 +216,6 @@ public final class ToolLoop {
         private EventSink events = event -> { };
         private Clock clock = Clock.systemUTC();
         private IdGenerator ids = IdGenerator.random();
-        private ExecutionJournal journal = ExecutionJournal.NONE;
         private RunCancellation cancellation = RunCancellation.NEVER;
         private RoleModelResolver roleModelResolver;
         private ToolCallDispatchHook dispatchHook;
@@ -200,11 +248,6 @@ public final class ToolLoop {
 
         public Builder ids(IdGenerator value) {
             this.ids = Objects.requireNonNull(value);
-            return this;
-        }
-
-        public Builder journal(ExecutionJournal value) {
-            this.journal = Objects.requireNonNull(value);
             return this;
         }
 

@@ -46,7 +46,12 @@ final class ScriptedAgent {
     ToolLoop loop(AssistantTurn... turns) {
         return ToolLoop.builder(registry, ScriptedChatModel.of(List.of(turns)))
                 .settings(() -> settings)
-                .journal(new ExecutionJournal() {
+                .build();
+    }
+
+    RunOutcome run(ToolLoop loop, String prompt) {
+        return loop.runLoop(RunRequest.of(configuration, ToolExecutionContext.of(MARIA, "run-1", Locale.ENGLISH),
+                prompt), new ExecutionJournal() {
                     @Override
                     public void beforeExecute(String runId, String callId, String toolName) {
                         executing.countDown();
@@ -56,13 +61,7 @@ final class ScriptedAgent {
                     public void afterExecute(String runId, String callId,
                                              ToolInvocationObservation.Outcome outcome) {
                     }
-                })
-                .build();
-    }
-
-    RunOutcome run(ToolLoop loop, String prompt) {
-        return loop.runLoop(RunRequest.of(configuration, ToolExecutionContext.of(MARIA, "run-1", Locale.ENGLISH),
-                prompt));
+                });
     }
 
     static AssistantTurn calls(ToolCall... calls) {

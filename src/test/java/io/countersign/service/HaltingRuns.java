@@ -1,0 +1,143 @@
+package io.countersign.service;
+
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunOutcome;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The store's runs, halting one chosen run at one chosen step of carrying out its decision: the process prints
+ * {@code halted <step> <run>} and stops there for good, so that a test kills it exactly at that point.
+ */
+final class HaltingRuns implements RunRepository {
+    /** Where a decision's way through the store can be halted, in the order it passes them. */
+    enum Step {
+        /** Checked, nothing committed. */
+        BEFORE_CLAIM,
+        /** The claim committed, with the decision's event and the intent; nothing executed. */
+        CLAIMED,
+        /** The tool executed; its outcome not recorded. */
+        EXECUTED,
+        /** The outcome committed (deferred), the model not asked yet. */
+        OUTCOMES,
+        /** The model answered; the next state not committed. */
+        BEFORE_NEXT_STATE,
+        /** The next state committed; the decision not reported done yet. */
+        NEXT_STATE
+    }
+
+    private final RunRepository runs;
+    private volatile Step step;
+    private volatile String target;
+
+    HaltingRuns(RunRepository runs) {
+        this.runs = runs;
+    }
+
+    /** From now on, the decision on this run halts at the step. */
+    void arm(String runId, Step at) {
+        step = at;
+        target = runId;
+    }
+
+    /** Halts here when the armed run reached the step. */
+    void at(Step reached, String runId) {
+        if (reached != step || target == null || runId != null && !runId.equals(target)) {
+            return;
+        }
+        System.out.println("halted " + step + " " + target);
+        System.out.flush();
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("halted at " + step + " and interrupted", e);
+        }
+    }
+
+    @Override
+    public RunLease create(String runId, String agent, String initiator, String prompt, boolean unattended,
+                           Instant at) {
+        return runs.create(runId, agent, initiator, prompt, unattended, at);
+    }
+
+    @Override
+    public void recordOutcome(RunLease lease, RunOutcome outcome, Instant at) {
+        at(Step.BEFORE_NEXT_STATE, lease.runId());
+        runs.recordOutcome(lease, outcome, at);
+        at(Step.NEXT_STATE, lease.runId());
+    }
+
+    @Override
+    public Optional<StoredRun> find(String runId) {
+        return runs.find(runId);
+    }
+
+    @Override
+    public List<StoredRun> recent(int limit) {
+        return runs.recent(limit);
+    }
+
+    @Override
+    public List<StoredRun> waiting() {
+        return runs.waiting();
+    }
+
+    @Override
+    public ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+        at(Step.BEFORE_CLAIM, decision.runId());
+        ClaimResult claim = runs.claim(decision, start);
+        at(Step.CLAIMED, decision.runId());
+        return claim;
+    }
+
+    @Override
+    public void begin(RunLease lease, DecisionStart start) {
+        runs.begin(lease, start);
+    }
+
+    @Override
+    public void release(RunLease lease, PausedState state, Instant at) {
+        runs.release(lease, state, at);
+    }
+
+    @Override
+    public ExecutionJournal journal(RunLease lease) {
+        ExecutionJournal journal = runs.journal(lease);
+        return new ExecutionJournal() {
+            @Override
+            public void beforeExecute(String runId, String callId, String toolName) {
+                journal.beforeExecute(runId, callId, toolName);
+            }
+
+            @Override
+            public void afterExecute(String runId, String callId, ToolInvocationObservation.Outcome outcome) {
+                journal.afterExecute(runId, callId, outcome);
+            }
+
+            @Override
+            public void beforeModelCall(String runId) {
+                journal.beforeModelCall(runId);
+                at(Step.OUTCOMES, runId);
+            }
+        };
+    }
+
+    @Override
+    public List<StoredRun> reconcile(Instant at) {
+        return runs.reconcile(at);
+    }
+
+    @Override
+    public StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at) {
+        return runs.settleUnknownOutcome(runId, retry, settledBy, at);
+    }
+}

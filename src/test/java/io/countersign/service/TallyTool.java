@@ -1,0 +1,74 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A tool that runs without approval (so an unattended run calls it on its own) and appends {@code <run> <entry>}
+ * to the ledger file at each execution, as {@link LedgerTool} does, so that a worker's executions are counted.
+ */
+final class TallyTool implements Tool {
+    static final String NAME = "tally_count";
+    /** One call, then an answer: a worker's first stretch that executes once. */
+    static final String COUNTER = "tally-bot";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+
+    TallyTool(Path file) {
+        this.file = file;
+    }
+
+    static Map<String, List<AssistantTurn>> scripts() {
+        return Map.of(COUNTER, List.of(
+                LedgerTool.turn("Counting.", new ToolCall("t", NAME, JSON.createObjectNode().put("entry", "tally"))),
+                LedgerTool.turn("Counted.")));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Counts one more.";
+    }
+
+    @Override
+    public ObjectNode argumentSchema() {
+        return LedgerTool.entrySchema();
+    }
+
+    @Override
+    public ToolEffect effect() {
+        return ToolEffect.READ;
+    }
+
+    @Override
+    public DataClass dataClass() {
+        return DataClass.PUBLIC_CONTENT;
+    }
+
+    @Override
+    public String group() {
+        return "tally";
+    }
+
+    @Override
+    public ToolResult execute(ToolCallRequest request) throws IOException {
+        LedgerTool.append(file, request);
+        return ToolResult.ok("counted");
+    }
+}
