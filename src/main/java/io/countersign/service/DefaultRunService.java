@@ -8,6 +8,7 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -22,8 +23,6 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.InvalidInputException;
-import io.countersign.engine.tool.RemoteTool;
-import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
@@ -46,7 +45,6 @@ public final class DefaultRunService implements RunService {
     private final RunRepository runs;
     private final AgentDirectory agents;
     private final ToolLoop loop;
-    private final ToolRegistry registry;
     private final Function<Runnable, AutoCloseable> changes;
     private final Clock clock;
     private final IdGenerator ids;
@@ -54,23 +52,27 @@ public final class DefaultRunService implements RunService {
     private final RunCards cards;
     private final RunTimelines timelines;
     private final DecisionChecks checks;
+    private final DecisionServers servers;
 
     /**
-     * @param changes subscribes a listener to run and decision changes and returns the subscription
-     * @param locale  the locale of the people behind runs started here, for rule explanations
+     * @param changes     subscribes a listener to run and decision changes and returns the subscription
+     * @param servers     the MCP server records, which tell a remote call's tool without a connection
+     * @param connections connects the servers a decision's calls need before they run
+     * @param locale      the locale of the people behind runs started here, for rule explanations
      */
     public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
-                             EventStore events, Function<Runnable, AutoCloseable> changes, Clock clock,
-                             IdGenerator ids, Locale locale) {
+                             EventStore events, Function<Runnable, AutoCloseable> changes, ServerRecords servers,
+                             ServerConnections connections, Clock clock, IdGenerator ids, Locale locale) {
         this.runs = Objects.requireNonNull(runs, "runs");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.loop = Objects.requireNonNull(loop, "loop");
-        this.registry = Objects.requireNonNull(registry, "registry");
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.locale = Objects.requireNonNull(locale, "locale");
-        this.cards = new RunCards(registry, agents);
+        this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"), Objects.requireNonNull(servers, "servers"),
+                Objects.requireNonNull(connections, "connections"));
+        this.cards = new RunCards(this.servers, agents);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), clock);
     }
@@ -78,10 +80,20 @@ public final class DefaultRunService implements RunService {
     /**
      * The service over one store, wired as every process runs it: a tool loop on the given tools and model that
      * reads the store's tool settings, records governance events in it and journals each call's execution there,
-     * and the store's runs, agents and change feed behind the use cases.
+     * and the store's runs, agents and change feed behind the use cases. It connects no MCP server: a decided
+     * remote call is left to a process that does ({@link #overStore(Store, ToolRegistry, ChatModel,
+     * InvocationRules, ServerConnections, Clock, IdGenerator, Locale)}).
      */
     public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
                                               InvocationRules rules, Clock clock, IdGenerator ids, Locale locale) {
+        return overStore(store, registry, model, rules, ServerConnections.NONE, clock, ids, locale);
+    }
+
+    /** As {@link #overStore(Store, ToolRegistry, ChatModel, InvocationRules, Clock, IdGenerator, Locale)}, with
+     * the MCP servers this process connects for the calls of decisions. */
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
+                                              InvocationRules rules, ServerConnections connections, Clock clock,
+                                              IdGenerator ids, Locale locale) {
         ToolLoop loop = ToolLoop.builder(registry, model)
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
@@ -95,7 +107,7 @@ public final class DefaultRunService implements RunService {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), clock, ids, locale);
+                }), store.servers(), connections, clock, ids, locale);
     }
 
     @Override
@@ -154,18 +166,28 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<WaitingRun> inbox(Actor actor) {
         Permissions.require(actor, Operation.VIEW_INBOX);
-        return runs.waitingSummaries().stream().map(this::waitingRun).toList();
+        ToolFacts facts = servers.facts();
+        return runs.waitingSummaries().stream().map(run -> waitingRun(run, facts)).toList();
     }
 
-    private WaitingRun waitingRun(WaitingRunSummary run) {
-        List<Optional<Tool>> tools = run.waitingTools().stream().map(registry::find).toList();
-        boolean hasWrite = tools.stream().anyMatch(tool -> tool.map(t -> t.effect() == ToolEffect.WRITE)
-                .orElse(false));
-        boolean hasRemote = tools.stream().anyMatch(tool -> tool.map(t -> t instanceof RemoteTool).orElse(false));
+    private WaitingRun waitingRun(WaitingRunSummary run, ToolFacts facts) {
+        boolean hasWrite = run.waitingTools().stream().anyMatch(tool -> facts.effect(tool) == ToolEffect.WRITE);
+        boolean hasRemote = run.waitingTools().stream().anyMatch(facts::remote);
         return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
                 run.prompt(), run.waitingTools().get(0),
                 run.status() == RunStatus.WAITING_FOR_APPROVAL ? run.waitingTools().size() : 0, run.refusedCount(),
                 hasWrite, hasRemote, run.digest());
+    }
+
+    @Override
+    public List<DecidedRun> waitingForServers(Actor actor) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return runs.handedBack().stream().map(run -> {
+            DecisionRecord decision = run.lastDecision();
+            return new DecidedRun(run.runId(), run.agent(), run.initiator(), decision.decidedBy(),
+                    decision.decidedAt(), decision.kind() == DecisionRecord.Kind.APPROVAL, decision.summary(),
+                    servers.neededNames(run.pausedState(), decision));
+        }).toList();
     }
 
     @Override
@@ -200,6 +222,8 @@ public final class DefaultRunService implements RunService {
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
         }
+        // The servers start while the decision is committed: the calls need them right after.
+        servers.request(servers.needed(ready.run().pausedState(), ready.decision()));
         RunRepository.ClaimResult claim = runs.claim(ready.decision());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
             return resume(claimed.run(), ready.configuration(), decider, ready.decision());
@@ -219,6 +243,13 @@ public final class DefaultRunService implements RunService {
     private DecisionResult resume(StoredRun run, AgentConfiguration configuration, Actor decider,
                                   DecisionRecord decision) {
         PausedState state = run.pausedState();
+        List<String> missing = servers.missing(run.runId(), servers.needed(state, decision));
+        if (!missing.isEmpty()) {
+            // Without its tools an approved call would become a refusal: the decision waits for a process that
+            // can connect them, and nothing runs here.
+            runs.handBack(run.runId(), clock.instant());
+            return DecisionChecks.waitingForServers(run.runId(), decision, missing);
+        }
         RunOutcome outcome;
         try {
             outcome = switch (decision.kind()) {
@@ -281,8 +312,11 @@ public final class DefaultRunService implements RunService {
         // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
         Actor decider = new Actor(decision.decidedBy(), Set.of());
         try {
-            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(),
-                    resume(run, configuration, decider, decision));
+            DecisionResult result = resume(run, configuration, decider, decision);
+            if (result instanceof DecisionResult.Done done && !done.waitingForServers().isEmpty()) {
+                return new Resumption.WaitsForServers(run.runId(), decision.decidedBy(), done.waitingForServers());
+            }
+            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(), result);
         } catch (RunStateException e) {
             return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
         } catch (RuntimeException e) {

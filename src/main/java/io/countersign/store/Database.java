@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
@@ -128,6 +129,22 @@ final class Database implements AutoCloseable {
     }
 
     /**
+     * Runs work in one transaction whose commit need not survive a power cut on its own (SQLite: not synced;
+     * PostgreSQL: {@code synchronous_commit} off): for facts a crash of the machine makes moot, such as the
+     * registration of a process that dies with it. A later durable commit makes it durable too.
+     */
+    <T> T writeLightly(String what, SqlWork<T> work) {
+        return transaction(what, null, false, connection -> {
+            if (dialect == Dialect.POSTGRESQL) {
+                try (Statement set = connection.createStatement()) {
+                    set.execute("SET LOCAL synchronous_commit = off");
+                }
+            }
+            return work.run(connection);
+        }, result -> false, true);
+    }
+
+    /**
      * Runs work in one transaction that also bumps the counter of {@code kind}, announced after commit. The bump
      * comes first, so its row lock serialises the writes of one kind on PostgreSQL (a settings change reads the
      * old value it records).
@@ -167,10 +184,20 @@ final class Database implements AutoCloseable {
 
     private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, SqlWork<T> work,
                               Predicate<? super T> changed) {
+        return transaction(what, kind, bumpFirst, work, changed, false);
+    }
+
+    private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, SqlWork<T> work,
+                              Predicate<? super T> changed, boolean light) {
         long counter = 0;
         boolean bumped = false;
         T result;
         try (Connection connection = pool.getConnection()) {
+            // SQLite's synchronous setting is the connection's, set outside a transaction and set back after it
+            boolean unsynced = light && dialect == Dialect.SQLITE;
+            if (unsynced) {
+                synchronous(connection, "NORMAL");
+            }
             connection.setAutoCommit(false);
             try {
                 if (kind != null && bumpFirst) {
@@ -186,6 +213,11 @@ final class Database implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
                 throw e;
+            } finally {
+                if (unsynced) {
+                    connection.setAutoCommit(true);
+                    synchronous(connection, "FULL");
+                }
             }
         } catch (SQLException e) {
             throw failure(what, e);
@@ -194,6 +226,12 @@ final class Database implements AutoCloseable {
             changes.committed(kind, counter);
         }
         return result;
+    }
+
+    private static void synchronous(Connection connection, String mode) throws SQLException {
+        try (Statement pragma = connection.createStatement()) {
+            pragma.execute("PRAGMA synchronous = " + mode);
+        }
     }
 
     private static void rollback(Connection connection, Exception cause) {

@@ -31,6 +31,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     private final WorkerQueue queue;
     private final RunRecovery recovery;
     private final CallJournal journal;
+    private final HandedBackRuns handedBack;
 
     RunStore(Database database, StoreSession session) {
         RunRows rows = new RunRows();
@@ -39,6 +40,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
         this.queue = new WorkerQueue(database, session, rows, runs);
         this.recovery = new RunRecovery(database, session, runs);
         this.journal = new CallJournal(database, session);
+        this.handedBack = new HandedBackRuns(database, session, rows);
     }
 
     @Override
@@ -121,6 +123,22 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     @Override
     public void release(PausedState state, Instant at) {
         claims.release(state, at);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when this process does not drive a claimed decision of the run; nothing
+     *                               changes
+     */
+    @Override
+    public void handBack(String runId, Instant at) {
+        handedBack.handBack(runId, at);
+    }
+
+    @Override
+    public List<StoredRun> handedBack() {
+        return handedBack.list();
     }
 
     @Override
