@@ -335,6 +335,12 @@ final class RunCommands {
             return CliFailure.usage("the input does not fit the form of run " + invalid.runId() + ": "
                     + invalid.errors().stream().map(RunCommands::describe).collect(Collectors.joining("; ")));
         }
+        if (result instanceof DecisionResult.ServersNotConnected notConnected) {
+            return new CliFailure(Cli.UNAVAILABLE, "run " + notConnected.runId() + ": MCP server "
+                    + String.join(", ", notConnected.servers()) + " did not connect, so nothing was decided and the"
+                    + " card still waits (countersign servers test " + notConnected.servers().get(0)
+                    + " shows what is wrong)");
+        }
         DecisionResult.NotWaiting notWaiting = (DecisionResult.NotWaiting) result;
         if (notWaiting.status() == null) {
             return CliFailure.usage("no run has the id \"" + notWaiting.runId() + "\"");

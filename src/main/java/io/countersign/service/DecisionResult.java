@@ -69,6 +69,16 @@ public sealed interface DecisionResult {
         }
     }
 
+    /**
+     * MCP servers whose tools the decided calls need did not connect in this process, in name order: nothing was
+     * decided, and the card still waits.
+     */
+    record ServersNotConnected(String runId, List<String> servers) implements DecisionResult {
+        public ServersNotConnected {
+            servers = List.copyOf(servers);
+        }
+    }
+
     /** The run does not wait for this kind of decision (it finished, or waits for the other kind). */
     record NotWaiting(String runId, RunStatus status) implements DecisionResult {
     }

@@ -44,13 +44,19 @@ final class DecisionServers {
      * as it runs, as an administrator meant it.
      */
     Set<McpServerRecord> needed(PausedState state, DecisionRecord decision) {
-        Set<Integer> approved = decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved)
+        return needed(state, decision.kind(), decision.verdicts());
+    }
+
+    /** As {@link #needed(PausedState, DecisionRecord)}, for a decision not yet recorded. */
+    Set<McpServerRecord> needed(PausedState state, DecisionRecord.Kind kind,
+                                List<ApprovalDecision.CallVerdict> verdicts) {
+        Set<Integer> approved = verdicts == null ? Set.of() : verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
                 .map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
         ToolFacts facts = facts();
         return state.calls().stream()
                 .filter(call -> switch (call.disposition()) {
                     case AWAITS_APPROVAL -> approved.contains(call.index());
-                    case AWAITS_INPUT -> decision.kind() == DecisionRecord.Kind.INPUT;
+                    case AWAITS_INPUT -> kind == DecisionRecord.Kind.INPUT;
                     case RUNS_ON_RESUME -> true;
                     case REFUSED -> false;
                 })

@@ -216,19 +216,32 @@ public final class DefaultRunService implements RunService {
         return decideHere(actor, runId, digest, CardAnswer.input(values));
     }
 
-    /** Checks a decision, commits it with this process's claim and resumes the run here. */
+    /**
+     * Connects the servers the decided calls need, checks the decision (the approver's rights on those calls'
+     * tools too), commits it with this process's claim and resumes the run here.
+     */
     private DecisionResult decideHere(Actor decider, String runId, String digest, CardAnswer answer) {
+        List<String> notConnected = connectServers(runId, answer);
+        if (!notConnected.isEmpty()) {
+            return new DecisionResult.ServersNotConnected(runId, notConnected);
+        }
         DecisionChecks.Checked checked = check(decider, runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
         }
-        // The servers start while the decision is committed: the calls need them right after.
-        servers.request(servers.needed(ready.run().pausedState(), ready.decision()));
         RunRepository.ClaimResult claim = runs.claim(ready.decision());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
             return resume(claimed.run(), ready.configuration(), decider, ready.decision());
         }
         return DecisionChecks.refusedClaim(runId, claim);
+    }
+
+    /** The servers of the calls the answer lets run, connected here; those that did not connect, in name order. */
+    private List<String> connectServers(String runId, CardAnswer answer) {
+        return runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null)
+                .map(run -> servers.missing(runId, servers.needed(run.pausedState(), answer.kind(),
+                        answer.verdicts())))
+                .orElse(List.of());
     }
 
     /** The checks of a decision, for whoever claims it next (this process, or the queue of a worker). */
