@@ -134,16 +134,23 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     /**
-     * Opens the store for the given work: a process that drives runs reconciles the runs stopped processes left
-     * running before this returns, waiting first, at most {@code importWait}, for every enabled server's tools
-     * when it imports them all; a decision whose servers do not connect here is left for a process where they
+     * Opens the store for the given work. Work that imports every enabled server's tools waits for them first, at
+     * most {@code importWait}; a process that drives runs then reconciles the runs stopped processes left
+     * running, before this returns; a decision whose servers do not connect here is left for a process where they
      * do (see {@link #resumeInterrupted(Duration)}).
      *
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime open(StoreLocation location, Work work, Duration importWait) {
+        Objects.requireNonNull(importWait, "importWait");
         CountersignRuntime runtime = assemble(location, work.drivesRuns, work.servers);
-        return work.drivesRuns ? recovered(runtime, Objects.requireNonNull(importWait, "importWait")) : runtime;
+        if (work.drivesRuns) {
+            return recovered(runtime, importWait);
+        }
+        if (runtime.remoteServers != null) {
+            runtime.remoteServers.awaitImports(importWait);
+        }
+        return runtime;
     }
 
     /**
