@@ -5,6 +5,7 @@ import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -100,14 +101,21 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     /** The version this build was made from, as Maven wrote it into the class path. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() throws IOException {
+        public String[] getVersion() {
+            return new String[] {line()};
+        }
+
+        /** {@code countersign VERSION}, as {@code countersign --version} prints it. */
+        static String line() {
             Properties properties = new Properties();
             try (InputStream in = Version.class.getResourceAsStream("/io/countersign/app/version.properties")) {
                 if (in != null) {
                     properties.load(in);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("the build's version.properties cannot be read", e);
             }
-            return new String[] {"countersign " + properties.getProperty("version", "(development build)")};
+            return "countersign " + properties.getProperty("version", "(development build)");
         }
     }
 }

@@ -50,7 +50,8 @@ final class DecisionServers {
     /** As {@link #needed(PausedState, DecisionRecord)}, for a decision not yet recorded. */
     Set<McpServerRecord> needed(PausedState state, DecisionRecord.Kind kind,
                                 List<ApprovalDecision.CallVerdict> verdicts) {
-        Set<Integer> approved = verdicts == null ? Set.of() : verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
+        Set<Integer> approved = verdicts == null ? Set.of() : verdicts.stream()
+                .filter(ApprovalDecision.CallVerdict::approved)
                 .map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
         ToolFacts facts = facts();
         return state.calls().stream()

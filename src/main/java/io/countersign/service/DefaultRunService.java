@@ -70,8 +70,8 @@ public final class DefaultRunService implements RunService {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.locale = Objects.requireNonNull(locale, "locale");
-        this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"), Objects.requireNonNull(servers, "servers"),
-                Objects.requireNonNull(connections, "connections"));
+        this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
+                Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
         this.cards = new RunCards(this.servers, agents);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), clock);
@@ -89,8 +89,10 @@ public final class DefaultRunService implements RunService {
         return overStore(store, registry, model, rules, ServerConnections.NONE, clock, ids, locale);
     }
 
-    /** As {@link #overStore(Store, ToolRegistry, ChatModel, InvocationRules, Clock, IdGenerator, Locale)}, with
-     * the MCP servers this process connects for the calls of decisions. */
+    /**
+     * As {@link #overStore(Store, ToolRegistry, ChatModel, InvocationRules, Clock, IdGenerator, Locale)}, with the
+     * MCP servers this process connects for the calls of decisions.
+     */
     public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
                                               InvocationRules rules, ServerConnections connections, Clock clock,
                                               IdGenerator ids, Locale locale) {
