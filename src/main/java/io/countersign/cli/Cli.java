@@ -50,6 +50,11 @@ public final class Cli {
      * @return the exit code
      */
     public static int run(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // without building the command tree: reading every command's annotations is most of a start
+            out.println(CountersignCommand.Version.line());
+            return DONE;
+        }
         quietLibraries();
         CountersignCommand root = new CountersignCommand(env);
         CommandLine commandLine = new CommandLine(root);

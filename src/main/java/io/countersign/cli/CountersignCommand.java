@@ -5,6 +5,7 @@ import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -63,26 +64,25 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     }
 
     /**
-     * The runtime over the chosen store, opened on first use; with {@code remoteTools}, it imports the tools of
-     * the enabled MCP servers and waits until each has imported or failed (each within its connect timeout).
+     * The runtime over the chosen store, opened on first use for the command's work; for work that imports every
+     * enabled MCP server's tools, it waits until each has imported or failed (each within its connect timeout).
      */
-    CountersignRuntime runtime(boolean remoteTools) {
+    CountersignRuntime runtime(CountersignRuntime.Work work) {
         if (runtime == null) {
             if (as != null && !"1".equals(env.get(IMPERSONATION_VARIABLE))) {
                 throw CliFailure.usage("--as is refused: acting as another user is only allowed where "
                         + IMPERSONATION_VARIABLE + "=1 is set, for tests");
             }
             StoreLocation location = StoreLocation.resolve(store, env);
-            runtime = remoteTools ? CountersignRuntime.openWithRemoteTools(location, REMOTE_TOOLS_WAIT)
-                    : CountersignRuntime.open(location);
+            runtime = CountersignRuntime.open(location, work, REMOTE_TOOLS_WAIT);
         }
         return runtime;
     }
 
     /** Who acts: the {@code --as} user, or the operating-system user (the first user of a new store is admin). */
-    Actor actor() {
+    Actor actor(CountersignRuntime.Work work) {
         if (actor == null) {
-            actor = as != null ? runtime(false).user(as) : runtime(false).localUser();
+            actor = as != null ? runtime(work).user(as) : runtime(work).localUser();
         }
         return actor;
     }
@@ -101,14 +101,21 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     /** The version this build was made from, as Maven wrote it into the class path. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() throws IOException {
+        public String[] getVersion() {
+            return new String[] {line()};
+        }
+
+        /** {@code countersign VERSION}, as {@code countersign --version} prints it. */
+        static String line() {
             Properties properties = new Properties();
             try (InputStream in = Version.class.getResourceAsStream("/io/countersign/app/version.properties")) {
                 if (in != null) {
                     properties.load(in);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("the build's version.properties cannot be read", e);
             }
-            return new String[] {"countersign " + properties.getProperty("version", "(development build)")};
+            return "countersign " + properties.getProperty("version", "(development build)");
         }
     }
 }

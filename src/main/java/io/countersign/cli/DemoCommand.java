@@ -1,6 +1,7 @@
 package io.countersign.cli;
 
 import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -14,6 +15,12 @@ final class DemoCommand extends Subcommand {
     @Option(names = "--folder", paramLabel = "DIR", description = "Where the sample files go (default: the folder"
             + " of a SQLite store; required for PostgreSQL).")
     Path folder;
+
+    @Override
+    CountersignRuntime.Work work() {
+        // the demo starts runs of local tools, which this process drives to their first pause
+        return CountersignRuntime.Work.DECIDE;
+    }
 
     @Override
     public Integer call() {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.runtime.CountersignRuntime;
+import io.countersign.service.DecidedRun;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunCard;
@@ -51,8 +53,9 @@ final class RunCommands {
         boolean queue;
 
         @Override
-        boolean runsTools() {
-            return !queue;
+        CountersignRuntime.Work work() {
+            // a queued run is a row for a worker: this process drives nothing
+            return queue ? CountersignRuntime.Work.ADMINISTER : CountersignRuntime.Work.RUN_AGENTS;
         }
 
         @Override
@@ -79,6 +82,12 @@ final class RunCommands {
                             Views.time(found.waitingSince()), waitingFor(found), Integer.toString(found.refused()
                                     .size()), found.digest()));
                 });
+            }
+            // decided, and waiting for a process that can connect the servers of its calls: no card, a reason
+            for (DecidedRun decided : runtime().runs().waitingForServers(actor())) {
+                cards.add(Views.decided(decided));
+                rows.add(List.of(decided.runId(), RunStatus.RUNNING.code(), decided.agent(), decided.initiator(),
+                        Views.time(decided.decidedAt()), decided.reason(), "", ""));
             }
             return print(cards, new Output.Table(List.of("runId", "status", "agent", "initiator", "waitingSince",
                     "waitingFor", "refused", "digest"), rows));
@@ -117,6 +126,11 @@ final class RunCommands {
                     .put("completion", execution.completionTokens());
             Views.strings(node, "unknownOutcomeCalls", execution.unknownOutcomeCalls());
             node.set("card", card.<JsonNode>map(Views::card).orElse(Output.JSON.nullNode()));
+            if (card.isEmpty() && timeline.status() == RunStatus.RUNNING) {
+                runtime().runs().waitingForServers(actor()).stream()
+                        .filter(decided -> decided.runId().equals(runId)).findFirst()
+                        .ifPresent(decided -> node.set("decided", Views.decided(decided)));
+            }
             ArrayNode transcript = node.putArray("transcript");
             ArrayNode events = node.putArray("events");
             timeline.entries().forEach(entry -> (HAPPENINGS.contains(entry.kind()) ? events : transcript)
@@ -170,8 +184,8 @@ final class RunCommands {
         }
 
         @Override
-        boolean runsTools() {
-            return !queue;
+        CountersignRuntime.Work work() {
+            return queue ? CountersignRuntime.Work.ADMINISTER : CountersignRuntime.Work.DECIDE;
         }
 
         @Override
@@ -219,8 +233,8 @@ final class RunCommands {
         boolean queue;
 
         @Override
-        boolean runsTools() {
-            return !queue;
+        CountersignRuntime.Work work() {
+            return queue ? CountersignRuntime.Work.ADMINISTER : CountersignRuntime.Work.DECIDE;
         }
 
         @Override
@@ -260,8 +274,9 @@ final class RunCommands {
         }
 
         @Override
-        boolean runsTools() {
-            return true;
+        CountersignRuntime.Work work() {
+            // it reconciles first, so that a run whose process just stopped is flagged before it is settled
+            return CountersignRuntime.Work.DECIDE;
         }
 
         @Override
@@ -284,7 +299,15 @@ final class RunCommands {
             ArrayNode failed = view.putArray("failed");
             done.failed().forEach(call -> failed.addObject().put("tool", call.tool()).put("refused", call.refused())
                     .put("error", call.error()));
+            Views.strings(view, "waitingForServers", done.waitingForServers());
             command.print(view);
+            if (!done.waitingForServers().isEmpty()) {
+                String servers = String.join(", ", done.waitingForServers());
+                throw new CliFailure(Cli.UNAVAILABLE, "run " + done.runId() + ": the decision is committed, but MCP"
+                        + " server " + servers + " did not connect here, so none of its calls ran; it is kept and"
+                        + " carried out by the next command that can connect " + servers + " (countersign servers"
+                        + " test " + done.waitingForServers().get(0) + " shows what is wrong)");
+            }
             return unavailableIfProviderFailed(command, done.runId(), done.status());
         }
         throw refusal(result);
@@ -311,6 +334,12 @@ final class RunCommands {
         if (result instanceof DecisionResult.InvalidInput invalid) {
             return CliFailure.usage("the input does not fit the form of run " + invalid.runId() + ": "
                     + invalid.errors().stream().map(RunCommands::describe).collect(Collectors.joining("; ")));
+        }
+        if (result instanceof DecisionResult.ServersNotConnected notConnected) {
+            return new CliFailure(Cli.UNAVAILABLE, "run " + notConnected.runId() + ": MCP server "
+                    + String.join(", ", notConnected.servers()) + " did not connect, so nothing was decided and the"
+                    + " card still waits (countersign servers test " + notConnected.servers().get(0)
+                    + " shows what is wrong)");
         }
         DecisionResult.NotWaiting notWaiting = (DecisionResult.NotWaiting) result;
         if (notWaiting.status() == null) {

@@ -2,6 +2,7 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.SettingRequest;
 import io.countersign.service.SettingResult;
 import java.util.ArrayList;
@@ -20,8 +21,8 @@ final class SettingCommands {
             + " is. Admins only.", subcommands = Changes.class)
     static final class Tools extends Subcommand {
         @Override
-        boolean runsTools() {
-            return true;
+        CountersignRuntime.Work work() {
+            return CountersignRuntime.Work.GOVERN_TOOLS;
         }
 
         @Override
@@ -71,8 +72,8 @@ final class SettingCommands {
             boolean preview;
 
             @Override
-            boolean runsTools() {
-                return true;
+            CountersignRuntime.Work work() {
+                return CountersignRuntime.Work.GOVERN_TOOLS;
             }
 
             @Override
@@ -115,8 +116,8 @@ final class SettingCommands {
             boolean preview;
 
             @Override
-            boolean runsTools() {
-                return true;
+            CountersignRuntime.Work work() {
+                return CountersignRuntime.Work.GOVERN_TOOLS;
             }
 
             @Override

@@ -17,19 +17,20 @@ abstract class Subcommand implements Callable<Integer> {
     }
 
     CountersignRuntime runtime() {
-        return root().runtime(runsTools());
+        return root().runtime(work());
     }
 
     /**
-     * True for a command that runs agents' tools or governs them by name: its process imports the tools of the
-     * enabled MCP servers, waiting for them before it acts. The others leave the servers alone.
+     * What this command's process does with the store: by default it reads, or changes settings, users and
+     * agents, so it registers nothing, recovers no run and connects no MCP server. Commands that govern tools by
+     * name, carry out decisions or run agents say so.
      */
-    boolean runsTools() {
-        return false;
+    CountersignRuntime.Work work() {
+        return CountersignRuntime.Work.ADMINISTER;
     }
 
     Actor actor() {
-        return root().actor();
+        return root().actor(work());
     }
 
     /** Prints the result in the chosen format and ends the command as done. */

@@ -9,9 +9,11 @@ import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.AgentSummary;
+import io.countersign.service.DecidedRun;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingPreview;
@@ -49,6 +51,19 @@ final class Views {
                 .put("trustZone", agent.trustZone());
         agent.toolGroups().forEach(node.putArray("toolGroups")::add);
         return node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
+    }
+
+    /**
+     * A run whose committed decision waits for a process that can connect the servers of its calls: nothing to
+     * decide, a reason to read.
+     */
+    static ObjectNode decided(DecidedRun run) {
+        ObjectNode node = object().put("runId", run.runId()).put("status", RunStatus.RUNNING.code())
+                .put("agent", run.agent()).put("initiator", run.initiator()).put("decidedBy", run.decidedBy())
+                .put("decidedAt", time(run.decidedAt())).put("decision", run.summary())
+                .put("waitingFor", run.reason());
+        strings(node, "waitingForServers", run.servers());
+        return node;
     }
 
     /** A waiting run with everything needed to decide it: the inbox entry and the card of {@code show}. */

@@ -1,5 +1,6 @@
 package io.countersign.cli;
 
+import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunWorker;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -27,8 +28,8 @@ final class WorkerCommand extends Subcommand {
     boolean drain;
 
     @Override
-    boolean runsTools() {
-        return true;
+    CountersignRuntime.Work work() {
+        return CountersignRuntime.Work.RUN_AGENTS;
     }
 
     @Override

@@ -17,12 +17,14 @@ import io.countersign.service.DefaultUserService;
 import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.Resumption;
+import io.countersign.service.ServerConnections;
 import io.countersign.service.RunService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.store.StoreOptions;
 import io.countersign.tools.BuiltinTools;
 import io.countersign.tools.mcp.RemoteServers;
 import io.countersign.tools.mcp.SecretResolver;
@@ -73,6 +75,37 @@ public final class CountersignRuntime implements AutoCloseable {
         }
     }
 
+    /** What a process does with the store, which decides what it registers, connects and recovers. */
+    public enum Work {
+        /**
+         * Reads, or changes settings, users and agents: the process is not registered in the store, recovers no
+         * run and connects no server, so that reading writes nothing.
+         */
+        ADMINISTER(false, ServerUse.NONE),
+        /** Lists or governs tools by name: every enabled server's tools are imported; no run is driven. */
+        GOVERN_TOOLS(false, ServerUse.ALL),
+        /**
+         * Carries out decisions (and starts runs of local tools): registered; each server is connected only when
+         * the calls of a decision need it, also for the runs it recovers.
+         */
+        DECIDE(true, ServerUse.ON_REQUEST),
+        /** Runs agents: registered; every enabled server's tools are imported before it recovers and runs. */
+        RUN_AGENTS(true, ServerUse.ALL);
+
+        private final boolean drivesRuns;
+        private final ServerUse servers;
+
+        Work(boolean drivesRuns, ServerUse servers) {
+            this.drivesRuns = drivesRuns;
+            this.servers = servers;
+        }
+    }
+
+    /** Which MCP servers a process connects. */
+    private enum ServerUse {
+        NONE, ON_REQUEST, ALL
+    }
+
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
                             ExecutionService execution, ServerService servers) {
@@ -97,7 +130,27 @@ public final class CountersignRuntime implements AutoCloseable {
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime open(StoreLocation location) {
-        return recovered(assemble(location, false), null);
+        return recovered(assemble(location, true, ServerUse.NONE), null);
+    }
+
+    /**
+     * Opens the store for the given work. Work that imports every enabled server's tools waits for them first, at
+     * most {@code importWait}; a process that drives runs then reconciles the runs stopped processes left
+     * running, before this returns; a decision whose servers do not connect here is left for a process where they
+     * do (see {@link #resumeInterrupted(Duration)}).
+     *
+     * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
+     */
+    public static CountersignRuntime open(StoreLocation location, Work work, Duration importWait) {
+        Objects.requireNonNull(importWait, "importWait");
+        CountersignRuntime runtime = assemble(location, work.drivesRuns, work.servers);
+        if (work.drivesRuns) {
+            return recovered(runtime, importWait);
+        }
+        if (runtime.remoteServers != null) {
+            runtime.remoteServers.awaitImports(importWait);
+        }
+        return runtime;
     }
 
     /**
@@ -107,7 +160,7 @@ public final class CountersignRuntime implements AutoCloseable {
      * its tools when it is ready, and one that fails is logged and tried again later.
      */
     public static CountersignRuntime openWithRemoteTools(StoreLocation location, Duration importWait) {
-        return recovered(assemble(location, true), Objects.requireNonNull(importWait, "importWait"));
+        return open(location, Work.RUN_AGENTS, importWait);
     }
 
     /**
@@ -118,7 +171,7 @@ public final class CountersignRuntime implements AutoCloseable {
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime openDeferringRecovery(StoreLocation location) {
-        return assemble(location, true);
+        return assemble(location, true, ServerUse.ALL);
     }
 
     private static CountersignRuntime recovered(CountersignRuntime runtime, Duration importWait) {
@@ -131,8 +184,9 @@ public final class CountersignRuntime implements AutoCloseable {
         }
     }
 
-    private static CountersignRuntime assemble(StoreLocation location, boolean remoteTools) {
-        Store store = Store.open(location);
+    private static CountersignRuntime assemble(StoreLocation location, boolean drivesRuns, ServerUse serverUse) {
+        StoreOptions options = StoreOptions.defaults();
+        Store store = Store.open(location, drivesRuns ? options : options.withoutDrivingRuns());
         RemoteServers remoteServers = null;
         try {
             SharedHttpClient http = new SharedHttpClient();
@@ -140,17 +194,23 @@ public final class CountersignRuntime implements AutoCloseable {
             BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
                     .forEach(registry::register);
             registry.register(new IntakeFormTool());
-            if (remoteTools) {
+            ServerConnections connections = ServerConnections.NONE;
+            if (serverUse != ServerUse.NONE) {
                 remoteServers = new RemoteServers(store.servers(), registry, SecretResolver.environment());
-                remoteServers.start(store.changes());
+                if (serverUse == ServerUse.ALL) {
+                    remoteServers.start(store.changes());
+                } else {
+                    remoteServers.startOnRequest(store.changes());
+                }
+                connections = connectionsOf(remoteServers);
             }
             InvocationRules rules = InvocationRules.discover(List.of(), List.of());
             ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
                     .with(ScriptedModels.PROVIDER, ScriptedModels::load);
             Clock clock = Clock.systemUTC();
             IdGenerator ids = IdGenerator.random();
-            DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, clock, ids,
-                    Locale.getDefault());
+            DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
+                    clock, ids, Locale.getDefault());
             Services services = new Services(new DefaultEventService(store.events()),
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
@@ -166,6 +226,20 @@ public final class CountersignRuntime implements AutoCloseable {
             store.close();
             throw e;
         }
+    }
+
+    private static ServerConnections connectionsOf(RemoteServers servers) {
+        return new ServerConnections() {
+            @Override
+            public void request(Set<String> names) {
+                servers.request(names);
+            }
+
+            @Override
+            public Set<String> await(Set<String> names, Duration bound) {
+                return servers.awaitServers(names, bound);
+            }
+        };
     }
 
     /** The person at this desk: the operating system's user, made admin when they are the store's first user. */

@@ -91,6 +91,13 @@ record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolic
         return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved, failed);
     }
 
+    /** A committed decision that waits for a process that can connect the servers its calls need. */
+    static DecisionResult waitingForServers(String runId, DecisionRecord decision, List<String> servers) {
+        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        return new DecisionResult.Done(runId, RunStatus.RUNNING, approved, decision.verdicts().size() - approved,
+                List.of(), servers);
+    }
+
     private static Checked refused(DecisionResult result) {
         return new Checked.Refused(result);
     }

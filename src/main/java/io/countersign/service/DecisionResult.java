@@ -11,11 +11,20 @@ public sealed interface DecisionResult {
     /**
      * The decision was committed and the run resumed; {@code status} is where it stands now. {@code failed} lists
      * the calls the decision let run that failed or were refused all the same, so nobody reads this as a success.
+     * {@code waitingForServers} names the MCP servers its calls need that did not connect in this process: then
+     * nothing ran, the decision stays committed and the run {@code running}, and the next process that can
+     * connect them carries it out.
      */
-    record Done(String runId, RunStatus status, int approved, int denied, List<FailedCall> failed)
-            implements DecisionResult {
+    record Done(String runId, RunStatus status, int approved, int denied, List<FailedCall> failed,
+                List<String> waitingForServers) implements DecisionResult {
         public Done {
             failed = List.copyOf(failed);
+            waitingForServers = List.copyOf(waitingForServers);
+        }
+
+        /** A decision that was carried out here. */
+        public Done(String runId, RunStatus status, int approved, int denied, List<FailedCall> failed) {
+            this(runId, status, approved, denied, failed, List.of());
         }
 
         /** A decision whose calls all went through, or that was queued for a worker to carry out. */
@@ -57,6 +66,16 @@ public sealed interface DecisionResult {
     record InvalidInput(String runId, List<InputValidation.FieldError> errors) implements DecisionResult {
         public InvalidInput {
             errors = List.copyOf(errors);
+        }
+    }
+
+    /**
+     * MCP servers whose tools the decided calls need did not connect in this process, in name order: nothing was
+     * decided, and the card still waits.
+     */
+    record ServersNotConnected(String runId, List<String> servers) implements DecisionResult {
+        public ServersNotConnected {
+            servers = List.copyOf(servers);
         }
     }
 

@@ -9,6 +9,7 @@ import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -23,8 +24,6 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.InvalidInputException;
-import io.countersign.engine.tool.RemoteTool;
-import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
@@ -47,7 +46,6 @@ public final class DefaultRunService implements RunService {
     private final RunRepository runs;
     private final AgentDirectory agents;
     private final ToolLoop loop;
-    private final ToolRegistry registry;
     private final Function<Runnable, AutoCloseable> changes;
     private final Clock clock;
     private final IdGenerator ids;
@@ -55,23 +53,27 @@ public final class DefaultRunService implements RunService {
     private final RunCards cards;
     private final RunTimelines timelines;
     private final DecisionChecks checks;
+    private final DecisionServers servers;
 
     /**
-     * @param changes subscribes a listener to run and decision changes and returns the subscription
-     * @param locale  the locale of the people behind runs started here, for rule explanations
+     * @param changes     subscribes a listener to run and decision changes and returns the subscription
+     * @param servers     the MCP server records, which tell a remote call's tool without a connection
+     * @param connections connects the servers a decision's calls need before they run
+     * @param locale      the locale of the people behind runs started here, for rule explanations
      */
     public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
-                             EventStore events, Function<Runnable, AutoCloseable> changes, Clock clock,
-                             IdGenerator ids, Locale locale) {
+                             EventStore events, Function<Runnable, AutoCloseable> changes, ServerRecords servers,
+                             ServerConnections connections, Clock clock, IdGenerator ids, Locale locale) {
         this.runs = Objects.requireNonNull(runs, "runs");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.loop = Objects.requireNonNull(loop, "loop");
-        this.registry = Objects.requireNonNull(registry, "registry");
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.locale = Objects.requireNonNull(locale, "locale");
-        this.cards = new RunCards(registry, agents);
+        this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
+                Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
+        this.cards = new RunCards(this.servers, agents);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), clock);
     }
@@ -79,10 +81,22 @@ public final class DefaultRunService implements RunService {
     /**
      * The service over one store, wired as every process runs it: a tool loop on the given tools and model that
      * reads the store's tool settings, records governance events in it and journals each call's execution there,
-     * and the store's runs, agents and change feed behind the use cases.
+     * and the store's runs, agents and change feed behind the use cases. It connects no MCP server: a decided
+     * remote call is left to a process that does ({@link #overStore(Store, ToolRegistry, ChatModel,
+     * InvocationRules, ServerConnections, Clock, IdGenerator, Locale)}).
      */
     public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
                                               InvocationRules rules, Clock clock, IdGenerator ids, Locale locale) {
+        return overStore(store, registry, model, rules, ServerConnections.NONE, clock, ids, locale);
+    }
+
+    /**
+     * As {@link #overStore(Store, ToolRegistry, ChatModel, InvocationRules, Clock, IdGenerator, Locale)}, with the
+     * MCP servers this process connects for the calls of decisions.
+     */
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
+                                              InvocationRules rules, ServerConnections connections, Clock clock,
+                                              IdGenerator ids, Locale locale) {
         ToolLoop loop = ToolLoop.builder(registry, model)
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
@@ -95,7 +109,7 @@ public final class DefaultRunService implements RunService {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), clock, ids, locale);
+                }), store.servers(), connections, clock, ids, locale);
     }
 
     @Override
@@ -155,18 +169,28 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<WaitingRun> inbox(Actor actor) {
         Permissions.require(actor, Operation.VIEW_INBOX);
-        return runs.waitingSummaries().stream().map(this::waitingRun).toList();
+        ToolFacts facts = servers.facts();
+        return runs.waitingSummaries().stream().map(run -> waitingRun(run, facts)).toList();
     }
 
-    private WaitingRun waitingRun(WaitingRunSummary run) {
-        List<Optional<Tool>> tools = run.waitingTools().stream().map(registry::find).toList();
-        boolean hasWrite = tools.stream().anyMatch(tool -> tool.map(t -> t.effect() == ToolEffect.WRITE)
-                .orElse(false));
-        boolean hasRemote = tools.stream().anyMatch(tool -> tool.map(t -> t instanceof RemoteTool).orElse(false));
+    private WaitingRun waitingRun(WaitingRunSummary run, ToolFacts facts) {
+        boolean hasWrite = run.waitingTools().stream().anyMatch(tool -> facts.effect(tool) == ToolEffect.WRITE);
+        boolean hasRemote = run.waitingTools().stream().anyMatch(facts::remote);
         return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
                 run.prompt(), run.waitingTools().get(0),
                 run.status() == RunStatus.WAITING_FOR_APPROVAL ? run.waitingTools().size() : 0, run.refusedCount(),
                 hasWrite, hasRemote, run.digest());
+    }
+
+    @Override
+    public List<DecidedRun> waitingForServers(Actor actor) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return runs.handedBack().stream().map(run -> {
+            DecisionRecord decision = run.lastDecision();
+            return new DecidedRun(run.runId(), run.agent(), run.initiator(), decision.decidedBy(),
+                    decision.decidedAt(), decision.kind() == DecisionRecord.Kind.APPROVAL, decision.summary(),
+                    servers.neededNames(run.pausedState(), decision));
+        }).toList();
     }
 
     @Override
@@ -196,10 +220,15 @@ public final class DefaultRunService implements RunService {
     }
 
     /**
-     * Checks a decision, prepares its resume, and commits it with this process's claim together with everything
-     * written ahead of its calls (its event, their intents); then carries it out here.
+     * Connects the servers the decided calls need, checks the decision (the approver's rights on those calls'
+     * tools too), prepares its resume, and commits it with this process's claim together with everything written
+     * ahead of its calls (its event, their intents); then carries it out here.
      */
     private DecisionResult decideHere(Actor decider, String runId, String digest, CardAnswer answer) {
+        List<String> notConnected = connectServers(runId, answer);
+        if (!notConnected.isEmpty()) {
+            return new DecisionResult.ServersNotConnected(runId, notConnected);
+        }
         DecisionChecks.Checked checked = check(decider, runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
@@ -227,6 +256,14 @@ public final class DefaultRunService implements RunService {
         return DecisionChecks.refusedClaim(runId, claim);
     }
 
+    /** The servers of the calls the answer lets run, connected here; those that did not connect, in name order. */
+    private List<String> connectServers(String runId, CardAnswer answer) {
+        return runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null)
+                .map(run -> servers.missing(runId, servers.needed(run.pausedState(), answer.kind(),
+                        answer.verdicts())))
+                .orElse(List.of());
+    }
+
     /** The checks of a decision, for whoever claims it next (this process, or the queue of a worker). */
     DecisionChecks.Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
         return checks.check(decider, runId, digest, answer);
@@ -248,6 +285,13 @@ public final class DefaultRunService implements RunService {
      */
     private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
                                          DecisionRecord decision) {
+        List<String> missing = servers.missing(run.runId(), servers.needed(run.pausedState(), decision));
+        if (!missing.isEmpty()) {
+            // Without its tools an approved call would become a refusal: the decision waits for a process that
+            // can connect them, and nothing runs here.
+            runs.handBack(run.lease(), clock.instant());
+            return DecisionChecks.waitingForServers(run.runId(), decision, missing);
+        }
         RunLease lease = run.lease();
         PreparedResume prepared;
         try {
@@ -322,8 +366,11 @@ public final class DefaultRunService implements RunService {
         // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
         Actor decider = new Actor(decision.decidedBy(), Set.of());
         try {
-            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(),
-                    resumeClaimed(run, configuration, decider, decision));
+            DecisionResult result = resumeClaimed(run, configuration, decider, decision);
+            if (result instanceof DecisionResult.Done done && !done.waitingForServers().isEmpty()) {
+                return new Resumption.WaitsForServers(run.runId(), decision.decidedBy(), done.waitingForServers());
+            }
+            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(), result);
         } catch (RunStateException e) {
             return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
         } catch (RuntimeException e) {

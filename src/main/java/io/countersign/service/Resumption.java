@@ -1,5 +1,7 @@
 package io.countersign.service;
 
+import java.util.List;
+
 /**
  * What start-up did with a decision that was committed before a process stopped, before any of its calls
  * started: it was carried out again, or it could not be and the run waits again.
@@ -10,6 +12,17 @@ public sealed interface Resumption {
 
     /** The decision went through as if the process had never stopped; {@code result} is its answer. */
     record CarriedOut(String runId, String decidedBy, DecisionResult result) implements Resumption {
+    }
+
+    /**
+     * The decision could not be carried out here, because MCP servers its calls need did not connect in this
+     * process: nothing ran, the decision stays committed, and the next process that can connect them carries it
+     * out.
+     */
+    record WaitsForServers(String runId, String decidedBy, List<String> servers) implements Resumption {
+        public WaitsForServers {
+            servers = List.copyOf(servers);
+        }
     }
 
     /**

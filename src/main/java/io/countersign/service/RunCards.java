@@ -8,32 +8,32 @@ import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;
-import io.countersign.engine.tool.RemoteTool;
-import io.countersign.engine.tool.Tool;
-import io.countersign.engine.tool.ToolEffect;
-import io.countersign.engine.tool.ToolRegistry;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Builds the card a person decides a waiting run on, from its paused state and the tools as they are now. */
+/**
+ * Builds the card a person decides a waiting run on, from its paused state and the tools as the server records
+ * and the local registry describe them, whether or not a server is connected in this process.
+ */
 final class RunCards {
-    private final ToolRegistry registry;
+    private final DecisionServers servers;
     private final AgentDirectory agents;
 
-    RunCards(ToolRegistry registry, AgentDirectory agents) {
-        this.registry = Objects.requireNonNull(registry, "registry");
+    RunCards(DecisionServers servers, AgentDirectory agents) {
+        this.servers = Objects.requireNonNull(servers, "servers");
         this.agents = Objects.requireNonNull(agents, "agents");
     }
 
     /** The card of a run that waits with a paused state, as {@code viewer} sees it. */
     RunCard of(Actor viewer, StoredRun run) {
         PausedState state = run.pausedState();
-        List<RunCard.PendingCallView> pending = state.awaitingApproval().stream().map(this::pending).toList();
+        ToolFacts facts = servers.facts();
+        List<RunCard.PendingCallView> pending = state.awaitingApproval().stream()
+                .map(call -> pending(call, facts)).toList();
         List<RunCard.RefusedCallView> refused = state.refused().stream()
                 .map(call -> new RunCard.RefusedCallView(call.index(), call.call().name(),
                         PrettyJson.of(call.call().arguments()), call.target(), call.refusal().ruleIdentifier(), call.refusal().reasonCode(), call.refusal().explanation()))
@@ -45,13 +45,11 @@ final class RunCards {
                 viewer.name().equals(run.initiator()), fourEyes);
     }
 
-    private RunCard.PendingCallView pending(PendingCall call) {
-        Optional<Tool> tool = registry.find(call.call().name());
-        return new RunCard.PendingCallView(call.index(), call.call().name(), PrettyJson.of(call.call().arguments()),
-                call.target(), call.preview() == null ? List.of() : call.preview().lines(),
-                // A tool that vanished since the pause is shown as the most cautious kind.
-                tool.map(Tool::effect).orElse(ToolEffect.WRITE), tool.map(t -> t instanceof RemoteTool)
-                .orElse(false), tool.map(Tool::dataClass).orElse(DataClass.SECRET_ADJACENT), call.stale());
+    private static RunCard.PendingCallView pending(PendingCall call, ToolFacts facts) {
+        String tool = call.call().name();
+        return new RunCard.PendingCallView(call.index(), tool, PrettyJson.of(call.call().arguments()),
+                call.target(), call.preview() == null ? List.of() : call.preview().lines(), facts.effect(tool),
+                facts.remote(tool), facts.dataClass(tool), call.stale());
     }
 
     /** The form of an input pause, with what the model put into the call's arguments as hints. */

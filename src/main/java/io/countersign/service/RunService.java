@@ -22,6 +22,16 @@ public interface RunService {
     /** Every waiting run, oldest first. Operators, supervisors (read only) and admins. */
     List<WaitingRun> inbox(Actor actor);
 
+    /**
+     * The runs whose committed decision waits for a process that can connect the MCP servers its calls need,
+     * oldest first. Operators, supervisors and admins, like the inbox. By default none: only a service over a
+     * store leaves decisions for other processes.
+     */
+    default List<DecidedRun> waitingForServers(Actor actor) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return List.of();
+    }
+
     /** The most recently updated runs, newest first, whatever their status. Any role that may see timelines. */
     List<RunSummary> recent(Actor actor, int limit);
 

@@ -141,7 +141,8 @@ final class Database implements AutoCloseable {
      * {@code synchronous=NORMAL}, PostgreSQL with {@code synchronous_commit = off}. It survives a crash of this
      * process, and the next durable commit (which writes the log in order) makes it durable; only a crash of the
      * machine before that may lose it. For writes whose loss leaves nothing wrong behind: a new run nobody was told
-     * of yet, or outcomes whose intents stand without them.
+     * of yet, outcomes whose intents stand without them, or the registration of a process that dies with the
+     * machine.
      */
     <T> T writeDeferred(String what, ChangeKind kind, SqlWork<T> work) {
         return transaction(what, kind, kind != null, true, work, result -> true);

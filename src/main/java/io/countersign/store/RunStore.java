@@ -35,6 +35,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     private final RunRecovery recovery;
     private final Database database;
     private final StoreSession session;
+    private final HandedBackRuns handedBack;
 
     RunStore(Database database, StoreSession session) {
         RunRows rows = new RunRows();
@@ -44,6 +45,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
         this.recovery = new RunRecovery(database, session, runs);
         this.database = database;
         this.session = session;
+        this.handedBack = new HandedBackRuns(database, session, rows);
     }
 
     /**
@@ -131,6 +133,22 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     @Override
     public void release(RunLease lease, PausedState state, Instant at) {
         claims.release(lease, state, at);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when this process does not drive a claimed decision of the run; nothing
+     *                               changes
+     */
+    @Override
+    public void handBack(RunLease lease, Instant at) {
+        handedBack.handBack(lease, at);
+    }
+
+    @Override
+    public List<StoredRun> handedBack() {
+        return handedBack.list();
     }
 
     /**

@@ -47,7 +47,8 @@ public final class Store implements AutoCloseable {
         try {
             Migrations.apply(database);
             ChangeWatchers.start(database);
-            return new Store(database, StoreSession.register(database));
+            return new Store(database, options.drivesRuns() ? StoreSession.register(database)
+                    : StoreSession.unregistered(database));
         } catch (RuntimeException e) {
             database.close();
             throw OpenFailures.explain(location, e, options.busyTimeout());

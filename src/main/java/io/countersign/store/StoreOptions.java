@@ -10,8 +10,11 @@ import java.util.Objects;
  * @param busyTimeout how long to wait for another process's lock (SQLite) or for a connection (PostgreSQL)
  *                    before giving up with a {@link StoreUnavailableException}
  * @param clock       stamps admin changes and measures the age of events for the retention purge
+ * @param drivesRuns  whether this process may drive runs (start them, carry out decisions, take over those of
+ *                    stopped processes): only then is it registered in the store, a commit at open and one at
+ *                    close. A process that reads, or changes only settings and users, leaves no work behind.
  */
-public record StoreOptions(Duration busyTimeout, Clock clock) {
+public record StoreOptions(Duration busyTimeout, Clock clock, boolean drivesRuns) {
     public static final Duration DEFAULT_BUSY_TIMEOUT = Duration.ofSeconds(5);
 
     public StoreOptions {
@@ -23,16 +26,21 @@ public record StoreOptions(Duration busyTimeout, Clock clock) {
         }
     }
 
-    /** A five-second busy timeout and the system clock. */
+    /** A five-second busy timeout, the system clock, and a process that drives runs. */
     public static StoreOptions defaults() {
-        return new StoreOptions(DEFAULT_BUSY_TIMEOUT, Clock.systemUTC());
+        return new StoreOptions(DEFAULT_BUSY_TIMEOUT, Clock.systemUTC(), true);
     }
 
     public StoreOptions withBusyTimeout(Duration timeout) {
-        return new StoreOptions(timeout, clock);
+        return new StoreOptions(timeout, clock, drivesRuns);
     }
 
     public StoreOptions withClock(Clock other) {
-        return new StoreOptions(busyTimeout, other);
+        return new StoreOptions(busyTimeout, other, drivesRuns);
+    }
+
+    /** For a process that drives no run: it is not registered, and the store refuses it every run it would own. */
+    public StoreOptions withoutDrivingRuns() {
+        return new StoreOptions(busyTimeout, clock, false);
     }
 }

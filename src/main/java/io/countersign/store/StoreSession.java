@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * This process's registration in the store, so that the runs it drives are told from the runs of processes that
  * stopped. A process on the same host is alive while its pid runs the same program (a killed process is known
- * dead at once); one on another host while it keeps beating.
+ * dead at once); one on another host while it keeps beating. Its rows are written without a sync of their own: a
+ * crash of the machine that loses one also stopped the process, and the first durable commit of a run it drives
+ * makes the registration durable with it.
  */
 final class StoreSession implements AutoCloseable {
     static final Duration HEARTBEAT = Duration.ofSeconds(10);
@@ -25,6 +27,7 @@ final class StoreSession implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(StoreSession.class.getName());
 
     private final Database database;
+    private final boolean registered;
     private final String id = UUID.randomUUID().toString();
     private final String host = hostName();
     private final ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -33,21 +36,39 @@ final class StoreSession implements AutoCloseable {
         return thread;
     });
 
-    private StoreSession(Database database) {
+    private StoreSession(Database database, boolean registered) {
         this.database = database;
+        this.registered = registered;
     }
 
     /** Registers this process in the store and starts beating. */
     static StoreSession register(Database database) {
-        StoreSession session = new StoreSession(database);
+        StoreSession session = new StoreSession(database, true);
         session.insert();
         session.beat.scheduleWithFixedDelay(session::heartbeat, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
         return session;
     }
 
-    /** The id the runs this process drives carry as their owner. */
+    /**
+     * The session of a process that drives no run: nothing is written for it, and it owns nothing (see
+     * {@link StoreOptions#drivesRuns()}).
+     */
+    static StoreSession unregistered(Database database) {
+        return new StoreSession(database, false);
+    }
+
+    /**
+     * The id the runs this process drives carry as their owner.
+     *
+     * @throws IllegalStateException in a process that opened the store without driving runs: a run it owned would
+     *                               count as left behind by a stopped process
+     */
     String id() {
+        if (!registered) {
+            throw new IllegalStateException("this process opened the store to read or to change settings only, so"
+                    + " it cannot drive a run; nothing was written");
+        }
         return id;
     }
 
@@ -74,7 +95,7 @@ final class StoreSession implements AutoCloseable {
             return null;
         });
         for (String stopped : dead) {
-            database.write("forget the stopped process " + stopped, connection -> {
+            database.writeDeferred("forget the stopped process " + stopped, null, connection -> {
                 try (PreparedStatement delete = connection.prepareStatement(
                         "DELETE FROM store_sessions WHERE id = ?")) {
                     delete.setString(1, stopped);
@@ -97,7 +118,7 @@ final class StoreSession implements AutoCloseable {
 
     private void insert() {
         ProcessHandle self = ProcessHandle.current();
-        database.write("register this process with the store", connection -> {
+        database.writeDeferred("register this process with the store", null, connection -> {
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO store_sessions (id, host, pid,"
                     + " process_started, opened_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)")) {
                 long now = Nanos.of(database.clock().instant());
@@ -120,7 +141,7 @@ final class StoreSession implements AutoCloseable {
 
     private void heartbeat() {
         try {
-            int beaten = database.write("renew this process's registration", connection -> {
+            int beaten = database.writeDeferred("renew this process's registration", null, connection -> {
                 try (PreparedStatement update = connection.prepareStatement("UPDATE store_sessions"
                         + " SET heartbeat_at = ? WHERE id = ?")) {
                     update.setLong(1, Nanos.of(database.clock().instant()));
@@ -154,8 +175,11 @@ final class StoreSession implements AutoCloseable {
     @Override
     public void close() {
         beat.shutdownNow();
+        if (!registered) {
+            return;
+        }
         try {
-            database.write("unregister this process from the store", connection -> {
+            database.writeDeferred("unregister this process from the store", null, connection -> {
                 try (PreparedStatement delete = connection.prepareStatement(
                         "DELETE FROM store_sessions WHERE id = ?")) {
                     delete.setString(1, id);

@@ -1843,6 +1843,35 @@ abstract class StoreSuite {
         }
 
         @Test
+        void aHandedBackRunKeepsItsDecisionUntilTheNextReconciliationTakesItOver() {
+            DecisionRecord decision = claimed(store.runs(), "r1");
+            RunLease lease = store.runs().find("r1").orElseThrow().lease();
+
+            store.runs().handBack(lease, later);
+
+            assertThat(store.runs().handedBack()).singleElement().satisfies(run -> {
+                assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(run.lastDecision()).isEqualTo(decision);
+            });
+            try (Store other = open()) {
+                assertThat(other.runs().reconcile(later)).singleElement()
+                        .satisfies(run -> assertThat(run.lastDecision()).isEqualTo(decision));
+                assertThat(other.runs().handedBack()).isEmpty();
+                assertThatThrownBy(() -> store.runs().handBack(lease, later))
+                        .isInstanceOf(RunTakenOverException.class).hasMessageContaining("not driven by this process");
+            }
+        }
+
+        @Test
+        void aStoreOpenedWithoutDrivingRunsRegistersNothingAndRefusesToDriveARun() {
+            try (Store reader = Store.open(location, StoreOptions.defaults().withoutDrivingRuns())) {
+                assertThatThrownBy(() -> reader.runs().create("r1", "writer", "maria", "Tidy", false, NOW))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot drive a run");
+                assertThat(reader.runs().find("r1")).isEmpty();
+            }
+        }
+
+        @Test
         void returnedRunIsThisProcessesToCarryOn() {
             inAProcessThatStops(runs -> claimed(runs, "r1"));
             StoredRun run = store.runs().reconcile(later).get(0);

@@ -41,6 +41,10 @@ public final class DecisionBanners {
         if (result instanceof DecisionResult.NotPermitted notPermitted) {
             return Optional.of(Banner.danger(messages.get("card.notPermitted", notPermitted.reason())));
         }
+        if (result instanceof DecisionResult.ServersNotConnected notConnected) {
+            return Optional.of(Banner.warning(messages.get("card.serversNotConnected",
+                    String.join(", ", notConnected.servers()))));
+        }
         if (result instanceof DecisionResult.NotWaiting notWaiting) {
             return Optional.of(Banner.info(notWaiting.status() == null ? messages.get("card.gone")
                     : messages.get("card.notWaiting", notWaiting.status().code().replace('_', ' '))));

@@ -84,6 +84,16 @@ public interface RunRepository {
      */
     void release(RunLease lease, PausedState state, Instant at);
 
+    /**
+     * Leaves a claimed run whose decision this process cannot carry out now (a server its calls need is not
+     * connected here) to another process: the decision stays committed and nothing executed; the run stays
+     * running without an owner, and the next process that reconciles ({@link #reconcile}) takes it over.
+     */
+    void handBack(RunLease lease, Instant at);
+
+    /** The runs {@linkplain #handBack handed back} and not taken over since, oldest first. */
+    List<StoredRun> handedBack();
+
     /** The journal of the lease's driver: an intent before each call executes and its outcome after. */
     ExecutionJournal journal(RunLease lease);
 

@@ -8,6 +8,7 @@ import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -58,6 +59,8 @@ public final class RemoteServers implements AutoCloseable {
     private final Set<McpToolSource> live = ConcurrentHashMap.newKeySet();
     /** By server name; guarded by this. */
     private final Map<String, Connection> current = new HashMap<>();
+    /** The servers asked for by {@link #request}, or {@code null} to follow every enabled one; guarded by this. */
+    private Set<String> requested;
     private StoreChanges.Subscription subscription;
     private volatile boolean closed;
 
@@ -91,6 +94,58 @@ public final class RemoteServers implements AutoCloseable {
     }
 
     /**
+     * Connects no server until {@link #request} asks for it, and follows every later change of the records of
+     * those asked for: for a process that needs only the servers of the calls it carries out.
+     */
+    public synchronized void startOnRequest(StoreChanges changes) {
+        requested = new HashSet<>();
+        start(changes);
+    }
+
+    /**
+     * Connects the named servers in the background, when they are enabled and not yet connected or connecting;
+     * returns at once. Without effect after {@link #start}, which connects every enabled server anyway.
+     */
+    public synchronized void request(Set<String> names) {
+        if (requested != null && requested.addAll(names)) {
+            sync();
+        }
+    }
+
+    /**
+     * Waits until each of the named servers has imported its tools or ended its attempt, at most {@code bound}.
+     *
+     * @return the names of those whose tools are not imported now: not enabled, not asked for, still connecting
+     *         or failed (a failed server is tried again later, in the background)
+     */
+    public Set<String> awaitServers(Set<String> names, Duration bound) {
+        Map<String, CompletableFuture<McpToolSource>> pending = new HashMap<>();
+        synchronized (this) {
+            names.forEach(name -> {
+                Connection connection = current.get(name);
+                if (connection != null) {
+                    pending.put(name, connection.source());
+                }
+            });
+        }
+        try {
+            CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new))
+                    .get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // Some are still under way, or failed: the ones connected are told below.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Set<String> missing = new HashSet<>(names);
+        pending.forEach((name, source) -> {
+            if (source.isDone() && !source.isCompletedExceptionally() && source.join() != null) {
+                missing.remove(name);
+            }
+        });
+        return missing;
+    }
+
+    /**
      * Waits until every server connected so far has imported its tools or failed, at most {@code bound}.
      *
      * @return true when all of them ended within the bound
@@ -121,6 +176,7 @@ public final class RemoteServers implements AutoCloseable {
         Map<String, McpServerRecord> wanted = new LinkedHashMap<>();
         try {
             servers.list().stream().filter(McpServerRecord::enabled)
+                    .filter(server -> requested == null || requested.contains(server.name()))
                     .forEach(server -> wanted.put(server.name(), server));
         } catch (RuntimeException e) { // the store behind the port failed: keep what is connected
             LOG.log(Level.WARNING, "the MCP server records could not be read, the servers stay as they were: {0}",
