@@ -185,7 +185,7 @@ final class RunCommands {
 
         @Override
         CountersignRuntime.Work work() {
-            return queue ? CountersignRuntime.Work.ADMINISTER : CountersignRuntime.Work.DECIDE;
+            return queue ? CountersignRuntime.Work.QUEUE_DECISIONS : CountersignRuntime.Work.DECIDE;
         }
 
         @Override
@@ -234,7 +234,7 @@ final class RunCommands {
 
         @Override
         CountersignRuntime.Work work() {
-            return queue ? CountersignRuntime.Work.ADMINISTER : CountersignRuntime.Work.DECIDE;
+            return queue ? CountersignRuntime.Work.QUEUE_DECISIONS : CountersignRuntime.Work.DECIDE;
         }
 
         @Override

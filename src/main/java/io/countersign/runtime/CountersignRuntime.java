@@ -89,6 +89,11 @@ public final class CountersignRuntime implements AutoCloseable {
          * the calls of a decision need it, also for the runs it recovers.
          */
         DECIDE(true, ServerUse.ON_REQUEST),
+        /**
+         * Commits decisions for a worker to carry out: not registered, recovers no run; the servers of the decided
+         * calls are connected, so that the approver's rights on their tools are checked as a worker will find them.
+         */
+        QUEUE_DECISIONS(false, ServerUse.ON_REQUEST),
         /** Runs agents: registered; every enabled server's tools are imported before it recovers and runs. */
         RUN_AGENTS(true, ServerUse.ALL);
 

@@ -225,10 +225,6 @@ public final class DefaultRunService implements RunService {
      * ahead of its calls (its event, their intents); then carries it out here.
      */
     private DecisionResult decideHere(Actor decider, String runId, String digest, CardAnswer answer) {
-        List<String> notConnected = connectServers(runId, answer);
-        if (!notConnected.isEmpty()) {
-            return new DecisionResult.ServersNotConnected(runId, notConnected);
-        }
         DecisionChecks.Checked checked = check(decider, runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
@@ -264,8 +260,16 @@ public final class DefaultRunService implements RunService {
                 .orElse(List.of());
     }
 
-    /** The checks of a decision, for whoever claims it next (this process, or the queue of a worker). */
+    /**
+     * The checks of a decision, for whoever claims it next (this process, or the queue of a worker), once the
+     * servers of the calls it lets run are connected here: the approver's rights on their tools are checked on the
+     * tools themselves, and a server that does not connect refuses the decision with the card still waiting.
+     */
     DecisionChecks.Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
+        List<String> notConnected = connectServers(runId, answer);
+        if (!notConnected.isEmpty()) {
+            return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));
+        }
         return checks.check(decider, runId, digest, answer);
     }
 

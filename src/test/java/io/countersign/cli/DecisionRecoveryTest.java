@@ -30,13 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Committed decisions through the real command line in child processes, with a tiny MCP server whose one tool
- * appends a line to a ledger per execution: a {@code decide} killed between the claim's commit and the journal's
- * intent loses nothing, read-only commands carry nothing out, a worker whose server cannot start leaves the
+ * appends a line to a ledger per execution: a decision committed for a worker ({@code decide --queue}) is kept
+ * while read-only commands carry nothing out, a worker whose server cannot start leaves the
  * decision waiting with its reason, and a process that has the server carries it out exactly once.
  */
 class DecisionRecoveryTest {
-    private static final int KILL_ATTEMPTS = 8;
-
     @TempDir
     Path folder;
     Path store;
@@ -67,8 +65,12 @@ class DecisionRecoveryTest {
     }
 
     @Test
-    void aDecisionKilledBeforeItsIntentIsCarriedOutOnceByAProcessThatHasTheServer() throws Exception {
-        String runId = killedBetweenClaimAndIntent();
+    void aQueuedDecisionIsCarriedOutOnceByAProcessThatHasTheServer() throws Exception {
+        JsonNode card = pausedRun();
+        String runId = card.path("runId").asText();
+        CommandProcess.Result queued = countersign.run("decide", runId, "--digest", card.path("digest").asText(),
+                "--approve-all", "--queue");
+        assertThat(queued.exitCode()).as(queued.err()).isZero();
 
         for (String[] reading : List.of(new String[] {"inbox"}, new String[] {"show", runId},
                 new String[] {"events"})) {
@@ -76,7 +78,7 @@ class DecisionRecoveryTest {
             assertThat(read.exitCode()).as(read.err()).isZero();
         }
         assertThat(row(runId).claimed()).as("the decision is kept").isTrue();
-        assertThat(row(runId).status()).isEqualTo("running");
+        assertThat(row(runId).status()).isEqualTo("queued");
         assertThat(intents(runId)).isZero();
         int executed = ledgerLines().size();
 
@@ -97,39 +99,6 @@ class DecisionRecoveryTest {
         assertThat(withServer.exitCode()).as(withServer.err()).isZero();
         assertThat(ledgerLines()).as("executions").hasSize(executed + 1);
         assertThat(countersign.run("show", runId).json().path("status").asText()).isEqualTo("completed");
-    }
-
-    /**
-     * Starts deciders and kills each with SIGKILL as soon as its claim is committed, until one dies before its
-     * journal intent; returns that run. Each try is a fresh run: a kill that came late leaves its run as it was.
-     */
-    private String killedBetweenClaimAndIntent() throws Exception {
-        try (Connection watcher = DriverManager.getConnection("jdbc:sqlite:" + store)) {
-            for (int attempt = 1; attempt <= KILL_ATTEMPTS; attempt++) {
-                JsonNode card = pausedRun();
-                String runId = card.path("runId").asText();
-                CommandProcess.Running decider = countersign.start(Map.of(), "decide", runId, "--digest",
-                        card.path("digest").asText(), "--approve-all");
-                while (decider.process().isAlive() && !claimed(watcher, runId)) {
-                    Thread.onSpinWait();
-                }
-                decider.process().destroyForcibly().waitFor();
-                if (intents(runId) == 0 && row(runId).claimed() && row(runId).status().equals("running")) {
-                    return runId;
-                }
-            }
-        }
-        throw new AssertionError("no kill of " + KILL_ATTEMPTS + " fell between the claim's commit and the intent");
-    }
-
-    private static boolean claimed(Connection watcher, String runId) throws SQLException {
-        try (PreparedStatement select = watcher.prepareStatement("SELECT claimed_decision IS NOT NULL FROM runs"
-                + " WHERE id = ?")) {
-            select.setString(1, runId);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() && row.getBoolean(1);
-            }
-        }
     }
 
     private List<String> ledgerLines() throws Exception {

@@ -110,6 +110,16 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
+    public void handBack(RunLease lease, Instant at) {
+        runs.handBack(lease, at);
+    }
+
+    @Override
+    public List<StoredRun> handedBack() {
+        return runs.handedBack();
+    }
+
+    @Override
     public ExecutionJournal journal(RunLease lease) {
         ExecutionJournal journal = runs.journal(lease);
         return new ExecutionJournal() {

@@ -50,7 +50,8 @@ public final class SteppedDecider {
                     .events(store.events())
                     .build();
             DefaultRunService service = new DefaultRunService(runs, new AgentDirectory(store.configurations()), loop,
-                    registry, store.events(), listener -> () -> { }, Clock.systemUTC(), IdGenerator.random(),
+                    registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
+                    Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH);
             switch (args[2]) {
                 case "standby" -> {
