@@ -1,5 +1,6 @@
 package io.countersign.cli;
 
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.service.NotPermittedException;
 import io.countersign.store.StoreException;
 import java.io.PrintWriter;
@@ -89,7 +90,7 @@ public final class Cli {
         if (failure instanceof CliFailure cli) {
             return cli.exitCode();
         }
-        if (failure instanceof NotPermittedException) {
+        if (failure instanceof NotPermittedException || failure instanceof DamagedRunException) {
             return REFUSED;
         }
         if (failure instanceof StoreException) {
@@ -103,6 +104,9 @@ public final class Cli {
     }
 
     private static String message(Throwable failure) {
+        if (failure instanceof DamagedRunException damaged) {
+            return damaged.getMessage() + "; end it with: countersign settle --fail " + damaged.runId();
+        }
         if (exitCode(failure) == INTERNAL_ERROR) {
             return "internal error: " + failure.getClass().getSimpleName()
                     + (failure.getMessage() == null ? "" : ": " + failure.getMessage());

@@ -158,6 +158,10 @@ public final class DefaultRunService implements RunService {
     }
 
     private WaitingRun waitingRun(WaitingRunSummary run) {
+        if (run.damage() != null) {
+            return WaitingRun.damaged(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
+                    run.prompt(), run.damage());
+        }
         List<Optional<Tool>> tools = run.waitingTools().stream().map(registry::find).toList();
         boolean hasWrite = tools.stream().anyMatch(tool -> tool.map(t -> t.effect() == ToolEffect.WRITE)
                 .orElse(false));
