@@ -249,6 +249,20 @@ public final class DefaultRunService implements RunService {
     }
 
     /**
+     * Ends a run a worker claimed whose owner may no longer run agents (their roles were taken, or they were
+     * removed): nothing more is done in their name, and the run fails with reason {@code owner_not_permitted}.
+     */
+    StartedRun refuseForOwner(StoredRun claimed, Actor owner) {
+        PausedState state = claimed.pausedState();
+        runs.recordOutcome(new RunOutcome.Failed(claimed.runId(), "owner_not_permitted",
+                Permissions.refusal(owner, Operation.START_RUN) + " now, so nothing more runs in their name;"
+                        + " nothing was executed",
+                state == null ? claimed.transcript() : state.transcript(),
+                state == null ? claimed.history() : state.history(), claimed.counters()), clock.instant());
+        return new StartedRun(claimed.runId(), RunStatus.FAILED);
+    }
+
+    /**
      * Carries out the committed decision of a run that a worker claimed ({@link StoredRun#lastDecision()}), as the
      * decider's own process would have: the approved calls run under the run owner's identity.
      *
