@@ -2,6 +2,7 @@ package io.countersign.cli;
 
 import io.countersign.engine.run.DamagedRunException;
 import io.countersign.service.NotPermittedException;
+import io.countersign.store.DamagedStoreException;
 import io.countersign.store.StoreException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -26,6 +27,8 @@ public final class Cli {
     public static final int REFUSED = 3;
     /** The store or a model provider could not be reached or used. */
     public static final int UNAVAILABLE = 4;
+    /** The store's file is damaged: nothing more is written to it; restore it from a backup. */
+    public static final int DAMAGED = 5;
 
     /** Held so that the level set on it lasts: java.util.logging keeps loggers only weakly. */
     private static final String SLF4J_PROVIDER = "slf4j.provider";
@@ -92,6 +95,9 @@ public final class Cli {
         }
         if (failure instanceof NotPermittedException || failure instanceof DamagedRunException) {
             return REFUSED;
+        }
+        if (failure instanceof DamagedStoreException) {
+            return DAMAGED;
         }
         if (failure instanceof StoreException) {
             return UNAVAILABLE;
