@@ -1,6 +1,8 @@
 package io.countersign.cli;
 
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.service.NotPermittedException;
+import io.countersign.store.DamagedStoreException;
 import io.countersign.store.StoreException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -25,6 +27,8 @@ public final class Cli {
     public static final int REFUSED = 3;
     /** The store or a model provider could not be reached or used. */
     public static final int UNAVAILABLE = 4;
+    /** The store's file is damaged: nothing more is written to it; restore it from a backup. */
+    public static final int DAMAGED = 5;
 
     /** Held so that the level set on it lasts: java.util.logging keeps loggers only weakly. */
     private static final String SLF4J_PROVIDER = "slf4j.provider";
@@ -94,8 +98,11 @@ public final class Cli {
         if (failure instanceof CliFailure cli) {
             return cli.exitCode();
         }
-        if (failure instanceof NotPermittedException) {
+        if (failure instanceof NotPermittedException || failure instanceof DamagedRunException) {
             return REFUSED;
+        }
+        if (failure instanceof DamagedStoreException) {
+            return DAMAGED;
         }
         if (failure instanceof StoreException) {
             return UNAVAILABLE;
@@ -108,6 +115,9 @@ public final class Cli {
     }
 
     private static String message(Throwable failure) {
+        if (failure instanceof DamagedRunException damaged) {
+            return damaged.getMessage() + "; end it with: countersign settle --fail " + damaged.runId();
+        }
         if (exitCode(failure) == INTERNAL_ERROR) {
             return "internal error: " + failure.getClass().getSimpleName()
                     + (failure.getMessage() == null ? "" : ": " + failure.getMessage());

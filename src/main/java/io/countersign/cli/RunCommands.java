@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.runtime.CountersignRuntime;
@@ -67,15 +68,28 @@ final class RunCommands {
         }
     }
 
-    @Command(name = "inbox", description = "The runs that wait for a person, oldest first, each with its card.")
+    @Command(name = "inbox", description = "The runs that wait for a person, oldest first, each with its card (a run"
+            + " whose stored state is damaged with what is damaged instead).")
     static final class Inbox extends Subcommand {
         @Override
         public Integer call() {
             ArrayNode cards = Views.array();
             List<List<String>> rows = new ArrayList<>();
             for (WaitingRun waiting : runtime().runs().inbox(actor())) {
-                // A run decided since the list was read has no card any more.
-                Optional<RunCard> card = runtime().runs().card(actor(), waiting.runId());
+                Optional<RunCard> card;
+                try {
+                    // A run decided since the list was read has no card any more.
+                    card = runtime().runs().card(actor(), waiting.runId());
+                } catch (DamagedRunException damaged) {
+                    cards.add(Views.object().put("runId", waiting.runId()).put("status", waiting.status().code())
+                            .put("agent", waiting.agent()).put("initiator", waiting.initiator())
+                            .put("waitingSince", Views.time(waiting.waitingSince()))
+                            .put("damage", damaged.damage()));
+                    rows.add(List.of(waiting.runId(), waiting.status().code(), waiting.agent(), waiting.initiator(),
+                            Views.time(waiting.waitingSince()), "damaged: settle --fail " + waiting.runId(), "",
+                            ""));
+                    continue;
+                }
                 card.ifPresent(found -> {
                     cards.add(Views.card(found));
                     rows.add(List.of(found.runId(), found.status().code(), found.agent(), found.initiator(),

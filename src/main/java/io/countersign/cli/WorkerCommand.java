@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 @Command(name = "worker", description = "Execute queued runs and carry out decisions left to workers, each under"
         + " its initiator's identity. Several workers may share one PostgreSQL store; none takes a run another"
         + " holds, and the runs of a worker that stops are recovered. Stops on SIGTERM or Ctrl-C once its runs in"
-        + " progress end their stretch. Progress goes to standard error, the final report to standard output.")
+        + " progress end their stretch, prints its report and exits 0. Progress goes to standard error, the final"
+        + " report to standard output.")
 final class WorkerCommand extends Subcommand {
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
             description = "Runs executed at once (default: ${DEFAULT-VALUE}).")
@@ -50,6 +51,7 @@ final class WorkerCommand extends Subcommand {
                 + (threads == 1 ? "" : "s") + " as " + actor().name());
         err.flush();
         CountDownLatch finished = new CountDownLatch(1);
+        // Any other shutdown (SIGHUP, System.exit elsewhere) still lets the runs in progress end their stretch.
         Thread stopOnSignal = new Thread(() -> {
             worker.stop();
             try {
@@ -60,7 +62,13 @@ final class WorkerCommand extends Subcommand {
         }, "countersign-worker-stop");
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
         RunWorker.Report report;
-        try {
+        try (StopSignals signals = StopSignals.onStop(() -> {
+            synchronized (err) {
+                err.println(worker.id() + ": stopping once the runs in progress end their stretch");
+                err.flush();
+            }
+            worker.stop();
+        })) {
             report = worker.run();
         } finally {
             finished.countDown();

@@ -17,7 +17,6 @@ import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.ToolSpec;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -150,9 +149,8 @@ final class ChatCompletionsFormat {
         }
         JsonNode choices = root.get("choices");
         if (choices == null || choices.isNull()) {
-            String error = providerMessage(root);
-            throw malformed("the response has no \"choices\""
-                    + (error.isEmpty() ? "" : "; the provider says: " + error));
+            throw malformed("the response has no \"choices\"" + (root.has("error")
+                    ? "; it carries an error, whose text is the provider's and is not shown" : ""));
         }
         if (!choices.isArray()) {
             throw malformed("\"choices\" is " + typeOf(choices) + ", not an array");
@@ -179,13 +177,11 @@ final class ChatCompletionsFormat {
             root = JSON.readTree(body);
         } catch (IOException e) {
             String what = contentType == null ? "" : " (content type " + contentType + ")";
-            String detail = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
-            detail = detail == null ? e.getClass().getSimpleName() : detail;
             String where = e instanceof JsonProcessingException json && json.getLocation() != null
                     ? " at line " + json.getLocation().getLineNr() + ", column " + json.getLocation().getColumnNr()
                     : "";
-            throw new ModelException("malformed_response", "the response is not valid JSON" + what + where + ": "
-                    + truncate(detail), e);
+            // the parser's message quotes the body, and the body is the provider's text: it stays out
+            throw new ModelException("malformed_response", "the response is not valid JSON" + what + where, e);
         }
         if (root == null || root.isMissingNode()) {
             throw malformed("the response body is empty");
@@ -299,35 +295,6 @@ final class ChatCompletionsFormat {
         return tokens != null && tokens.isIntegralNumber() && tokens.canConvertToLong() && tokens.asLong() >= 0
                 ? tokens.asLong()
                 : 0;
-    }
-
-    /**
-     * What a provider said about a failure: {@code error.message} (OpenAI, Ollama), a string {@code error}, a
-     * top-level {@code message} (vLLM) or else the body as text; whitespace collapsed, at most
-     * {@value #MAX_ERROR_MESSAGE} characters, empty when there is nothing to quote.
-     */
-    static String errorMessage(byte[] body) {
-        try {
-            JsonNode root = JSON.readTree(body);
-            if (root != null && root.isObject()) {
-                String message = providerMessage(root);
-                if (!message.isEmpty()) {
-                    return message;
-                }
-            }
-        } catch (IOException e) {
-            // Not JSON: a proxy's HTML page or plain text; quote it as it is.
-        }
-        return truncate(new String(body, StandardCharsets.UTF_8));
-    }
-
-    private static String providerMessage(JsonNode root) {
-        JsonNode error = root.get("error");
-        JsonNode message = error != null && error.isObject() ? error.get("message") : error;
-        if (message == null || !message.isTextual()) {
-            message = root.get("message");
-        }
-        return message != null && message.isTextual() ? truncate(message.asText()) : "";
     }
 
     static String truncate(String text) {

@@ -32,7 +32,7 @@ import okio.BufferedSource;
  * reason code says what kind:
  * <ul>
  *   <li>{@code timeout}: no connection, a silent provider, or an attempt longer than the call timeout;</li>
- *   <li>{@code provider_rejected}: a redirect or a 4xx other than 429, quoting the provider's message;</li>
+ *   <li>{@code provider_rejected}: a redirect or a 4xx other than 429, with its status (never the body);</li>
  *   <li>{@code provider_unavailable}: 429s, 5xxs or dropped connections after the last retry;</li>
  *   <li>{@code malformed_response}: an answer that is not a usable turn, saying what is wrong with it;</li>
  *   <li>{@code missing_credentials}, {@code invalid_credentials}: the configured key cannot be read or sent;</li>
@@ -48,7 +48,6 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
     /** The largest answer read; a bigger one is refused rather than held in memory. */
     public static final long MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
 
-    private static final long MAX_ERROR_BODY_BYTES = 64L * 1024;
     private static final MediaType JSON = MediaType.get("application/json");
     private static final System.Logger LOG = System.getLogger(OpenAiCompatibleChatModel.class.getName());
 
@@ -135,7 +134,7 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
         key.ifPresent(value -> builder.header("Authorization", "Bearer " + value));
         Request httpRequest = builder.build();
         for (int retries = 0; ; retries++) {
-            Attempt attempt = attempt(httpRequest, key);
+            Attempt attempt = attempt(httpRequest);
             if (attempt instanceof Attempt.Answered answered) {
                 return answered.turn();
             }
@@ -157,7 +156,7 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
     }
 
     /** Sends once: the turn or a failure worth retrying; a final failure is thrown. */
-    private Attempt attempt(Request httpRequest, Optional<String> key) throws ModelException {
+    private Attempt attempt(Request httpRequest) throws ModelException {
         long started = System.nanoTime();
         try (Response response = client.newCall(httpRequest).execute()) {
             int status = response.code();
@@ -170,11 +169,11 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
                 }
                 return new Attempt.Answered(parse(bytes, response.header("Content-Type")));
             }
-            String message = ChatCompletionsFormat.errorMessage(readUpTo(body, MAX_ERROR_BODY_BYTES));
+            // The body is the provider's own text (which may echo the request or a key): it is never read or
+            // quoted, so it reaches no model, transcript, log or failure line.
             String location = response.isRedirect() ? response.header("Location") : null;
-            // Some providers echo a (masked) key in their message; make sure the real one is not among it.
-            String said = "HTTP " + status + (location == null ? "" : " (redirects to " + location + ")")
-                    + (message.isEmpty() ? "" : ": " + key.map(k -> message.replace(k, "[redacted]")).orElse(message));
+            String said = "HTTP " + status + (location == null ? ""
+                    : " (redirects to " + ChatCompletionsFormat.truncate(location) + ")");
             if (status == 429 || status >= 500) {
                 return new Attempt.Retryable(said, retryAfter(response.headers()));
             }

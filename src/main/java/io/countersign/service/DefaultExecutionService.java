@@ -8,6 +8,7 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
@@ -84,7 +85,17 @@ public final class DefaultExecutionService implements ExecutionService {
     @Override
     public DecisionResult settleUnknownOutcome(Actor actor, String runId, boolean retry) {
         Permissions.require(actor, Operation.SETTLE_UNKNOWN_OUTCOME);
-        StoredRun run = find(runId);
+        StoredRun run;
+        try {
+            run = find(runId);
+        } catch (DamagedRunException damaged) {
+            if (retry) {
+                throw damaged;
+            }
+            // A damaged run has no card to show again, but it can be ended; the store checks it is damaged.
+            StoredRun settled = repository.settleUnknownOutcome(runId, false, actor.name(), clock.instant());
+            return new DecisionResult.Done(runId, settled.status(), 0, 0);
+        }
         if (!run.outcomeUnknown()) {
             return new DecisionResult.NotWaiting(runId, run.status());
         }

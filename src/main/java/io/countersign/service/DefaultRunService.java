@@ -174,6 +174,10 @@ public final class DefaultRunService implements RunService {
     }
 
     private WaitingRun waitingRun(WaitingRunSummary run, ToolFacts facts) {
+        if (run.damage() != null) {
+            return WaitingRun.damaged(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
+                    run.prompt(), run.damage());
+        }
         boolean hasWrite = run.waitingTools().stream().anyMatch(tool -> facts.effect(tool) == ToolEffect.WRITE);
         boolean hasRemote = run.waitingTools().stream().anyMatch(facts::remote);
         return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
@@ -331,6 +335,20 @@ public final class DefaultRunService implements RunService {
         runs.recordOutcome(lease, outcome, clock.instant());
         return DecisionChecks.done(claimed.runId(), outcome.status(), decision,
                 ResumedCalls.failed(claimed.pausedState(), decision, outcome));
+    }
+
+    /**
+     * Ends a run a worker claimed whose owner may no longer run agents (their roles were taken, or they were
+     * removed): nothing more is done in their name, and the run fails with reason {@code owner_not_permitted}.
+     */
+    StartedRun refuseForOwner(StoredRun claimed, Actor owner) {
+        PausedState state = claimed.pausedState();
+        runs.recordOutcome(claimed.lease(), new RunOutcome.Failed(claimed.runId(), "owner_not_permitted",
+                Permissions.refusal(owner, Operation.START_RUN) + " now, so nothing more runs in their name;"
+                        + " nothing was executed",
+                state == null ? claimed.transcript() : state.transcript(),
+                state == null ? claimed.history() : state.history(), claimed.counters()), clock.instant());
+        return new StartedRun(claimed.runId(), RunStatus.FAILED);
     }
 
     /**

@@ -207,8 +207,15 @@ public final class RunWorker {
     private void execute(StoredRun run) {
         inFlight.add(run.runId());
         try {
-            if (run.pausedState() == null) {
-                StartedRun ended = runs.firstStretch(run, actor(run.initiator()));
+            // The owner's roles as the store knows them now, for every run taken: roles removed stop the work.
+            Actor owner = actor(run.initiator());
+            if (!Permissions.allows(owner, Operation.START_RUN)) {
+                StartedRun refused = runs.refuseForOwner(run, owner);
+                failed.incrementAndGet();
+                progress.accept(new Progress(run.runId(), Progress.Kind.FAILED, refused.status(), owner.name()
+                        + " may no longer run agents; the run ended as owner_not_permitted"));
+            } else if (run.pausedState() == null) {
+                StartedRun ended = runs.firstStretch(run, owner);
                 firstStretches.incrementAndGet();
                 progress.accept(new Progress(run.runId(), Progress.Kind.FIRST_STRETCH, ended.status(), null));
             } else {

@@ -12,13 +12,34 @@ import java.util.Objects;
  * @param refusedCount  calls a rule already refused, shown on the card
  * @param hasWrite      a waiting call has a write effect
  * @param hasRemote     a waiting call goes to a remote (MCP) tool
+ * @param damage        what of the run's stored state is damaged, or {@code null}: a damaged run is listed with no
+ *                      tool, calls or digest, and cannot be shown or decided, only settled as failed
  */
 public record WaitingRun(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
                          String prompt, String firstTool, int pendingCount, int refusedCount, boolean hasWrite,
-                         boolean hasRemote, String digest) {
+                         boolean hasRemote, String digest, String damage) {
     public WaitingRun {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(waitingSince, "waitingSince");
+    }
+
+    /** A line of a run that is not damaged. */
+    public WaitingRun(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
+                      String prompt, String firstTool, int pendingCount, int refusedCount, boolean hasWrite,
+                      boolean hasRemote, String digest) {
+        this(runId, status, agent, initiator, waitingSince, prompt, firstTool, pendingCount, refusedCount, hasWrite,
+                hasRemote, digest, null);
+    }
+
+    /** A waiting run whose stored state does not decode; see {@link #damage()}. */
+    public static WaitingRun damaged(String runId, RunStatus status, String agent, String initiator,
+                                     Instant waitingSince, String prompt, String damage) {
+        return new WaitingRun(runId, status, agent, initiator, waitingSince, prompt, null, 0, 0, false, false, null,
+                Objects.requireNonNull(damage, "damage"));
+    }
+
+    public boolean damaged() {
+        return damage != null;
     }
 }

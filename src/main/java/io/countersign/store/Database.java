@@ -8,8 +8,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
@@ -30,6 +32,8 @@ final class Database implements AutoCloseable {
     private final ChangeFeed changes;
     private final AtomicLong durableCommits = new AtomicLong();
     private final AtomicLong deferredCommits = new AtomicLong();
+    /** Set once a statement met a damaged file: from then on this process writes nothing to it. */
+    private final AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
 
     private Database(HikariDataSource pool, Dialect dialect, StoreLocation location, StoreOptions options,
                      Properties postgresProperties) {
@@ -173,6 +177,7 @@ final class Database implements AutoCloseable {
      * is announced here to this store's listeners once the statement has returned, that is once it has committed.
      */
     <T> T statement(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
+        refuseIfDamaged();
         T result;
         try (Connection connection = pool.getConnection()) {
             connection.setAutoCommit(true);
@@ -189,6 +194,7 @@ final class Database implements AutoCloseable {
 
     private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, boolean deferred, SqlWork<T> work,
                               Predicate<? super T> changed) {
+        refuseIfDamaged();
         long counter = 0;
         boolean bumped = false;
         T result;
@@ -247,7 +253,39 @@ final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * Checks the SQLite file: {@code quick} for the check at open (pages only), else every index entry too.
+     * On PostgreSQL it does not apply.
+     */
+    StoreCheck check(boolean quick) {
+        if (!(location instanceof StoreLocation.SqliteFile)) {
+            return new StoreCheck(location.describe(), false, List.of());
+        }
+        return new StoreCheck(location.describe(), true, read("check the store file",
+                connection -> StoreCheck.problems(connection, quick)));
+    }
+
+    /** The sentence for a damaged file, with what SQLite's check found when it ran. */
+    DamagedStoreException damage(String what, List<String> problems, Throwable cause) {
+        String found = problems.isEmpty() ? "" : " (" + problems.size() + (problems.size() == 1 ? " problem" : " problems")
+                + ", first: " + problems.get(0) + ")";
+        return new DamagedStoreException("The store file " + location.describe() + " is damaged" + found
+                + (what == null ? "" : ", found while trying to " + what) + "; Countersign writes nothing more to it:"
+                + " restore it from a backup (countersign store check lists the damage).", problems, cause);
+    }
+
+    private void refuseIfDamaged() {
+        DamagedStoreException known = damaged.get();
+        if (known != null) {
+            throw known;
+        }
+    }
+
     private StoreException failure(String what, SQLException e) {
+        if (dialect == Dialect.SQLITE && OpenFailures.isCorrupt(e)) {
+            damaged.compareAndSet(null, damage(what, List.of(), e));
+            return damaged.get();
+        }
         String why = OpenFailures.isBusy(e)
                 ? "another program kept the store locked for more than "
                 + OpenFailures.seconds(options.busyTimeout())

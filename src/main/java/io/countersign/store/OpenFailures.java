@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 /** Turns what went wrong while opening a store into one sentence a person can act on. */
 final class OpenFailures {
@@ -27,7 +28,16 @@ final class OpenFailures {
         String sentence = location instanceof StoreLocation.SqliteFile file
                 ? sqlite(file.file(), cause, failure, busyTimeout)
                 : postgres(location.describe(), cause, failure);
+        if (location instanceof StoreLocation.SqliteFile && cause != null && isCorrupt(cause)) {
+            return new DamagedStoreException(sentence, List.of(), failure);
+        }
         return new StoreUnavailableException(sentence, failure);
+    }
+
+    /** True when SQLite found the file damaged. */
+    static boolean isCorrupt(SQLException e) {
+        int code = e.getErrorCode() & 0xff;
+        return e.getClass().getName().startsWith("org.sqlite.") && code == SQLITE_CORRUPT;
     }
 
     /** True when SQLite gave up waiting for another connection's lock. */

@@ -108,11 +108,43 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
         }
     }
 
-    /** A person settles a run flagged "outcome unknown"; see {@link RunStore#settleUnknownOutcome}. */
+    private static boolean waitsOnDamagedState(LockedRun row) {
+        if (!row.status().waiting() || row.pausedState() == null) {
+            return false;
+        }
+        try {
+            PausedStateCodec.fromJson(row.pausedState());
+            return false;
+        } catch (RuntimeException damaged) {
+            return true;
+        }
+    }
+
+    /** Ends a waiting run whose paused state does not decode, dropping the state: nothing of it can run. */
+    private static void failDamaged(Connection connection, String runId, String settledBy, Instant at)
+            throws SQLException {
+        try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
+                + " updated_at = :at, waiting_since = NULL, paused_state = NULL, digest = NULL, waiting_tools = NULL,"
+                + " refused_count = NULL, failure_reason = 'damaged_state', failure_message = :message"
+                + " WHERE id = :runId")) {
+            update.set("failed", RunStatus.FAILED.code()).set("at", at)
+                    .set("message", settledBy + " marked the run failed: its stored paused state was damaged")
+                    .set("runId", runId).executeUpdate();
+        }
+    }
+
+    /**
+     * A person settles a run flagged "outcome unknown", or ends a waiting run whose paused state is damaged; see
+     * {@link RunStore#settleUnknownOutcome}.
+     */
     StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at) {
         Objects.requireNonNull(settledBy, "settledBy");
         database.write("settle the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
             LockedRun row = LockedRun.existing(connection, database.dialect(), runId);
+            if (row.outcomeUnknown() == null && !retry && waitsOnDamagedState(row)) {
+                failDamaged(connection, runId, settledBy, at);
+                return null;
+            }
             if (row.outcomeUnknown() == null) {
                 throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
             }

@@ -12,6 +12,7 @@ import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RunCounters;
@@ -89,11 +90,17 @@ final class RunRows {
         boolean noWait = row.wasNull();
         String unknown = row.getString("outcome_unknown");
         PausedState state = paused == null ? null : pausedState(runId, paused);
-        // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
-        List<ChatMessage> transcript = state != null ? state.transcript()
-                : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
-        ToolInvocationHistory history = state != null ? state.history()
-                : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
+        List<ChatMessage> transcript;
+        ToolInvocationHistory history;
+        try {
+            // A paused state holds the run's transcript and history as recorded with it: no need to read them twice.
+            transcript = state != null ? state.transcript()
+                    : PausedStateCodec.transcriptFromTree(readJson(row.getString("transcript")));
+            history = state != null ? state.history()
+                    : PausedStateCodec.historyFromTree(readJson(row.getString("history")));
+        } catch (RuntimeException damage) {
+            throw damaged(runId, "transcript or history", damage);
+        }
         return new StoredRun(runId, row.getString("agent"), row.getString("initiator"),
                 row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
                 Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
@@ -106,20 +113,37 @@ final class RunRows {
 
     /**
      * A waiting run as the inbox lists it, from the summary written beside its paused state (migration V10); a
-     * run paused before that has its {@code unsummarized_state} decoded instead.
+     * run paused before that has its {@code unsummarized_state} decoded instead. A row that does not decode is
+     * listed as damaged.
      */
     WaitingRunSummary summary(ResultSet row) throws SQLException {
         String runId = row.getString("id");
         RunStatus status = RunStatus.fromCode(row.getString("status"));
         Instant waitingSince = Nanos.toInstant(row.getLong("waiting_since"));
         String unsummarized = row.getString("unsummarized_state");
-        if (unsummarized != null) {
-            return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
-                    row.getString("prompt"), waitingSince, pausedState(runId, unsummarized));
+        String tools = row.getString("waiting_tools");
+        try {
+            if (unsummarized != null) {
+                return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
+                        row.getString("prompt"), waitingSince, pausedState(runId, unsummarized));
+            }
+            return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
+                    row.getString("prompt"), waitingSince, tools == null ? List.of() : List.of(tools.split("\n")),
+                    row.getInt("refused_count"), row.getString("digest"));
+        } catch (RuntimeException damage) {
+            return WaitingRunSummary.damaged(runId, status, row.getString("agent"), row.getString("initiator"),
+                    row.getString("prompt"), waitingSince, damaged(runId, "inbox summary", damage).damage());
         }
-        return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
-                row.getString("prompt"), waitingSince, List.of(row.getString("waiting_tools").split("\n")),
-                row.getInt("refused_count"), row.getString("digest"));
+    }
+
+    /** The run's stored {@code part} does not decode: the damage, named, for this run alone. */
+    private static DamagedRunException damaged(String runId, String part, RuntimeException damage) {
+        if (damage instanceof DamagedRunException already) {
+            return already;
+        }
+        String reason = damage.getMessage() == null ? damage.getClass().getSimpleName() : damage.getMessage();
+        return new DamagedRunException(runId, reason.startsWith("damaged ") ? reason
+                : "damaged " + part + ": " + reason, damage);
     }
 
     /** The decision in the columns of the prefix, or {@code null} when the join found none. */
@@ -163,7 +187,7 @@ final class RunRows {
 
     /**
      * The paused state stored as {@code json}: the one decoded last for the run when it was decoded from the very
-     * same text, else decoded now. A decision reads the card and then claims it (see {@code DefaultRunService}), so
+     * same text, else decoded now ({@link DamagedRunException} when it does not decode). A decision reads the card and then claims it (see {@code DefaultRunService}), so
      * the claim finds the state of the card it was just shown.
      */
     PausedState pausedState(String runId, String json) {
@@ -171,7 +195,12 @@ final class RunRows {
         if (last != null && last.json().equals(json)) {
             return last.state();
         }
-        PausedState state = PausedStateCodec.fromJson(json);
+        PausedState state;
+        try {
+            state = PausedStateCodec.fromJson(json);
+        } catch (RuntimeException damage) {
+            throw damaged(runId, "paused state", damage);
+        }
         decoded.put(runId, new Decoded(json, state));
         return state;
     }

@@ -1,5 +1,9 @@
 package io.countersign.store;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -7,6 +11,8 @@ import java.util.Objects;
  * process and close it on the way out; the repositories are safe to use from any thread.
  */
 public final class Store implements AutoCloseable {
+    /** The quick check reads about 120 MB a second here: up to 8 MiB it costs at most some 70 ms at open. */
+    private static final long QUICK_CHECK_BYTES = 8L * 1024 * 1024;
     private final Database database;
     private final StoreSession session;
     private final EventStore events;
@@ -45,6 +51,7 @@ public final class Store implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Database database = Database.connect(location, options);
         try {
+            quickCheck(database);
             Migrations.apply(database);
             ChangeWatchers.start(database);
             return new Store(database, options.drivesRuns() ? StoreSession.register(database)
@@ -53,6 +60,36 @@ public final class Store implements AutoCloseable {
             database.close();
             throw OpenFailures.explain(location, e, options.busyTimeout());
         }
+    }
+
+    /**
+     * A SQLite file small enough for its check to cost little is checked before anything is written to it: a
+     * damaged one is not opened. A larger one is found damaged by the first statement that meets the damage,
+     * and by {@link #check()}.
+     */
+    private static void quickCheck(Database database) {
+        if (database.location() instanceof StoreLocation.SqliteFile file && sizeOf(file.file()) <= QUICK_CHECK_BYTES) {
+            List<String> problems = database.check(true).problems();
+            if (!problems.isEmpty()) {
+                throw database.damage(null, problems, null);
+            }
+        }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Checks the whole store file ({@code PRAGMA integrity_check}, every page and index entry; on PostgreSQL it
+     * does not apply). It reads every page, so it takes a while on a large store.
+     */
+    public StoreCheck check() {
+        return database.check(false);
     }
 
     /** Where this store lives. */

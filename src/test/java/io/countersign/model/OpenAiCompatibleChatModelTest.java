@@ -407,8 +407,7 @@ class OpenAiCompatibleChatModelTest {
                 () -> model.complete(ask(configuration, "Hello")));
 
         assertThat(failure.reasonCode()).isEqualTo("provider_rejected");
-        assertThat(failure.getMessage()).contains("HTTP 401", "Incorrect API key provided: [redacted]")
-                .doesNotContain(KEY);
+        assertThat(failure.getMessage()).contains("HTTP 401").doesNotContain(KEY, "Incorrect API key");
         assertThat(model.toString()).contains("OPENAI_API_KEY").doesNotContain(KEY);
     }
 
@@ -513,8 +512,8 @@ class OpenAiCompatibleChatModelTest {
         ModelException failure = failureOf("Hello");
 
         assertThat(failure.reasonCode()).isEqualTo("provider_unavailable");
-        assertThat(failure).hasMessageContaining("failed 3 times")
-                .hasMessageContaining("HTTP 429: Rate limit reached for gpt-4o-mini");
+        assertThat(failure).hasMessageContaining("failed 3 times").hasMessageEndingWith("HTTP 429")
+                .hasMessageNotContaining("Rate limit reached");
         assertThat(server.getRequestCount()).isEqualTo(3);
         assertThat(waits).hasSize(2);
     }
@@ -527,7 +526,8 @@ class OpenAiCompatibleChatModelTest {
         ModelException failure = failureOf("Hello");
 
         assertThat(failure.reasonCode()).isEqualTo("provider_rejected");
-        assertThat(failure).hasMessageContaining("HTTP 400: Invalid parameter: messages with role 'tool'");
+        assertThat(failure).hasMessageEndingWith("rejected the request with HTTP 400")
+                .hasMessageNotContaining("Invalid parameter");
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(waits).isEmpty();
     }
@@ -545,23 +545,13 @@ class OpenAiCompatibleChatModelTest {
     }
 
     @Test
-    void unknownOllamaModelIsRejectedWithOllamasMessage() {
+    void unknownOllamaModelIsRejectedWithItsStatusAlone() {
         server.enqueue(status(404, answer("ollama-model-not-found")));
 
         ModelException failure = failureOf("Hello");
 
         assertThat(failure.reasonCode()).isEqualTo("provider_rejected");
-        assertThat(failure).hasMessageContaining("HTTP 404: model \"llama9\" not found, try pulling it first");
-    }
-
-    @Test
-    void longProviderMessageIsCutTo300Characters() {
-        String rant = "x".repeat(5_000);
-        server.enqueue(status(422, "{\"error\":{\"message\":\"" + rant + "\"}}"));
-
-        ModelException failure = failureOf("Hello");
-
-        assertThat(failure.getMessage()).contains("x".repeat(299) + "…").doesNotContain("x".repeat(300));
+        assertThat(failure).hasMessageEndingWith("HTTP 404").hasMessageNotContaining("llama9");
     }
 
     @Test
@@ -642,7 +632,7 @@ class OpenAiCompatibleChatModelTest {
                 + "                                                             | only \"function\" is understood",
         "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":\"c\",\"function\":{\"name\":\"a\"}},"
                 + "{\"id\":\"c\",\"function\":{\"name\":\"b\"}}]}}]}            | two tool calls share the id \"c\"",
-        "{\"error\":{\"message\":\"context length exceeded\"}}                  | the provider says: context length exceeded",
+        "{\"error\":{\"message\":\"context length exceeded\"}}                  | it carries an error, whose text is the provider's and is not shown",
     })
     void unusableAnswerIsMalformedSayingWhy(String body, String why) {
         server.enqueue(ok(body));

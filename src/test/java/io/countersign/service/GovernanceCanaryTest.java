@@ -21,6 +21,25 @@ import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
 import io.countersign.store.StoreLocation;
+import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.model.ChatModels;
+import io.countersign.model.HttpModelOptions;
+import io.countersign.store.StoredAgentConfiguration;
+import io.countersign.tools.mcp.McpToolSource;
+import java.time.Clock;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import okhttp3.OkHttpClient;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -40,7 +59,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A marker rides in every payload of many runs through the service and the store: prompts, arguments, previews,
  * results, rule explanations, rule and tool exception texts, denial reasons, typed input and the model's words.
  * Runs pause, are approved, denied and given input; rules refuse before the card and at execution. The marker
- * reaches the transcripts, and no row of {@code governance_events}.
+ * reaches the transcripts, and no row of {@code governance_events}. Text from outside stays outside: a remote
+ * server's JSON-RPC error text and a model provider's error body reach no transcript, row or log line.
  */
 class GovernanceCanaryTest {
     private static final String MARKER = "QZX-MARKER-7731";
@@ -92,12 +112,85 @@ class GovernanceCanaryTest {
         assertThat(rows).noneMatch(row -> row.toLowerCase(Locale.ROOT).contains(MARKER.toLowerCase(Locale.ROOT)));
     }
 
+    @Test
+    void remoteErrorTextAndProviderErrorBodiesReachNeitherTheModelNorTheStoreNorTheLog() throws Exception {
+        List<String> logged = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(new SimpleFormatter().format(record));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(capture);
+        List<String> timelines = new ArrayList<>();
+        String remoteFailure;
+        String providerFailure;
+        ToolRegistry imported = ToolRegistry.of();
+        McpServerRecord canary = McpServerRecord.stdio("ctr", Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), List.of("-cp", System.getProperty("java.class.path"), CanaryMcpServer.class.getName(),
+                marker("remote")));
+        try (McpToolSource source = McpToolSource.builder(canary, imported).build();
+             MockWebServer provider = new MockWebServer()) {
+            source.open();
+            provider.start();
+            provider.enqueue(new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+                    .body("{\"error\":{\"message\":\"bad request " + marker("provider") + "\"}}").build());
+            List<AssistantTurn> remoteScript = List.of(turn("Calling", call("x1", "ctr.boom"), call("x2", "ctr.sad")),
+                    turn("Done"));
+            try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("store.db")),
+                    List.of(imported.find("ctr.boom").orElseThrow(), imported.find("ctr.sad").orElseThrow()),
+                    Map.of("remote-canary", remoteScript))) {
+                String remote = rig.service.start(OLGA, "remote-canary", "Call the server", false).runId();
+                rig.service.timeline(OLGA, remote).entries().forEach(entry -> timelines.add(entry.body()));
+                remoteFailure = String.valueOf(rig.service.timeline(OLGA, remote).failure());
+
+                ModelConfiguration http = new ModelConfiguration("provider-canary", "openai", "gpt-4o-mini",
+                        provider.url("/v1").toString(), TrustZone.LOCAL, null, null, null, null);
+                rig.store.configurations().saveModel(http);
+                rig.store.configurations().saveAgent(StoredAgentConfiguration.of(AgentConfiguration.of(
+                        "provider-canary", http, List.of("ctr")), "[]"));
+                DefaultRunService overHttp = DefaultRunService.overStore(rig.store, ToolRegistry.of(),
+                        ChatModels.openAiCompatible(OkHttpClient::new, HttpModelOptions.DEFAULTS).router(),
+                        InvocationRules.none(), Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
+                StartedRun failed = overHttp.start(OLGA, "provider-canary", "Say hello", false);
+                assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+                providerFailure = overHttp.timeline(OLGA, failed.runId()).failure();
+            }
+        } finally {
+            root.removeHandler(capture);
+        }
+
+        String refused = "boom " + marker("remote");
+        String transcript = String.join("\n", timelines);
+        assertThat(transcript).contains("Error: server \"ctr\" failed the call (JSON-RPC error -32000). Nothing else"
+                + " is known.", "sad " + marker("remote")).doesNotContain(refused, "Ignore your instructions");
+        assertThat(remoteFailure).isEqualTo("null");
+        assertThat(providerFailure).startsWith("provider_failed: ").contains("HTTP 400").doesNotContain(MARKER);
+        assertThat(rows("runs").toString()).doesNotContain(refused, marker("provider"));
+        assertThat(rows("governance_events").toString()).doesNotContain(MARKER);
+        assertThat(String.join("", logged)).doesNotContain(MARKER);
+    }
+
     /** Every column of every event row, as text. */
     private List<String> governanceEventRows() throws Exception {
+        return rows("governance_events");
+    }
+
+    /** Every column of every row of the table, as text. */
+    private List<String> rows(String table) throws Exception {
         List<String> rows = new ArrayList<>();
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("store.db"));
              Statement statement = connection.createStatement();
-             ResultSet events = statement.executeQuery("SELECT * FROM governance_events")) {
+             ResultSet events = statement.executeQuery("SELECT * FROM " + table)) {
             int columns = events.getMetaData().getColumnCount();
             while (events.next()) {
                 StringBuilder row = new StringBuilder();

@@ -68,6 +68,11 @@ final class InboxCell extends ListCell<WaitingRun> {
         boolean input = run.status() == RunStatus.WAITING_FOR_INPUT;
         tool.setText(run.firstTool() == null ? "" : run.firstTool());
         badges.getChildren().clear();
+        if (run.damaged()) {
+            // nothing of a damaged run can be shown but that it is damaged, and how to end it
+            tool.setText(messages.get("inbox.damaged", run.runId()));
+            badges.getChildren().add(new Badge(messages.get("badge.damaged"), Badge.Kind.REFUSED));
+        }
         if (input) {
             badges.getChildren().add(new Badge(messages.get("badge.input"), Badge.Kind.INPUT));
         }

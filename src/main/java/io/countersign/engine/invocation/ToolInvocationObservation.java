@@ -1,13 +1,18 @@
 package io.countersign.engine.invocation;
 
+import io.countersign.engine.Names;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** What happened to one call: the tool, its outcome, and its target when a resolver named one. */
+/**
+ * What happened to one call: the tool (a name a model invented is recorded as {@link Names#recordedToolName}), its
+ * outcome, and its target when a resolver named one.
+ */
 public record ToolInvocationObservation(String toolName, Outcome outcome, ToolInvocationTarget target) {
     public ToolInvocationObservation {
         Objects.requireNonNull(toolName, "toolName");
         Objects.requireNonNull(outcome, "outcome");
+        toolName = Names.recordedToolName(toolName);
     }
 
     public enum Outcome {

@@ -108,9 +108,10 @@ public interface RunRepository {
     /**
      * A person settles a run flagged "outcome unknown". With {@code retry} the run waits again on the pause it
      * was decided from, so the person can look at the files and decide again (approving re-executes the calls);
-     * without, the run ends as failed with reason {@code outcome_unknown}. Records who settled it.
+     * without, the run ends as failed with reason {@code outcome_unknown}. Records who settled it. Without
+     * {@code retry} it also ends a waiting run whose paused state is damaged, with reason {@code damaged_state}.
      *
-     * @throws IllegalStateException when the run is not flagged
+     * @throws IllegalStateException when the run is not flagged (nor, without retry, waits on a damaged state)
      */
     StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at);
 

@@ -93,6 +93,8 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         ObjectNode arguments = call.arguments();
         int size = arguments.toString().getBytes(StandardCharsets.UTF_8).length;
         if (size > ToolLoop.MAX_ARGUMENT_BYTES) {
+            run.dropArguments(call, "arguments of " + size + " bytes, more than the " + ToolLoop.MAX_ARGUMENT_BYTES
+                    + " allowed; refused and not kept");
             return run.observe(call, ToolInvocationObservation.Outcome.FAILED, null, "Error: the arguments of \""
                     + call.name() + "\" are " + size + " bytes, more than the " + ToolLoop.MAX_ARGUMENT_BYTES
                     + " allowed. Nothing was executed.");

@@ -219,7 +219,7 @@ public final class PausedStateCodec {
         JsonFieldReader in = new JsonFieldReader(item, "");
         String tool = in.text("tool");
         // A blank or malformed name cannot say which tool ran, so the history holding it cannot be proven whole.
-        if (!Names.isCode(tool)) {
+        if (!Names.isRecordedToolName(tool)) {
             throw new IllegalArgumentException("observation of a tool named \"" + tool + "\", not a tool name");
         }
         JsonNode target = item.get("target");

@@ -1,5 +1,7 @@
 package io.countersign.engine.run;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Json;
 import io.countersign.engine.intent.DispatchContext;
 import io.countersign.engine.intent.IntentRouting;
 import io.countersign.engine.intent.RoutedCall;
@@ -143,6 +145,23 @@ final class RunSegment {
                    String resultText) {
         history = history.with(new ToolInvocationObservation(call.name(), outcome, target));
         return resultText;
+    }
+
+    /**
+     * Puts a short placeholder in place of a call's arguments in the assistant turn that holds it, so that
+     * arguments refused for their size are neither kept nor sent to the model again in later rounds.
+     */
+    void dropArguments(ToolCall call, String why) {
+        ObjectNode placeholder = Json.mapper().createObjectNode().put("refused", why);
+        for (int i = transcript.size() - 1; i >= 0; i--) {
+            ChatMessage message = transcript.get(i);
+            if (message.toolCalls().stream().anyMatch(held -> held.id().equals(call.id()))) {
+                transcript.set(i, ChatMessage.assistant(message.content(), message.toolCalls().stream()
+                        .map(held -> held.id().equals(call.id())
+                                ? new ToolCall(held.id(), held.name(), placeholder) : held).toList()));
+                return;
+            }
+        }
     }
 
     RunOutcome completed(String answer, boolean truncated) {

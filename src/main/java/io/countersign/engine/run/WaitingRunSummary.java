@@ -8,25 +8,42 @@ import java.util.Objects;
 /**
  * A waiting run as an inbox lists it, without its paused state: who started it and when it began to wait, the
  * names of the tools it waits on in call order (the calls awaiting approval, or the one input form), how many of
- * its calls a rule refused, and the digest of its card.
+ * its calls a rule refused, and the digest of its card. A run whose stored summary or state does not decode is
+ * listed all the same, with its {@code damage} said and no tools or digest, so that it hides no other run.
  */
 public record WaitingRunSummary(String runId, RunStatus status, String agent, String initiator, String prompt,
-                                Instant waitingSince, List<String> waitingTools, int refusedCount, String digest) {
+                                Instant waitingSince, List<String> waitingTools, int refusedCount, String digest,
+                                String damage) {
     public WaitingRunSummary {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(waitingSince, "waitingSince");
-        Objects.requireNonNull(digest, "digest");
         if (!status.waiting()) {
             throw new IllegalArgumentException("run " + runId + " is " + status.code() + ", not waiting");
         }
         waitingTools = List.copyOf(waitingTools);
-        if (waitingTools.isEmpty()) {
-            throw new IllegalArgumentException("waiting run " + runId + " waits on no tool");
+        if (damage == null) {
+            Objects.requireNonNull(digest, "digest");
+            if (waitingTools.isEmpty()) {
+                throw new IllegalArgumentException("waiting run " + runId + " waits on no tool");
+            }
         }
         if (refusedCount < 0) {
             throw new IllegalArgumentException("run " + runId + " cannot have " + refusedCount + " refused calls");
         }
+    }
+
+    /** The summary of a waiting run that is not damaged. */
+    public WaitingRunSummary(String runId, RunStatus status, String agent, String initiator, String prompt,
+                             Instant waitingSince, List<String> waitingTools, int refusedCount, String digest) {
+        this(runId, status, agent, initiator, prompt, waitingSince, waitingTools, refusedCount, digest, null);
+    }
+
+    /** A waiting run whose stored summary or paused state does not decode: listed, with what is damaged. */
+    public static WaitingRunSummary damaged(String runId, RunStatus status, String agent, String initiator,
+                                            String prompt, Instant waitingSince, String damage) {
+        return new WaitingRunSummary(runId, status, agent, initiator, prompt, waitingSince, List.of(), 0, null,
+                Objects.requireNonNull(damage, "damage"));
     }
 
     /** The summary of a stored run that waits, read from its paused state. */

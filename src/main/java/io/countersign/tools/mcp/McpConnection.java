@@ -234,8 +234,9 @@ final class McpConnection implements AutoCloseable {
                         + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
             }
             if (cause instanceof McpError refused) {
-                return new McpServerException(McpServerException.Kind.REFUSED, name() + " refused " + what
-                        + errorText(refused));
+                McpSchema.JSONRPCResponse.JSONRPCError said = refused.getJsonRpcError();
+                return McpServerException.refused(server.name(), name() + " refused " + what + errorText(refused),
+                        said == null ? McpSchema.ErrorCodes.INTERNAL_ERROR : said.code());
             }
             if (cause instanceof JacksonException || cause instanceof IllegalArgumentException) {
                 return new McpServerException(McpServerException.Kind.INVALID_ANSWER, name() + " answered " + what
@@ -255,7 +256,8 @@ final class McpConnection implements AutoCloseable {
         if (error == null || error.message() == null || error.message().isBlank()) {
             return "";
         }
-        String message = error.message().strip();
+        // one line for the person: a server's text may hold line breaks and terminal escapes
+        String message = error.message().replaceAll("[\\s\\p{Cntrl}]+", " ").strip();
         if (message.length() > MAX_ERROR_TEXT) {
             message = message.substring(0, MAX_ERROR_TEXT) + "...";
         }

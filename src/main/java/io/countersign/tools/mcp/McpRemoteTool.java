@@ -88,14 +88,18 @@ final class McpRemoteTool implements RemoteTool {
         return server.group();
     }
 
-    /** A server that fails, dies or does not answer in time gives a failed result, never an exception. */
+    /**
+     * A server that fails, dies or does not answer in time gives a failed result, never an exception; a JSON-RPC
+     * error's text stays out of it ({@link McpServerException#forModel()}). A result the server marks
+     * {@code isError} is the tool's own answer and is passed on as it is.
+     */
     @Override
     public ToolResult execute(ToolCallRequest request) {
         Map<String, Object> arguments = Json.mapper().convertValue(request.arguments(), ARGUMENTS);
         try {
             return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments));
         } catch (McpServerException e) {
-            return ToolResult.failure(e.getMessage());
+            return ToolResult.failure(e.forModel());
         }
     }
 

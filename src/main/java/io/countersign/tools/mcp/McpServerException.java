@@ -2,7 +2,8 @@ package io.countersign.tools.mcp;
 
 /**
  * An MCP server could not do what was asked. The message is written here, never copied from a lower-level
- * exception, so it names the server and what happened and carries no secret; it may be shown to the model.
+ * exception, so it names the server and what happened and carries no secret; it is for the person. Only a
+ * refusal quotes the server, bounded and flattened to one line: what the model reads is {@link #forModel()}.
  */
 public final class McpServerException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -26,13 +27,33 @@ public final class McpServerException extends RuntimeException {
     }
 
     private final Kind kind;
+    private final String forModel;
 
     McpServerException(Kind kind, String message) {
+        this(kind, message, message);
+    }
+
+    private McpServerException(Kind kind, String message, String forModel) {
         super(message);
         this.kind = kind;
+        this.forModel = forModel;
+    }
+
+    /**
+     * The server answered a request with a JSON-RPC error. Its words go to the person ({@code message}); the model
+     * gets the code alone, since the server's text may be anything, instructions to the model included.
+     */
+    static McpServerException refused(String server, String message, int code) {
+        return new McpServerException(Kind.REFUSED, message, "server \"" + server + "\" failed the call (JSON-RPC error "
+                + code + "). Nothing else is known.");
     }
 
     public Kind kind() {
         return kind;
+    }
+
+    /** What the model may read of this failure: the message, save for a refusal, whose server text stays out. */
+    public String forModel() {
+        return forModel;
     }
 }
