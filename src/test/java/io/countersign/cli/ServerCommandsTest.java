@@ -218,6 +218,32 @@ class ServerCommandsTest {
         assertOneLineError(countersign.runHere("servers", "test", "broken"), Cli.UNAVAILABLE, "broken");
     }
 
+    private Path agentFile(String agent) throws Exception {
+        return Files.writeString(folder.resolve("agents.json"), "{\"models\": [{\"name\": \"replay\", \"provider\":"
+                + " \"scripted\", \"model\": \"replay\", \"endpoint\": \"classpath:/demo/scripts/workspace-auditor.json\","
+                + " \"trustZone\": \"local\"}], \"agents\": [" + agent + "]}");
+    }
+
+    @Test
+    void agentsImportGivesAnAgentTheToolsOfARecordedServer() throws Exception {
+        done(addFiles("--approval-bound", "true", "--group", "workspace"));
+        Path file = agentFile("{\"name\": \"reader\", \"model\": \"replay\", \"toolGroups\": [\"workspace\"],"
+                + " \"allowedTools\": [\"files.read_text_file\"]}");
+
+        JsonNode imported = done(countersign.runHere("agents", "import", file.toString()));
+
+        assertThat(imported.toString()).contains("reader");
+    }
+
+    @Test
+    void agentsImportRefusesAToolNoServerRecordCanProvide() throws Exception {
+        done(addFiles("--approval-bound", "true"));
+        Path file = agentFile("{\"name\": \"reader\", \"model\": \"replay\", \"allowedTools\": [\"docs.search\"]}");
+
+        assertOneLineError(countersign.runHere("agents", "import", file.toString()), Cli.BAD_USAGE,
+                "\"docs.search\" names a tool of server \"docs\", but no server record has that name; servers: files");
+    }
+
     @Test
     void onlyAdminsSeeTheServers() {
         done(countersign.runHere("servers"));
