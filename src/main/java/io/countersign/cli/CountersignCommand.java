@@ -1,13 +1,11 @@
 package io.countersign.cli;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ProjectVersion;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -101,14 +99,8 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     /** The version this build was made from, as Maven wrote it into the class path. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() throws IOException {
-            Properties properties = new Properties();
-            try (InputStream in = Version.class.getResourceAsStream("/io/countersign/app/version.properties")) {
-                if (in != null) {
-                    properties.load(in);
-                }
-            }
-            return new String[] {"countersign " + properties.getProperty("version", "(development build)")};
+        public String[] getVersion() {
+            return new String[] {"countersign " + ProjectVersion.current()};
         }
     }
 }

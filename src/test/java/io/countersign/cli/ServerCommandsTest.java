@@ -245,6 +245,17 @@ class ServerCommandsTest {
     }
 
     @Test
+    void aServerThatExitsAtStartIsUnavailableWithItsLastLinesOnStderr() {
+        done(countersign.runHere("servers", "add", "nodir", "--command", McpPeers.node(), "--arg",
+                McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), "--arg", folder.resolve("missing").toString(),
+                "--approval-bound", "true"));
+
+        assertOneLineError(countersign.runHere("servers", "test", "nodir"), Cli.UNAVAILABLE,
+                "its last lines on stderr: Warning: Cannot access directory " + folder.resolve("missing")
+                        + ", skipping | Error: None of the specified directories are accessible");
+    }
+
+    @Test
     void onlyAdminsSeeTheServers() {
         done(countersign.runHere("servers"));
 

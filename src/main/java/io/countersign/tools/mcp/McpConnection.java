@@ -1,6 +1,7 @@
 package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.McpServerRecord;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -40,7 +41,7 @@ final class McpConnection implements AutoCloseable {
     private static final int MAX_ERROR_TEXT = 300;
     private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
     private static final McpSchema.Implementation CLIENT = McpSchema.Implementation.builder("countersign",
-            clientVersion()).title("Countersign").build();
+            ProjectVersion.current()).title("Countersign").build();
 
     /** What the owner of a connection hears about; called on a transport thread, so it must not block. */
     interface Listener {
@@ -167,9 +168,23 @@ final class McpConnection implements AutoCloseable {
             await(fresh, client.initialize(), server.connectTimeout(), "the handshake", false);
         } catch (McpServerException e) {
             discard(fresh);
-            throw e;
+            throw withLastWords(e, transport);
         }
         return fresh;
+    }
+
+    /** A stdio server that ended during the handshake usually said why on stderr: the person needs those lines. */
+    private static McpServerException withLastWords(McpServerException failure, McpClientTransport transport) {
+        if (failure.kind() == McpServerException.Kind.CONFIGURATION
+                || !(transport instanceof StdioProcessTransport stdio)) {
+            return failure;
+        }
+        List<String> lines = stdio.lastErrorLines();
+        if (lines.isEmpty()) {
+            return failure;
+        }
+        return new McpServerException(McpServerException.Kind.STOPPED, failure.getMessage() + "; its last lines on"
+                + " stderr: " + String.join(" | ", lines));
     }
 
     private McpClientTransport transport() {
@@ -281,11 +296,6 @@ final class McpConnection implements AutoCloseable {
         } catch (RuntimeException e) {
             old.client().close();
         }
-    }
-
-    private static String clientVersion() {
-        String version = McpConnection.class.getPackage().getImplementationVersion();
-        return version == null ? "development" : version;
     }
 
     /** The transport reported its peer gone while a request was open. */

@@ -3,6 +3,7 @@ package io.countersign.tools.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
+import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
 import java.io.IOException;
@@ -57,6 +58,16 @@ class McpConnectionTest {
         assertThatThrownBy(source::open).isInstanceOfSatisfying(McpServerException.class,
                 e -> assertThat(e.kind()).isEqualTo(McpServerException.Kind.UNREACHABLE));
         assertThat(registry.names()).isEmpty();
+    }
+
+    @Test
+    void theClientReportsTheProjectsVersionInTheHandshake() {
+        try (McpToolSource source = McpToolSource.builder(misbehaving("client-version"), registry).build()) {
+            source.open();
+
+            assertThat(registry.find("odd.version").orElseThrow().description())
+                    .isEqualTo(ProjectVersion.current()).isNotEqualTo(ProjectVersion.DEVELOPMENT).isNotBlank();
+        }
     }
 
     @Test
