@@ -6,6 +6,7 @@ import io.countersign.engine.tool.McpServerRecord;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -237,6 +238,12 @@ final class McpConnection implements AutoCloseable {
             if (cause instanceof McpServerException known) {
                 return known;
             }
+            if (cause instanceof InterruptedException) {
+                // the owner is closing (a finished "servers test", a shut-down refresh): nothing went wrong
+                Thread.currentThread().interrupt();
+                return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " was disconnected"
+                        + " during " + what);
+            }
             if (cause instanceof PeerGone gone) {
                 current.lost().set(true);
                 return new McpServerException(McpServerException.Kind.STOPPED, name() + " stopped (" + gone.reason
@@ -247,6 +254,11 @@ final class McpConnection implements AutoCloseable {
                 return new McpServerException(McpServerException.Kind.TIMED_OUT, name() + " did not answer " + what
                         + " within " + describe(timeout)
                         + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
+            }
+            if (cause instanceof McpHttpClientTransportAuthorizationException denied) {
+                return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " refused access (HTTP "
+                        + denied.getResponseInfo().statusCode() + ") for " + what + ": check the credentials its"
+                        + " record sends (a header such as Authorization=env:VARIABLE, and that variable's value)");
             }
             if (cause instanceof McpError refused) {
                 return new McpServerException(McpServerException.Kind.REFUSED, name() + " refused " + what
