@@ -308,6 +308,11 @@ final class RunCommands {
         if (result instanceof DecisionResult.NotPermitted notPermitted) {
             return CliFailure.refused(notPermitted.reason());
         }
+        if (result instanceof DecisionResult.ServerNotConnected down) {
+            return new CliFailure(Cli.UNAVAILABLE, "server \"" + down.server() + "\" is not connected, so " + down.tool()
+                    + " cannot run now; nothing was decided and run " + down.runId() + " still waits: check the"
+                    + " server (countersign servers test " + down.server() + ") and decide again");
+        }
         if (result instanceof DecisionResult.InvalidInput invalid) {
             return CliFailure.usage("the input does not fit the form of run " + invalid.runId() + ": "
                     + invalid.errors().stream().map(RunCommands::describe).collect(Collectors.joining("; ")));

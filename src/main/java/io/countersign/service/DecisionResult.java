@@ -53,6 +53,13 @@ public sealed interface DecisionResult {
     record NotPermitted(String runId, String reason) implements DecisionResult {
     }
 
+    /**
+     * An approved call's tool belongs to a recorded server that is not connected now, so it cannot run; nothing was
+     * decided and the card still waits. Approve again once the server is back.
+     */
+    record ServerNotConnected(String runId, String server, String tool) implements DecisionResult {
+    }
+
     /** The typed input does not fit the form; the run still waits. */
     record InvalidInput(String runId, List<InputValidation.FieldError> errors) implements DecisionResult {
         public InvalidInput {

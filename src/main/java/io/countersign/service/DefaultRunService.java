@@ -8,6 +8,7 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -57,11 +58,12 @@ public final class DefaultRunService implements RunService {
 
     /**
      * @param changes subscribes a listener to run and decision changes and returns the subscription
+     * @param servers the server records, to tell a remote tool whose server is not connected from an unknown one
      * @param locale  the locale of the people behind runs started here, for rule explanations
      */
     public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
-                             EventStore events, Function<Runnable, AutoCloseable> changes, Clock clock,
-                             IdGenerator ids, Locale locale) {
+                             EventStore events, ServerRecords servers, Function<Runnable, AutoCloseable> changes,
+                             Clock clock, IdGenerator ids, Locale locale) {
         this.runs = Objects.requireNonNull(runs, "runs");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.loop = Objects.requireNonNull(loop, "loop");
@@ -72,7 +74,8 @@ public final class DefaultRunService implements RunService {
         this.locale = Objects.requireNonNull(locale, "locale");
         this.cards = new RunCards(registry, agents);
         this.timelines = new RunTimelines(events, registry);
-        this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), clock);
+        this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
+                clock);
     }
 
     /**
@@ -91,7 +94,7 @@ public final class DefaultRunService implements RunService {
                 .ids(ids)
                 .build();
         return new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop, registry,
-                store.events(), listener -> store.changes().subscribe(kind -> {
+                store.events(), store.servers(), listener -> store.changes().subscribe(kind -> {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }

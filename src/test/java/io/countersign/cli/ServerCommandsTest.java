@@ -256,6 +256,31 @@ class ServerCommandsTest {
     }
 
     @Test
+    void approvingWhileTheServerIsDownSaysSoAndTheCardStillWaits() throws Exception {
+        done(addFiles("--approval-bound", "true"));
+        Path script = Files.writeString(folder.resolve("writer.json"), "{\"turns\": [{\"content\": \"Writing.\","
+                + " \"toolCalls\": [{\"name\": \"files.write_file\", \"arguments\": {\"path\": \"" + workspace
+                + "/notes.txt\", \"content\": \"hello\"}}]}, {\"content\": \"Done.\"}]}");
+        Path file = Files.writeString(folder.resolve("agents.json"), "{\"models\": [{\"name\": \"writer\","
+                + " \"provider\": \"scripted\", \"model\": \"writer\", \"endpoint\": \"" + script + "\","
+                + " \"trustZone\": \"local\"}], \"agents\": [{\"name\": \"writer\", \"model\": \"writer\","
+                + " \"toolGroups\": [\"files\"]}]}");
+        done(countersign.runHere("agents", "import", file.toString()));
+        JsonNode started = done(countersign.runHere("run", "--agent", "writer", "--prompt", "Write the notes."));
+        assertThat(started.path("status").asText()).isEqualTo("waiting_for_approval");
+        String runId = started.path("runId").asText();
+        String digest = done(countersign.runHere("show", runId)).findPath("digest").asText();
+        done(countersign.runHere("servers", "edit", "files", "--command", folder.resolve("gone").toString()));
+
+        assertOneLineError(countersign.runHere("decide", runId, "--digest", digest, "--approve-all"),
+                Cli.UNAVAILABLE, "server \"files\" is not connected, so files.write_file cannot run now; nothing was"
+                        + " decided and run " + runId + " still waits");
+        assertThat(done(countersign.runHere("show", runId)).path("status").asText())
+                .isEqualTo("waiting_for_approval");
+        assertThat(workspace.resolve("notes.txt")).doesNotExist();
+    }
+
+    @Test
     void onlyAdminsSeeTheServers() {
         done(countersign.runHere("servers"));
 

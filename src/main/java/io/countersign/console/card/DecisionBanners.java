@@ -41,6 +41,9 @@ public final class DecisionBanners {
         if (result instanceof DecisionResult.NotPermitted notPermitted) {
             return Optional.of(Banner.danger(messages.get("card.notPermitted", notPermitted.reason())));
         }
+        if (result instanceof DecisionResult.ServerNotConnected down) {
+            return Optional.of(Banner.warning(messages.get("card.serverNotConnected", down.server(), down.tool())));
+        }
         if (result instanceof DecisionResult.NotWaiting notWaiting) {
             return Optional.of(Banner.info(notWaiting.status() == null ? messages.get("card.gone")
                     : messages.get("card.notWaiting", notWaiting.status().code().replace('_', ' '))));
