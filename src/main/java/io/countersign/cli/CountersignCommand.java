@@ -1,14 +1,11 @@
 package io.countersign.cli;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.ProjectVersion;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -107,15 +104,7 @@ final class CountersignCommand implements Runnable, AutoCloseable {
 
         /** {@code countersign VERSION}, as {@code countersign --version} prints it. */
         static String line() {
-            Properties properties = new Properties();
-            try (InputStream in = Version.class.getResourceAsStream("/io/countersign/app/version.properties")) {
-                if (in != null) {
-                    properties.load(in);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("the build's version.properties cannot be read", e);
-            }
-            return "countersign " + properties.getProperty("version", "(development build)");
+            return "countersign " + ProjectVersion.current();
         }
     }
 }

@@ -12,6 +12,8 @@ import picocli.CommandLine.Option;
         + " scripted agents (they replay fixed turns) and runs that leave the inbox showing each kind of card."
         + " Admins only.")
 final class DemoCommand extends Subcommand {
+    private static final String ALREADY_THERE = "the store already has agents, so no demo was created";
+
     @Option(names = "--folder", paramLabel = "DIR", description = "Where the sample files go (default: the folder"
             + " of a SQLite store; required for PostgreSQL).")
     Path folder;
@@ -28,11 +30,16 @@ final class DemoCommand extends Subcommand {
         if (!actor.isAdmin()) {
             throw CliFailure.refused(actor.name() + " may not create the demo workspace; that needs the role admin");
         }
+        if (folder == null && !(runtime().store().location() instanceof StoreLocation.SqliteFile)
+                && !runtime().store().configurations().listAgents().isEmpty()) {
+            // nothing will be created, so no folder is needed: a second demo ends as on SQLite
+            return print(Views.object().put("created", false).put("note", ALREADY_THERE));
+        }
         Path where = folder != null ? folder.toAbsolutePath() : defaultFolder();
         boolean created = runtime().ensureDemo(where);
         return print(Views.object().put("created", created).put("folder", where.resolve("demo-workspace").toString())
                 .put("note", created ? "the demo agents are scripted: they replay fixed turns"
-                        : "the store already has agents, so no demo was created"));
+                        : ALREADY_THERE));
     }
 
     private Path defaultFolder() {

@@ -47,16 +47,17 @@ final class ChatCompletionsFormat {
      *
      * @throws ModelException {@code invalid_request} when the tool choice asks for a tool that is not offered
      */
-    static byte[] requestBody(ModelConfiguration model, ChatRequest request) throws ModelException {
+    static byte[] requestBody(ModelConfiguration model, ChatRequest request, FunctionNames names)
+            throws ModelException {
         ObjectNode root = JSON.createObjectNode();
         root.put("model", model.model());
         ArrayNode messages = root.putArray("messages");
-        request.messages().forEach(message -> messages.add(message(message)));
+        request.messages().forEach(message -> messages.add(message(message, names)));
         if (!request.tools().isEmpty()) {
             ArrayNode tools = root.putArray("tools");
-            request.tools().forEach(tool -> tools.add(tool(tool)));
+            request.tools().forEach(tool -> tools.add(tool(tool, names)));
         }
-        JsonNode toolChoice = toolChoice(request);
+        JsonNode toolChoice = toolChoice(request, names);
         if (toolChoice != null) {
             root.set("tool_choice", toolChoice);
         }
@@ -73,7 +74,7 @@ final class ChatCompletionsFormat {
         }
     }
 
-    private static ObjectNode message(ChatMessage message) {
+    private static ObjectNode message(ChatMessage message, FunctionNames names) {
         ObjectNode node = JSON.createObjectNode();
         node.put("role", message.role().name().toLowerCase(Locale.ROOT));
         // Always a string: OpenAI takes "" beside tool calls, Ollama refuses a null content.
@@ -85,7 +86,7 @@ final class ChatCompletionsFormat {
                 wire.put("id", call.id());
                 wire.put("type", "function");
                 ObjectNode function = wire.putObject("function");
-                function.put("name", call.name());
+                function.put("name", names.wire(call.name()));
                 function.put("arguments", call.arguments().toString());
             }
         }
@@ -95,18 +96,18 @@ final class ChatCompletionsFormat {
         return node;
     }
 
-    private static ObjectNode tool(ToolSpec tool) {
+    private static ObjectNode tool(ToolSpec tool, FunctionNames names) {
         ObjectNode node = JSON.createObjectNode();
         node.put("type", "function");
         ObjectNode function = node.putObject("function");
-        function.put("name", tool.name());
+        function.put("name", names.wire(tool.name()));
         function.put("description", tool.description());
         function.set("parameters", tool.parameters());
         return node;
     }
 
     /** The wire value of the tool choice, or {@code null} to send none. */
-    private static JsonNode toolChoice(ChatRequest request) throws ModelException {
+    private static JsonNode toolChoice(ChatRequest request, FunctionNames names) throws ModelException {
         String choice = request.toolChoice();
         if (choice == null) {
             return null;
@@ -131,18 +132,18 @@ final class ChatCompletionsFormat {
                 }
                 ObjectNode node = JSON.createObjectNode();
                 node.put("type", "function");
-                node.putObject("function").put("name", choice);
+                node.putObject("function").put("name", names.wire(choice));
                 return node;
             }
         }
     }
 
     /**
-     * Reads a successful answer.
+     * Reads a successful answer; the calls it holds name our tools again, not their function names.
      *
      * @throws ModelException {@code malformed_response}, saying what is wrong and where
      */
-    static AssistantTurn parseResponse(byte[] body, String contentType) throws ModelException {
+    static AssistantTurn parseResponse(byte[] body, String contentType, FunctionNames names) throws ModelException {
         JsonNode root = parse(body, contentType);
         if (!root.isObject()) {
             throw malformed("the response is " + typeOf(root) + ", not a JSON object");
@@ -167,7 +168,7 @@ final class ChatCompletionsFormat {
             throw malformed("choices[0] has no \"message\" object");
         }
         boolean cutOff = "length".equals(choice.path("finish_reason").asText());
-        return new AssistantTurn(content(message), toolCalls(message.get("tool_calls"), cutOff),
+        return new AssistantTurn(content(message), toolCalls(message.get("tool_calls"), cutOff, names),
                 usage(root.get("usage")));
     }
 
@@ -202,7 +203,8 @@ final class ChatCompletionsFormat {
         return content.asText();
     }
 
-    private static List<ToolCall> toolCalls(JsonNode toolCalls, boolean cutOff) throws ModelException {
+    private static List<ToolCall> toolCalls(JsonNode toolCalls, boolean cutOff, FunctionNames names)
+            throws ModelException {
         if (toolCalls == null || toolCalls.isNull()) {
             return List.of();
         }
@@ -212,7 +214,7 @@ final class ChatCompletionsFormat {
         List<ToolCall> calls = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (int index = 0; index < toolCalls.size(); index++) {
-            ToolCall call = toolCall(toolCalls.get(index), index, cutOff);
+            ToolCall call = toolCall(toolCalls.get(index), index, cutOff, names);
             if (!ids.add(call.id())) {
                 throw malformed("two tool calls share the id \"" + truncate(call.id()) + "\"");
             }
@@ -221,7 +223,8 @@ final class ChatCompletionsFormat {
         return calls;
     }
 
-    private static ToolCall toolCall(JsonNode call, int index, boolean cutOff) throws ModelException {
+    private static ToolCall toolCall(JsonNode call, int index, boolean cutOff, FunctionNames names)
+            throws ModelException {
         String where = "tool_calls[" + index + "]";
         if (!call.isObject()) {
             throw malformed(where + " is " + typeOf(call) + ", not an object");
@@ -238,7 +241,7 @@ final class ChatCompletionsFormat {
         if (name == null || !name.isTextual() || name.asText().isBlank()) {
             throw malformed(where + " has no function name");
         }
-        String toolName = name.asText();
+        String toolName = names.name(name.asText());
         return new ToolCall(id(call.get("id"), where, index), toolName,
                 arguments(function.get("arguments"), where + " (\"" + truncate(toolName) + "\")", cutOff));
     }

@@ -27,7 +27,7 @@ import okio.BufferedSource;
 /**
  * A model behind an OpenAI-compatible chat-completions endpoint: OpenAI itself, Ollama, vLLM, LM Studio or
  * llama.cpp's server. Posts to {@code {endpoint}/chat/completions}, with a bearer key when the configuration
- * names one, and retries a 429, a 5xx or a dropped connection with jittered exponential backoff that honours
+ * names one, offers tools under function names the provider accepts ({@link FunctionNames}), and retries a 429, a 5xx or a dropped connection with jittered exponential backoff that honours
  * {@code Retry-After}. Every failure, including an answer it cannot read, is a {@link ModelException} whose
  * reason code says what kind:
  * <ul>
@@ -127,14 +127,16 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
                     + configuration.name() + "\" but the request is for \"" + request.model().name() + "\"");
         }
         Optional<String> key = apiKey.read(environment);
+        FunctionNames names = FunctionNames.of(request);
         Request.Builder builder = new Request.Builder()
                 .url(url)
                 .header("Accept", "application/json")
-                .post(RequestBody.create(ChatCompletionsFormat.requestBody(configuration, request), JSON));
+                .post(RequestBody.create(ChatCompletionsFormat.requestBody(configuration, request, names),
+                        JSON));
         key.ifPresent(value -> builder.header("Authorization", "Bearer " + value));
         Request httpRequest = builder.build();
         for (int retries = 0; ; retries++) {
-            Attempt attempt = attempt(httpRequest);
+            Attempt attempt = attempt(httpRequest, names);
             if (attempt instanceof Attempt.Answered answered) {
                 return answered.turn();
             }
@@ -156,7 +158,7 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
     }
 
     /** Sends once: the turn or a failure worth retrying; a final failure is thrown. */
-    private Attempt attempt(Request httpRequest) throws ModelException {
+    private Attempt attempt(Request httpRequest, FunctionNames names) throws ModelException {
         long started = System.nanoTime();
         try (Response response = client.newCall(httpRequest).execute()) {
             int status = response.code();
@@ -167,7 +169,7 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
                     throw new ModelException("malformed_response", where + " answered more than "
                             + MAX_RESPONSE_BYTES + " bytes");
                 }
-                return new Attempt.Answered(parse(bytes, response.header("Content-Type")));
+                return new Attempt.Answered(parse(bytes, response.header("Content-Type"), names));
             }
             // The body is the provider's own text (which may echo the request or a key): it is never read or
             // quoted, so it reaches no model, transcript, log or failure line.
@@ -187,9 +189,9 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
         }
     }
 
-    private AssistantTurn parse(byte[] body, String contentType) throws ModelException {
+    private AssistantTurn parse(byte[] body, String contentType, FunctionNames names) throws ModelException {
         try {
-            return ChatCompletionsFormat.parseResponse(body, contentType);
+            return ChatCompletionsFormat.parseResponse(body, contentType, names);
         } catch (ModelException e) {
             throw new ModelException(e.reasonCode(), where + " answered something unusable: " + e.getMessage(),
                     e.getCause());

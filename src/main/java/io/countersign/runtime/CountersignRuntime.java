@@ -219,7 +219,7 @@ public final class CountersignRuntime implements AutoCloseable {
             Services services = new Services(new DefaultEventService(store.events()),
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
-                    new DefaultAgentService(store.configurations(), registry, models::create),
+                    new DefaultAgentService(store.configurations(), registry, store.servers(), models::create),
                     new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(), clock,
                             ids),
                     new DefaultServerService(store.servers(), SecretResolver.environment()));

@@ -12,7 +12,6 @@ import io.countersign.engine.intent.ToolCallPolicies;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ModelConfiguration;
-import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.StoredAgentConfiguration;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
@@ -24,8 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -44,7 +43,7 @@ final class AgentFile {
     record Contents(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
     }
 
-    private final ToolRegistry registry;
+    private final KnownTools known;
     private final Function<String, ModelConfiguration> storedModels;
     private final Consumer<ModelConfiguration> modelCheck;
     private final List<String> problems = new ArrayList<>();
@@ -53,9 +52,9 @@ final class AgentFile {
      * @param storedModels finds a model configuration already in the store, {@code null} when there is none
      * @param modelCheck   refuses a model configuration no provider can serve, with an IllegalArgumentException
      */
-    AgentFile(ToolRegistry registry, Function<String, ModelConfiguration> storedModels,
+    AgentFile(KnownTools known, Function<String, ModelConfiguration> storedModels,
               Consumer<ModelConfiguration> modelCheck) {
-        this.registry = registry;
+        this.known = known;
         this.storedModels = storedModels;
         this.modelCheck = modelCheck;
     }
@@ -165,10 +164,8 @@ final class AgentFile {
             entry.problem("model", "names the model configuration \"" + modelName + "\", which is neither in this"
                     + " file nor in the store");
         }
-        Set<String> groups = new TreeSet<>();
-        registry.tools().forEach(tool -> groups.add(tool.group()));
-        List<String> toolGroups = entry.names("toolGroups", groups, "tool group");
-        List<String> allowedTools = entry.names("allowedTools", new TreeSet<>(registry.names()), "tool");
+        List<String> toolGroups = entry.names("toolGroups", "tool group", known::groupProblem);
+        List<String> allowedTools = entry.names("allowedTools", "tool", known::toolProblem);
         String workspace = entry.text("workspace", false);
         if (workspace != null) {
             try {
@@ -189,9 +186,9 @@ final class AgentFile {
                 if (policy.redirectTo() != null) {
                     named.add(policy.redirectTo());
                 }
-                named.stream().filter(tool -> registry.find(tool).isEmpty()).distinct().forEach(tool ->
-                        entry.problem("toolCallPolicies", "policy \"" + policy.name() + "\" names the tool \"" + tool
-                                + "\", which is not registered"));
+                named.stream().distinct().forEach(tool -> known.toolProblem(tool).ifPresent(problem ->
+                        entry.problem("toolCallPolicies", "policy \"" + policy.name() + "\" names a tool that"
+                                + " cannot be offered: " + problem)));
             }
         } catch (IllegalArgumentException e) {
             entry.problem("toolCallPolicies", e.getMessage());
@@ -358,8 +355,8 @@ final class AgentFile {
             return value.booleanValue();
         }
 
-        /** A list of names, each of which must be among {@code known}. */
-        List<String> names(String field, Set<String> known, String what) {
+        /** A list of names, each of which {@code problem} must find nothing wrong with. */
+        List<String> names(String field, String what, Function<String, Optional<String>> problem) {
             JsonNode value = node.get(field);
             if (value == null || value.isNull()) {
                 return List.of();
@@ -371,10 +368,13 @@ final class AgentFile {
             List<String> names = new ArrayList<>();
             for (int i = 0; i < value.size(); i++) {
                 JsonNode item = value.get(i);
-                if (!item.isTextual() || !known.contains(item.textValue())) {
-                    problem(field + "[" + i + "]", (item.isTextual() ? "\"" + item.textValue() + "\" is not a known "
-                            + what : "must be a " + what + " name, got " + kind(item)) + "; known: "
-                            + String.join(", ", known));
+                if (!item.isTextual()) {
+                    problem(field + "[" + i + "]", "must be a " + what + " name, got " + kind(item));
+                    continue;
+                }
+                Optional<String> unknown = problem.apply(item.textValue());
+                if (unknown.isPresent()) {
+                    problem(field + "[" + i + "]", unknown.get());
                 } else {
                     names.add(item.textValue());
                 }

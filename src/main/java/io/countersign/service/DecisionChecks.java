@@ -3,8 +3,10 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
+import io.countersign.engine.access.ToolDenialReason;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -12,6 +14,7 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.engine.tool.McpServerRecord;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +26,8 @@ import java.util.stream.Collectors;
  * still waits on the card they saw, verdicts or input that fit the pause, four eyes, and an approver who could run
  * each approved call themselves.
  */
-record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolicy access, Clock clock) {
+record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolicy access, ServerRecords servers,
+                      Clock clock) {
 
     /** A decision that passed, ready to claim; or the answer it gets without a claim. */
     sealed interface Checked {
@@ -138,6 +142,16 @@ record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolic
         }
     }
 
+    /** The recorded server a remote tool's name ({@code <server>.<tool>}) points at, if a record has that name. */
+    private Optional<String> recordedServerOf(String toolName) {
+        int dot = toolName.indexOf('.');
+        if (dot <= 0) {
+            return Optional.empty();
+        }
+        String server = toolName.substring(0, dot);
+        return servers.list().stream().map(McpServerRecord::name).filter(server::equals).findFirst();
+    }
+
     /** Four eyes, and the approver must be allowed to run every approved call themselves (gates under their name). */
     private Optional<DecisionResult> approvalRefusal(String runId, PausedState state,
                                                      List<ApprovalDecision.CallVerdict> verdicts,
@@ -154,6 +168,11 @@ record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolic
             }
             String toolName = state.calls().get(verdict.index()).call().name();
             ToolAccessDecision decision = access.check(toolName, round, approver);
+            Optional<String> server = decision.denialReason() == ToolDenialReason.NOT_REGISTERED
+                    ? recordedServerOf(toolName) : Optional.empty();
+            if (server.isPresent()) {
+                return Optional.of(new DecisionResult.ServersNotConnected(runId, List.of(server.get())));
+            }
             if (!decision.permitted()) {
                 return Optional.of(new DecisionResult.NotPermitted(runId, approver.name()
                         + " may not approve " + toolName + ": they could not run it themselves ("

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ConfigurationStore;
@@ -21,16 +22,19 @@ import java.util.function.Consumer;
 public final class DefaultAgentService implements AgentService {
     private final ConfigurationStore configurations;
     private final ToolRegistry registry;
+    private final ServerRecords servers;
     private final Consumer<ModelConfiguration> modelCheck;
 
     /**
+     * @param servers    the server records whose groups and tools an agent may name before they are connected
      * @param modelCheck refuses, with an IllegalArgumentException, a model configuration that no provider of this
      *                   installation can serve (an unknown provider, a missing endpoint, an unreadable script)
      */
-    public DefaultAgentService(ConfigurationStore configurations, ToolRegistry registry,
+    public DefaultAgentService(ConfigurationStore configurations, ToolRegistry registry, ServerRecords servers,
                                Consumer<ModelConfiguration> modelCheck) {
         this.configurations = Objects.requireNonNull(configurations, "configurations");
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.servers = Objects.requireNonNull(servers, "servers");
         this.modelCheck = Objects.requireNonNull(modelCheck, "modelCheck");
     }
 
@@ -53,7 +57,7 @@ public final class DefaultAgentService implements AgentService {
 
     private AgentImport importFrom(Actor actor, String json, String source) {
         Permissions.require(actor, Operation.IMPORT_AGENTS);
-        AgentFile.Contents contents = new AgentFile(registry, name -> configurations.findModel(name).orElse(null),
+        AgentFile.Contents contents = new AgentFile(new KnownTools(registry, servers.list()), name -> configurations.findModel(name).orElse(null),
                 modelCheck).read(json, source);
         configurations.saveAll(contents.models(), contents.agents());
         return new AgentImport(contents.models().stream().map(ModelConfiguration::name).toList(),

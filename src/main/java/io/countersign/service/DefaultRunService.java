@@ -75,7 +75,8 @@ public final class DefaultRunService implements RunService {
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
         this.cards = new RunCards(this.servers, agents);
         this.timelines = new RunTimelines(events, registry);
-        this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), clock);
+        this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
+                clock);
     }
 
     /**

@@ -210,7 +210,7 @@ public final class DefaultSettingsService implements SettingsService {
         return views.stream().collect(Collectors.toMap(ToolSettingView::name, Function.identity()));
     }
 
-    /** The tools, in registration order, for which {@code property} holds in {@code in} but not in {@code notIn}. */
+    /** The tools, in the registry's order, for which {@code property} holds in {@code in} but not in {@code notIn}. */
     private List<String> names(Map<String, ToolSettingView> in, Map<String, ToolSettingView> notIn,
                                Predicate<ToolSettingView> property) {
         return registry.names().stream().filter(name -> property.test(in.get(name))

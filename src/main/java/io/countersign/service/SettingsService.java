@@ -12,7 +12,8 @@ import java.util.List;
  */
 public interface SettingsService {
 
-    /** Every registered tool, in registration order, as the settings in force govern it. */
+    /** Every registered tool, in the registry's order (local, then remote by server and name), as the settings in
+     * force govern it. */
     List<ToolSettingView> tools(Actor actor);
 
     /**

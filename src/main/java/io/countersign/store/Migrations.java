@@ -54,8 +54,9 @@ final class Migrations {
             }
             flyway.migrate();
         } catch (FlywayException e) {
-            throw new StoreUnavailableException("The store " + where + " cannot be brought to this version of"
-                    + " Countersign: " + e.getMessage().lines().findFirst().orElse("").strip(), e);
+            throw new StoreUnavailableException(OpenFailures.missingRights(where, e).orElseGet(() -> "The store "
+                    + where + " cannot be brought to this version of Countersign: "
+                    + e.getMessage().lines().findFirst().orElse("").strip()), e);
         }
     }
 

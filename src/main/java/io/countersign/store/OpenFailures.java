@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** Turns what went wrong while opening a store into one sentence a person can act on. */
 final class OpenFailures {
@@ -16,6 +17,9 @@ final class OpenFailures {
     private static final int SQLITE_CORRUPT = 11;
     private static final int SQLITE_CANTOPEN = 14;
     private static final int SQLITE_NOTADB = 26;
+    // PostgreSQL states: a login the server turned away before asking who it is, and a missing privilege.
+    private static final String CONNECTION_REJECTED = "08004";
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private OpenFailures() {
     }
@@ -73,6 +77,15 @@ final class OpenFailures {
 
     private static String postgres(String url, SQLException cause, Throwable failure) {
         String state = cause == null || cause.getSQLState() == null ? "" : cause.getSQLState();
+        Optional<String> denied = missingRights(url, failure);
+        if (denied.isPresent()) {
+            return denied.get();
+        }
+        if (state.equals(CONNECTION_REJECTED) && cause.getMessage() != null
+                && cause.getMessage().contains("no password was provided")) {
+            return "The PostgreSQL store at " + url + " asks for a password, but none was given; add it to the URL"
+                    + " (password=...) or to the user's ~/.pgpass file.";
+        }
         if (state.startsWith("08")) {
             return "The PostgreSQL store at " + url + " cannot be reached; check that the server is running and"
                     + " that the host and port are right.";
@@ -84,6 +97,27 @@ final class OpenFailures {
             return "The PostgreSQL database named in " + url + " does not exist; create it or fix the URL.";
         }
         return "The PostgreSQL store at " + url + " cannot be used: " + firstLine(failure, cause) + ".";
+    }
+
+    /** The sentence for a PostgreSQL login that lacks a privilege somewhere in the failure, if it does. */
+    static Optional<String> missingRights(String url, Throwable failure) {
+        return withState(failure, INSUFFICIENT_PRIVILEGE).map(denied -> "The PostgreSQL login for " + url
+                + " may not create or change the store's tables (" + firstLine(denied, denied) + "); grant it CREATE"
+                + " on the store's schema, or have the schema's owner open the store once to create them.");
+    }
+
+    /** The first SQL failure with this state anywhere in the chain: a migration tool wraps the driver's own. */
+    private static Optional<SQLException> withState(Throwable failure, String state) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                for (SQLException next = sql; next != null; next = next.getNextException()) {
+                    if (state.equals(next.getSQLState())) {
+                        return Optional.of(next);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static SQLException sqlCause(Throwable failure) {

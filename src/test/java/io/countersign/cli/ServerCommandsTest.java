@@ -218,6 +218,68 @@ class ServerCommandsTest {
         assertOneLineError(countersign.runHere("servers", "test", "broken"), Cli.UNAVAILABLE, "broken");
     }
 
+    private Path agentFile(String agent) throws Exception {
+        return Files.writeString(folder.resolve("agents.json"), "{\"models\": [{\"name\": \"replay\", \"provider\":"
+                + " \"scripted\", \"model\": \"replay\", \"endpoint\": \"classpath:/demo/scripts/workspace-auditor.json\","
+                + " \"trustZone\": \"local\"}], \"agents\": [" + agent + "]}");
+    }
+
+    @Test
+    void agentsImportGivesAnAgentTheToolsOfARecordedServer() throws Exception {
+        done(addFiles("--approval-bound", "true", "--group", "workspace"));
+        Path file = agentFile("{\"name\": \"reader\", \"model\": \"replay\", \"toolGroups\": [\"workspace\"],"
+                + " \"allowedTools\": [\"files.read_text_file\"]}");
+
+        JsonNode imported = done(countersign.runHere("agents", "import", file.toString()));
+
+        assertThat(imported.toString()).contains("reader");
+    }
+
+    @Test
+    void agentsImportRefusesAToolNoServerRecordCanProvide() throws Exception {
+        done(addFiles("--approval-bound", "true"));
+        Path file = agentFile("{\"name\": \"reader\", \"model\": \"replay\", \"allowedTools\": [\"docs.search\"]}");
+
+        assertOneLineError(countersign.runHere("agents", "import", file.toString()), Cli.BAD_USAGE,
+                "\"docs.search\" names a tool of server \"docs\", but no server record has that name; servers: files");
+    }
+
+    @Test
+    void aServerThatExitsAtStartIsUnavailableWithItsLastLinesOnStderr() {
+        done(countersign.runHere("servers", "add", "nodir", "--command", McpPeers.node(), "--arg",
+                McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), "--arg", folder.resolve("missing").toString(),
+                "--approval-bound", "true"));
+
+        assertOneLineError(countersign.runHere("servers", "test", "nodir"), Cli.UNAVAILABLE,
+                "its last lines on stderr: Warning: Cannot access directory " + folder.resolve("missing")
+                        + ", skipping | Error: None of the specified directories are accessible");
+    }
+
+    @Test
+    void approvingWhileTheServerIsDownSaysSoAndTheCardStillWaits() throws Exception {
+        done(addFiles("--approval-bound", "true"));
+        Path script = Files.writeString(folder.resolve("writer.json"), "{\"turns\": [{\"content\": \"Writing.\","
+                + " \"toolCalls\": [{\"name\": \"files.write_file\", \"arguments\": {\"path\": \"" + workspace
+                + "/notes.txt\", \"content\": \"hello\"}}]}, {\"content\": \"Done.\"}]}");
+        Path file = Files.writeString(folder.resolve("agents.json"), "{\"models\": [{\"name\": \"writer\","
+                + " \"provider\": \"scripted\", \"model\": \"writer\", \"endpoint\": \"" + script + "\","
+                + " \"trustZone\": \"local\"}], \"agents\": [{\"name\": \"writer\", \"model\": \"writer\","
+                + " \"toolGroups\": [\"files\"]}]}");
+        done(countersign.runHere("agents", "import", file.toString()));
+        JsonNode started = done(countersign.runHere("run", "--agent", "writer", "--prompt", "Write the notes."));
+        assertThat(started.path("status").asText()).isEqualTo("waiting_for_approval");
+        String runId = started.path("runId").asText();
+        String digest = done(countersign.runHere("show", runId)).findPath("digest").asText();
+        done(countersign.runHere("servers", "edit", "files", "--command", folder.resolve("gone").toString()));
+
+        assertOneLineError(countersign.runHere("decide", runId, "--digest", digest, "--approve-all"),
+                Cli.UNAVAILABLE, "run " + runId + ": MCP server files did not connect, so nothing was decided and the"
+                        + " card still waits");
+        assertThat(done(countersign.runHere("show", runId)).path("status").asText())
+                .isEqualTo("waiting_for_approval");
+        assertThat(workspace.resolve("notes.txt")).doesNotExist();
+    }
+
     @Test
     void onlyAdminsSeeTheServers() {
         done(countersign.runHere("servers"));

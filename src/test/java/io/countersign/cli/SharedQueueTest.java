@@ -41,6 +41,23 @@ class SharedQueueTest {
     Path folder;
 
     @Test
+    void aSecondDemoOnPostgresqlEndsAsOnSqlite(EmbeddedPostgres postgres) throws Exception {
+        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA second_demo");
+        }
+        CommandProcess countersign = new CommandProcess(folder, postgres.getJdbcUrl("postgres", "postgres")
+                + "&currentSchema=second_demo");
+        CommandProcess.Result first = countersign.runHere("demo", "--folder", folder.toString());
+        assertThat(first.exitCode()).as(first.err()).isZero();
+
+        CommandProcess.Result second = countersign.runHere("demo");
+
+        assertThat(second.exitCode()).as(second.err()).isZero();
+        assertThat(second.json().path("created").asBoolean()).isFalse();
+    }
+
+    @Test
     void twoWorkersShareTheQueueAndEachRunExecutesOnce(EmbeddedPostgres postgres) throws Exception {
         try (Connection connection = postgres.getPostgresDatabase().getConnection();
              Statement statement = connection.createStatement()) {

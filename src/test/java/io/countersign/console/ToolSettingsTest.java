@@ -266,8 +266,8 @@ class ToolSettingsTest {
                 && !robot.lookup("#save").query().isDisabled());
         assertThat(texts(robot, ".preview-pending")).containsExactly("The server " + AdminTestTools.SERVER
                 + " is declared approval-bound: its tools need approval");
-        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_SEARCH + ", "
-                + AdminTestTools.REMOTE_FETCH + " leave the unattended set.");
+        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_FETCH + ", "
+                + AdminTestTools.REMOTE_SEARCH + " leave the unattended set.");
         robot.clickOn("#save");
         await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change.")
                 && newestChange(robot).setting().equals("server " + AdminTestTools.SERVER + " · approval"));
@@ -292,8 +292,8 @@ class ToolSettingsTest {
                 && !robot.lookup("#save").query().isDisabled());
         assertThat(texts(robot, ".preview-pending")).containsExactly(
                 "The tools of the server " + AdminTestTools.SERVER + " no longer need approval");
-        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_SEARCH + ", "
-                + AdminTestTools.REMOTE_FETCH + " join the unattended set: they run with nobody asked.");
+        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_FETCH + ", "
+                + AdminTestTools.REMOTE_SEARCH + " join the unattended set: they run with nobody asked.");
         robot.clickOn("#save");
         await(() -> !previewOpen(robot) && newestChange(robot).change().equals("needs approval → no approval"));
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();

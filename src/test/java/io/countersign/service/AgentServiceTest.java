@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
@@ -114,7 +115,48 @@ class AgentServiceTest {
                 + " [{\"name\": \"to-shell\", \"match\": {\"words\": [\"run\"]}, \"redirectTo\": \"shell_run\"}]}");
 
         assertThatThrownBy(() -> agents.importJson(demo.admin, json)).hasMessageContaining("agents[0] \"triage\":"
-                + " \"toolCallPolicies\" policy \"to-shell\" names the tool \"shell_run\", which is not registered");
+                + " \"toolCallPolicies\" policy \"to-shell\" names a tool that cannot be offered: \"shell_run\" is not"
+                + " a known tool; known: ");
+    }
+
+    /** A record whose command does not exist: nothing here may depend on connecting it. */
+    private void recordServer(String name, String group) {
+        demo.runtime.store().servers().add(McpServerRecord.stdio(name, folder.resolve("no-such-server").toString(),
+                List.of()).withGroup(group), demo.admin);
+    }
+
+    @Test
+    void anAgentMayNameARecordedServersGroupAndToolsWithoutItBeingConnected() {
+        recordServer("every", "every");
+        String json = file(SCRIPTED, "{\"name\": \"echoer\", \"model\": \"replay\", \"toolGroups\": [\"every\"],"
+                + " \"allowedTools\": [\"every.echo\", \"every.get-sum\"], \"toolCallPolicies\": [{\"name\":"
+                + " \"sums\", \"match\": {\"words\": [\"add\"]}, \"whenTool\": \"every.echo\", \"redirectTo\":"
+                + " \"every.get-sum\"}]}");
+
+        assertThat(agents.importJson(demo.admin, json).agents()).containsExactly("echoer");
+        StoredAgentConfiguration saved = demo.runtime.store().configurations().findAgent("echoer").orElseThrow();
+        assertThat(saved.toolGroups()).containsExactly("every");
+        assertThat(saved.allowedTools()).containsExactly("every.echo", "every.get-sum");
+    }
+
+    @Test
+    void aToolOfAServerNoRecordHasIsRefusedNamingTheRecordedServers() {
+        recordServer("every", "demo-tools");
+        String json = file(SCRIPTED, "{\"name\": \"echoer\", \"model\": \"replay\", \"toolGroups\":"
+                + " [\"demo-tools\", \"every\"], \"allowedTools\": [\"nope.echo\", \"every.\", \"echo\"]}");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json))
+                .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                        "agents[0] \"echoer\": \"toolGroups[1]\" \"every\" is not a known tool group; known:"
+                                + " demo-tools, files, interaction, web",
+                        "agents[0] \"echoer\": \"allowedTools[0]\" \"nope.echo\" names a tool of server \"nope\", but"
+                                + " no server record has that name; servers: every",
+                        "agents[0] \"echoer\": \"allowedTools[1]\" \"every.\" cannot name a tool of server"
+                                + " \"every\": write every.<tool>, the tool's name in [a-z0-9_.-], at most 64 characters"
+                                + " in all",
+                        "agents[0] \"echoer\": \"allowedTools[2]\" \"echo\" is not a known tool; known: ask_user,"
+                                + " fs_delete, fs_list, fs_read, fs_write, intake_form, web_fetch; or a tool of a"
+                                + " recorded server as <server>.<tool>, servers: every"));
     }
 
     @Test

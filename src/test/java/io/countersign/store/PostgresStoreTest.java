@@ -3,6 +3,11 @@ package io.countersign.store;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -91,5 +96,58 @@ class PostgresStoreTest extends StoreSuite {
         assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=postgres")))
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("The PostgreSQL database named in " + url + " does not exist; create it or fix the URL.");
+    }
+
+    @Test
+    void aLoginWithoutCreateRightsIsToldSoWithTheServersReason() throws Exception {
+        try (Connection admin = postgres.getPostgresDatabase().getConnection();
+             Statement statement = admin.createStatement()) {
+            statement.execute("CREATE ROLE reader LOGIN");
+            statement.execute("CREATE SCHEMA locked");
+            statement.execute("GRANT USAGE ON SCHEMA locked TO reader");
+        }
+        String url = postgres.getJdbcUrl("reader", "postgres").replaceFirst("\\?.*", "");
+
+        assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=reader&currentSchema=locked")))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageStartingWith("The PostgreSQL login for " + url + " may not create or change the store's"
+                        + " tables (ERROR: permission denied for schema locked")
+                .hasMessageEndingWith("); grant it CREATE on the store's schema, or have the schema's owner open the"
+                        + " store once to create them.");
+    }
+
+    @Test
+    void aServerThatAsksForAPasswordNobodyGaveIsToldSo() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> askForAPassword(server));
+            peer.setDaemon(true);
+            peer.start();
+            String url = "jdbc:postgresql://127.0.0.1:" + server.getLocalPort() + "/countersign";
+
+            assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=ana&sslmode=disable"),
+                    StoreOptions.defaults().withBusyTimeout(Duration.ofSeconds(1))))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessage("The PostgreSQL store at " + url + " asks for a password, but none was given; add it"
+                            + " to the URL (password=...) or to the user's ~/.pgpass file.");
+        }
+    }
+
+    /** Answers each login as a server with password authentication does: AuthenticationCleartextPassword. */
+    private static void askForAPassword(ServerSocket server) {
+        while (!server.isClosed()) {
+            try (Socket client = server.accept()) {
+                DataInputStream in = new DataInputStream(client.getInputStream());
+                int length = in.readInt();
+                in.readFully(new byte[length - 4]);
+                DataOutputStream out = new DataOutputStream(client.getOutputStream());
+                out.writeByte('R');
+                out.writeInt(8);
+                out.writeInt(3);
+                out.flush();
+                client.getInputStream().read();
+            } catch (IOException e) {
+                return;
+            }
+        }
     }
 }

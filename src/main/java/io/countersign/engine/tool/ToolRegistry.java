@@ -4,13 +4,16 @@ import io.countersign.engine.Names;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The tools a process knows, in registration order. Registration refuses what can never work: a bad or
+ * The tools a process knows, in offering order: local tools in registration order, then remote tools by server
+ * and name, so the order does not depend on which server happened to connect first and two processes offer a
+ * model the same request. Registration refuses what can never work: a bad or
  * duplicate name, an argument schema that is not an object, an approval-bound tool that also asks for input.
  * Safe for concurrent use: readers see a consistent snapshot.
  */
@@ -56,7 +59,17 @@ public final class ToolRegistry {
         }
         Map<String, Tool> next = new LinkedHashMap<>(tools);
         next.put(name, tool);
-        tools = next;
+        tools = inOfferingOrder(next);
+    }
+
+    private static Map<String, Tool> inOfferingOrder(Map<String, Tool> registered) {
+        Map<String, Tool> ordered = new LinkedHashMap<>();
+        registered.values().stream().filter(tool -> !(tool instanceof RemoteTool))
+                .forEach(tool -> ordered.put(tool.name(), tool));
+        registered.values().stream().filter(RemoteTool.class::isInstance).map(RemoteTool.class::cast)
+                .sorted(Comparator.comparing(RemoteTool::serverName).thenComparing(Tool::name))
+                .forEach(tool -> ordered.put(tool.name(), tool));
+        return ordered;
     }
 
     /** Removes a tool; calls to it are refused from now on, also in runs that paused before. */
@@ -74,11 +87,12 @@ public final class ToolRegistry {
         return Optional.ofNullable(tools.get(name));
     }
 
-    /** Every registered name, in registration order. */
+    /** Every registered name, in offering order. */
     public List<String> names() {
         return new ArrayList<>(tools.keySet());
     }
 
+    /** Every registered tool, in offering order. */
     public List<Tool> tools() {
         return new ArrayList<>(tools.values());
     }

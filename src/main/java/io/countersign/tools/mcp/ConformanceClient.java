@@ -1,5 +1,6 @@
 package io.countersign.tools.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
@@ -18,20 +19,16 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The client that the MCP conformance suite ({@code @modelcontextprotocol/conformance}, client mode) launches:
  * {@code java -cp <class path> io.countersign.tools.mcp.ConformanceClient <server URL>}. It connects over
  * Streamable HTTP through {@link McpToolSource}, as the console does, so the handshake, the tool listing and the
- * calls are the console's own; then it calls each listed tool it has arguments for. The exit status is 0 when
- * every step worked.
+ * calls are the console's own; then it calls every listed tool, as a model would, with arguments made from the
+ * tool's input schema ({@link #exampleArguments}). The exit status is 0 when every step worked.
  */
 public final class ConformanceClient {
     private static final String SERVER = "conformance";
-    /** Arguments for the tools the suite's scenarios offer, by their registry names. */
-    private static final Map<String, ObjectNode> KNOWN_CALLS = Map.of(SERVER + ".add_numbers",
-            JsonNodeFactory.instance.objectNode().put("a", 5).put("b", 3));
 
     private ConformanceClient() {
     }
@@ -42,6 +39,33 @@ public final class ConformanceClient {
             System.exit(2);
         }
         System.exit(run(URI.create(args[args.length - 1]), System.out, System.err));
+    }
+
+    /**
+     * Arguments that fit an object schema: each property's default where it has one, else its first enum value,
+     * else a plain value of its type.
+     */
+    static ObjectNode exampleArguments(JsonNode schema) {
+        ObjectNode arguments = JsonNodeFactory.instance.objectNode();
+        schema.path("properties").fields().forEachRemaining(property -> {
+            JsonNode definition = property.getValue();
+            JsonNode value = definition.has("default") ? definition.get("default")
+                    : definition.path("enum").path(0).isMissingNode() ? exampleOf(definition.path("type").asText())
+                    : definition.path("enum").get(0);
+            arguments.set(property.getKey(), value);
+        });
+        return arguments;
+    }
+
+    private static JsonNode exampleOf(String type) {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        return switch (type) {
+            case "integer", "number" -> json.numberNode(1);
+            case "boolean" -> json.booleanNode(true);
+            case "array" -> json.arrayNode();
+            case "object" -> json.objectNode();
+            default -> json.textNode(SERVER);
+        };
     }
 
     static int run(URI url, PrintStream out, PrintStream err) {
@@ -59,10 +83,7 @@ public final class ConformanceClient {
             boolean failed = false;
             // every tool in this registry came from the source, and a remote tool reports failures as results
             for (Tool tool : registry.tools()) {
-                ObjectNode arguments = KNOWN_CALLS.get(tool.name());
-                if (arguments == null) {
-                    continue;
-                }
+                ObjectNode arguments = exampleArguments(tool.argumentSchema());
                 ToolResult result = ((McpRemoteTool) tool).execute(new ToolCallRequest(tool.name(), arguments, agent,
                         context));
                 out.println(tool.name() + " -> " + result.content());

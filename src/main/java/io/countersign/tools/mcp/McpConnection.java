@@ -1,10 +1,12 @@
 package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.McpServerRecord;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -40,7 +42,7 @@ final class McpConnection implements AutoCloseable {
     private static final int MAX_ERROR_TEXT = 300;
     private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
     private static final McpSchema.Implementation CLIENT = McpSchema.Implementation.builder("countersign",
-            clientVersion()).title("Countersign").build();
+            ProjectVersion.current()).title("Countersign").build();
 
     /** What the owner of a connection hears about; called on a transport thread, so it must not block. */
     interface Listener {
@@ -167,9 +169,23 @@ final class McpConnection implements AutoCloseable {
             await(fresh, client.initialize(), server.connectTimeout(), "the handshake", false);
         } catch (McpServerException e) {
             discard(fresh);
-            throw e;
+            throw withLastWords(e, transport);
         }
         return fresh;
+    }
+
+    /** A stdio server that ended during the handshake usually said why on stderr: the person needs those lines. */
+    private static McpServerException withLastWords(McpServerException failure, McpClientTransport transport) {
+        if (failure.kind() == McpServerException.Kind.CONFIGURATION
+                || !(transport instanceof StdioProcessTransport stdio)) {
+            return failure;
+        }
+        List<String> lines = stdio.lastErrorLines();
+        if (lines.isEmpty()) {
+            return failure;
+        }
+        return new McpServerException(McpServerException.Kind.STOPPED, failure.getMessage() + "; its last lines on"
+                + " stderr: " + String.join(" | ", lines));
     }
 
     private McpClientTransport transport() {
@@ -222,6 +238,12 @@ final class McpConnection implements AutoCloseable {
             if (cause instanceof McpServerException known) {
                 return known;
             }
+            if (cause instanceof InterruptedException) {
+                // the owner is closing (a finished "servers test", a shut-down refresh): nothing went wrong
+                Thread.currentThread().interrupt();
+                return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " was disconnected"
+                        + " during " + what);
+            }
             if (cause instanceof PeerGone gone) {
                 current.lost().set(true);
                 return new McpServerException(McpServerException.Kind.STOPPED, name() + " stopped (" + gone.reason
@@ -232,6 +254,11 @@ final class McpConnection implements AutoCloseable {
                 return new McpServerException(McpServerException.Kind.TIMED_OUT, name() + " did not answer " + what
                         + " within " + describe(timeout)
                         + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
+            }
+            if (cause instanceof McpHttpClientTransportAuthorizationException denied) {
+                return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " refused access (HTTP "
+                        + denied.getResponseInfo().statusCode() + ") for " + what + ": check the credentials its"
+                        + " record sends (a header such as Authorization=env:VARIABLE, and that variable's value)");
             }
             if (cause instanceof McpError refused) {
                 McpSchema.JSONRPCResponse.JSONRPCError said = refused.getJsonRpcError();
@@ -283,11 +310,6 @@ final class McpConnection implements AutoCloseable {
         } catch (RuntimeException e) {
             old.client().close();
         }
-    }
-
-    private static String clientVersion() {
-        String version = McpConnection.class.getPackage().getImplementationVersion();
-        return version == null ? "development" : version;
     }
 
     /** The transport reported its peer gone while a request was open. */

@@ -14,6 +14,8 @@ public final class McpServerException extends RuntimeException {
         CONFIGURATION,
         /** The server could not be started or reached, or did not complete the handshake. */
         UNREACHABLE,
+        /** The server refused this client's credentials (HTTP 401 or 403). */
+        UNAUTHORIZED,
         /** A connection failed a moment ago; the next attempt waits for the backoff to pass. */
         BACKING_OFF,
         /** The server did not answer in time. */

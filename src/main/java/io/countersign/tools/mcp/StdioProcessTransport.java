@@ -11,7 +11,9 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,9 @@ final class StdioProcessTransport implements McpClientTransport {
     private static final long STOP_WAIT_MILLIS = 2_000;
     /** A longer line is not read into memory: the server is stopped instead. */
     static final int MAX_MESSAGE_CHARS = 32 * 1024 * 1024;
+    /** How much of a server's stderr is kept to explain why it would not start. */
+    static final int KEPT_ERROR_LINES = 5;
+    private static final int MAX_ERROR_LINE_CHARS = 200;
 
     private final String server;
     private final List<String> command;
@@ -48,6 +53,8 @@ final class StdioProcessTransport implements McpClientTransport {
     private final Object writeLock = new Object();
     private volatile Process process;
     private volatile String goneReason;
+    private final Deque<String> lastErrorLines = new ArrayDeque<>();
+    private volatile Thread errorReader;
 
     /** {@code environment} holds resolved values; they go only into the child's environment. */
     StdioProcessTransport(String server, String command, List<String> args, Map<String, String> environment,
@@ -101,7 +108,8 @@ final class StdioProcessTransport implements McpClientTransport {
             return;
         }
         daemon("mcp-" + server + "-out", () -> readMessages(child, handler)).start();
-        daemon("mcp-" + server + "-err", () -> drainErrors(child)).start();
+        errorReader = daemon("mcp-" + server + "-err", () -> drainErrors(child));
+        errorReader.start();
         child.onExit().thenAccept(ended -> markGone("exited with status " + ended.exitValue()));
         started.tryEmitValue(child);
     }
@@ -170,16 +178,59 @@ final class StdioProcessTransport implements McpClientTransport {
         markGone("closed its output");
     }
 
-    /** The server's diagnostics may echo anything it was given, so they are kept out of normal logs. */
+    /**
+     * The server's diagnostics may echo anything it was given, so they are kept out of normal logs; the last few
+     * lines, with the values of its extra environment blanked, explain a server that would not start.
+     */
     private void drainErrors(Process source) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(source.getErrorStream(),
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 LOG.log(Level.FINEST, "server {0} (stderr): {1}", new Object[] {server, line});
+                keep(line);
             }
         } catch (IOException e) {
             // the process ended; its exit is reported through onExit
+        }
+    }
+
+    private void keep(String line) {
+        String shown = line.strip();
+        for (String value : environment.values()) {
+            if (!value.isEmpty()) {
+                shown = shown.replace(value, "[hidden]");
+            }
+        }
+        if (shown.isEmpty()) {
+            return;
+        }
+        if (shown.length() > MAX_ERROR_LINE_CHARS) {
+            shown = shown.substring(0, MAX_ERROR_LINE_CHARS) + "...";
+        }
+        synchronized (lastErrorLines) {
+            if (lastErrorLines.size() == KEPT_ERROR_LINES) {
+                lastErrorLines.removeFirst();
+            }
+            lastErrorLines.addLast(shown);
+        }
+    }
+
+    /**
+     * The last lines the server wrote to stderr, oldest first; after it ended, once they are all read (the
+     * reader is given a moment, since the exit may be seen before the last lines are).
+     */
+    List<String> lastErrorLines() {
+        Thread reader = errorReader;
+        if (reader != null && isGone()) {
+            try {
+                reader.join(STOP_WAIT_MILLIS / 4);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (lastErrorLines) {
+            return List.copyOf(lastErrorLines);
         }
     }
 

@@ -3,6 +3,7 @@ package io.countersign.tools.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
+import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
 import java.io.IOException;
@@ -19,6 +20,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** Connecting to servers that cannot be started, that misbehave, and that need a secret. */
@@ -57,6 +68,116 @@ class McpConnectionTest {
         assertThatThrownBy(source::open).isInstanceOfSatisfying(McpServerException.class,
                 e -> assertThat(e.kind()).isEqualTo(McpServerException.Kind.UNREACHABLE));
         assertThat(registry.names()).isEmpty();
+    }
+
+    @Test
+    void theClientReportsTheProjectsVersionInTheHandshake() {
+        try (McpToolSource source = McpToolSource.builder(misbehaving("client-version"), registry).build()) {
+            source.open();
+
+            assertThat(registry.find("odd.version").orElseThrow().description())
+                    .isEqualTo(ProjectVersion.current()).isNotEqualTo(ProjectVersion.DEVELOPMENT).isNotBlank();
+        }
+    }
+
+    @Test
+    void anHttpServerThatAnswers401IsReportedAsRefusingAccessNotAsUnreachable() throws IOException {
+        try (MockWebServer server = new MockWebServer()) {
+            server.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer").build();
+                }
+            });
+            server.start();
+            McpServerRecord docs = McpServerRecord.streamableHttp("docs", server.url("/mcp").uri())
+                    .withConnectTimeout(Duration.ofSeconds(5));
+            McpToolSource source = McpToolSource.builder(docs, registry).build();
+
+            assertThatThrownBy(source::open).isInstanceOfSatisfying(McpServerException.class, e -> {
+                assertThat(e.kind()).isEqualTo(McpServerException.Kind.UNAUTHORIZED);
+                assertThat(e).hasMessage("server \"docs\" refused access (HTTP 401) for the handshake: check the"
+                        + " credentials its record sends (a header such as Authorization=env:VARIABLE, and that"
+                        + " variable's value)");
+            });
+            source.close();
+        }
+    }
+
+    /** Answers the handshake over Streamable HTTP and lets tools/list wait ten seconds. */
+    private static final class SlowListingServer extends Dispatcher {
+        final CountDownLatch listing = new CountDownLatch(1);
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            String body = request.getBody() == null ? "" : request.getBody().utf8();
+            if (!body.contains("\"id\"")) {
+                return new MockResponse.Builder().code(202).build();
+            }
+            String id = body.replaceAll("(?s).*\"id\"\\s*:\\s*(\"[^\"]*\"|\\d+).*", "$1");
+            if (body.contains("\"initialize\"")) {
+                return json("{\"jsonrpc\": \"2.0\", \"id\": " + id + ", \"result\": {\"protocolVersion\":"
+                        + " \"2025-06-18\", \"capabilities\": {\"tools\": {}}, \"serverInfo\": {\"name\": \"slow\","
+                        + " \"version\": \"1\"}}}").build();
+            }
+            listing.countDown();
+            return json("{\"jsonrpc\": \"2.0\", \"id\": " + id + ", \"result\": {\"tools\": []}}")
+                    .headersDelay(10, TimeUnit.SECONDS).build();
+        }
+
+        private static MockResponse.Builder json(String body) {
+            return new MockResponse.Builder().addHeader("Content-Type", "application/json").body(body);
+        }
+    }
+
+    @Test
+    void aListingInterruptedByItsOwnerIsNoFailureWorthAWarning() throws Exception {
+        Logger logger = Logger.getLogger(McpConnection.class.getName());
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler catcher = new Handler() {
+            @Override
+            public void publish(LogRecord entry) {
+                if (entry.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(entry);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(catcher);
+        SlowListingServer dispatcher = new SlowListingServer();
+        try (MockWebServer server = new MockWebServer()) {
+            server.setDispatcher(dispatcher);
+            server.start();
+            McpServerRecord slow = McpServerRecord.streamableHttp("slow", server.url("/mcp").uri())
+                    .withConnectTimeout(Duration.ofSeconds(20));
+            McpToolSource source = McpToolSource.builder(slow, registry).build();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            Thread opening = new Thread(() -> {
+                try {
+                    source.open();
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            opening.start();
+            assertThat(dispatcher.listing.await(10, TimeUnit.SECONDS)).isTrue();
+            opening.interrupt();
+            opening.join(5_000);
+
+            assertThat(failures).singleElement().asString().endsWith("server \"slow\" was disconnected during"
+                    + " tools/list");
+            assertThat(warnings).isEmpty();
+            source.close();
+        } finally {
+            logger.removeHandler(catcher);
+        }
     }
 
     @Test

@@ -54,7 +54,8 @@ class McpToolImportTest {
         ImportReport report = importing(tool("Read File!", objectSchema()), tool("list-dir.v2", objectSchema()));
 
         assertThat(report.registered()).containsExactly("files.read_file_", "files.list-dir.v2");
-        assertThat(registry.names()).containsExactly("files.read_file_", "files.list-dir.v2");
+        // the registry offers a server's tools by name, whatever order the server listed them in
+        assertThat(registry.names()).containsExactly("files.list-dir.v2", "files.read_file_");
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * An MCP server over stdio that completes the handshake and then misbehaves as its argument says:
  * {@code not-json} answers tools/list with a line that is not JSON, {@code bad-tools} answers it with a "tools"
- * member that is not a list.
+ * member that is not a list, {@code client-version} lists one tool, {@code version}, whose description is the
+ * version the client reported in its handshake.
  */
 public final class MisbehavingServer {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,10 +25,12 @@ public final class MisbehavingServer {
         String mode = args[0];
         BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
+        String clientVersion = "";
         while ((line = input.readLine()) != null) {
             JsonNode message = JSON.readTree(line);
             String method = message.path("method").asText();
             if (method.equals("initialize")) {
+                clientVersion = message.path("params").path("clientInfo").path("version").asText();
                 ObjectNode result = JSON.createObjectNode()
                         .put("protocolVersion", message.path("params").path("protocolVersion").asText());
                 result.putObject("capabilities").putObject("tools");
@@ -38,6 +41,10 @@ public final class MisbehavingServer {
                 System.out.flush();
             } else if (method.equals("tools/list") && mode.equals("bad-tools")) {
                 answer(message, JSON.createObjectNode().put("tools", 42));
+            } else if (method.equals("tools/list") && mode.equals("client-version")) {
+                ObjectNode tool = JSON.createObjectNode().put("name", "version").put("description", clientVersion);
+                tool.putObject("inputSchema").put("type", "object");
+                answer(message, JSON.createObjectNode().set("tools", JSON.createArrayNode().add(tool)));
             } else if (message.has("id")) {
                 answer(message, JSON.createObjectNode().set("tools", JSON.valueToTree(List.of())));
             }
