@@ -32,7 +32,7 @@ import org.kordamp.ikonli.javafx.FontIcon;
 final class Sidebar {
     static final double NARROW_BELOW = 1200;
     private static final double WIDE = 200;
-    private static final double NARROW = 68;
+    private static final double NARROW = 72;
     private static final PseudoClass NARROW_STATE = PseudoClass.getPseudoClass("narrow");
 
     private final MainWindowViewModel viewModel;
