@@ -2,8 +2,8 @@ package io.countersign.console.main;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.FxController;
-import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlLoaderFactory;
+import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.PaneWidths;
@@ -13,6 +13,7 @@ import io.countersign.console.controls.ToastView;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.RunSummary;
 import java.util.HashMap;
 import java.util.List;
@@ -29,9 +30,11 @@ import javafx.fxml.FXML;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.StackPane;
@@ -100,6 +103,12 @@ public final class MainWindowController implements FxController {
     @FXML
     private ListView<RunSummary> recentList;
     @FXML
+    private TextField runsSearch;
+    @FXML
+    private ComboBox<RunStatus> runsStatus;
+    @FXML
+    private Label runsPlaceholder;
+    @FXML
     private StackPane detailPane;
     @FXML
     private VBox emptyState;
@@ -143,7 +152,8 @@ public final class MainWindowController implements FxController {
         screens = new ScreenDeck(views, content, split);
         keysSheet = new KeysSheet(messages, viewModel.themeProperty()::get);
         preloads = new StartupPreloads(details, screens, Set.copyOf(viewModel.sections()), root);
-        runsList = new RunsList(recentList, viewModel.runs(), viewModel::openTimeline);
+        runsList = new RunsList(recentList, new RunsList.Filters(runsSearch, runsStatus, runsPlaceholder),
+                viewModel.runs(), messages, viewModel::openTimeline);
         sidebarEntries = new Sidebar(sidebar, navItems, newRunButton, List.of(brandName, userName, userRoles),
                 root.widthProperty(), viewModel, messages);
         KeptPaneWidth.keep(split, true, paneWidths.listProperty());
