@@ -170,11 +170,15 @@ public final class MainWindowController implements FxController {
         // the cards load once the inbox is on screen, so the first one opens without a wait
         viewModel.inbox().loadedProperty().addListener((o, was, now) -> preloads.afterTheInboxShows());
         showDetail(viewModel.detailProperty().get());
-        emptyTitle.textProperty().bind(Bindings.when(viewModel.inbox().loadedProperty()
+        // the Runs list's empty page speaks of timelines, not of the inbox's cards
+        var onRuns = viewModel.sectionProperty().isEqualTo(Section.RUNS);
+        emptyTitle.textProperty().bind(Bindings.when(onRuns).then(messages.get("main.runs.title"))
+                .otherwise(Bindings.when(viewModel.inbox().loadedProperty()
                         .and(Bindings.isEmpty(viewModel.inbox().allRuns())))
-                .then(messages.get("main.empty.title")).otherwise(messages.get("main.select.title")));
-        emptyText.textProperty().bind(Bindings.when(Bindings.isEmpty(viewModel.inbox().allRuns()))
-                .then(messages.get("main.empty.text")).otherwise(messages.get("main.select.text")));
+                .then(messages.get("main.empty.title")).otherwise(messages.get("main.select.title"))));
+        emptyText.textProperty().bind(Bindings.when(onRuns).then(messages.get("main.runs.text"))
+                .otherwise(Bindings.when(Bindings.isEmpty(viewModel.inbox().allRuns()))
+                .then(messages.get("main.empty.text")).otherwise(messages.get("main.select.text"))));
 
         status.textProperty().bind(viewModel.statusProperty());
         themeToggle.textProperty().bind(Bindings.createStringBinding(
