@@ -37,6 +37,7 @@ import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Modality;
@@ -285,6 +286,11 @@ public final class MainWindowController implements FxController {
                 }
             });
             newRunStage.setScene(scene);
+            // the window behind the dialog dims while it is open: the dialog is what takes the keys now
+            Region backdrop = new Region();
+            backdrop.getStyleClass().add("modal-backdrop");
+            newRunStage.setOnShown(event -> root.getChildren().add(backdrop));
+            newRunStage.setOnHidden(event -> root.getChildren().remove(backdrop));
             newRunView.controller().setOnClose(newRunStage::hide);
         }
         viewModel.themeProperty().get().apply(newRunStage.getScene());
