@@ -5,12 +5,15 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.console.opening.OpeningPane;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.beans.InvalidationListener;
@@ -28,6 +31,8 @@ import javafx.stage.Stage;
  */
 public final class ConsoleApplication extends Application {
     private static final int WORKERS = 3;
+    private static final Duration CLOSING_TIME = Duration.ofSeconds(20);
+    private static final Logger LOG = Logger.getLogger(ConsoleApplication.class.getName());
     private static volatile ConsoleOpening pending;
     private static volatile ConsoleSettings settings;
     private static volatile CompletableFuture<ConsoleContext> context;
@@ -103,7 +108,7 @@ public final class ConsoleApplication extends Application {
             return;
         }
         ConsoleWindow shown = ConsoleWindow.open(stage, context.withTheme(settings.theme(context.theme())),
-                executor, Clock.systemDefaultZone());
+                executor, Clock.systemDefaultZone(), settings.placement());
         window = shown;
         // the theme a person picks stays picked for the next start
         ConsoleSettings kept = settings;
@@ -146,10 +151,28 @@ public final class ConsoleApplication extends Application {
     @Override
     public void stop() {
         if (window != null) {
+            ConsoleSettings kept = settings;
+            WindowPlacement placement = window.placement();
             window.close();
+            executor.execute(() -> kept.keepPlacement(placement));
         }
         if (executor != null) {
             executor.shutdown();
+            awaitQueuedWork();
+        }
+    }
+
+    /**
+     * Lets the work queued at closing (the window's place, decisions whose undo time had not run out) finish
+     * before the launcher closes the store; the window is gone by then, so nobody waits on a frozen screen.
+     */
+    private void awaitQueuedWork() {
+        try {
+            if (!executor.awaitTermination(CLOSING_TIME.toSeconds(), TimeUnit.SECONDS)) {
+                LOG.warning(() -> "work queued at closing did not finish within " + CLOSING_TIME.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -9,12 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
- * One person's console settings on one machine, such as the theme they picked: a small properties file, read
+ * One person's console settings on one machine, such as the theme they picked and where the window stood: a
+ * small properties file, read
  * once before the window opens and written again when a setting changes. A file that cannot be read, or a value
  * this version does not know, leaves the default in place with a warning in the log; the next change replaces
  * the file. (A properties file rather than {@code java.util.prefs}, whose XML parser and sync thread cost the
@@ -23,6 +26,8 @@ import java.util.logging.Logger;
 public final class ConsoleSettings {
     private static final Logger LOG = Logger.getLogger(ConsoleSettings.class.getName());
     private static final String THEME = "theme";
+    private static final List<String> PLACEMENT = List.of("window.x", "window.y", "window.width", "window.height",
+            "window.listWidth", "window.denialsDetailWidth");
 
     private final Path file;
     private final Properties values;
@@ -84,6 +89,38 @@ public final class ConsoleSettings {
     synchronized void keepTheme(Theme theme) {
         picked = theme;
         values.setProperty(THEME, theme.name());
+        write("the theme");
+    }
+
+    /** Where the window stood when it last closed; empty when the file says nothing usable about it. */
+    synchronized Optional<WindowPlacement> placement() {
+        if (PLACEMENT.stream().noneMatch(values::containsKey)) {
+            return Optional.empty();
+        }
+        try {
+            double[] numbers = PLACEMENT.stream().mapToDouble(key -> Double.parseDouble(values.getProperty(key, "")))
+                    .toArray();
+            return Optional.of(new WindowPlacement(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4],
+                    numbers[5]));
+        } catch (IllegalArgumentException e) {
+            // NumberFormatException included: the window opens at its default place
+            LOG.warning(() -> "the console's settings in " + file + " say nothing usable about the window ("
+                    + e.getMessage() + "); it opens at its default size");
+            return Optional.empty();
+        }
+    }
+
+    /** Keeps where the window stands for the next start. Writes the file, so not on the JavaFX thread. */
+    synchronized void keepPlacement(WindowPlacement placement) {
+        double[] numbers = {placement.x(), placement.y(), placement.width(), placement.height(),
+                placement.listWidth(), placement.denialsDetailWidth()};
+        for (int i = 0; i < numbers.length; i++) {
+            values.setProperty(PLACEMENT.get(i), Long.toString(Math.round(numbers[i])));
+        }
+        write("the window's place");
+    }
+
+    private void write(String what) {
         Path temporary = null;
         try {
             Files.createDirectories(file.getParent());
@@ -94,7 +131,7 @@ public final class ConsoleSettings {
             }
             Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            LOG.warning(() -> "the theme cannot be kept for the next start: " + file + ": " + e);
+            LOG.warning(() -> what + " cannot be kept for the next start: " + file + ": " + e);
             deleteQuietly(temporary);
         }
     }

@@ -10,12 +10,14 @@ import io.countersign.console.common.FxmlLoaderFactory;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
+import io.countersign.console.common.PaneWidths;
 import io.countersign.console.denials.DenialsController;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.console.input.InputCardController;
 import io.countersign.console.input.InputCardViewModel;
+import io.countersign.console.main.DecisionSending;
 import io.countersign.console.main.MainWindowController;
 import io.countersign.console.main.MainWindowViewModel;
 import io.countersign.console.newrun.NewRunController;
@@ -33,10 +35,12 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
+import javafx.stage.Screen;
 import javafx.stage.Stage;
 
 /**
@@ -47,18 +51,29 @@ public final class ConsoleWindow {
     /** The window's size on first show: readable at 1280×800 and up. */
     public static final double WIDTH = 1280;
     public static final double HEIGHT = 800;
+    /** How long an approval or denial waits for Undo before it is sent. */
+    public static final java.time.Duration UNDO_TIME = java.time.Duration.ofSeconds(5);
 
     private final MainWindowViewModel viewModel;
     private final MainWindowController controller;
     private final Scene scene;
     private final DenialsViewModel denials;
+    private final Stage stage;
+    private final PaneWidths paneWidths;
 
     private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene,
-                          DenialsViewModel denials) {
+                          DenialsViewModel denials, Stage stage, PaneWidths paneWidths) {
         this.viewModel = viewModel;
         this.controller = controller;
         this.scene = scene;
         this.denials = denials;
+        this.stage = stage;
+        this.paneWidths = paneWidths;
+    }
+
+    /** Builds the console for a context and shows it on the stage at its default size. */
+    public static ConsoleWindow open(Stage stage, ConsoleContext context, Executor executor, Clock clock) {
+        return open(stage, context, executor, clock, Optional.empty());
     }
 
     /**
@@ -66,8 +81,10 @@ public final class ConsoleWindow {
      *
      * @param executor where service calls run; never the JavaFX thread
      * @param clock    the clock waiting times are measured with
+     * @param placement where the window stood when it last closed; a place on no screen of this desk is not taken
      */
-    public static ConsoleWindow open(Stage stage, ConsoleContext context, Executor executor, Clock clock) {
+    public static ConsoleWindow open(Stage stage, ConsoleContext context, Executor executor, Clock clock,
+                                     Optional<WindowPlacement> placement) {
         // before the views build their controls, so that JavaFX's own default stylesheet is never parsed
         context.theme().applyToApplication();
         Messages messages = Messages.forLocale(Locale.getDefault());
@@ -89,7 +106,8 @@ public final class ConsoleWindow {
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
-                context.store(), context.theme(), messages, liveClock, connection);
+                context.store(), context.theme(), messages, liveClock, connection,
+                new DecisionSending(service, executor, DecisionSending.Delays.fx(), UNDO_TIME));
         DenialsViewModel denials = new DenialsViewModel(context.services().events(), actor, executor, messages,
                 connection, clock, main::showRun);
         // the inbox is fetched while the views load and the window renders for the first time
@@ -103,10 +121,16 @@ public final class ConsoleWindow {
         controllers.put(NewRunController.class, () -> new NewRunController(newRun));
         controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
-        controllers.put(DenialsController.class, () -> new DenialsController(denials, messages));
+        PaneWidths paneWidths = new PaneWidths();
+        placement.ifPresent(kept -> {
+            paneWidths.listProperty().set(kept.listWidth());
+            paneWidths.denialsDetailProperty().set(kept.denialsDetailWidth());
+        });
+        controllers.put(DenialsController.class,
+                () -> new DenialsController(denials, messages, paneWidths.denialsDetailProperty()));
         FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
         controllers.put(MainWindowController.class,
-                () -> new MainWindowController(main, messages, details, newRun));
+                () -> new MainWindowController(main, messages, details, newRun, paneWidths));
         Loaded<MainWindowController> window =
                 new FxmlLoaderFactory(controllers, messages.bundle()).load(FxmlView.MAIN_WINDOW);
 
@@ -116,12 +140,30 @@ public final class ConsoleWindow {
         context.theme().apply(scene);
         stage.titleProperty().bind(main.titleProperty());
         main.windowFocusedProperty().bind(stage.focusedProperty());
-        stage.setMinWidth(960);
-        stage.setMinHeight(600);
+        stage.setMinWidth(WindowPlacement.MIN_WIDTH);
+        stage.setMinHeight(WindowPlacement.MIN_HEIGHT);
         stage.setScene(scene);
         stage.sizeToScene();
+        placement.filter(ConsoleWindow::onAScreen).ifPresent(kept -> {
+            stage.setX(kept.x());
+            stage.setY(kept.y());
+            stage.setWidth(kept.width());
+            stage.setHeight(kept.height());
+        });
         stage.show();
-        return new ConsoleWindow(main, window.controller(), scene, denials);
+        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths);
+    }
+
+    /** Whether the window's title bar would show on a screen: a screen since unplugged takes its windows with it. */
+    private static boolean onAScreen(WindowPlacement placement) {
+        return !Screen.getScreensForRectangle(placement.x(), placement.y(), placement.width(), 40).isEmpty();
+    }
+
+    /** Where the window stands now and how its panes are divided, to restore at the next start. */
+    public WindowPlacement placement() {
+        return new WindowPlacement(stage.getX(), stage.getY(), Math.max(stage.getWidth(), WindowPlacement.MIN_WIDTH),
+                Math.max(stage.getHeight(), WindowPlacement.MIN_HEIGHT), paneWidths.listProperty().get(),
+                paneWidths.denialsDetailProperty().get());
     }
 
     /** Stops listening to the service and stops the window's clock. */

@@ -41,6 +41,7 @@ class ApprovalCardTest {
     Path folder;
     private Stage stage;
     private RealConsole console;
+    private ConsoleWindow window;
 
     @Start
     void start(Stage stage) {
@@ -59,7 +60,7 @@ class ApprovalCardTest {
     }
 
     private void openReleaseNotes(FxRobot robot, Actor actor) {
-        console.open(robot, stage, actor, Theme.LIGHT);
+        window = console.open(robot, stage, actor, Theme.LIGHT);
         await(() -> robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("release-notes-bot")).tryQuery()
                 .isPresent());
         robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("release-notes-bot"))
@@ -139,8 +140,10 @@ class ApprovalCardTest {
         robot.clickOn(robot.lookup(".list-cell").match(LabeledMatchers.hasText("Wrong target")).<Node>query());
         assertThat(submitText(robot)).isEqualTo("Submit: 1 deny");
         robot.clickOn(".submit");
-        await(() -> robot.lookup(".toast-link").tryQuery().isPresent());
-        robot.clickOn(".toast-link");
+        // once sent, after the undo time, the toast leads to the timeline
+        await(() -> robot.lookup(".toast-link").match(LabeledMatchers.hasText("Open timeline")).tryQuery()
+                .isPresent());
+        robot.clickOn(robot.lookup(".toast-link").match(LabeledMatchers.hasText("Open timeline")).<Node>query());
 
         String declined = "declined by " + console.admin().name() + ": Wrong target";
         await(() -> robot.lookup(".entry-body").queryAllAs(Label.class).stream()
@@ -157,10 +160,11 @@ class ApprovalCardTest {
         robot.clickOn(".verdict-approve");
         robot.clickOn(".submit");
 
-        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
-                .anyMatch(text -> text.getText().equals("This card changed since you opened it.")));
+        // refused when it is sent, after the undo time: the toast says so and opens the card as it is now
+        await(() -> toastSays(robot, "release-notes-bot: your decision was not recorded. This card changed since"
+                + " you opened it."));
         assertThat(Files.readString(notes)).doesNotContain("## 2.4");
-        robot.clickOn(".card .banner-action");
+        robot.clickOn(robot.lookup(".toast-link").match(LabeledMatchers.hasText("Open card")).<Node>query());
         await(() -> robot.lookup(".badge-stale").tryQuery().isPresent()
                 && submitText(robot).equals("Submit (1 call left to decide)"));
     }
@@ -180,10 +184,11 @@ class ApprovalCardTest {
         robot.clickOn(".verdict-approve");
         robot.clickOn(".submit");
 
-        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
-                .anyMatch(text -> text.getText().startsWith("Decided by jonas at ")));
-        assertThat(onFx(() -> robot.lookup(".verdict-approve").query().isDisabled())).isTrue();
-        assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+        await(() -> robot.lookup(".toast-text").queryAllAs(Label.class).stream().anyMatch(text -> text.getText()
+                .startsWith("release-notes-bot: your decision was not recorded. Decided by jonas at ")));
+        // the run no longer waits: it does not come back to the inbox
+        assertThat(onFx(() -> window.viewModel().inbox().allRuns().stream()
+                .noneMatch(run -> run.agent().equals("release-notes-bot")))).isTrue();
     }
 
     @ParameterizedTest
@@ -204,19 +209,19 @@ class ApprovalCardTest {
         robot.clickOn(".verdict-deny");
         robot.clickOn(".submit");
 
+        // jonas decides just before the held denial is sent: it is refused, and the toast says who and when
+        await(() -> console.runtime().store().runs().find(runId).orElseThrow().lastDecision() != null);
         Instant decidedAt = console.runtime().store().runs().find(runId).orElseThrow().lastDecision().decidedAt();
-        String banner = "Decided by jonas at " + DateTimeFormatter.ofPattern("HH:mm")
-                .format(decidedAt.atZone(ZoneId.systemDefault())) + " (approved 1 call)";
-        await(() -> robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
-                .anyMatch(text -> text.getText().equals(banner)));
-        assertThat(onFx(() -> robot.lookup(".card-subtitle").queryAs(Label.class).getText()))
-                .isEqualTo("No longer waiting");
-        robot.clickOn(".card-title").type(KeyCode.A).type(KeyCode.ENTER);
-        assertThat(onFx(() -> robot.lookup("#reason").query().isDisabled())).isTrue();
-        assertThat(onFx(() -> robot.lookup(".verdict-approve").query().isDisabled())).isTrue();
-        assertThat(onFx(() -> robot.lookup(".submit").queryAs(Button.class).isDisabled())).isTrue();
+        String told = "release-notes-bot: your decision was not recorded. Decided by jonas at "
+                + DateTimeFormatter.ofPattern("HH:mm").format(decidedAt.atZone(ZoneId.systemDefault()))
+                + " (approved 1 call)";
+        await(() -> toastSays(robot, told));
         assertThat(console.runtime().store().runs().find(runId).orElseThrow().lastDecision().decidedBy())
                 .isEqualTo("jonas");
+        // the toast leads to the timeline, not to a card: the run waits no more
+        robot.clickOn(robot.lookup(".toast-link").match(LabeledMatchers.hasText("Open timeline")).<Node>query());
+        await(() -> robot.lookup(".entry-decision").tryQuery().isPresent());
+        assertThat(onFx(() -> robot.lookup(".submit").tryQuery().filter(Node::isVisible))).isEmpty();
     }
 
     @Test

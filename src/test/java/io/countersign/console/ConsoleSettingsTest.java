@@ -62,4 +62,27 @@ class ConsoleSettingsTest {
         assertThat(ConsoleSettings.defaultFile(Map.of("XDG_CONFIG_HOME", " ", "HOME", "/home/ana")))
                 .isEqualTo(Path.of("/home/ana/.config/countersign/console.properties"));
     }
+
+    @Test
+    void aWindowPlacementKeptIsTheOneReadAtTheNextStart() {
+        Path file = folder.resolve("console.properties");
+        ConsoleSettings.read(file).keepTheme(Theme.DARK);
+        ConsoleSettings.read(file).keepPlacement(new WindowPlacement(40, 30, 1440, 900, 410.4, 300));
+
+        ConsoleSettings read = ConsoleSettings.read(file);
+
+        assertThat(read.placement()).contains(new WindowPlacement(40, 30, 1440, 900, 410, 300));
+        assertThat(read.theme(Theme.LIGHT)).as("kept beside the place").isEqualTo(Theme.DARK);
+    }
+
+    @Test
+    void aPlacementSmallerThanTheSmallestWindowOrWithoutANumberLeavesTheDefault() throws Exception {
+        Path small = Files.writeString(folder.resolve("small.properties"), "window.x=0\nwindow.y=0\nwindow.width=800"
+                + "\nwindow.height=600\nwindow.listWidth=300\nwindow.denialsDetailWidth=280\n");
+        Path broken = Files.writeString(folder.resolve("broken.properties"), "window.x=left\n");
+
+        assertThat(ConsoleSettings.read(small).placement()).isEmpty();
+        assertThat(ConsoleSettings.read(broken).placement()).isEmpty();
+        assertThat(ConsoleSettings.read(folder.resolve("absent.properties")).placement()).isEmpty();
+    }
 }

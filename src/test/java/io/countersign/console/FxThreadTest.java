@@ -57,6 +57,8 @@ class FxThreadTest {
         await(() -> robot.lookup(".verdict-approve").tryQuery().isPresent());
         robot.clickOn(".verdict-approve").clickOn(".submit");
         await(() -> robot.lookup(".input-row").queryAll().size() == 3);
+        // sent once the undo time is over
+        await(() -> console.guard().calls().contains("decide"));
         robot.clickOn(".timeline-link");
         await(() -> robot.lookup(".timeline-entry").tryQuery().isPresent());
         robot.interact(() -> window.viewModel().sectionProperty().set(Section.RUNS));

@@ -84,6 +84,9 @@ class ScreenshotsTest {
         await(() -> robot.lookup(".input-error").queryAllAs(Label.class).stream().anyMatch(Node::isVisible));
         shots.add(ScreenshotWriter.write(window.scene(), "input-card-errors" + suffix));
 
+        // the denial is sent once its undo time is over; the timeline then shows it
+        await(() -> robot.lookup(".toast-text").queryAllAs(Label.class).stream()
+                .anyMatch(toast -> toast.getText().startsWith("release-notes-bot: 1 call denied.")));
         robot.interact(() -> window.viewModel().sectionProperty().set(Section.RUNS));
         await(() -> robot.lookup("#recentList .inbox-agent").queryAllAs(Label.class).stream()
                 .anyMatch(label -> label.getText().startsWith("workspace-auditor")));

@@ -228,8 +228,8 @@ class ToolSettingsTest {
         assertThat(toggle(robot, "approval-switch", "fs_write").isDisabled()).isTrue();
         assertThat(toggle(robot, "approval-switch", "fs_write").isSelected()).isTrue();
         assertThat(toggle(robot, "approval-switch", "web_fetch").isDisabled()).isFalse();
-        assertThat(texts(robot, ".switch-note")).contains("write tools always need approval",
-                "read tools without the configurable marker never need approval");
+        assertThat(texts(robot, ".switch-note")).contains("Write tool: always needs approval",
+                "Read-only tool: runs without approval");
     }
 
     @Test

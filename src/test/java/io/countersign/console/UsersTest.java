@@ -79,6 +79,9 @@ class UsersTest {
         assertThat(stored("ana")).containsExactly(Role.SUPERVISOR);
         assertThat(roleBox(robot, "ana", Role.SUPERVISOR).isSelected()).isTrue();
         assertThat(robot.lookup("#newName").queryTextInputControl().getText()).isEmpty();
+        // the form starts over for the next user: the roles picked for ana are not picked for them
+        assertThat(onFx(() -> robot.lookup("#newOperator").queryAs(CheckBox.class).isSelected())).isTrue();
+        assertThat(onFx(() -> robot.lookup("#newSupervisor").queryAs(CheckBox.class).isSelected())).isFalse();
     }
 
     @Test

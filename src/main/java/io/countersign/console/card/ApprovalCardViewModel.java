@@ -3,7 +3,6 @@ package io.countersign.console.card;
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.run.ApprovalDecision.CallVerdict;
-import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +36,10 @@ public final class ApprovalCardViewModel {
     private final BooleanBinding fourEyesBlocks;
     private final BooleanBinding canSubmit;
     private final StringBinding submitText;
-    private Consumer<CardDone> onDone = done -> {
+    private Consumer<HeldDecision> onSubmit = held -> {
     };
+    /** Verdicts taken back with Undo, given again when their card shows unchanged. */
+    private HeldDecision restoring;
 
     public ApprovalCardViewModel(CardSession session) {
         this.session = Objects.requireNonNull(session, "session");
@@ -84,6 +85,7 @@ public final class ApprovalCardViewModel {
         calls.setAll(items);
         refused.setAll(shown.refused());
         denyReason.set("");
+        restore(shown, items);
         session.shown(shown);
         recount();
         if (!session.mayDecide()) {
@@ -91,6 +93,24 @@ public final class ApprovalCardViewModel {
         } else if (shown.selfStarted() && shown.fourEyes()) {
             session.say(Banner.warning(messages.get("card.fourEyes")));
         }
+    }
+
+    /** Gives the card of a decision taken back its verdicts and reason again, when it opens unchanged. */
+    public void restoreOnOpen(HeldDecision held) {
+        restoring = Objects.requireNonNull(held, "held");
+    }
+
+    private void restore(RunCard shown, List<PendingCallItem> items) {
+        HeldDecision held = restoring;
+        restoring = null;
+        if (held == null || !held.runId().equals(shown.runId()) || !held.digest().equals(shown.digest())) {
+            return;
+        }
+        for (CallVerdict verdict : held.verdicts()) {
+            items.stream().filter(item -> item.call().index() == verdict.index()).findFirst().ifPresent(item ->
+                    item.verdictProperty().set(verdict.approved() ? Verdict.APPROVE : Verdict.DENY));
+        }
+        denyReason.set(held.reason() == null ? "" : held.reason());
     }
 
     /** Approves every waiting call. */
@@ -117,15 +137,17 @@ public final class ApprovalCardViewModel {
         }
     }
 
-    /** Sends the verdicts, if the card can be submitted; the answer comes back through {@link #apply}. */
+    /**
+     * Hands the verdicts, if the card can be submitted, to whoever holds them before they are sent (the window,
+     * for Undo); the card is done with them.
+     */
     public void submit() {
         if (!canSubmit.get()) {
             return;
         }
         RunCard shown = session.cardProperty().get();
-        List<CallVerdict> verdicts = verdicts();
-        session.decide(() -> session.service().decide(session.actor(), shown.runId(), shown.digest(), verdicts),
-                this::apply);
+        String reason = denyReason.get() == null || denyReason.get().isBlank() ? null : denyReason.get().strip();
+        onSubmit.accept(new HeldDecision(shown.runId(), shown.agent(), shown.digest(), verdicts(), reason));
     }
 
     /** The verdicts as the service takes them; a denial carries the reason, if the person gave one. */
@@ -138,19 +160,9 @@ public final class ApprovalCardViewModel {
                 .toList();
     }
 
-    /** Shows the service's answer to the decision: a done card leaves, any other answer stays on it. */
-    public void apply(DecisionResult result) {
-        if (result instanceof DecisionResult.Done done) {
-            RunCard shown = session.cardProperty().get();
-            onDone.accept(new CardDone(done.runId(), shown == null ? "" : shown.agent(), done, false));
-        } else {
-            session.refused(result);
-        }
-    }
-
-    /** Who hears about a decision that was done. */
-    public void setOnDone(Consumer<CardDone> listener) {
-        this.onDone = Objects.requireNonNull(listener, "listener");
+    /** Who takes the verdicts a person submitted. */
+    public void setOnSubmit(Consumer<HeldDecision> listener) {
+        this.onSubmit = Objects.requireNonNull(listener, "listener");
     }
 
     private void recount() {

@@ -24,13 +24,20 @@ final class CallDetails {
         return List.of(line);
     }
 
-    /** The call's arguments under "Arguments", folded away unless {@code expanded}. */
+    /** The most lines the arguments take before they scroll. */
+    private static final int MOST_LINES = 16;
+
+    /**
+     * The call's arguments under "Arguments", folded away unless {@code expanded}: readable text (see
+     * {@link ArgumentsText}), as tall as it is up to {@link #MOST_LINES} lines, wrapped rather than scrolled sideways.
+     */
     static Node arguments(String argumentsJson, boolean expanded, Messages messages) {
-        TextArea arguments = new TextArea(argumentsJson);
+        String text = ArgumentsText.of(argumentsJson);
+        TextArea arguments = new TextArea(text);
         arguments.setEditable(false);
-        arguments.setWrapText(false);
+        arguments.setWrapText(true);
         arguments.getStyleClass().addAll("call-arguments", "mono");
-        arguments.setPrefRowCount((int) Math.min(12, Math.max(2, argumentsJson.lines().count())));
+        arguments.setPrefRowCount((int) Math.min(MOST_LINES, Math.max(1, text.lines().count())));
         TitledPane folded = new TitledPane(messages.get("card.arguments"), arguments);
         folded.setExpanded(expanded);
         folded.setAnimated(false);

@@ -2,6 +2,7 @@ package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
+import io.countersign.console.controls.KeptPaneWidth;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import javafx.animation.PauseTransition;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.DoubleProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.StringProperty;
 import javafx.collections.ListChangeListener;
@@ -28,6 +30,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.DatePicker;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -130,10 +133,15 @@ public final class DenialsController implements ScreenController {
     private GridPane detailGrid;
     @FXML
     private Button openRun;
+    @FXML
+    private SplitPane split;
+    private final DoubleProperty detailWidth;
 
-    public DenialsController(DenialsViewModel viewModel, Messages messages) {
+    /** @param detailWidth the detail pane's width the person chose, kept through narrow windows */
+    public DenialsController(DenialsViewModel viewModel, Messages messages, DoubleProperty detailWidth) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.messages = Objects.requireNonNull(messages, "messages");
+        this.detailWidth = Objects.requireNonNull(detailWidth, "detailWidth");
     }
 
     @FXML
@@ -143,6 +151,7 @@ public final class DenialsController implements ScreenController {
         wireCharts();
         wireDetail();
         wireExport();
+        KeptPaneWidth.keep(split, false, detailWidth);
         purgeButton.setVisible(viewModel.purge().mayPurge());
         purgeButton.setManaged(viewModel.purge().mayPurge());
         purgeButton.setOnAction(event -> new PurgeDialogs(viewModel.purge(), messages, purgeButton).ask());

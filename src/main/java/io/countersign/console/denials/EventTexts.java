@@ -12,7 +12,7 @@ import java.util.Objects;
 /** How the denial browser words a governance event: its times in the console's zone, its meaning, its fields. */
 public final class EventTexts {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-    private static final DateTimeFormatter SHORT_TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm");
+    private static final DateTimeFormatter SHORT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
 
     private final Messages messages;
     private final ZoneId zone;

@@ -8,6 +8,7 @@ import io.countersign.engine.Actor;
 import io.countersign.service.RunService;
 import io.countersign.service.WaitingRun;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -48,6 +49,8 @@ public final class InboxViewModel {
     private final ObservableList<WaitingRun> runs = FXCollections.observableArrayList();
     private final FilteredList<WaitingRun> visible = new FilteredList<>(runs);
     private final Map<String, String> searchTexts = new HashMap<>();
+    /** Runs whose decision the window holds (or sent), as they waited then: out of the list until they pause again. */
+    private final Map<String, WaitingRun> held = new HashMap<>();
     private final ObservableList<String> agents = FXCollections.observableArrayList();
     private final ObservableList<String> tools = FXCollections.observableArrayList();
     private final StringProperty search = new SimpleStringProperty("");
@@ -157,7 +160,8 @@ public final class InboxViewModel {
         replace(InboxAnswer.of(fresh));
     }
 
-    private void replace(InboxAnswer answer) {
+    private void replace(InboxAnswer fresh) {
+        InboxAnswer answer = fresh.without(held);
         List<WaitingRun> sorted = answer.sorted();
         Map<String, WaitingRun> byId = answer.byId();
         Set<String> known = new HashSet<>();
@@ -177,7 +181,7 @@ public final class InboxViewModel {
                 // the first load: one change instead of one per row
                 runs.setAll(sorted);
             } else {
-                merge(sorted, byId);
+                answer.mergeInto(runs);
             }
         } finally {
             merging = false;
@@ -198,24 +202,6 @@ public final class InboxViewModel {
         loaded.set(true);
     }
 
-    private void merge(List<WaitingRun> sorted, Map<String, WaitingRun> byId) {
-        // a run that paused again sits elsewhere by age: take it out and put it back in its place
-        runs.removeIf(run -> {
-            WaitingRun now = byId.get(run.runId());
-            return now == null || !now.waitingSince().equals(run.waitingSince());
-        });
-        for (int i = 0; i < sorted.size(); i++) {
-            WaitingRun run = sorted.get(i);
-            if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
-                if (!runs.get(i).equals(run)) {
-                    runs.set(i, run);
-                }
-            } else {
-                runs.add(i, run);
-            }
-        }
-    }
-
     /** Takes a run out of the list at once (it was just decided here) and selects the one after it. */
     public void removeAndAdvance(String runId) {
         int index = runId.equals(vanishedRunId) ? vanishedIndex : visible.indexOf(find(runId));
@@ -232,6 +218,37 @@ public final class InboxViewModel {
             return;
         }
         selected.set(visible.isEmpty() ? null : visible.get(Math.min(index, visible.size() - 1)));
+    }
+
+    /** Keeps a run out of the list while its decision is held or on its way; the next row opens. */
+    public void hold(String runId) {
+        WaitingRun run = find(runId);
+        if (run != null) {
+            held.put(runId, run);
+            removeAndAdvance(runId);
+        }
+    }
+
+    /** Lets a held run back into the list as it waited, and refreshes to learn whether it still does. */
+    public void release(String runId) {
+        WaitingRun run = held.remove(runId);
+        if (run != null && find(runId) == null) {
+            List<WaitingRun> back = new ArrayList<>(runs);
+            back.add(run);
+            replace(InboxAnswer.of(back));
+        }
+        refresh();
+    }
+
+    /** Selects a run that waits, clearing the search and filters if they hide it. */
+    public void show(String runId) {
+        WaitingRun run = find(runId);
+        if (run != null) {
+            if (!visible.contains(run)) {
+                clearFilters();
+            }
+            selected.set(run);
+        }
     }
 
     /** Selects the next (younger) run in the visible list; from nothing, the first. */

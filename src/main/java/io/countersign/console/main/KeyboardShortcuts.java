@@ -88,15 +88,15 @@ final class KeyboardShortcuts {
             case NEXT -> viewModel.next();
             case PREVIOUS -> viewModel.previous();
             case APPROVE_ALL -> {
-                viewModel.approveAll();
+                viewModel.cards().approveAll();
                 focusReasonOnACard();
             }
             case DENY_ALL -> {
-                viewModel.denyAll();
+                viewModel.cards().denyAll();
                 focusReasonOnACard();
             }
-            case TOGGLE -> viewModel.toggle(shortcut.position());
-            case SUBMIT -> viewModel.submit();
+            case TOGGLE -> viewModel.cards().toggle(shortcut.position());
+            case SUBMIT -> viewModel.cards().submit();
             case SEARCH -> {
                 if (viewModel.sections().contains(Section.INBOX)) {
                     viewModel.sectionProperty().set(Section.INBOX);

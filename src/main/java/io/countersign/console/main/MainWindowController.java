@@ -2,21 +2,23 @@ package io.countersign.console.main;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.FxController;
-import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlLoaderFactory;
+import io.countersign.console.common.FxmlLoaderFactory.Loaded;
 import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.Messages;
+import io.countersign.console.common.PaneWidths;
 import io.countersign.console.controls.BannerView;
+import io.countersign.console.controls.KeptPaneWidth;
 import io.countersign.console.controls.ToastView;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.RunSummary;
-import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
@@ -25,20 +27,16 @@ import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
-import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
-import javafx.scene.control.ContentDisplay;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.ToggleButton;
-import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -46,7 +44,6 @@ import javafx.stage.Modality;
 import javafx.stage.Stage;
 import javafx.util.Duration;
 import org.kordamp.ikonli.feather.Feather;
-import org.kordamp.ikonli.javafx.FontIcon;
 
 /**
  * Wires the main window: sidebar, the inbox or runs list, the detail pane (a card, a timeline or the empty
@@ -56,13 +53,15 @@ import org.kordamp.ikonli.javafx.FontIcon;
 public final class MainWindowController implements FxController {
     private static final Duration TOAST_TIME = Duration.seconds(8);
     private static final Duration TICK = Duration.seconds(5);
+    private static final double TOAST_MARGIN = 12;
+    private static final double TOAST_NARROWEST = 250;
+    private static final double TOAST_WIDEST = 460;
 
     private final MainWindowViewModel viewModel;
     private final Messages messages;
     private final FxmlLoaderFactory views;
     private final DetailViews details;
     private Loaded<NewRunController> newRunView;
-    private final Map<Section, ToggleButton> navButtons = new EnumMap<>(Section.class);
     private final NewRunViewModel newRun;
     private final Map<Toast, Node> toastNodes = new HashMap<>();
     private final Timeline ticker;
@@ -71,11 +70,17 @@ public final class MainWindowController implements FxController {
     private StartupPreloads preloads;
     private RunsList runsList;
     private KeysSheet keysSheet;
+    private Sidebar sidebarEntries;
+    private final PaneWidths paneWidths;
 
     @FXML
     private StackPane root;
     @FXML
     private BannerView storeBanner;
+    @FXML
+    private VBox sidebar;
+    @FXML
+    private Label brandName;
     @FXML
     private VBox navItems;
     @FXML
@@ -99,6 +104,12 @@ public final class MainWindowController implements FxController {
     @FXML
     private ListView<RunSummary> recentList;
     @FXML
+    private TextField runsSearch;
+    @FXML
+    private ComboBox<RunStatus> runsStatus;
+    @FXML
+    private Label runsPlaceholder;
+    @FXML
     private StackPane detailPane;
     @FXML
     private VBox emptyState;
@@ -118,9 +129,11 @@ public final class MainWindowController implements FxController {
     /**
      * @param views  loads the detail views and the New run dialog, each once, when first needed
      * @param newRun the New run dialog's view model, reset each time it opens
+     * @param paneWidths the list's width the person chose, kept through narrow windows
      */
     public MainWindowController(MainWindowViewModel viewModel, Messages messages, FxmlLoaderFactory views,
-                                NewRunViewModel newRun) {
+                                NewRunViewModel newRun, PaneWidths paneWidths) {
+        this.paneWidths = Objects.requireNonNull(paneWidths, "paneWidths");
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.views = Objects.requireNonNull(views, "views");
@@ -140,16 +153,11 @@ public final class MainWindowController implements FxController {
         screens = new ScreenDeck(views, content, split);
         keysSheet = new KeysSheet(messages, viewModel.themeProperty()::get);
         preloads = new StartupPreloads(details, screens, Set.copyOf(viewModel.sections()), root);
-        runsList = new RunsList(recentList, viewModel.runs(), viewModel::openTimeline);
-        ToggleGroup nav = new ToggleGroup();
-        viewModel.sections().forEach(section -> navItems.getChildren().add(navButton(section, nav)));
-        nav.selectedToggleProperty().addListener((o, was, now) -> {
-            if (now == null) {
-                was.setSelected(true);
-            } else {
-                viewModel.sectionProperty().set((Section) now.getUserData());
-            }
-        });
+        runsList = new RunsList(recentList, new RunsList.Filters(runsSearch, runsStatus, runsPlaceholder),
+                viewModel.runs(), messages, viewModel::openTimeline);
+        sidebarEntries = new Sidebar(sidebar, navItems, newRunButton, List.of(brandName, userName, userRoles),
+                root.widthProperty(), viewModel, messages);
+        KeptPaneWidth.keep(split, true, paneWidths.listProperty());
         viewModel.sectionProperty().addListener((o, was, now) -> showSection(now));
         showSection(viewModel.sectionProperty().get());
         newRunButton.setOnAction(event -> openNewRun());
@@ -163,11 +171,15 @@ public final class MainWindowController implements FxController {
         // the cards load once the inbox is on screen, so the first one opens without a wait
         viewModel.inbox().loadedProperty().addListener((o, was, now) -> preloads.afterTheInboxShows());
         showDetail(viewModel.detailProperty().get());
-        emptyTitle.textProperty().bind(Bindings.when(viewModel.inbox().loadedProperty()
+        // the Runs list's empty page speaks of timelines, not of the inbox's cards
+        var onRuns = viewModel.sectionProperty().isEqualTo(Section.RUNS);
+        emptyTitle.textProperty().bind(Bindings.when(onRuns).then(messages.get("main.runs.title"))
+                .otherwise(Bindings.when(viewModel.inbox().loadedProperty()
                         .and(Bindings.isEmpty(viewModel.inbox().allRuns())))
-                .then(messages.get("main.empty.title")).otherwise(messages.get("main.select.title")));
-        emptyText.textProperty().bind(Bindings.when(Bindings.isEmpty(viewModel.inbox().allRuns()))
-                .then(messages.get("main.empty.text")).otherwise(messages.get("main.select.text")));
+                .then(messages.get("main.empty.title")).otherwise(messages.get("main.select.title"))));
+        emptyText.textProperty().bind(Bindings.when(onRuns).then(messages.get("main.runs.text"))
+                .otherwise(Bindings.when(Bindings.isEmpty(viewModel.inbox().allRuns()))
+                .then(messages.get("main.empty.text")).otherwise(messages.get("main.select.text"))));
 
         status.textProperty().bind(viewModel.statusProperty());
         themeToggle.textProperty().bind(Bindings.createStringBinding(
@@ -175,6 +187,10 @@ public final class MainWindowController implements FxController {
                 viewModel.themeProperty()));
         themeToggle.setOnAction(event -> viewModel.toggleTheme());
 
+        // over the foot of the list, clear of the decision bar where the person works next
+        toasts.translateXProperty().bind(sidebar.widthProperty().add(TOAST_MARGIN));
+        toasts.maxWidthProperty().bind(Bindings.max(TOAST_NARROWEST,
+                Bindings.min(TOAST_WIDEST, listPane.widthProperty().subtract(2 * TOAST_MARGIN))));
         viewModel.toasts().addListener((ListChangeListener<Toast>) change -> {
             while (change.next()) {
                 change.getRemoved().forEach(toast -> toasts.getChildren().remove(toastNodes.remove(toast)));
@@ -202,33 +218,8 @@ public final class MainWindowController implements FxController {
         ticker.stop();
     }
 
-    /** A sidebar entry; the inbox's carries the waiting count. */
-    private ToggleButton navButton(Section section, ToggleGroup group) {
-        HBox graphic = new HBox(10, new FontIcon(section.icon()), new Label(messages.get(section.labelKey())));
-        graphic.setAlignment(Pos.CENTER_LEFT);
-        if (section == Section.INBOX) {
-            Label count = new Label();
-            count.getStyleClass().add("nav-count");
-            count.textProperty().bind(Bindings.size(viewModel.inbox().allRuns()).asString());
-            count.visibleProperty().bind(Bindings.isNotEmpty(viewModel.inbox().allRuns()));
-            Region gap = new Region();
-            HBox.setHgrow(gap, Priority.ALWAYS);
-            graphic.getChildren().addAll(gap, count);
-        }
-        ToggleButton button = new ToggleButton();
-        button.setGraphic(graphic);
-        button.setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
-        button.setAccessibleText(messages.get(section.labelKey()));
-        button.getStyleClass().add("nav-item");
-        button.setMaxWidth(Double.MAX_VALUE);
-        button.setUserData(section);
-        button.setToggleGroup(group);
-        navButtons.put(section, button);
-        return button;
-    }
-
     private void showSection(Section section) {
-        Optional.ofNullable(navButtons.get(section)).ifPresent(button -> button.setSelected(true));
+        sidebarEntries.select(section);
         screens.show(section);
         if (section.screen().isPresent()) {
             return;
@@ -258,16 +249,24 @@ public final class MainWindowController implements FxController {
 
     private void showToast(Toast toast) {
         ToastView view = new ToastView(toast.warning() ? Feather.ALERT_TRIANGLE
-                : toast.runId() == null ? Feather.INBOX : Feather.CHECK_CIRCLE, toast.text());
-        if (toast.runId() != null) {
-            view.setLink(messages.get("toast.openTimeline"), () -> viewModel.openTimeline(toast.runId()));
+                : toast.link() == Toast.Link.NONE ? Feather.INBOX : Feather.CHECK_CIRCLE, toast.text());
+        switch (toast.link()) {
+            case TIMELINE -> view.setLink(messages.get("toast.openTimeline"),
+                    () -> viewModel.openTimeline(toast.runId()));
+            case CARD -> view.setLink(messages.get("toast.openCard"), () -> viewModel.openCard(toast.runId()));
+            case UNDO -> view.setLink(messages.get("toast.undo"), () -> viewModel.undo(toast));
+            case NONE -> {
+            }
         }
         view.setOnClose(() -> viewModel.dismiss(toast));
         toastNodes.put(toast, view);
         toasts.getChildren().add(view);
-        PauseTransition hide = new PauseTransition(TOAST_TIME);
-        hide.setOnFinished(event -> viewModel.dismiss(toast));
-        hide.play();
+        if (toast.link() != Toast.Link.UNDO) {
+            // an Undo lasts as long as its decision is held: the toast that says what was done replaces it
+            PauseTransition hide = new PauseTransition(TOAST_TIME);
+            hide.setOnFinished(event -> viewModel.dismiss(toast));
+            hide.play();
+        }
     }
 
     private void openNewRun() {
@@ -287,6 +286,11 @@ public final class MainWindowController implements FxController {
                 }
             });
             newRunStage.setScene(scene);
+            // the window behind the dialog dims while it is open: the dialog is what takes the keys now
+            Region backdrop = new Region();
+            backdrop.getStyleClass().add("modal-backdrop");
+            newRunStage.setOnShown(event -> root.getChildren().add(backdrop));
+            newRunStage.setOnHidden(event -> root.getChildren().remove(backdrop));
             newRunView.controller().setOnClose(newRunStage::hide);
         }
         viewModel.themeProperty().get().apply(newRunStage.getScene());

@@ -28,7 +28,6 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
@@ -51,7 +50,9 @@ public final class MainWindowViewModel {
     private final ObjectProperty<Section> section;
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
-    private final ObservableList<Toast> toasts = FXCollections.observableArrayList();
+    private final WindowToasts toasts;
+    private final HeldDecisions held;
+    private final OpenCardActions cards;
     /** What the inbox showed when the person left it, shown again when they come back. */
     private Detail inboxDetail = new Detail.Empty();
     /** The full-width screen a timeline was opened from ("Open run"), where Back returns; {@code null} for none. */
@@ -59,12 +60,11 @@ public final class MainWindowViewModel {
     private final StringBinding title;
     private final StringBinding status;
     private final String roles;
-    private long toastIds;
 
     public MainWindowViewModel(InboxViewModel inbox, ApprovalCardViewModel approval, InputCardViewModel input,
                                TimelineViewModel timeline, RunsViewModel runs, NewRunViewModel newRun, Actor actor,
-                               String store,
-                               Theme theme, Messages messages, LiveClock clock, ConnectionState connection) {
+                               String store, Theme theme, Messages messages, LiveClock clock,
+                               ConnectionState connection, DecisionSending sending) {
         this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.approval = Objects.requireNonNull(approval, "approval");
         this.input = Objects.requireNonNull(input, "input");
@@ -75,6 +75,9 @@ public final class MainWindowViewModel {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.theme = new SimpleObjectProperty<>(Objects.requireNonNull(theme, "theme"));
+        this.toasts = new WindowToasts(messages);
+        this.cards = new OpenCardActions(approval, input, detail.getReadOnlyProperty());
+        this.held = new HeldDecisions(sending, actor, connection, inbox, toasts, messages, clock.zone());
         this.sections = Arrays.stream(Section.values()).filter(shown -> shown.visibleTo(actor)).toList();
         // a person with no role sees the runs list, which refuses them with the service's own message
         this.section = new SimpleObjectProperty<>(sections.isEmpty() ? Section.RUNS : sections.get(0));
@@ -95,11 +98,15 @@ public final class MainWindowViewModel {
             switchDetail(was, now);
         });
         inbox.setArrivalListener(this::arrived);
-        approval.setOnDone(this::done);
-        input.setOnDone(this::done);
+        approval.setOnSubmit(decision -> {
+            held.hold(decision);
+            leftCard();
+        });
+        input.setOnDone(this::inputSent);
         newRun.startedProperty().addListener((o, was, now) -> {
             if (now != null) {
-                started(now);
+                toasts.started(now.agent(), now.run().runId(), now.run().status());
+                inbox.refresh();
             }
         });
     }
@@ -112,8 +119,9 @@ public final class MainWindowViewModel {
         runs.setShown(section.get() == Section.RUNS);
     }
 
-    /** Stops listening to the service. */
+    /** Sends the decisions still held for Undo, and stops listening to the service. */
     public void stop() {
+        held.sendAll();
         inbox.stop();
         runs.setShown(false);
     }
@@ -233,36 +241,6 @@ public final class MainWindowViewModel {
         return true;
     }
 
-    /** Approves every call of the open approval card (A). */
-    public void approveAll() {
-        if (detail.get() instanceof Detail.ApprovalCard) {
-            approval.approveAll();
-        }
-    }
-
-    /** Denies every call of the open approval card (D). */
-    public void denyAll() {
-        if (detail.get() instanceof Detail.ApprovalCard) {
-            approval.denyAll();
-        }
-    }
-
-    /** Toggles the verdict of the call at a position of the open approval card (1–9). */
-    public void toggle(int position) {
-        if (detail.get() instanceof Detail.ApprovalCard) {
-            approval.toggle(position);
-        }
-    }
-
-    /** Submits the open card (Enter). */
-    public void submit() {
-        if (detail.get() instanceof Detail.ApprovalCard) {
-            approval.submit();
-        } else if (detail.get() instanceof Detail.InputCard) {
-            input.submit();
-        }
-    }
-
     /** Switches between the light and the dark theme. */
     public void toggleTheme() {
         theme.set(theme.get().other());
@@ -270,38 +248,43 @@ public final class MainWindowViewModel {
 
     /** Takes a toast away. */
     public void dismiss(Toast toast) {
-        toasts.remove(toast);
+        toasts.dismiss(toast);
     }
 
-    private void done(CardDone done) {
-        toasts.add(new Toast(++toastIds, DecisionToastText.of(done, messages), done.runId(),
-                !done.result().failed().isEmpty()));
+    /** Takes back the decision a toast offers to undo: nothing is sent, and its card opens again as it was. */
+    public void undo(Toast toast) {
+        held.undo(toast.runId()).ifPresent(decision -> {
+            approval.restoreOnOpen(decision);
+            openCard(decision.runId());
+        });
+    }
+
+    /** Opens a run's card in the inbox, if it waits there (a search that hides it is cleared). */
+    public void openCard(String runId) {
+        if (sections.contains(Section.INBOX)) {
+            section.set(Section.INBOX);
+            inbox.show(runId);
+        }
+    }
+
+    private void inputSent(CardDone done) {
+        toasts.done(done);
         inbox.removeAndAdvance(done.runId());
+        leftCard();
+        inbox.refresh();
+    }
+
+    /** After a card was decided: the next one opened, or, when none is left, no card stays. */
+    private void leftCard() {
         if (inbox.selectedProperty().get() == null) {
             detail.set(new Detail.Empty());
         }
-        inbox.refresh();
-    }
-
-    private void started(NewRunViewModel.Started started) {
-        String what = messages.get("toast.started", started.agent(),
-                messages.get("toast.status." + started.run().status().name()));
-        toast(what, started.run().runId());
-        inbox.refresh();
     }
 
     private void arrived(List<WaitingRun> runs) {
-        if (windowFocused.get()) {
-            return;
+        if (!windowFocused.get()) {
+            toasts.arrived(runs);
         }
-        WaitingRun first = runs.get(0);
-        toast(runs.size() == 1
-                ? messages.get("toast.arrived", first.agent(), first.firstTool() == null ? "" : first.firstTool())
-                : messages.get("toast.arrivedMany", runs.size()), null);
-    }
-
-    private void toast(String text, String runId) {
-        toasts.add(new Toast(++toastIds, text, runId, false));
     }
 
     private boolean showsCard() {
@@ -340,7 +323,12 @@ public final class MainWindowViewModel {
     }
 
     public ObservableList<Toast> toasts() {
-        return toasts;
+        return toasts.list();
+    }
+
+    /** What the keys A, D, 1–9 and Enter do to the card that is open. */
+    public OpenCardActions cards() {
+        return cards;
     }
 
     /** The Runs list. */

@@ -1,22 +1,56 @@
 package io.countersign.console.main;
 
+import io.countersign.console.common.Messages;
 import io.countersign.console.timeline.RunsViewModel;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.RunSummary;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import javafx.beans.binding.Bindings;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
 
-/** The Runs list beside the detail pane: the recent runs, a click opening a run's timeline. */
+/**
+ * The Runs list beside the detail pane: the recent runs, narrowed by a search and a status like the inbox, a click
+ * opening a run's timeline.
+ */
 final class RunsList {
     private final ListView<RunSummary> list;
 
-    /** @param openTimeline shows a run's timeline, given its id */
-    RunsList(ListView<RunSummary> list, RunsViewModel runs, Consumer<String> openTimeline) {
+    /**
+     * @param filters      the search field and the status choice above the list
+     * @param openTimeline shows a run's timeline, given its id
+     */
+    RunsList(ListView<RunSummary> list, Filters filters, RunsViewModel runs, Messages messages,
+             Consumer<String> openTimeline) {
         this.list = Objects.requireNonNull(list, "list");
-        list.setItems(runs.runs());
+        list.setItems(runs.visibleRuns());
+        filters.search().textProperty().bindBidirectional(runs.searchProperty());
+        List<RunStatus> statuses = new ArrayList<>();
+        statuses.add(null);
+        statuses.addAll(List.of(RunStatus.values()));
+        filters.status().getItems().setAll(statuses);
+        filters.status().setConverter(new StringConverter<>() {
+            @Override
+            public String toString(RunStatus status) {
+                return status == null ? messages.get("runs.filter.anyStatus") : status.code().replace('_', ' ');
+            }
+
+            @Override
+            public RunStatus fromString(String text) {
+                throw new UnsupportedOperationException("the status is picked, not typed");
+            }
+        });
+        filters.status().valueProperty().bindBidirectional(runs.statusProperty());
+        filters.placeholder().textProperty().bind(Bindings.when(Bindings.isEmpty(runs.runs()))
+                .then(messages.get("runs.empty")).otherwise(messages.get("runs.noMatch")));
         list.setCellFactory(view -> new RunCell(runs));
         list.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
             if (now != null) {
@@ -32,6 +66,10 @@ final class RunsList {
 
     void focus() {
         list.requestFocus();
+    }
+
+    /** The controls above and in the list that narrow it. */
+    record Filters(TextField search, ComboBox<RunStatus> status, Label placeholder) {
     }
 
     /** A line of the list: agent and run, then status, who started it and when. */

@@ -14,7 +14,7 @@ import java.time.format.DateTimeFormatter;
  * @param change  old and new value ("needs approval → no approval")
  */
 public record HistoryItem(long id, String when, String who, String setting, String change) {
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("MMM d, HH:mm:ss");
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("MMM d yyyy, HH:mm:ss");
 
     static HistoryItem of(RecordedChange recorded, Messages messages, ZoneId zone) {
         String key = recorded.settingKey();

@@ -30,10 +30,13 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.feather.Feather;
+import org.kordamp.ikonli.javafx.FontIcon;
 
 /** Wires the tool settings screen: the table of tools with their switches, the preview panel and the history. */
 public final class ToolSettingsController implements ScreenController {
     private static final PseudoClass CHANGED = PseudoClass.getPseudoClass("changed");
+    private static final PseudoClass LOCKED = PseudoClass.getPseudoClass("locked");
     private static final double ROW_HEIGHT = 50;
     private static final double NOTE_WIDTH = 260;
 
@@ -191,7 +194,8 @@ public final class ToolSettingsController implements ScreenController {
         private final ToggleSwitch toggle = new ToggleSwitch();
         private final Badge undeclared = new Badge(messages.get("settings.undeclared"), Badge.Kind.UNDECLARED);
         private final Label note = new Label();
-        private final HBox box = new HBox(8, toggle, undeclared, note);
+        private final FontIcon lock = new FontIcon(Feather.LOCK);
+        private final HBox box = new HBox(8, toggle, lock, undeclared, note);
         private final boolean approval;
         private final Function<ToolRow, BooleanProperty> property;
         private BooleanProperty bound;
@@ -202,6 +206,7 @@ public final class ToolSettingsController implements ScreenController {
             this.property = property;
             toggle.getStyleClass().add(approval ? "approval-switch" : "enabled-switch");
             note.getStyleClass().add("switch-note");
+            lock.getStyleClass().add("switch-lock");
             note.setWrapText(true);
             note.setMaxWidth(NOTE_WIDTH);
             undeclared.setTooltip(new Tooltip(messages.get("settings.undeclaredTip")));
@@ -225,7 +230,12 @@ public final class ToolSettingsController implements ScreenController {
             toggle.setUserData(row.saved().name());
             toggle.setAccessibleText(messages.get(approval ? "settings.column.approval" : "settings.column.enabled")
                     + ": " + row.saved().name());
-            toggle.setDisable(approval && !row.approvalSwitchable());
+            boolean locked = approval && !row.approvalSwitchable();
+            toggle.setDisable(locked);
+            // a fixed switch looks locked, not off: a lock beside it, and the switch drawn as it stands
+            toggle.pseudoClassStateChanged(LOCKED, locked);
+            lock.setVisible(locked);
+            lock.setManaged(locked);
             boolean notDeclared = approval && row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED;
             undeclared.setVisible(notDeclared);
             undeclared.setManaged(notDeclared);
@@ -240,7 +250,8 @@ public final class ToolSettingsController implements ScreenController {
                 return messages.get(row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED
                         ? "settings.undeclaredNote" : "settings.remoteNote", row.saved().server());
             }
-            return row.saved().approvalControl().configurable() ? "" : row.saved().approvalControl().fixedReason();
+            return row.saved().approvalControl().configurable() ? ""
+                    : messages.get("settings.fixed." + row.saved().approvalControl().name());
         }
     }
 

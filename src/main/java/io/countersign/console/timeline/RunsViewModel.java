@@ -4,19 +4,27 @@ import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunService;
 import io.countersign.service.RunSummary;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import javafx.application.Platform;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
 
 /**
  * The Runs list: the most recently updated runs, whatever their status, each opening its timeline. It follows
@@ -34,6 +42,10 @@ public final class RunsViewModel {
     private final ConnectionState connection;
     private final ZoneId zone;
     private final ObservableList<RunSummary> runs = FXCollections.observableArrayList();
+    private final FilteredList<RunSummary> visible = new FilteredList<>(runs);
+    private final StringProperty search = new SimpleStringProperty("");
+    /** The status the list is narrowed to; {@code null} for every status. */
+    private final ObjectProperty<RunStatus> status = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private AutoCloseable subscription;
 
@@ -45,6 +57,8 @@ public final class RunsViewModel {
         this.messages = Objects.requireNonNull(messages, "messages");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.zone = Objects.requireNonNull(zone, "zone");
+        search.addListener(o -> visible.setPredicate(this::matches));
+        status.addListener(o -> visible.setPredicate(this::matches));
     }
 
     /** Loads the list and follows changes while {@code shown}; stops following when it is not. */
@@ -108,6 +122,33 @@ public final class RunsViewModel {
     /** The runs, newest first. */
     public ObservableList<RunSummary> runs() {
         return runs;
+    }
+
+    /** The runs the search and the status filter leave, newest first. */
+    public ObservableList<RunSummary> visibleRuns() {
+        return visible;
+    }
+
+    /** Words that a run's agent, person, prompt, status or id must contain, like the inbox's search. */
+    public StringProperty searchProperty() {
+        return search;
+    }
+
+    public ObjectProperty<RunStatus> statusProperty() {
+        return status;
+    }
+
+    private boolean matches(RunSummary run) {
+        if (status.get() != null && run.status() != status.get()) {
+            return false;
+        }
+        String words = search.get() == null ? "" : search.get().strip().toLowerCase(Locale.ROOT);
+        if (words.isEmpty()) {
+            return true;
+        }
+        String text = String.join("\n", run.agent(), Objects.toString(run.initiator(), ""),
+                Objects.toString(run.prompt(), ""), run.status().code(), run.runId()).toLowerCase(Locale.ROOT);
+        return Arrays.stream(words.split("\\s+")).allMatch(text::contains);
     }
 
     /** Why the list could not be loaded, empty when it could. */

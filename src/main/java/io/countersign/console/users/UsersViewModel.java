@@ -39,6 +39,8 @@ public final class UsersViewModel {
     private final Messages messages;
 
     private final ObservableList<UserRow> users = FXCollections.observableArrayList();
+    /** The role a new user's form starts with. */
+    private static final Role DEFAULT_ROLE = Role.OPERATOR;
     private final StringProperty newName = new SimpleStringProperty("");
     private final Map<Role, BooleanProperty> newRoles = new EnumMap<>(Role.class);
     private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper("");
@@ -53,7 +55,7 @@ public final class UsersViewModel {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
         for (Role role : Role.values()) {
-            BooleanProperty box = new SimpleBooleanProperty(role == Role.OPERATOR);
+            BooleanProperty box = new SimpleBooleanProperty(role == DEFAULT_ROLE);
             box.addListener((o, was, now) -> rolesError.set(""));
             newRoles.put(role, box);
         }
@@ -135,7 +137,9 @@ public final class UsersViewModel {
                     adding.set(false);
                     if (result instanceof UserResult.Added added) {
                         status.set(messages.get("users.added", added.user().name(), roles(added.user().roles())));
+                        // the form starts over, as it first was, for the next user
                         newName.set("");
+                        newRoles.forEach((role, box) -> box.set(role == DEFAULT_ROLE));
                         load();
                     } else if (result instanceof UserResult.Refused refused) {
                         nameError.set(refused.reason());

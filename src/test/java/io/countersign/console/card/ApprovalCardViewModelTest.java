@@ -147,73 +147,40 @@ class ApprovalCardViewModelTest {
     }
 
     @Test
-    void aStaleAnswerAsksForAReload() {
+    void aSubmitHandsOnTheVerdictsWithTheDigestAsShownAndTheReason() {
         ApprovalCardViewModel card = showing(twoWrites());
-
-        card.apply(new DecisionResult.Stale("run-1", "other-digest"));
-
-        assertThat(card.session().bannerProperty().get())
-                .isEqualTo(new Banner(Banner.Kind.WARNING, "This card changed since you opened it.", true));
-        assertThat(card.session().finishedProperty().get()).isFalse();
-    }
-
-    @Test
-    void aCardDecidedElsewhereSaysWhoAndWhenAndTurnsReadOnly() {
-        ApprovalCardViewModel card = showing(twoWrites());
-        card.approveAll();
-
-        card.apply(new DecisionResult.AlreadyDecided("run-1", "jonas", Instant.parse("2026-03-02T10:42:00Z"),
-                "approved 2, denied 0", 2, 0));
-
-        assertThat(card.session().bannerProperty().get().text())
-                .isEqualTo("Decided by jonas at 10:42 (approved 2 calls)");
-        assertThat(card.editableProperty().get()).isFalse();
-        assertThat(card.canSubmitProperty().get()).isFalse();
+        List<HeldDecision> submitted = new ArrayList<>();
+        card.setOnSubmit(submitted::add);
         card.toggle(1);
-        assertThat(card.calls().get(0).verdict()).isEqualTo(Verdict.APPROVE);
+        card.toggle(2);
+        card.toggle(2);
+        card.denyReasonProperty().set(" Wrong target ");
+
+        card.submit();
+
+        assertThat(submitted).singleElement().satisfies(held -> {
+            assertThat(held.runId()).isEqualTo("run-1");
+            assertThat(held.digest()).isEqualTo(card.session().cardProperty().get().digest());
+            assertThat(held.verdicts()).containsExactly(CallVerdict.approve(0), CallVerdict.deny(1, "Wrong target"));
+            assertThat(held.reason()).isEqualTo("Wrong target");
+        });
     }
 
     @Test
-    void aFourEyesAnswerSaysSomeoneElseMustApprove() {
+    void aDecisionTakenBackGivesItsCardTheVerdictsAgainOnlyWhenUnchanged() {
         ApprovalCardViewModel card = showing(twoWrites());
+        RunCard shown = card.session().cardProperty().get();
+        HeldDecision held = new HeldDecision("run-1", shown.agent(), shown.digest(),
+                List.of(CallVerdict.approve(0), CallVerdict.deny(1, "Not needed")), "Not needed");
 
-        card.apply(new DecisionResult.FourEyes("run-1"));
+        card.restoreOnOpen(held);
+        card.show(shown);
 
-        assertThat(card.session().bannerProperty().get().text())
-                .isEqualTo("You started this run; someone else must approve it. You may deny it.");
-    }
-
-    @Test
-    void aRefusalForLackOfPermissionGivesItsReason() {
-        ApprovalCardViewModel card = showing(twoWrites());
-
-        card.apply(new DecisionResult.NotPermitted("run-1", "you may not run fs_write yourself"));
-
-        assertThat(card.session().bannerProperty().get())
-                .isEqualTo(Banner.danger("You may not decide this card: you may not run fs_write yourself"));
-    }
-
-    @Test
-    void aRunThatStoppedWaitingEndsTheCard() {
-        ApprovalCardViewModel card = showing(twoWrites());
-
-        card.apply(new DecisionResult.NotWaiting("run-1", RunStatus.COMPLETED));
-
-        assertThat(card.session().bannerProperty().get().text())
-                .isEqualTo("This run no longer waits for this decision (it is completed).");
-        assertThat(card.session().finishedProperty().get()).isTrue();
-    }
-
-    @Test
-    void aDoneDecisionHandsTheCardOn() {
-        ApprovalCardViewModel card = showing(twoWrites());
-        List<CardDone> done = new ArrayList<>();
-        card.setOnDone(done::add);
-
-        card.apply(new DecisionResult.Done("run-1", RunStatus.RUNNING, 1, 1));
-
-        assertThat(done).containsExactly(new CardDone("run-1", "release-notes-bot",
-                new DecisionResult.Done("run-1", RunStatus.RUNNING, 1, 1), false));
+        assertThat(card.calls()).extracting(PendingCallItem::verdict).containsExactly(Verdict.APPROVE, Verdict.DENY);
+        assertThat(card.denyReasonProperty().get()).isEqualTo("Not needed");
+        card.show(shown);
+        assertThat(card.calls()).extracting(PendingCallItem::verdict)
+                .containsExactly(Verdict.UNDECIDED, Verdict.UNDECIDED);
     }
 
     @Test

@@ -25,7 +25,9 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunService;
 import io.countersign.service.WaitingRun;
+import java.time.Duration;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executor;
@@ -54,7 +56,14 @@ class MainWindowViewModelTest {
             new TimelineViewModel(service, maria, nowhere, messages, connection, ZoneOffset.UTC),
             new RunsViewModel(service, maria, nowhere, messages, connection, ZoneOffset.UTC),
             new NewRunViewModel(service, maria, nowhere, messages), maria, "/tmp/countersign.db", Theme.LIGHT,
-            messages, clock, connection);
+            messages, clock, connection, new DecisionSending(service, nowhere, this::later, Duration.ofSeconds(5)));
+    /** What the window asked to do after the undo time, run when the test says so. */
+    private final List<Runnable> afterUndoTime = new ArrayList<>();
+
+    private Runnable later(Duration delay, Runnable action) {
+        afterUndoTime.add(action);
+        return () -> afterUndoTime.remove(action);
+    }
 
     @Test
     void theTitleCarriesTheWaitingCountOnceTheInboxHasLoaded() {
@@ -145,48 +154,52 @@ class MainWindowViewModelTest {
     }
 
     @Test
-    void aDecidedCardLeavesTheNextOpensAndAToastLinksToTheTimeline() {
+    void aSubmittedCardLeavesTheNextOpensAndAToastOffersUndoUntilTheDecisionIsSent() {
         WaitingRun fetch = waiting("run-fetch", "web-research", "maria", "web_fetch", 1,
                 RunStatus.WAITING_FOR_APPROVAL);
         inbox.replace(List.of(NOTES, fetch));
         inbox.select(NOTES);
         approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md"), write(1, "OLD.md")), List.of()));
+        approval.toggle(1);
+        approval.toggle(2);
+        approval.toggle(2);
 
-        approval.apply(new DecisionResult.Done("run-notes", RunStatus.RUNNING, 1, 1));
+        approval.submit();
 
         assertThat(window.detailProperty().get()).isEqualTo(new Detail.ApprovalCard("run-fetch"));
         assertThat(inbox.allRuns()).containsExactly(fetch);
         assertThat(window.toasts()).singleElement().satisfies(toast -> {
-            assertThat(toast.text()).isEqualTo("release-notes-bot: 1 approved, 1 denied. The run continues.");
-            assertThat(toast.runId()).isEqualTo("run-notes");
+            assertThat(toast.text()).isEqualTo("Approving 1, denying 1 of release-notes-bot in 5 s.");
+            assertThat(toast.link()).isEqualTo(Toast.Link.UNDO);
         });
-    }
+        // a refresh that still lists the held run does not bring it back
+        inbox.replace(List.of(NOTES, fetch));
+        assertThat(inbox.allRuns()).containsExactly(fetch);
 
-    @Test
-    void theToastSaysWhenAnApprovedCallFailedAsItRan() {
-        inbox.replace(List.of(NOTES));
-        inbox.select(NOTES);
-        approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
-
-        approval.apply(new DecisionResult.Done("run-notes", RunStatus.COMPLETED, 1, 0, List.of(
-                new DecisionResult.FailedCall("write_file", false, "the disk is full"))));
+        afterUndoTime.get(0).run();
 
         assertThat(window.toasts()).singleElement().satisfies(toast -> {
-            assertThat(toast.text()).isEqualTo("release-notes-bot: 1 call approved. But write_file failed: the disk"
-                    + " is full. The run completed.");
-            assertThat(toast.warning()).as("not shown as a success").isTrue();
+            assertThat(toast.text()).isEqualTo("Approving 1, denying 1 of release-notes-bot…");
+            assertThat(toast.link()).as("too late to undo").isEqualTo(Toast.Link.NONE);
         });
+        assertThat(afterUndoTime).isEmpty();
     }
 
     @Test
-    void theLastDecidedCardLeavesTheEmptyPage() {
+    void anUndoSendsNothingAndOpensTheCardAgain() {
         inbox.replace(List.of(NOTES));
         inbox.select(NOTES);
         approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
-
-        approval.apply(new DecisionResult.Done("run-notes", RunStatus.COMPLETED, 1, 0));
-
+        approval.approveAll();
+        approval.submit();
         assertThat(window.detailProperty().get()).isEqualTo(new Detail.Empty());
+
+        window.undo(window.toasts().get(0));
+
+        assertThat(afterUndoTime).as("nothing left to send").isEmpty();
+        assertThat(window.toasts()).isEmpty();
+        assertThat(inbox.allRuns()).containsExactly(NOTES);
+        assertThat(window.detailProperty().get()).isEqualTo(new Detail.ApprovalCard("run-notes"));
     }
 
     @Test
@@ -211,7 +224,7 @@ class MainWindowViewModelTest {
         inbox.select(INTAKE);
         approval.show(approvalCard("run-notes", List.of(write(0, "NOTES.md")), List.of()));
 
-        window.approveAll();
+        window.cards().approveAll();
 
         assertThat(approval.calls().get(0).verdict()).isEqualTo(Verdict.UNDECIDED);
     }

@@ -20,7 +20,7 @@ class HistoryItemTest {
     @Test
     void aToolSwitchedOffSaysWhoWhenAndFromWhatToWhat() {
         assertThat(item("tool_enabled:fs_list", "true", "false"))
-                .isEqualTo(new HistoryItem(7, "Nov 29, 14:05:09", "ana", "fs_list · enabled", "on → off"));
+                .isEqualTo(new HistoryItem(7, "Nov 29 2026, 14:05:09", "ana", "fs_list · enabled", "on → off"));
     }
 
     @Test

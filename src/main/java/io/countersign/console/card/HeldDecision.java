@@ -1,0 +1,31 @@
+package io.countersign.console.card;
+
+import io.countersign.engine.run.ApprovalDecision.CallVerdict;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Verdicts a person submitted on an approval card, not yet sent: the window holds them for a few seconds, so that
+ * Undo can take them back, and then sends them against the card as the person saw it.
+ *
+ * @param digest the card's digest as shown: the service refuses the verdicts if the card changed since
+ */
+public record HeldDecision(String runId, String agent, String digest, List<CallVerdict> verdicts, String reason) {
+    public HeldDecision {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(digest, "digest");
+        verdicts = List.copyOf(verdicts);
+        if (verdicts.isEmpty()) {
+            throw new IllegalArgumentException("a decision on run " + runId + " needs at least one verdict");
+        }
+    }
+
+    public int approved() {
+        return (int) verdicts.stream().filter(CallVerdict::approved).count();
+    }
+
+    public int denied() {
+        return verdicts.size() - approved();
+    }
+}

@@ -1,0 +1,61 @@
+package io.countersign.console.card;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.console.common.Banner;
+import io.countersign.console.common.Messages;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.service.DecisionResult;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/** What the console says when the service turns a decision down (on a card, or on the toast of a held one). */
+class DecisionBannersTest {
+    private final DecisionBanners banners = new DecisionBanners(Messages.forLocale(Locale.ENGLISH), ZoneOffset.UTC);
+
+    private Banner of(DecisionResult result) {
+        return banners.of(result).orElseThrow();
+    }
+
+    @Test
+    void aStaleAnswerAsksForAReload() {
+        assertThat(of(new DecisionResult.Stale("run-1", "other-digest")))
+                .isEqualTo(new Banner(Banner.Kind.WARNING, "This card changed since you opened it.", true));
+        assertThat(DecisionBanners.endsTheCard(new DecisionResult.Stale("run-1", "other-digest"))).isFalse();
+    }
+
+    @Test
+    void aCardDecidedElsewhereSaysWhoWhenAndWhatAndEndsTheCard() {
+        DecisionResult decided = new DecisionResult.AlreadyDecided("run-1", "jonas",
+                Instant.parse("2026-03-02T10:42:00Z"), "approved 2, denied 0", 2, 0);
+
+        assertThat(of(decided).text()).isEqualTo("Decided by jonas at 10:42 (approved 2 calls)");
+        assertThat(DecisionBanners.endsTheCard(decided)).isTrue();
+    }
+
+    @Test
+    void aFourEyesAnswerSaysSomeoneElseMustApprove() {
+        assertThat(of(new DecisionResult.FourEyes("run-1")).text())
+                .isEqualTo("You started this run; someone else must approve it. You may deny it.");
+    }
+
+    @Test
+    void aRefusalForLackOfPermissionGivesItsReason() {
+        assertThat(of(new DecisionResult.NotPermitted("run-1", "you may not run fs_write yourself")))
+                .isEqualTo(Banner.danger("You may not decide this card: you may not run fs_write yourself"));
+    }
+
+    @Test
+    void aRunThatStoppedWaitingEndsTheCard() {
+        DecisionResult notWaiting = new DecisionResult.NotWaiting("run-1", RunStatus.COMPLETED);
+
+        assertThat(of(notWaiting).text()).isEqualTo("This run no longer waits for this decision (it is completed).");
+        assertThat(DecisionBanners.endsTheCard(notWaiting)).isTrue();
+    }
+
+    @Test
+    void aDoneDecisionHasNoBanner() {
+        assertThat(banners.of(new DecisionResult.Done("run-1", RunStatus.RUNNING, 1, 1))).isEmpty();
+    }
+}
