@@ -106,7 +106,7 @@ class ApprovalCardTest {
 
         await(() -> robot.lookup(".refused-pane .call-arguments").queryTextInputControl().isVisible());
         assertThat(onFx(() -> robot.lookup(".refused-pane .call-arguments").queryTextInputControl().getText()))
-                .contains("\"path\" : \"../old-draft.md\"");
+                .contains("path: \"../old-draft.md\"");
         assertThat(onFx(() -> robot.lookup(".refused-pane .callout-consequence").queryAs(Label.class).getText()))
                 .isEqualTo("Refused whatever you decide.");
     }

@@ -1,11 +1,10 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.DataClass;
-import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.FixedTool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolResult;
@@ -18,7 +17,7 @@ import java.util.Map;
  * A tool that runs without approval (so an unattended run calls it on its own) and appends {@code <run> <entry>}
  * to the ledger file at each execution, as {@link LedgerTool} does, so that a worker's executions are counted.
  */
-final class TallyTool implements Tool {
+final class TallyTool extends FixedTool {
     static final String NAME = "tally_count";
     /** One call, then an answer: a worker's first stretch that executes once. */
     static final String COUNTER = "tally-bot";
@@ -27,6 +26,7 @@ final class TallyTool implements Tool {
     private final Path file;
 
     TallyTool(Path file) {
+        super(NAME, "Counts one more.", LedgerTool.entrySchema(), ToolEffect.READ, DataClass.PUBLIC_CONTENT, "tally");
         this.file = file;
     }
 
@@ -34,36 +34,6 @@ final class TallyTool implements Tool {
         return Map.of(COUNTER, List.of(
                 LedgerTool.turn("Counting.", new ToolCall("t", NAME, JSON.createObjectNode().put("entry", "tally"))),
                 LedgerTool.turn("Counted.")));
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Counts one more.";
-    }
-
-    @Override
-    public ObjectNode argumentSchema() {
-        return LedgerTool.entrySchema();
-    }
-
-    @Override
-    public ToolEffect effect() {
-        return ToolEffect.READ;
-    }
-
-    @Override
-    public DataClass dataClass() {
-        return DataClass.PUBLIC_CONTENT;
-    }
-
-    @Override
-    public String group() {
-        return "tally";
     }
 
     @Override
