@@ -9,11 +9,23 @@ import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** Agent configurations as the engine runs them: the stored record, its model, and its parsed intent policies. */
+/**
+ * Agent configurations as the engine runs them: the stored record, its model, and its parsed intent policies. A
+ * configuration is kept for as long as the settings' change counter, read before it, has not moved, so that a run
+ * or a decision reads one counter instead of the agent and its model and parsing its policies again; a save in any
+ * process moves the counter in its own transaction, so a configuration kept here is never used after it.
+ */
 public final class AgentDirectory {
     private final ConfigurationStore configurations;
+    private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+
+    /** A configuration as read when the settings' change counter stood at {@code changeCount}. */
+    private record Kept(long changeCount, AgentConfiguration configuration) {
+    }
 
     public AgentDirectory(ConfigurationStore configurations) {
         this.configurations = configurations;
@@ -30,6 +42,17 @@ public final class AgentDirectory {
      *                                  missing model, a policy that does not parse); the message says which
      */
     public AgentConfiguration get(String name) {
+        long changeCount = configurations.changeCount();
+        Kept before = kept.get(name);
+        if (before != null && before.changeCount() == changeCount) {
+            return before.configuration();
+        }
+        AgentConfiguration read = read(name);
+        kept.put(name, new Kept(changeCount, read));
+        return read;
+    }
+
+    private AgentConfiguration read(String name) {
         StoredAgentConfiguration stored = configurations.findAgent(name).orElseThrow(() ->
                 new IllegalArgumentException("no agent is named \"" + name + "\"; known agents: "
                         + String.join(", ", list().stream().map(StoredAgentConfiguration::name).toList())));

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * still waits on the card they saw, verdicts or input that fit the pause, four eyes, and an approver who could run
  * each approved call themselves.
  */
-record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolicy access, ServerRecords servers,
+record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, ServerRecords servers,
                       Clock clock) {
 
     /** A decision that passed, ready to claim; or the answer it gets without a claim. */
@@ -39,11 +39,11 @@ record DecisionChecks(RunRepository runs, AgentDirectory agents, ToolAccessPolic
         }
     }
 
-    Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
+    /** Checks a decision on the run as {@code found} read it just before. */
+    Checked check(Actor decider, String runId, Optional<StoredRun> found, String digest, CardAnswer answer) {
         if (!Permissions.allows(decider, answer.operation())) {
             return refused(new DecisionResult.NotPermitted(runId, Permissions.refusal(decider, answer.operation())));
         }
-        Optional<StoredRun> found = runs.find(runId);
         if (found.isEmpty()) {
             return refused(new DecisionResult.NotWaiting(runId, null));
         }

@@ -75,7 +75,7 @@ public final class DefaultRunService implements RunService {
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
         this.cards = new RunCards(this.servers, agents);
         this.timelines = new RunTimelines(events, registry);
-        this.checks = new DecisionChecks(runs, agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
+        this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
                 clock);
     }
 
@@ -258,8 +258,8 @@ public final class DefaultRunService implements RunService {
     }
 
     /** The servers of the calls the answer lets run, connected here; those that did not connect, in name order. */
-    private List<String> connectServers(String runId, CardAnswer answer) {
-        return runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null)
+    private List<String> connectServers(String runId, Optional<StoredRun> found, CardAnswer answer) {
+        return found.filter(run -> run.status().waiting() && run.pausedState() != null)
                 .map(run -> servers.missing(runId, servers.needed(run.pausedState(), answer.kind(),
                         answer.verdicts())))
                 .orElse(List.of());
@@ -271,11 +271,13 @@ public final class DefaultRunService implements RunService {
      * tools themselves, and a server that does not connect refuses the decision with the card still waiting.
      */
     DecisionChecks.Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
-        List<String> notConnected = connectServers(runId, answer);
+        // Read once for both: the claim checks again, in its transaction, that the card still waits.
+        Optional<StoredRun> found = runs.find(runId);
+        List<String> notConnected = connectServers(runId, found, answer);
         if (!notConnected.isEmpty()) {
             return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));
         }
-        return checks.check(decider, runId, digest, answer);
+        return checks.check(decider, runId, found, digest, answer);
     }
 
     /** The decision applied to the pause, nothing written yet; the approved calls run as the run owner. */

@@ -136,6 +136,20 @@ public final class ChangeFeed implements StoreChanges {
         return counters;
     }
 
+    /** Reads the counter of one kind, in the caller's transaction. */
+    long readCounter(Connection connection, ChangeKind kind) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT counter FROM change_counters WHERE kind = ?")) {
+            select.setString(1, kind.code());
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("the store has no change counter \"" + kind.code() + "\"");
+                }
+                return row.getLong(1);
+            }
+        }
+    }
+
     /** A poll found a counter; announce it if it moved past what this store has seen. */
     void observed(ChangeKind kind, long counter) {
         boolean[] moved = {false};

@@ -32,7 +32,7 @@ public final class ConfigurationStore {
 
     /** Saves a model configuration, replacing the one of the same name. */
     public void saveModel(ModelConfiguration model) {
-        database.write("save the model configuration " + model.name(), connection -> {
+        database.write("save the model configuration " + model.name(), ChangeKind.SETTINGS, connection -> {
             upsertModel(connection, model);
             return null;
         });
@@ -48,7 +48,7 @@ public final class ConfigurationStore {
     public void saveAll(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
         agents.forEach(ConfigurationStore::requireJsonArray);
         database.write("save " + models.size() + " model and " + agents.size() + " agent configurations",
-                connection -> {
+                ChangeKind.SETTINGS, connection -> {
                     for (ModelConfiguration model : models) {
                         upsertModel(connection, model);
                     }
@@ -106,7 +106,7 @@ public final class ConfigurationStore {
      */
     public void saveAgent(StoredAgentConfiguration agent) {
         requireJsonArray(agent);
-        database.write("save the agent configuration " + agent.name(), connection -> {
+        database.write("save the agent configuration " + agent.name(), ChangeKind.SETTINGS, connection -> {
             upsertAgent(connection, agent);
             return null;
         });
@@ -137,6 +137,15 @@ public final class ConfigurationStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a list of names did not turn into JSON", e);
         }
+    }
+
+    /**
+     * The settings' change counter, which every save of a model or agent configuration moves (tool settings, users
+     * and roles move it too). Read before a configuration, an unchanged counter proves that configuration current.
+     */
+    public long changeCount() {
+        return database.read("read the settings' change counter",
+                connection -> database.changes().readCounter(connection, ChangeKind.SETTINGS));
     }
 
     /** The agent configuration of this name, if the store has it. */
