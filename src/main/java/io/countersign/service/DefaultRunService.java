@@ -13,13 +13,10 @@ import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.InputSubmission;
-import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PreparedResume;
 import io.countersign.engine.run.RunOptions;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
-import io.countersign.engine.run.RunStateException;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -30,12 +27,10 @@ import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
 import io.countersign.store.Store;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -54,6 +49,7 @@ public final class DefaultRunService implements RunService {
     private final RunTimelines timelines;
     private final DecisionChecks checks;
     private final DecisionServers servers;
+    private final ClaimedDecisions decisions;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
@@ -77,6 +73,7 @@ public final class DefaultRunService implements RunService {
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
                 clock);
+        this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
     }
 
     /**
@@ -237,7 +234,7 @@ public final class DefaultRunService implements RunService {
         DecisionRecord decision = ready.decision();
         PreparedResume prepared;
         try {
-            prepared = prepare(ready.run().pausedState(), ready.configuration(), decider, decision);
+            prepared = decisions.prepare(ready.run().pausedState(), ready.configuration(), decider, decision);
         } catch (InvalidInputException e) {
             return new DecisionResult.InvalidInput(runId, e.errors());
         }
@@ -245,14 +242,14 @@ public final class DefaultRunService implements RunService {
             // The decision is claimed and put back with the changed card, so that every decider sees it changed.
             RunRepository.ClaimResult claim = runs.claim(decision);
             if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-                return putBackStale(claimed.run().lease(), stale);
+                return decisions.putBackStale(claimed.run().lease(), stale);
             }
             return DecisionChecks.refusedClaim(runId, claim);
         }
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
         RunRepository.ClaimResult claim = runs.claim(decision, resume.start());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-            return carryOut(claimed.run(), decision, resume);
+            return decisions.carryOut(claimed.run(), decision, resume);
         }
         return DecisionChecks.refusedClaim(runId, claim);
     }
@@ -280,88 +277,14 @@ public final class DefaultRunService implements RunService {
         return checks.check(decider, runId, found, digest, answer);
     }
 
-    /** The decision applied to the pause, nothing written yet; the approved calls run as the run owner. */
-    private PreparedResume prepare(PausedState state, AgentConfiguration configuration, Actor decider,
-                                   DecisionRecord decision) {
-        return switch (decision.kind()) {
-            case APPROVAL -> loop.prepareApproval(state, configuration,
-                    new ApprovalDecision(decider, decision.verdicts()));
-            case INPUT -> loop.prepareInput(state, configuration, new InputSubmission(decider, decision.input()));
-        };
-    }
-
-    /**
-     * Carries out the committed decision of a run claimed before (by a worker's queue, or before a restart): its
-     * start is committed now, under the run's lease; {@code decider} is who decided.
-     */
-    private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
-                                         DecisionRecord decision) {
-        List<String> missing = servers.missing(run.runId(), servers.needed(run.pausedState(), decision));
-        if (!missing.isEmpty()) {
-            // Without its tools an approved call would become a refusal: the decision waits for a process that
-            // can connect them, and nothing runs here.
-            runs.handBack(run.lease(), clock.instant());
-            return DecisionChecks.waitingForServers(run.runId(), decision, missing);
-        }
-        RunLease lease = run.lease();
-        PreparedResume prepared;
-        try {
-            prepared = prepare(run.pausedState(), configuration, decider, decision);
-        } catch (InvalidInputException e) {
-            runs.release(lease, run.pausedState(), clock.instant());
-            return new DecisionResult.InvalidInput(run.runId(), e.errors());
-        } catch (RunStateException e) {
-            runs.release(lease, run.pausedState(), clock.instant());
-            throw e;
-        }
-        if (prepared instanceof PreparedResume.Stale stale) {
-            return putBackStale(lease, stale);
-        }
-        PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
-        runs.begin(lease, resume.start());
-        return carryOut(run, decision, resume);
-    }
-
-    /** A preview changed since the card was shown: nothing ran, the person must look again. */
-    private DecisionResult putBackStale(RunLease lease, PreparedResume.Stale stale) {
-        runs.release(lease, stale.outcome().state(), clock.instant());
-        return new DecisionResult.Stale(lease.runId(), stale.outcome().state().digest());
-    }
-
-    /**
-     * Runs the decided calls and what follows under the claimed run's lease, and records where the run stands. A
-     * write the lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
-     */
-    private DecisionResult carryOut(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
-        RunLease lease = claimed.lease();
-        RunOutcome outcome = resume.carryOut(runs.journal(lease));
-        runs.recordOutcome(lease, outcome, clock.instant());
-        return DecisionChecks.done(claimed.runId(), outcome.status(), decision,
-                ResumedCalls.failed(claimed.pausedState(), decision, outcome));
-    }
-
-    /**
-     * Ends a run a worker claimed whose owner may no longer run agents (their roles were taken, or they were
-     * removed): nothing more is done in their name, and the run fails with reason {@code owner_not_permitted}.
-     */
+    /** See {@link ClaimedDecisions#refuseForOwner}. */
     StartedRun refuseForOwner(StoredRun claimed, Actor owner) {
-        PausedState state = claimed.pausedState();
-        runs.recordOutcome(claimed.lease(), new RunOutcome.Failed(claimed.runId(), "owner_not_permitted",
-                Permissions.refusal(owner, Operation.START_RUN) + " now, so nothing more runs in their name;"
-                        + " nothing was executed",
-                state == null ? claimed.transcript() : state.transcript(),
-                state == null ? claimed.history() : state.history(), claimed.counters()), clock.instant());
-        return new StartedRun(claimed.runId(), RunStatus.FAILED);
+        return decisions.refuseForOwner(claimed, owner);
     }
 
-    /**
-     * Carries out the committed decision of a run that a worker claimed ({@link StoredRun#lastDecision()}), as the
-     * decider's own process would have: the approved calls run under the run owner's identity.
-     *
-     * @param decider the person who decided, with their roles as the store knows them now
-     */
+    /** See {@link ClaimedDecisions#resumeDecided}. */
     DecisionResult resumeDecided(StoredRun claimed, Actor decider) {
-        return resumeClaimed(claimed, agents.get(claimed.agent()), decider, claimed.lastDecision());
+        return decisions.resumeDecided(claimed, decider);
     }
 
     /**
@@ -371,36 +294,7 @@ public final class DefaultRunService implements RunService {
      * stretch that never paused fails as {@code interrupted}. Resuming calls the runs' models.
      */
     public List<Resumption> resumeInterrupted() {
-        List<Resumption> resumptions = new ArrayList<>();
-        for (StoredRun run : runs.reconcile(clock.instant())) {
-            resumptions.add(resumeInterrupted(run));
-        }
-        return resumptions;
-    }
-
-    /** Carries out a reconciled run's committed decision, as the decider's own request would have. */
-    private Resumption resumeInterrupted(StoredRun run) {
-        DecisionRecord decision = run.lastDecision();
-        AgentConfiguration configuration;
-        try {
-            configuration = agents.get(run.agent());
-        } catch (IllegalArgumentException e) {
-            runs.release(run.lease(), run.pausedState(), clock.instant());
-            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
-        }
-        // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
-        Actor decider = new Actor(decision.decidedBy(), Set.of());
-        try {
-            DecisionResult result = resumeClaimed(run, configuration, decider, decision);
-            if (result instanceof DecisionResult.Done done && !done.waitingForServers().isEmpty()) {
-                return new Resumption.WaitsForServers(run.runId(), decision.decidedBy(), done.waitingForServers());
-            }
-            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(), result);
-        } catch (RunStateException e) {
-            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
-        } catch (RuntimeException e) {
-            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), false);
-        }
+        return decisions.resumeInterrupted();
     }
 
     @Override

@@ -1,0 +1,160 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.InputSubmission;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PreparedResume;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStateException;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.InvalidInputException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Carrying out committed decisions under a run's lease: the one this process has just claimed, one a worker's
+ * queue gave it, and those a stopped process left behind. A decision whose calls' servers do not connect here is
+ * handed back, never turned into refusals.
+ */
+final class ClaimedDecisions {
+    private final RunRepository runs;
+    private final AgentDirectory agents;
+    private final ToolLoop loop;
+    private final DecisionServers servers;
+    private final Clock clock;
+
+    ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers, Clock clock) {
+        this.runs = runs;
+        this.agents = agents;
+        this.loop = loop;
+        this.servers = servers;
+        this.clock = clock;
+    }
+
+    /** The decision applied to the pause, nothing written yet; the approved calls run as the run owner. */
+    PreparedResume prepare(PausedState state, AgentConfiguration configuration, Actor decider,
+                                   DecisionRecord decision) {
+        return switch (decision.kind()) {
+            case APPROVAL -> loop.prepareApproval(state, configuration,
+                    new ApprovalDecision(decider, decision.verdicts()));
+            case INPUT -> loop.prepareInput(state, configuration, new InputSubmission(decider, decision.input()));
+        };
+    }
+
+    /**
+     * Carries out the committed decision of a run claimed before (by a worker's queue, or before a restart): its
+     * start is committed now, under the run's lease; {@code decider} is who decided.
+     */
+    private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
+                                         DecisionRecord decision) {
+        List<String> missing = servers.missing(run.runId(), servers.needed(run.pausedState(), decision));
+        if (!missing.isEmpty()) {
+            // Without its tools an approved call would become a refusal: the decision waits for a process that
+            // can connect them, and nothing runs here.
+            runs.handBack(run.lease(), clock.instant());
+            return DecisionChecks.waitingForServers(run.runId(), decision, missing);
+        }
+        RunLease lease = run.lease();
+        PreparedResume prepared;
+        try {
+            prepared = prepare(run.pausedState(), configuration, decider, decision);
+        } catch (InvalidInputException e) {
+            runs.release(lease, run.pausedState(), clock.instant());
+            return new DecisionResult.InvalidInput(run.runId(), e.errors());
+        } catch (RunStateException e) {
+            runs.release(lease, run.pausedState(), clock.instant());
+            throw e;
+        }
+        if (prepared instanceof PreparedResume.Stale stale) {
+            return putBackStale(lease, stale);
+        }
+        PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
+        runs.begin(lease, resume.start());
+        return carryOut(run, decision, resume);
+    }
+
+    /** A preview changed since the card was shown: nothing ran, the person must look again. */
+    DecisionResult putBackStale(RunLease lease, PreparedResume.Stale stale) {
+        runs.release(lease, stale.outcome().state(), clock.instant());
+        return new DecisionResult.Stale(lease.runId(), stale.outcome().state().digest());
+    }
+
+    /**
+     * Runs the decided calls and what follows under the claimed run's lease, and records where the run stands. A
+     * write the lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
+     */
+    DecisionResult carryOut(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
+        RunLease lease = claimed.lease();
+        RunOutcome outcome = resume.carryOut(runs.journal(lease));
+        runs.recordOutcome(lease, outcome, clock.instant());
+        return DecisionChecks.done(claimed.runId(), outcome.status(), decision,
+                ResumedCalls.failed(claimed.pausedState(), decision, outcome));
+    }
+
+    /**
+     * Ends a run a worker claimed whose owner may no longer run agents (their roles were taken, or they were
+     * removed): nothing more is done in their name, and the run fails with reason {@code owner_not_permitted}.
+     */
+    StartedRun refuseForOwner(StoredRun claimed, Actor owner) {
+        PausedState state = claimed.pausedState();
+        runs.recordOutcome(claimed.lease(), new RunOutcome.Failed(claimed.runId(), "owner_not_permitted",
+                Permissions.refusal(owner, Operation.START_RUN) + " now, so nothing more runs in their name;"
+                        + " nothing was executed",
+                state == null ? claimed.transcript() : state.transcript(),
+                state == null ? claimed.history() : state.history(), claimed.counters()), clock.instant());
+        return new StartedRun(claimed.runId(), RunStatus.FAILED);
+    }
+
+    /**
+     * Carries out the committed decision of a run that a worker claimed ({@link StoredRun#lastDecision()}), as the
+     * decider's own process would have: the approved calls run under the run owner's identity.
+     *
+     * @param decider the person who decided, with their roles as the store knows them now
+     */
+    DecisionResult resumeDecided(StoredRun claimed, Actor decider) {
+        return resumeClaimed(claimed, agents.get(claimed.agent()), decider, claimed.lastDecision());
+    }
+
+    /** See {@link DefaultRunService#resumeInterrupted()}. */
+    List<Resumption> resumeInterrupted() {
+        List<Resumption> resumptions = new ArrayList<>();
+        for (StoredRun run : runs.reconcile(clock.instant())) {
+            resumptions.add(resumeInterrupted(run));
+        }
+        return resumptions;
+    }
+
+    /** Carries out a reconciled run's committed decision, as the decider's own request would have. */
+    private Resumption resumeInterrupted(StoredRun run) {
+        DecisionRecord decision = run.lastDecision();
+        AgentConfiguration configuration;
+        try {
+            configuration = agents.get(run.agent());
+        } catch (IllegalArgumentException e) {
+            runs.release(run.lease(), run.pausedState(), clock.instant());
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
+        }
+        // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
+        Actor decider = new Actor(decision.decidedBy(), Set.of());
+        try {
+            DecisionResult result = resumeClaimed(run, configuration, decider, decision);
+            if (result instanceof DecisionResult.Done done && !done.waitingForServers().isEmpty()) {
+                return new Resumption.WaitsForServers(run.runId(), decision.decidedBy(), done.waitingForServers());
+            }
+            return new Resumption.CarriedOut(run.runId(), decision.decidedBy(), result);
+        } catch (RunStateException e) {
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
+        } catch (RuntimeException e) {
+            return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), false);
+        }
+    }
+}
