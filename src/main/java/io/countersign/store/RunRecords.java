@@ -6,6 +6,7 @@ import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -105,12 +106,19 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
         return database.read("read run " + runId, connection -> rows.find(connection, runId));
     }
 
-    List<StoredRun> recent(int limit) {
+    /** The recent runs, each damaged one listed as such; see {@link RunRows#recentSummary}. */
+    List<RecentRunSummary> recent(int limit) {
         requirePositive(limit);
         return database.read("list the recent runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
                     + " ORDER BY r.updated_at DESC, r.id DESC LIMIT :limit")) {
-                return rows.runs(select.set("limit", limit));
+                List<RecentRunSummary> recent = new ArrayList<>();
+                try (ResultSet found = select.set("limit", limit).executeQuery()) {
+                    while (found.next()) {
+                        recent.add(rows.recentSummary(found));
+                    }
+                }
+                return recent;
             }
         });
     }
