@@ -69,6 +69,10 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
             throw new IllegalArgumentException("the lease of run " + lease.runId() + " cannot record the outcome of"
                     + " run " + runId);
         }
+        if (outcome instanceof RunOutcome.OutcomeUnknown unknown) {
+            flagOutcomeUnknown(lease, unknown, at);
+            return;
+        }
         database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
             PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
             RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
@@ -98,6 +102,30 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                 }
             }
             CallJournal.clear(connection, runId);
+            return null;
+        });
+    }
+
+    /**
+     * Flags the run with the call whose outcome is unknown, for the lease's driver: the run keeps its card and
+     * decision for {@code settle --retry}, and the call's intent stays open in the journal, as after a crash.
+     */
+    private void flagOutcomeUnknown(RunLease lease, RunOutcome.OutcomeUnknown outcome, Instant at) {
+        String runId = outcome.runId();
+        database.write("flag the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs AS r SET"
+                    + " outcome_unknown = :calls, updated_at = :at, failure_reason = 'outcome_unknown',"
+                    + " failure_message = :message, owner = NULL, queued_at = NULL, worker_id = NULL,"
+                    + " lease_expires = NULL WHERE r.id = :runId AND " + LockedRun.DRIVEN)) {
+                update.set("calls", RunRows.callsToJson(List.of(outcome.callId()))).set("at", at)
+                        .set("message", outcome.reason() + "; settle it: countersign settle " + runId
+                                + " --retry (decide again) or --fail")
+                        .set("runId", runId);
+                if (LockedRun.bindDriven(update, session, lease).executeUpdate() == 0) {
+                    throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                            "its unknown outcome cannot be flagged");
+                }
+            }
             return null;
         });
     }
