@@ -1,6 +1,7 @@
 // A tiny MCP server over stdio for the crash tests: its one tool, "append", appends its "line" argument to a
 // ledger file, so that every execution is counted. Run: node ledger-server.js LEDGER CONTROL_FOLDER
-// A file "broken" in the control folder makes it exit at start, a file "hold" makes it wait before it answers.
+// A file "broken" in the control folder makes it exit at start, a file "hold" makes it wait before it answers,
+// a file "die" makes it exit in the middle of a call, after the line is appended and before it answers.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -26,6 +27,9 @@ function answer(request) {
         inputSchema: {type: 'object', properties: {line: {type: 'string'}}, required: ['line']}}]};
     case 'tools/call':
       fs.appendFileSync(ledger, request.params.arguments.line + '\n');
+      if (fs.existsSync(path.join(control, 'die'))) {
+        process.exit(1);
+      }
       return {content: [{type: 'text', text: 'appended'}]};
     case 'ping':
       return {};

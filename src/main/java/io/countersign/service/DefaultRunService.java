@@ -200,7 +200,7 @@ public final class DefaultRunService implements RunService {
         Permissions.require(actor, Operation.VIEW_TIMELINE);
         return runs.recent(limit).stream().map(run -> new RunSummary(run.runId(), run.agent(), run.initiator(),
                 run.status(), run.createdAt(), run.updatedAt(), run.prompt(), run.failureReason(),
-                run.outcomeUnknown())).toList();
+                run.outcomeUnknown(), run.damage())).toList();
     }
 
     @Override

@@ -3,7 +3,15 @@ package io.countersign.service;
 import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
 
-/** A run in a list of recent runs; {@code failure} is the reason of a failed run, else {@code null}. */
+/**
+ * A run in a list of recent runs; {@code failure} is the reason of a failed run, else {@code null}; {@code damage}
+ * says what of the run's stored state is damaged, or is {@code null}: a damaged run is listed all the same, and
+ * can only be settled as failed.
+ */
 public record RunSummary(String runId, String agent, String initiator, RunStatus status, Instant startedAt,
-                         Instant updatedAt, String prompt, String failure, boolean outcomeUnknown) {
+                         Instant updatedAt, String prompt, String failure, boolean outcomeUnknown, String damage) {
+
+    public boolean damaged() {
+        return damage != null;
+    }
 }

@@ -285,8 +285,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :status,"
                 + " updated_at = :at, paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
                 + " refused_count = :refusedCount, claimed_decision = NULL, outcome_unknown = NULL, owner = NULL,"
-                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL, epoch = epoch + 1"
-                + " WHERE id = :runId AND epoch = :epoch")) {
+                + " queued_at = NULL, worker_id = NULL, lease_expires = NULL, failure_reason = NULL,"
+                + " failure_message = NULL, epoch = epoch + 1 WHERE id = :runId AND epoch = :epoch")) {
             update.set("status", state.status().code()).set("at", at).set("runId", state.runId())
                     .set("epoch", epoch);
             RunRows.bindPausedState(update, state);

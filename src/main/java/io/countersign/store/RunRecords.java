@@ -6,6 +6,7 @@ import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -68,6 +69,10 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
             throw new IllegalArgumentException("the lease of run " + lease.runId() + " cannot record the outcome of"
                     + " run " + runId);
         }
+        if (outcome instanceof RunOutcome.OutcomeUnknown unknown) {
+            flagOutcomeUnknown(lease, unknown, at);
+            return;
+        }
         database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
             PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
             RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
@@ -101,16 +106,47 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
         });
     }
 
+    /**
+     * Flags the run with the call whose outcome is unknown, for the lease's driver: the run keeps its card and
+     * decision for {@code settle --retry}, and the call's intent stays open in the journal, as after a crash.
+     */
+    private void flagOutcomeUnknown(RunLease lease, RunOutcome.OutcomeUnknown outcome, Instant at) {
+        String runId = outcome.runId();
+        database.write("flag the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
+            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs AS r SET"
+                    + " outcome_unknown = :calls, updated_at = :at, failure_reason = 'outcome_unknown',"
+                    + " failure_message = :message, owner = NULL, queued_at = NULL, worker_id = NULL,"
+                    + " lease_expires = NULL WHERE r.id = :runId AND " + LockedRun.DRIVEN)) {
+                update.set("calls", RunRows.callsToJson(List.of(outcome.callId()))).set("at", at)
+                        .set("message", outcome.reason() + "; settle it: countersign settle " + runId
+                                + " --retry (decide again) or --fail")
+                        .set("runId", runId);
+                if (LockedRun.bindDriven(update, session, lease).executeUpdate() == 0) {
+                    throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                            "its unknown outcome cannot be flagged");
+                }
+            }
+            return null;
+        });
+    }
+
     Optional<StoredRun> find(String runId) {
         return database.read("read run " + runId, connection -> rows.find(connection, runId));
     }
 
-    List<StoredRun> recent(int limit) {
+    /** The recent runs, each damaged one listed as such; see {@link RunRows#recentSummary}. */
+    List<RecentRunSummary> recent(int limit) {
         requirePositive(limit);
         return database.read("list the recent runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
                     + " ORDER BY r.updated_at DESC, r.id DESC LIMIT :limit")) {
-                return rows.runs(select.set("limit", limit));
+                List<RecentRunSummary> recent = new ArrayList<>();
+                try (ResultSet found = select.set("limit", limit).executeQuery()) {
+                    while (found.next()) {
+                        recent.add(rows.recentSummary(found));
+                    }
+                }
+                return recent;
             }
         });
     }

@@ -15,6 +15,7 @@ import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -133,6 +134,19 @@ final class RunRows {
         } catch (RuntimeException damage) {
             return WaitingRunSummary.damaged(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, damaged(runId, "inbox summary", damage).damage());
+        }
+    }
+
+    /** A run as the list of recent runs shows it; a row that does not decode is listed as damaged. */
+    RecentRunSummary recentSummary(ResultSet row) throws SQLException {
+        try {
+            return RecentRunSummary.of(run(row, decision(row, "last_")));
+        } catch (RuntimeException damage) {
+            String runId = row.getString("id");
+            return RecentRunSummary.damaged(runId, row.getString("agent"), row.getString("initiator"),
+                    row.getString("prompt"), RunStatus.fromCode(row.getString("status")),
+                    Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
+                    damaged(runId, "run", damage).damage());
         }
     }
 

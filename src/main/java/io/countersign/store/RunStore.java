@@ -10,6 +10,7 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -76,7 +77,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     }
 
     @Override
-    public List<StoredRun> recent(int limit) {
+    public List<RecentRunSummary> recent(int limit) {
         return runs.recent(limit);
     }
 

@@ -3,7 +3,9 @@ package io.countersign.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
+import io.countersign.service.RunSummary;
 import io.countersign.service.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
@@ -23,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * One run whose stored paused state is damaged among ten good ones, in a real SQLite file: the inbox lists all
  * eleven with the damaged one marked, {@code show} and {@code decide} of it refuse in one sentence naming the run
- * and write nothing, and {@code settle --fail} ends it.
+ * and write nothing, and {@code settle --fail} ends it. The list of recent runs marks it the same way.
  */
 class DamagedRunTest {
     private static final List<String> AGENTS = List.of("release-notes-bot", "intake-form", "web-research");
@@ -142,6 +144,23 @@ class DamagedRunTest {
             assertThat(inbox).filteredOn(WaitingRun::damaged).singleElement().satisfies(run -> {
                 assertThat(run.runId()).isEqualTo(damagedRun);
                 assertThat(run.damage()).startsWith("damaged inbox summary: digest");
+            });
+        }
+    }
+
+    @Test
+    void recentRunsListTheOthersAndMarkTheDamagedOne() throws SQLException {
+        damage("not json at all");
+        try (CountersignRuntime runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(file()))) {
+            List<RunSummary> recent = runtime.runs().recent(runtime.user("maria"), 100);
+
+            // the eleven waiting runs and the demo's completed one
+            assertThat(recent).hasSize(everyRow().stream().filter(row -> row.startsWith("runs|")).toList().size())
+                    .extracting(RunSummary::status).contains(RunStatus.COMPLETED);
+            assertThat(recent).filteredOn(RunSummary::damaged).singleElement().satisfies(run -> {
+                assertThat(run.runId()).isEqualTo(damagedRun);
+                assertThat(run.status().waiting()).isTrue();
+                assertThat(run.damage()).startsWith("damaged paused state: not valid JSON");
             });
         }
     }

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Committed decisions through the real command line in child processes, with a tiny MCP server whose one tool
  * appends a line to a ledger per execution: a decision committed for a worker ({@code decide --queue}) is kept
  * while read-only commands carry nothing out, a worker whose server cannot start leaves the
- * decision waiting with its reason, and a process that has the server carries it out exactly once.
+ * decision waiting with its reason, and a process that has the server carries it out exactly once. A server that
+ * dies in the middle of the call leaves the run flagged "outcome unknown" for {@code settle}, never retried.
  */
 class DecisionRecoveryTest {
     @TempDir
@@ -130,6 +131,45 @@ class DecisionRecoveryTest {
         assertThat(decided.exitCode()).as(decided.err()).isZero();
         assertThat(decided.json().path("status").asText()).isEqualTo("completed");
         assertThat(ledgerLines()).containsExactly("once");
+    }
+
+    @Test
+    void aServerThatDiesDuringTheCallLeavesTheRunFlaggedForSettle() throws Exception {
+        Files.createFile(control.resolve("die"));
+        String retried = decidedWhileTheServerDies();
+        String failed = decidedWhileTheServerDies();
+        assertThat(ledgerLines()).as("one execution per decided call").containsExactly("once", "once");
+
+        JsonNode shown = countersign.run("show", retried).json();
+        assertThat(shown.path("status").asText()).isEqualTo("running");
+        assertThat(shown.path("unknownOutcomeCalls")).hasSize(1);
+        assertThat(shown.path("failure").asText()).startsWith("outcome_unknown: server \"ctr\" went away during"
+                + " the call of append: whether it took effect is unknown; settle it: countersign settle " + retried);
+        assertThat(countersign.run("inbox").json().findValuesAsText("runId")).doesNotContain(retried, failed);
+
+        CommandProcess.Result retry = countersign.run("settle", retried, "--retry");
+        assertThat(retry.exitCode()).as(retry.err()).isZero();
+        assertThat(retry.json().path("status").asText()).isEqualTo("waiting_for_approval");
+        JsonNode again = countersign.run("show", retried).json();
+        assertThat(again.path("failure").isNull()).as(again.toString()).isTrue();
+        assertThat(again.path("card").path("digest").asText()).hasSize(64);
+
+        CommandProcess.Result fail = countersign.run("settle", failed, "--fail");
+        assertThat(fail.exitCode()).as(fail.err()).isZero();
+        assertThat(fail.json().path("status").asText()).isEqualTo("failed");
+        assertThat(intents(failed)).isZero();
+        assertThat(ledgerLines()).as("settling executes nothing").hasSize(2);
+    }
+
+    /** A paused run decided with its server set to die in the middle of the call; the run's id. */
+    private String decidedWhileTheServerDies() {
+        JsonNode card = pausedRun();
+        String runId = card.path("runId").asText();
+        CommandProcess.Result decided = countersign.run("decide", runId, "--digest", card.path("digest").asText(),
+                "--approve-all");
+        assertThat(decided.exitCode()).as(decided.err()).isZero();
+        assertThat(decided.json().path("status").asText()).isEqualTo("running");
+        return runId;
     }
 
     @Test

@@ -452,6 +452,29 @@ class ToolLoopTest {
                 .containsExactly(ToolInvocationObservation.Outcome.OK, ToolInvocationObservation.Outcome.CANCELLED);
     }
 
+    @Test
+    void aCallWhoseOutcomeIsUnknownStopsTheStretchFlaggedAndRunsNothingAfterIt() {
+        TestTools.Recording vanishing = new TestTools.Recording("vanish", ToolEffect.READ,
+                DataClass.PUBLIC_CONTENT, "files") {
+            @Override
+            public ToolResult execute(ToolCallRequest request) {
+                return ToolResult.outcomeUnknown("server \"x\" went away during the call of vanish");
+            }
+        };
+        LoopHarness local = new LoopHarness(vanishing, fsRead);
+        RunOutcome outcome = local.loop(script(calls(call("c0", "vanish", "{}"), READ_A), answer("never")))
+                .runLoop(local.request("go"));
+
+        assertThat(outcome).isInstanceOfSatisfying(RunOutcome.OutcomeUnknown.class, unknown -> {
+            assertThat(unknown.callId()).isEqualTo("c0");
+            assertThat(unknown.reason()).isEqualTo("server \"x\" went away during the call of vanish");
+        });
+        assertThat(outcome.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(fsRead.executed).isEmpty();
+        assertThat(local.requests).as("the model is not asked again").hasSize(1);
+        assertThat(outcome.transcript()).extracting(ChatMessage::role).doesNotContain(ChatMessage.Role.TOOL);
+    }
+
     private Runnable cancelHook = () -> { };
 
     private void harnessCancel() {

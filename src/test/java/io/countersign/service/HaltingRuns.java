@@ -8,6 +8,7 @@ import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import java.time.Instant;
 import java.util.List;
@@ -82,7 +83,7 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
-    public List<StoredRun> recent(int limit) {
+    public List<RecentRunSummary> recent(int limit) {
         return runs.recent(limit);
     }
 

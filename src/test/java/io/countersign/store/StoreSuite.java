@@ -35,6 +35,7 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
@@ -1372,7 +1373,7 @@ abstract class StoreSuite {
             runs().create("b", "writer", "maria", "Tidy the notes", false, NOW.plusSeconds(30));
             paused("c", NOW.plusSeconds(20));
 
-            assertThat(runs().recent(2)).extracting(StoredRun::runId).containsExactly("b", "c");
+            assertThat(runs().recent(2)).extracting(RecentRunSummary::runId).containsExactly("b", "c");
         }
 
         @Test

@@ -106,10 +106,13 @@ public final class RunsViewModel {
         return messages.get("runs.item", run.agent(), messages.shortRunId(run.runId()));
     }
 
-    /** "completed · by maria · Mar 2, 10:42", with the failure or an unknown outcome where there is one. */
+    /** "completed · by maria · Mar 2, 10:42", with the damage, the failure or an unknown outcome where there is one. */
     public String detailsOf(RunSummary run) {
         String when = run.updatedAt() == null ? "" : WHEN.format(run.updatedAt().atZone(zone));
         String details = messages.get("runs.details", run.status().code().replace('_', ' '), run.initiator(), when);
+        if (run.damaged()) {
+            details += " · " + messages.get("runs.damaged", run.damage());
+        }
         if (run.outcomeUnknown()) {
             details += " · " + messages.get("runs.outcomeUnknown");
         }

@@ -2,6 +2,7 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -40,8 +41,11 @@ public interface RunRepository {
 
     Optional<StoredRun> find(String runId);
 
-    /** The most recently updated runs, newest first, whatever their status. */
-    List<StoredRun> recent(int limit);
+    /**
+     * The most recently updated runs, newest first, whatever their status; a run whose stored state does not
+     * decode is listed as damaged and hides no other.
+     */
+    List<RecentRunSummary> recent(int limit);
 
     /** Every run that waits for a person (approval or input), oldest wait first. */
     List<StoredRun> waiting();

@@ -36,7 +36,8 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
     /**
      * Answers each call of the turn in the transcript, in order: a refused call with its refusal, a call that
      * waited with what the answer made of it, any other through {@link #execute}. Returns the cancelled outcome
-     * when the run was cancelled before the turn was through, else empty.
+     * when the run was cancelled before the turn was through, or the flagged one when a call's outcome is unknown
+     * (the calls after it are not run), else empty.
      */
     Optional<RunOutcome> runTurn(RunSegment run, AgentConfiguration configuration, List<String> offered,
                                  List<PendingCall> calls, PauseAnswer answer) {
@@ -56,6 +57,9 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     yield run.settle(call, ((PauseAnswer.Step.Refuse) step).resultText());
                 }
             };
+            if (run.outcomeUnknown().isPresent()) {
+                return run.outcomeUnknown();
+            }
             run.notExecuted(call.call(), ToolInvocationObservation.Outcome.DENIED);
             run.transcript.add(ChatMessage.tool(call.call().id(), result));
         }
@@ -119,6 +123,13 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     new Object[] {call.name(), run.runId, e.getClass().getName()});
             result = ToolResult.failure("tool \"" + call.name() + "\" failed unexpectedly; its error is kept out of"
                     + " the transcript. Try another approach or ask the person behind the run.");
+        }
+        if (result.outcomeUnknown()) {
+            // No outcome goes in the journal: the call's intent stays open, as after a crash, for a person to settle.
+            LOG.log(Level.WARNING, "the outcome of tool {0} in run {1} is unknown",
+                    new Object[] {call.name(), run.runId});
+            run.outcomeUnknown(call, result.content());
+            return result.content();
         }
         ToolInvocationObservation.Outcome outcome = result.failed()
                 ? ToolInvocationObservation.Outcome.FAILED : ToolInvocationObservation.Outcome.OK;

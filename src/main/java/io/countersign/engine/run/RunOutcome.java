@@ -102,6 +102,25 @@ public sealed interface RunOutcome {
         }
     }
 
+    /**
+     * A call went out and its outcome is unknown, such as a remote server that went away while it ran: the stretch
+     * stops there, and the run stays flagged with the call for a person to settle, never retried on its own.
+     * {@code reason} says what happened, for a person.
+     */
+    record OutcomeUnknown(String runId, String callId, String reason, List<ChatMessage> transcript,
+                          ToolInvocationHistory history, RunCounters counters) implements RunOutcome {
+        public OutcomeUnknown {
+            Objects.requireNonNull(callId, "callId");
+            Objects.requireNonNull(reason, "reason");
+            transcript = List.copyOf(transcript);
+        }
+
+        @Override
+        public RunStatus status() {
+            return RunStatus.RUNNING;
+        }
+    }
+
     /** Someone cancelled the run; every call of the last turn that had not run was answered as cancelled. */
     record Cancelled(String runId, List<ChatMessage> transcript, ToolInvocationHistory history,
                      RunCounters counters) implements RunOutcome {

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -41,6 +42,7 @@ final class RunSegment {
     private final Map<String, List<String>> offeredByModel = new HashMap<>();
     /** The journal of this stretch's driver. */
     private ExecutionJournal journal = ExecutionJournal.NONE;
+    private RunOutcome outcomeUnknown;
     /** Calls whose intent was journalled ahead, with the decision, and that have not started yet. */
     private final Set<String> journalledAhead = new HashSet<>();
 
@@ -170,6 +172,16 @@ final class RunSegment {
 
     RunOutcome failed(String reason, String message) {
         return new RunOutcome.Failed(runId, reason, message, transcript, history, counters);
+    }
+
+    /** The call went out and nobody knows whether it took effect: the stretch ends here, flagged. */
+    void outcomeUnknown(ToolCall call, String reason) {
+        outcomeUnknown = new RunOutcome.OutcomeUnknown(runId, call.id(), reason, transcript, history, counters);
+    }
+
+    /** The flagged outcome of a call whose outcome is unknown, once one is. */
+    Optional<RunOutcome> outcomeUnknown() {
+        return Optional.ofNullable(outcomeUnknown);
     }
 
     RunOutcome cancelled() {

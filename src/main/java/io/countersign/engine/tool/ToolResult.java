@@ -5,9 +5,11 @@ import java.util.Objects;
 
 /**
  * What a tool gives back to the model. Content is capped at {@value #MAX_BYTES} UTF-8 bytes; longer
- * content is cut at a character boundary and says so.
+ * content is cut at a character boundary and says so. A result whose {@code outcomeUnknown} is set says the call
+ * may or may not have taken effect, such as a server that went away while it ran: its content is a reason for a
+ * person, and the model never reads it.
  */
-public record ToolResult(String content, boolean failed) {
+public record ToolResult(String content, boolean failed, boolean outcomeUnknown) {
     public static final int MAX_BYTES = 50_000;
 
     public ToolResult {
@@ -15,8 +17,17 @@ public record ToolResult(String content, boolean failed) {
         content = capped(content);
     }
 
+    public ToolResult(String content, boolean failed) {
+        this(content, failed, false);
+    }
+
     public static ToolResult ok(String content) {
         return new ToolResult(content, false);
+    }
+
+    /** The call went out and no answer came back: nobody knows whether it took effect; {@code reason} says why. */
+    public static ToolResult outcomeUnknown(String reason) {
+        return new ToolResult(reason, true, true);
     }
 
     /** An expected failure the model may read and react to, such as a file that does not exist. */

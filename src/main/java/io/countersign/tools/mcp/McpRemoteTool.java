@@ -89,9 +89,10 @@ final class McpRemoteTool implements RemoteTool {
     }
 
     /**
-     * A server that fails, dies or does not answer in time gives a failed result, never an exception; a JSON-RPC
-     * error's text stays out of it ({@link McpServerException#forModel()}). A result the server marks
-     * {@code isError} is the tool's own answer and is passed on as it is.
+     * A server that fails or does not answer in time gives a failed result, never an exception; a JSON-RPC
+     * error's text stays out of it ({@link McpServerException#forModel()}). A server that stops or whose connection
+     * breaks while the call is open may have carried it out: its outcome is unknown, said in words of our own. A
+     * result the server marks {@code isError} is the tool's own answer and is passed on as it is.
      */
     @Override
     public ToolResult execute(ToolCallRequest request) {
@@ -99,6 +100,10 @@ final class McpRemoteTool implements RemoteTool {
         try {
             return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments));
         } catch (McpServerException e) {
+            if (e.kind() == McpServerException.Kind.STOPPED) {
+                return ToolResult.outcomeUnknown("server \"" + server.name() + "\" went away during the call of "
+                        + remoteName + ": whether it took effect is unknown");
+            }
             return ToolResult.failure(e.forModel());
         }
     }
