@@ -1,5 +1,10 @@
 package io.countersign.store;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,6 +41,32 @@ final class Migrations {
         if (upToDate(database)) {
             return;
         }
+        if (database.location() instanceof StoreLocation.SqliteFile file) {
+            // Flyway takes no lock on SQLite: processes creating one new store at once would each see the
+            // other's first tables and no history yet. They take turns on a lock file beside the store.
+            synchronized (Migrations.class) {
+                try (FileChannel lockFile = FileChannel.open(lockFileOf(file.file()), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE); FileLock held = lockFile.lock()) {
+                    if (!upToDate(database)) {
+                        migrate(database);
+                    }
+                } catch (IOException e) {
+                    throw new StoreUnavailableException("The store " + database.location().describe()
+                            + " cannot be migrated: its lock file " + lockFileOf(file.file()) + " cannot be locked ("
+                            + e.getMessage() + ")", e);
+                }
+            }
+            return;
+        }
+        migrate(database);
+    }
+
+    /** The file that processes migrating the same SQLite store lock in turn. */
+    static Path lockFileOf(Path store) {
+        return store.resolveSibling(store.getFileName() + "-migration.lock");
+    }
+
+    private static void migrate(Database database) {
         Flyway flyway = Flyway.configure(Migrations.class.getClassLoader())
                 .dataSource(database.dataSource())
                 .locations(LOCATION)
