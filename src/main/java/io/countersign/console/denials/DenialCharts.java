@@ -26,6 +26,7 @@ import javafx.scene.control.Label;
 final class DenialCharts {
     /** The values a bar chart shows; the rest stay in the filter lists. */
     private static final int BARS = 8;
+    private static final double MAX_DAY_BAR = 36;
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MM-dd");
     private static final DateTimeFormatter DAY_OF_YEAR = DateTimeFormatter.ISO_LOCAL_DATE;
 
@@ -56,6 +57,7 @@ final class DenialCharts {
         });
         CountAxis.prepare((NumberAxis) dayChart.getYAxis(), locale);
         viewModel.byDay().addListener((ListChangeListener<DayCount>) change -> showDays());
+        dayChart.widthProperty().addListener((o, was, now) -> fitDayBars());
         dayTitle.textProperty().bind(Bindings.createStringBinding(() ->
                 viewModel.totalProperty().get() < 0 ? messages.get("denials.chart.day")
                         : messages.get("denials.chart.dayTotal", viewModel.totalProperty().get()),
@@ -91,11 +93,18 @@ final class DenialCharts {
             for (LocalDate day = first; !day.isAfter(last); day = day.plusDays(1)) {
                 series.getData().add(new XYChart.Data<>(label.format(day), byDay.getOrDefault(day, 0L)));
             }
-            dayChart.setCategoryGap(series.getData().size() > 45 ? 0 : 2);
         }
         CountAxis.fit((NumberAxis) dayChart.getYAxis(), viewModel.byDay().stream().mapToLong(DayCount::count).max()
                 .orElse(0));
         // a new series each time: a category axis keeps stale categories when the data of a series is replaced
         dayChart.getData().setAll(List.of(series));
+        fitDayBars();
+    }
+
+    /** Bars at most a few dozen pixels wide: one day alone is a bar, not a block filling the chart. */
+    private void fitDayBars() {
+        int days = dayChart.getData().isEmpty() ? 1 : Math.max(1, dayChart.getData().get(0).getData().size());
+        double slot = Math.max(dayChart.getWidth() - 60, 100) / days;
+        dayChart.setCategoryGap(Math.max(days > 45 ? 0 : 2, slot - MAX_DAY_BAR));
     }
 }
