@@ -58,10 +58,7 @@ class EventServiceTest {
 
     @Test
     void aDecisionsEventLeadsToTheReasonsTheOperatorGaveForWhatTheyDeniedForSupervisorsOnly() {
-        String runId = demo.runOf("release-notes-bot");
-        String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
-        demo.runtime.runs().decide(demo.operator, runId, digest,
-                List.of(ApprovalDecision.CallVerdict.deny(0, "Wrong file")));
+        demo.operatorDeniesTheReleaseNotes("Wrong file");
         GovernanceEvent decided = events.page(demo.supervisor, EventFilter.all().ofTypes(
                 Set.of(EventType.APPROVAL_DECIDED)), PageRequest.first(10)).events().get(0);
 

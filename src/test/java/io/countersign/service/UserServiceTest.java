@@ -1,14 +1,12 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.run.ApprovalDecision;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,10 +71,7 @@ class UserServiceTest {
 
     @Test
     void removedUserIsGoneWithTheirRolesWhileTheirDecisionKeepsTheirName() {
-        String runId = demo.runOf("release-notes-bot");
-        String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
-        demo.runtime.runs().decide(demo.operator, runId, digest,
-                List.of(ApprovalDecision.CallVerdict.deny(0, "Wrong file")));
+        demo.operatorDeniesTheReleaseNotes("Wrong file");
 
         assertThat(users.remove(demo.admin, "maria")).isEqualTo(new UserResult.Removed(demo.operator));
 
