@@ -12,19 +12,39 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code users} and {@code user set}. */
+/** {@code users}, {@code users remove} and {@code user set}. */
 final class UserCommands {
 
     private UserCommands() {
     }
 
-    @Command(name = "users", description = "Every user and their roles. Admins only.")
+    @Command(name = "users", description = "Every user and their roles. Admins only.",
+            subcommands = Users.Remove.class)
     static final class Users extends Subcommand {
         @Override
         public Integer call() {
             ArrayNode users = Views.array();
             runtime().users().list(actor()).forEach(user -> users.add(Views.user(user)));
             return print(users);
+        }
+
+        @Command(name = "remove", description = "Remove a user and their roles; their decisions and events keep"
+                + " their name. The last admin cannot be removed. Admins only.")
+        static final class Remove extends Subcommand {
+            @Parameters(paramLabel = "NAME", description = "The user.")
+            String name;
+
+            @Override
+            public Integer call() {
+                UserResult result = runtime().users().remove(actor(), name);
+                if (result instanceof UserResult.Removed removed) {
+                    return print(Views.user(removed.user()).put("result", "removed"));
+                }
+                if (result instanceof UserResult.NoSuchUser) {
+                    throw CliFailure.refused("no user is named \"" + name + "\" (see: countersign users)");
+                }
+                throw CliFailure.refused(((UserResult.Refused) result).reason());
+            }
         }
     }
 

@@ -149,6 +149,7 @@ final class Views {
         ObjectNode node = object();
         strings(node, "refusals", preview.refusals());
         strings(node, "joinUnattended", preview.joinUnattended());
+        strings(node, "deniedJoining", preview.deniedJoining());
         strings(node, "leaveUnattended", preview.leaveUnattended());
         strings(node, "becomeApprovalBound", preview.becomeApprovalBound());
         strings(node, "stopApprovalBound", preview.stopApprovalBound());

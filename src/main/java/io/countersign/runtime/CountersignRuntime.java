@@ -216,7 +216,7 @@ public final class CountersignRuntime implements AutoCloseable {
             IdGenerator ids = IdGenerator.random();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
                     clock, ids, Locale.getDefault());
-            Services services = new Services(new DefaultEventService(store.events()),
+            Services services = new Services(new DefaultEventService(store.events(), store.runs()),
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
                     new DefaultAgentService(store.configurations(), registry, store.servers(), models::create),

@@ -1,6 +1,9 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.store.RunStore;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.event.DayCount;
 import io.countersign.engine.event.EventCharts;
 import io.countersign.engine.event.EventCount;
@@ -19,9 +22,11 @@ import java.util.Objects;
 /** The event use cases over the store's {@link EventStore}. */
 public final class DefaultEventService implements EventService {
     private final EventStore events;
+    private final RunStore runs;
 
-    public DefaultEventService(EventStore events) {
+    public DefaultEventService(EventStore events, RunStore runs) {
         this.events = Objects.requireNonNull(events, "events");
+        this.runs = Objects.requireNonNull(runs, "runs");
     }
 
     @Override
@@ -76,5 +81,15 @@ public final class DefaultEventService implements EventService {
     public long purgeOlderThan(Actor actor, Duration age) {
         Permissions.require(actor, Operation.PURGE_EVENTS);
         return events.purgeOlderThan(age);
+    }
+
+    @Override
+    public List<ApprovalDecision.CallVerdict> denials(Actor actor, GovernanceEvent event) {
+        Permissions.require(actor, Operation.QUERY_EVENTS);
+        if (event.type() != EventType.APPROVAL_DECIDED || event.runId() == null || event.actor() == null) {
+            return List.of();
+        }
+        return runs.decisionNear(event.runId(), event.actor(), event.time()).stream()
+                .flatMap(decision -> decision.verdicts().stream()).filter(verdict -> !verdict.approved()).toList();
     }
 }

@@ -173,19 +173,24 @@ public final class DefaultSettingsService implements SettingsService {
         }
         Map<String, ToolSettingView> before = byName(views(now));
         Map<String, ToolSettingView> changed = byName(views(after));
-        return new SettingPreview(refusals,
-                names(changed, before, view -> view.runsUnattended()),
+        List<String> joining = names(changed, before, view -> view.runsUnattended());
+        List<ToolInvocationObservation> recent = runs.recentCalls(PREVIEW_SAMPLE);
+        return new SettingPreview(refusals, joining,
                 names(before, changed, view -> view.runsUnattended()),
                 names(changed, before, view -> view.approvalBound()),
                 names(before, changed, view -> view.approvalBound()),
-                impact(before, changed));
+                impact(recent, before, changed),
+                joining.stream().filter(tool -> recent.stream().anyMatch(call -> call.toolName().equals(tool)
+                        && call.outcome() == ToolInvocationObservation.Outcome.DENIED)).toList());
     }
 
-    private SettingPreview.CallImpact impact(Map<String, ToolSettingView> before, Map<String, ToolSettingView> after) {
+    private static SettingPreview.CallImpact impact(List<ToolInvocationObservation> recent,
+                                                    Map<String, ToolSettingView> before,
+                                                    Map<String, ToolSettingView> after) {
         int sampled = 0;
         int[] now = new int[3];
         int[] then = new int[3];
-        for (ToolInvocationObservation call : runs.recentCalls(PREVIEW_SAMPLE)) {
+        for (ToolInvocationObservation call : recent) {
             ToolSettingView was = before.get(call.toolName());
             if (was == null) {
                 continue;

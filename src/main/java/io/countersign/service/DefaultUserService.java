@@ -47,4 +47,17 @@ public final class DefaultUserService implements UserService {
             return new UserResult.Refused(lastAdmin.getMessage());
         }
     }
+
+    @Override
+    public UserResult remove(Actor actor, String name) {
+        Permissions.require(actor, Operation.MANAGE_USERS);
+        if (users.find(name).isEmpty()) {
+            return new UserResult.NoSuchUser(name);
+        }
+        try {
+            return new UserResult.Removed(users.remove(name, actor));
+        } catch (IllegalStateException lastAdmin) {
+            return new UserResult.Refused(lastAdmin.getMessage());
+        }
+    }
 }

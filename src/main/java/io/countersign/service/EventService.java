@@ -1,6 +1,8 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.event.DayCount;
 import io.countersign.engine.event.EventCharts;
 import io.countersign.engine.event.EventCount;
@@ -53,4 +55,11 @@ public interface EventService {
         RULE,
         TOOL
     }
+
+    /**
+     * The calls an operator denied with the decision an {@code approval_decided} event records, with the reason
+     * each was given (the reasons live in the decision record, never in events); none for other events, or when
+     * the decision is no longer stored.
+     */
+    List<ApprovalDecision.CallVerdict> denials(Actor actor, GovernanceEvent event);
 }

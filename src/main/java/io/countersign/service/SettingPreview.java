@@ -11,10 +11,14 @@ import java.util.List;
  * @param becomeApprovalBound  tools that would wait for approval, and do not now
  * @param stopApprovalBound    tools that wait for approval now, and would not
  * @param calls                the recent recorded calls, judged under the settings now and after the change
+ * @param deniedJoining        of {@code joinUnattended}, the tools with a call among the recent recorded calls
+ *                             that was denied (by an operator or a rule): they would now run with nobody asked
  */
 public record SettingPreview(List<String> refusals, List<String> joinUnattended, List<String> leaveUnattended,
-                             List<String> becomeApprovalBound, List<String> stopApprovalBound, CallImpact calls) {
+                             List<String> becomeApprovalBound, List<String> stopApprovalBound, CallImpact calls,
+                             List<String> deniedJoining) {
     public SettingPreview {
+        deniedJoining = List.copyOf(deniedJoining);
         refusals = List.copyOf(refusals);
         joinUnattended = List.copyOf(joinUnattended);
         leaveUnattended = List.copyOf(leaveUnattended);

@@ -22,6 +22,10 @@ public sealed interface UserResult {
     record Unchanged(Actor user) implements UserResult {
     }
 
+    /** The user is gone with their roles; {@code user} is who they were. */
+    record Removed(Actor user) implements UserResult {
+    }
+
     /** No user has this name. */
     record NoSuchUser(String name) implements UserResult {
     }

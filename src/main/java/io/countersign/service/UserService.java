@@ -19,4 +19,10 @@ public interface UserService {
 
     /** Replaces a user's roles; taking the admin role from the last admin is refused. */
     UserResult setRoles(Actor actor, String name, Set<Role> roles);
+
+    /**
+     * Removes a user and their roles; what they decided and did keeps their name. Removing the last admin (also
+     * oneself) is refused.
+     */
+    UserResult remove(Actor actor, String name);
 }

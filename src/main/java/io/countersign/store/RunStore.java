@@ -14,6 +14,7 @@ import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +75,22 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     @Override
     public Optional<StoredRun> find(String runId) {
         return runs.find(runId);
+    }
+
+    /**
+     * The decision a person took on a run nearest to a time: the record behind an {@code approval_decided} event,
+     * which holds the verdicts and their reasons (events hold codes only).
+     */
+    public Optional<DecisionRecord> decisionNear(String runId, String decidedBy, Instant at) {
+        return database.read("read the decision on run " + runId, connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT "
+                    + RunRows.decisionColumns("d", "") + " FROM decisions d WHERE d.run_id = :runId"
+                    + " AND d.decided_by = :decidedBy ORDER BY ABS(d.decided_at - :at), d.id DESC LIMIT 1");
+                 ResultSet found = select.set("runId", runId).set("decidedBy", decidedBy)
+                         .set("at", Nanos.of(at)).executeQuery()) {
+                return found.next() ? Optional.of(RunRows.decision(found, "")) : Optional.empty();
+            }
+        });
     }
 
     @Override

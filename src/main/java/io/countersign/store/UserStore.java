@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * The people who may use the console and their roles. The first user of a new store becomes admin; the last
- * admin cannot lose the role. Every change is recorded as a {@link SettingChange} keyed
+ * admin cannot lose the role or be removed. Every change is recorded as a {@link SettingChange} keyed
  * {@code user_roles:<name>}. Role checks belong to the caller.
  */
 public final class UserStore implements ActorDirectory {
@@ -121,6 +121,35 @@ public final class UserStore implements ActorDirectory {
             SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name),
                     codes(current.roles()), codes(next));
             return new Actor(name, next);
+        });
+    }
+
+    /**
+     * Removes a user and their roles. What they did stays as it was recorded: decisions, events and changes keep
+     * their name as text. The change is recorded with the roles they held and no new value.
+     *
+     * @throws IllegalArgumentException for an unknown user
+     * @throws IllegalStateException    when they are the last admin
+     */
+    public Actor remove(String name, Actor who) {
+        Objects.requireNonNull(who, "who");
+        return database.write("remove the user " + name, ChangeKind.SETTINGS, connection -> {
+            Actor current = load(connection, name).orElseThrow(() -> new IllegalArgumentException(
+                    "there is no user named \"" + name + "\""));
+            if (current.isAdmin() && otherAdmins(connection, name) == 0) {
+                throw new IllegalStateException("Cannot remove " + name + ": they are the last admin; make another"
+                        + " user admin first.");
+            }
+            for (String table : List.of("DELETE FROM user_roles WHERE user_name = ?",
+                    "DELETE FROM users WHERE name = ?")) {
+                try (PreparedStatement delete = connection.prepareStatement(table)) {
+                    delete.setString(1, name);
+                    delete.executeUpdate();
+                }
+            }
+            SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name),
+                    codes(current.roles()), null);
+            return current;
         });
     }
 

@@ -187,6 +187,24 @@ class CommandReferenceTest {
     }
 
     @Test
+    void usersRemoveRemovesAUserAndRefusesTheLastAdminAndAnUnknownName() {
+        demo();
+
+        CommandProcess.Result removed = countersign.runHere("users", "remove", "sam");
+        assertThat(removed.exitCode()).as(removed.err()).isZero();
+        assertThat(removed.json().path("name").asText()).isEqualTo("sam");
+        assertThat(removed.json().path("result").asText()).isEqualTo("removed");
+        assertThat(countersign.runHere("users").json().findValuesAsText("name")).doesNotContain("sam");
+
+        String admin = System.getProperty("user.name");
+        assertOneLineError(countersign.runHere("users", "remove", admin), 3, "Cannot remove " + admin
+                + ": they are the last admin; make another user admin first.");
+        assertOneLineError(countersign.runHere("users", "remove", "sam"), 3,
+                "no user is named \"sam\" (see: countersign users)");
+        assertOneLineError(countersign.runHere("--as", "maria", "users", "remove", admin), 3, "");
+    }
+
+    @Test
     void versionNamesTheBuild() {
         CommandProcess.Result version = countersign.runHere("--version");
 

@@ -13,6 +13,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.service.EventService.EventDimension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ import java.util.stream.Stream;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.ToggleButton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,6 +87,34 @@ class DenialBrowserTest extends DemoConsoleTest {
     private static void choose(FxRobot robot, String comboId, String item) {
         robot.clickOn(comboId);
         robot.clickOn(robot.lookup(".list-cell").match(LabeledMatchers.hasText(item)).<Node>query());
+    }
+
+    @Test
+    void theOperatorsDenyReasonIsShownToASupervisorInTheDecisionsDetail(FxRobot robot) {
+        console = RealConsole.withDemo(folder);
+        Actor admin = console.admin();
+        String runId = console.runtime().runs().recent(admin, 100).stream()
+                .filter(run -> run.agent().equals("release-notes-bot")).findFirst().orElseThrow().runId();
+        String digest = console.runtime().runs().card(admin, runId).orElseThrow().digest();
+        console.runtime().runs().decide(console.runtime().user("maria"), runId, digest,
+                List.of(ApprovalDecision.CallVerdict.deny(0, "Wrong file: the notes live in CHANGES.md")));
+        window = console.open(robot, stage, Actor.of("sam", Role.SUPERVISOR), Theme.LIGHT);
+        robot.interact(() -> window.viewModel().sectionProperty().set(Section.DENIALS));
+        DenialsViewModel denials = window.denials();
+        await(() -> denials.rows().stream().anyMatch(event -> event.type() == EventType.APPROVAL_DECIDED));
+
+        robot.clickOn(onFx(() -> robot.lookup(".table-row-cell").queryAllAs(TableRow.class).stream()
+                .filter(row -> row.getItem() instanceof GovernanceEvent event
+                        && event.type() == EventType.APPROVAL_DECIDED).<Node>map(row -> row).findFirst()
+                .orElseThrow()));
+
+        await(() -> detailTexts(robot).contains("Call 1: “Wrong file: the notes live in CHANGES.md”"));
+        assertThat(detailTexts(robot)).contains("Deny reason");
+    }
+
+    private static List<String> detailTexts(FxRobot robot) {
+        return onFx(() -> robot.lookup("#detailGrid .label").queryAllAs(Label.class).stream().map(Label::getText)
+                .toList());
     }
 
     @Test

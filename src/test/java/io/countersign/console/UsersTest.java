@@ -10,9 +10,11 @@ import io.countersign.engine.Role;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,5 +135,52 @@ class UsersTest {
                 + ": they are the last admin; make another user admin first.");
         assertThat(roleBox(robot, admin.name(), Role.ADMIN).isSelected()).isTrue();
         assertThat(stored(admin.name())).contains(Role.ADMIN);
+    }
+
+    private static Button removeButton(FxRobot robot, String user) {
+        return onFx(() -> robot.lookup(".remove-user").queryAllAs(Button.class).stream()
+                .filter(button -> user.equals(button.getUserData())).findFirst().orElseThrow());
+    }
+
+    private static int rows(FxRobot robot) {
+        return onFx(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size());
+    }
+
+    @Test
+    void removeAsksFirstThenTheUserIsGoneWithTheirRoles(FxRobot robot) {
+        robot.clickOn(removeButton(robot, "maria"));
+        await(() -> robot.lookup("#confirmRemove").tryQuery().isPresent());
+        assertThat(onFx(() -> robot.lookup(".dialog-pane .header-panel .label").queryAs(Label.class).getText()))
+                .isEqualTo("Remove maria?");
+        robot.clickOn("#confirmRemove");
+
+        await(() -> rows(robot) == 2 && !text(robot, "#status").isEmpty());
+        assertThat(text(robot, "#status")).isEqualTo("maria was removed; their decisions and events keep their name.");
+        assertThat(console.runtime().store().users().find("maria")).isEmpty();
+    }
+
+    @Test
+    void escapeInTheConfirmationKeepsTheUser(FxRobot robot) {
+        robot.clickOn(removeButton(robot, "maria"));
+        await(() -> robot.lookup("#confirmRemove").tryQuery().isPresent());
+        robot.type(KeyCode.ESCAPE);
+
+        await(() -> robot.lookup("#confirmRemove").tryQuery().isEmpty());
+        assertThat(stored("maria")).containsExactly(Role.OPERATOR);
+        assertThat(rows(robot)).isEqualTo(3);
+        assertThat(console.guard().calls()).doesNotContain("remove");
+    }
+
+    @Test
+    void theLastAdminCannotBeRemovedAndIsToldWhy(FxRobot robot) {
+        robot.clickOn(removeButton(robot, admin.name()));
+        await(() -> robot.lookup("#confirmRemove").tryQuery().isPresent());
+        robot.clickOn("#confirmRemove");
+
+        await(() -> !text(robot, "#problem").isEmpty());
+        assertThat(text(robot, "#problem")).isEqualTo("Cannot remove " + admin.name()
+                + ": they are the last admin; make another user admin first.");
+        assertThat(stored(admin.name())).contains(Role.ADMIN);
+        assertThat(rows(robot)).isEqualTo(3);
     }
 }

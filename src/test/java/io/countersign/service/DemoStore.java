@@ -4,7 +4,9 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
+import io.countersign.engine.run.ApprovalDecision;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /** A runtime over a fresh SQLite file in a folder, holding the demo workspace, and the people who use it. */
@@ -29,6 +31,13 @@ final class DemoStore implements AutoCloseable {
     String runOf(String agent) {
         return runtime.runs().recent(admin, 100).stream().filter(run -> run.agent().equals(agent)).findFirst()
                 .orElseThrow().runId();
+    }
+
+    /** The operator denies the release-notes card's write with this reason, as the demo's card stands. */
+    void operatorDeniesTheReleaseNotes(String reason) {
+        String runId = runOf("release-notes-bot");
+        String digest = runtime.runs().card(admin, runId).orElseThrow().digest();
+        runtime.runs().decide(operator, runId, digest, List.of(ApprovalDecision.CallVerdict.deny(0, reason)));
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.countersign.engine.event.EventPage;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.run.ApprovalDecision;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,6 +54,18 @@ class EventServiceTest {
             assertThat(event.ruleId()).isEqualTo("workspace.boundary");
             assertThat(event.runId()).isEqualTo(demo.runOf("release-notes-bot"));
         });
+    }
+
+    @Test
+    void aDecisionsEventLeadsToTheReasonsTheOperatorGaveForWhatTheyDeniedForSupervisorsOnly() {
+        demo.operatorDeniesTheReleaseNotes("Wrong file");
+        GovernanceEvent decided = events.page(demo.supervisor, EventFilter.all().ofTypes(
+                Set.of(EventType.APPROVAL_DECIDED)), PageRequest.first(10)).events().get(0);
+
+        assertThat(events.denials(demo.supervisor, decided))
+                .containsExactly(ApprovalDecision.CallVerdict.deny(0, "Wrong file"));
+        assertThat(events.denials(demo.supervisor, event("other", Instant.now()))).isEmpty();
+        assertThatThrownBy(() -> events.denials(demo.operator, decided)).isInstanceOf(NotPermittedException.class);
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.countersign.service.SettingRequest.ToolApprovalBound;
 import io.countersign.service.SettingRequest.ToolEnabled;
 import io.countersign.service.ToolSettingView.ApprovalControl;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -153,6 +154,21 @@ class SettingsServiceTest {
         assertThat(preview.calls().after().refused() - preview.calls().before().refused()).isEqualTo(reads);
         assertThat(preview.calls().before().ran() - preview.calls().after().ran()).isEqualTo(reads);
         assertThat(preview.calls().after().paused()).isEqualTo(preview.calls().before().paused());
+    }
+
+    @Test
+    void previewSaysWhichToolJoiningTheUnattendedSetWasDeniedRecently() {
+        // the store's recorded calls, plus one web_fetch a person denied: what the preview reads them through
+        List<ToolInvocationObservation> recorded = new ArrayList<>(
+                demo.runtime.store().runs().recentCalls(1000));
+        recorded.add(0, new ToolInvocationObservation("web_fetch", ToolInvocationObservation.Outcome.DENIED, null));
+        SettingsService withDenial = new DefaultSettingsService(demo.runtime.registry(),
+                demo.runtime.store().settings(), limit -> recorded);
+
+        SettingPreview preview = withDenial.preview(demo.admin, List.of(new ToolApprovalBound("web_fetch", false)));
+        assertThat(preview.deniedJoining()).containsExactly("web_fetch");
+        assertThat(settings.preview(demo.admin, List.of(new ToolApprovalBound("web_fetch", false))).deniedJoining())
+                .isEmpty();
     }
 
     @Test

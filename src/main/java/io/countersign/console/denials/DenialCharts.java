@@ -15,34 +15,35 @@ import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.chart.BarChart;
-import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Label;
-import javafx.util.StringConverter;
 
-/** The denial browser's charts: the counts by reason, rule and tool as bars, and the events per day as a line. */
+/**
+ * The denial browser's charts: the counts by reason, rule and tool as bars, and the events per day as a bar per
+ * day (a line would draw slopes between days, and dips at a day only partly counted, that no event made).
+ */
 final class DenialCharts {
     /** The values a bar chart shows; the rest stay in the filter lists. */
     private static final int BARS = 8;
+    private static final double MAX_DAY_BAR = 36;
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MM-dd");
+    private static final DateTimeFormatter DAY_OF_YEAR = DateTimeFormatter.ISO_LOCAL_DATE;
 
     private final DenialsViewModel viewModel;
     private final Messages messages;
     private final Map<EventDimension, BarChart<Number, String>> bars;
     private final Label dayTitle;
-    private final LineChart<Number, Number> dayChart;
-    private final NumberAxis dayAxis;
+    private final BarChart<String, Number> dayChart;
 
     /** @param bars the bar chart of each dimension counted */
     DenialCharts(DenialsViewModel viewModel, Messages messages, Map<EventDimension, BarChart<Number, String>> bars,
-                 Label dayTitle, LineChart<Number, Number> dayChart, NumberAxis dayAxis) {
+                 Label dayTitle, BarChart<String, Number> dayChart) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.bars = Map.copyOf(bars);
         this.dayTitle = Objects.requireNonNull(dayTitle, "dayTitle");
         this.dayChart = Objects.requireNonNull(dayChart, "dayChart");
-        this.dayAxis = Objects.requireNonNull(dayAxis, "dayAxis");
     }
 
     /** Shows the view model's counts, and each new count as it arrives. */
@@ -54,19 +55,9 @@ final class DenialCharts {
             counts.addListener((ListChangeListener<EventCount>) change -> showBars(chart, counts));
             showBars(chart, counts);
         });
-        dayAxis.setTickLabelFormatter(new StringConverter<>() {
-            @Override
-            public String toString(Number epochDay) {
-                return DAY.format(LocalDate.ofEpochDay(Math.round(epochDay.doubleValue())));
-            }
-
-            @Override
-            public Number fromString(String text) {
-                return LocalDate.parse(text).toEpochDay();
-            }
-        });
         CountAxis.prepare((NumberAxis) dayChart.getYAxis(), locale);
         viewModel.byDay().addListener((ListChangeListener<DayCount>) change -> showDays());
+        dayChart.widthProperty().addListener((o, was, now) -> fitDayBars());
         dayTitle.textProperty().bind(Bindings.createStringBinding(() ->
                 viewModel.totalProperty().get() < 0 ? messages.get("denials.chart.day")
                         : messages.get("denials.chart.dayTotal", viewModel.totalProperty().get()),
@@ -88,28 +79,32 @@ final class DenialCharts {
         chart.setCategoryGap(Math.max(6, slot - 28));
     }
 
-    /** A point per day from the first to the last day counted, days without events at zero. */
+    /** A bar per day from the first to the last day counted, days without events at zero. */
     private void showDays() {
-        XYChart.Series<Number, Number> series = new XYChart.Series<>();
+        XYChart.Series<String, Number> series = new XYChart.Series<>();
         List<DayCount> days = viewModel.byDay();
         if (!days.isEmpty()) {
-            long first = days.get(0).day().toEpochDay();
-            long last = days.get(days.size() - 1).day().toEpochDay();
-            Map<Long, Long> byDay = new HashMap<>();
-            days.forEach(day -> byDay.put(day.day().toEpochDay(), day.count()));
-            for (long day = first; day <= last; day++) {
-                series.getData().add(new XYChart.Data<>(day, byDay.getOrDefault(day, 0L)));
+            LocalDate first = days.get(0).day();
+            LocalDate last = days.get(days.size() - 1).day();
+            // the year is shown only where the days cross one, so that every day's label is its own
+            DateTimeFormatter label = first.getYear() == last.getYear() ? DAY : DAY_OF_YEAR;
+            Map<LocalDate, Long> byDay = new HashMap<>();
+            days.forEach(day -> byDay.put(day.day(), day.count()));
+            for (LocalDate day = first; !day.isAfter(last); day = day.plusDays(1)) {
+                series.getData().add(new XYChart.Data<>(label.format(day), byDay.getOrDefault(day, 0L)));
             }
-            // a lone day sits in the middle of a three-day axis rather than on an axis of its own making
-            long margin = first == last ? 1 : 0;
-            dayAxis.setAutoRanging(false);
-            dayAxis.setLowerBound(first - margin);
-            dayAxis.setUpperBound(last + margin);
-            dayAxis.setTickUnit(Math.max(1, Math.ceil((last - first + 2 * margin) / 6.0)));
-            dayChart.setCreateSymbols(last - first < 45);
         }
         CountAxis.fit((NumberAxis) dayChart.getYAxis(), viewModel.byDay().stream().mapToLong(DayCount::count).max()
                 .orElse(0));
+        // a new series each time: a category axis keeps stale categories when the data of a series is replaced
         dayChart.getData().setAll(List.of(series));
+        fitDayBars();
+    }
+
+    /** Bars at most a few dozen pixels wide: one day alone is a bar, not a block filling the chart. */
+    private void fitDayBars() {
+        int days = dayChart.getData().isEmpty() ? 1 : Math.max(1, dayChart.getData().get(0).getData().size());
+        double slot = Math.max(dayChart.getWidth() - 60, 100) / days;
+        dayChart.setCategoryGap(Math.max(days > 45 ? 0 : 2, slot - MAX_DAY_BAR));
     }
 }

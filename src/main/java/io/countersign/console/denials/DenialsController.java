@@ -23,8 +23,6 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.chart.BarChart;
-import javafx.scene.chart.LineChart;
-import javafx.scene.chart.NumberAxis;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.DatePicker;
@@ -124,9 +122,7 @@ public final class DenialsController implements ScreenController {
     @FXML
     private Label dayTitle;
     @FXML
-    private LineChart<Number, Number> dayChart;
-    @FXML
-    private NumberAxis dayAxis;
+    private BarChart<String, Number> dayChart;
     @FXML
     private Label noSelection;
     @FXML
@@ -307,7 +303,7 @@ public final class DenialsController implements ScreenController {
         bars.put(EventDimension.REASON, reasonChart);
         bars.put(EventDimension.RULE, ruleChart);
         bars.put(EventDimension.TOOL, toolChart);
-        new DenialCharts(viewModel, messages, bars, dayTitle, dayChart, dayAxis).wire();
+        new DenialCharts(viewModel, messages, bars, dayTitle, dayChart).wire();
     }
 
     private void wireDetail() {

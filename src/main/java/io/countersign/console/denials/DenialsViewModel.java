@@ -8,6 +8,7 @@ import io.countersign.engine.event.DayCount;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.service.EventService.EventDimension;
@@ -97,7 +98,28 @@ public final class DenialsViewModel {
         this.texts = new EventTexts(messages, clock.getZone());
         this.export = new DenialsExport(service, actor, executor, messages, filter::get);
         this.purge = new EventPurge(service, actor, executor, messages, clock, this::refresh);
-        selected.addListener((o, was, now) -> details.setAll(now == null ? List.of() : texts.fieldsOf(now)));
+        selected.addListener((o, was, now) -> showDetails(now));
+    }
+
+    /** The event's fields at once, then the reasons the operator gave for the calls a decision denied. */
+    private void showDetails(GovernanceEvent event) {
+        details.setAll(event == null ? List.of() : texts.fieldsOf(event));
+        if (event == null || event.type() != EventType.APPROVAL_DECIDED) {
+            return;
+        }
+        Tasks.create(() -> service.denials(actor, event))
+                .onSuccess(denied -> {
+                    if (event.equals(selected.get())) {
+                        details.addAll(details.size() - 1, texts.denyReasons(denied));
+                    }
+                })
+                .onError(failure -> {
+                    if (event.equals(selected.get())) {
+                        details.add(details.size() - 1, new EventField(messages.get("denials.field.denyReason"),
+                                messages.get("denials.field.denyReasonFailed", failure.getMessage()), false));
+                    }
+                })
+                .runOnce(executor);
     }
 
     /** Asks again for the current filter, with preset ranges measured back from now. */
@@ -173,7 +195,8 @@ public final class DenialsViewModel {
         page = shown;
         GovernanceEvent kept = selected.get();
         rows.setAll(shown.events());
-        selected.set(kept != null && rows.contains(kept) ? kept : null);
+        // the newest event is shown whole rather than an empty pane beside columns too narrow to read
+        selected.set(kept != null && rows.contains(kept) ? kept : rows.isEmpty() ? null : rows.get(0));
         hasNewer.set(shown.previous() != null);
         hasOlder.set(shown.next() != null);
         showPosition();

@@ -3,6 +3,7 @@ package io.countersign.console.denials;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.run.ApprovalDecision;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -38,6 +39,15 @@ public final class EventTexts {
         addIfPresent(fields, "denials.field.detail", event.detail());
         fields.add(new EventField(messages.get("denials.field.id"), event.id(), true));
         return fields;
+    }
+
+    /** A line per call the decision denied, with the operator's reason: what the model was told. */
+    List<EventField> denyReasons(List<ApprovalDecision.CallVerdict> denied) {
+        return denied.stream().map(verdict -> new EventField(messages.get("denials.field.denyReason"),
+                verdict.reason() == null || verdict.reason().isBlank()
+                        ? messages.get("denials.field.noReason", verdict.index() + 1)
+                        : messages.get("denials.field.reasonOf", verdict.index() + 1, verdict.reason().strip()),
+                false)).toList();
     }
 
     private void addIfPresent(List<EventField> fields, String key, String value) {

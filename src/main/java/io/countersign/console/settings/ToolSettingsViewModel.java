@@ -190,6 +190,10 @@ public final class ToolSettingsViewModel {
             lines.add(messages.get("settings.preview.join", String.join(", ", preview.joinUnattended()),
                     preview.joinUnattended().size()));
         }
+        if (!preview.deniedJoining().isEmpty()) {
+            lines.add(messages.get("settings.preview.deniedJoining", String.join(", ", preview.deniedJoining()),
+                    preview.deniedJoining().size()));
+        }
         if (!preview.leaveUnattended().isEmpty()) {
             lines.add(messages.get("settings.preview.leave", String.join(", ", preview.leaveUnattended()),
                     preview.leaveUnattended().size()));

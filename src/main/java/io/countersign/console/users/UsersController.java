@@ -10,7 +10,9 @@ import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.fxml.FXML;
 import javafx.geometry.Pos;
+import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
@@ -18,8 +20,9 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
+import org.kordamp.ikonli.javafx.FontIcon;
 
-/** Wires the users screen: the table of users with a check box per role, and the form that adds one. */
+/** Wires the users screen: the table of users with a check box per role and a Remove that asks first, and the form that adds one. */
 public final class UsersController implements ScreenController {
     private final UsersViewModel viewModel;
     private final Messages messages;
@@ -40,6 +43,8 @@ public final class UsersController implements ScreenController {
     private TableColumn<UserRow, UserRow> supervisorColumn;
     @FXML
     private TableColumn<UserRow, UserRow> adminColumn;
+    @FXML
+    private TableColumn<UserRow, UserRow> removeColumn;
     @FXML
     private TextField newName;
     @FXML
@@ -75,6 +80,8 @@ public final class UsersController implements ScreenController {
         roleColumn(operatorColumn, Role.OPERATOR);
         roleColumn(supervisorColumn, Role.SUPERVISOR);
         roleColumn(adminColumn, Role.ADMIN);
+        removeColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        removeColumn.setCellFactory(column -> new RemoveCell());
 
         newName.textProperty().bindBidirectional(viewModel.newNameProperty());
         newOperator.selectedProperty().bindBidirectional(viewModel.newRoleProperty(Role.OPERATOR));
@@ -113,6 +120,50 @@ public final class UsersController implements ScreenController {
                 box.getChildren().add(new Badge(messages.get("users.you"), Badge.Kind.NEUTRAL));
             }
             setGraphic(box);
+        }
+    }
+
+    /** Asks before a user is removed; Cancel is the default, so Enter or Esc keeps them. */
+    private boolean confirmRemove(UserRow row) {
+        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, messages.get("users.remove.confirm", row.name()),
+                ButtonType.CANCEL, ButtonType.OK);
+        confirm.initOwner(userTable.getScene().getWindow());
+        confirm.setTitle(messages.get("users.remove.title"));
+        confirm.setHeaderText(messages.get("users.remove.header", row.name()));
+        Button remove = (Button) confirm.getDialogPane().lookupButton(ButtonType.OK);
+        remove.setText(messages.get("users.remove.ok", row.name()));
+        remove.setId("confirmRemove");
+        remove.setDefaultButton(false);
+        ((Button) confirm.getDialogPane().lookupButton(ButtonType.CANCEL)).setDefaultButton(true);
+        return confirm.showAndWait().filter(ButtonType.OK::equals).isPresent();
+    }
+
+    /** The button that removes one user, after asking. */
+    private final class RemoveCell extends TableCell<UserRow, UserRow> {
+        private final Button remove = new Button(messages.get("users.remove.button"), new FontIcon("fth-trash-2"));
+
+        RemoveCell() {
+            remove.getStyleClass().add("remove-user");
+            remove.setOnAction(event -> {
+                UserRow row = getItem();
+                if (row != null && confirmRemove(row)) {
+                    viewModel.remove(row);
+                }
+            });
+        }
+
+        @Override
+        protected void updateItem(UserRow row, boolean empty) {
+            super.updateItem(row, empty);
+            remove.disableProperty().unbind();
+            if (empty || row == null) {
+                setGraphic(null);
+                return;
+            }
+            remove.disableProperty().bind(row.busyProperty());
+            remove.setUserData(row.name());
+            remove.setAccessibleText(messages.get("users.remove.of", row.name()));
+            setGraphic(remove);
         }
     }
 

@@ -29,7 +29,7 @@ import javafx.collections.ObservableList;
 
 /**
  * The users screen: every user with a check box per role, where a click changes the roles at once (the service
- * records who and when), and a form to add a user. A change the service refuses, such as taking the admin role
+ * records who and when), a Remove per user, and a form to add a user. A change the service refuses, such as taking the admin role
  * from the last admin, leaves the check boxes as stored and says why.
  */
 public final class UsersViewModel {
@@ -153,6 +153,31 @@ public final class UsersViewModel {
                     } else {
                         problem.set(messages.get("users.addFailed", name, describe(failure)));
                     }
+                })
+                .runOnce(executor);
+    }
+
+    /** Removes a user once the admin has confirmed it; the service refuses the last admin. */
+    public void remove(UserRow row) {
+        row.setBusy(true);
+        problem.set("");
+        status.set("");
+        Tasks.create(() -> service.remove(actor, row.name()))
+                .onSuccess(result -> {
+                    row.setBusy(false);
+                    if (result instanceof UserResult.Removed removed) {
+                        status.set(messages.get("users.removed", removed.user().name()));
+                        load();
+                    } else if (result instanceof UserResult.Refused refused) {
+                        problem.set(refused.reason());
+                    } else if (result instanceof UserResult.NoSuchUser missing) {
+                        problem.set(messages.get("users.gone", missing.name()));
+                        load();
+                    }
+                })
+                .onError(failure -> {
+                    row.setBusy(false);
+                    problem.set(messages.get("users.removeFailed", row.name(), describe(failure)));
                 })
                 .runOnce(executor);
     }
