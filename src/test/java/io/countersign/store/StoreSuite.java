@@ -7,7 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.Json;
 import io.countersign.engine.Role;
 import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.access.SettingChange;
@@ -81,6 +84,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The behaviour of the store, the same on every database: each subclass supplies a fresh, empty database per
@@ -1317,6 +1322,41 @@ abstract class StoreSuite {
             assertThat(run.updatedAt()).isEqualTo(later);
         }
 
+        @ParameterizedTest
+        @ValueSource(strings = {" ", "Fs read!"})
+        void aStoredObservationWithABlankOrMalformedToolNameLoadsAsIncompleteAndStaysSoAfterAppends(String tool)
+                throws Exception {
+            paused("r1", NOW);
+            ObjectNode stored = (ObjectNode) Json.mapper().readTree(
+                    column("SELECT paused_state FROM runs WHERE id = 'r1'").get(0));
+            ((ArrayNode) stored.get("history").get("observations")).addObject().put("tool", tool)
+                    .put("outcome", "ok").putNull("target");
+            execute("UPDATE runs SET paused_state = '" + stored.toString().replace("'", "''") + "' WHERE id = 'r1'");
+
+            StoredRun loaded = find("r1");
+            assertThat(loaded.history().complete()).isFalse();
+            assertThat(loaded.history().observations()).extracting(ToolInvocationObservation::toolName)
+                    .doesNotContain(tool);
+            RunOutcome second = approveAndResume(loaded.pausedState(), NOW.plusSeconds(1));
+            assertThat(find("r1").history().observations()).hasSizeGreaterThan(loaded.history().observations().size());
+            assertThat(find("r1").history().complete()).isFalse();
+            approveAndResume(((RunOutcome.Paused) second).state(), later);
+            assertThat(find("r1").status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(find("r1").history().complete()).isFalse();
+        }
+
+        @Test
+        void aFinishedRunsStoredHistoryWithABlankToolNameLoadsAsIncomplete() throws Exception {
+            runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            execute("UPDATE runs SET history = '{\"complete\": true, \"observations\": ["
+                    + "{\"tool\": \"fs_read\", \"outcome\": \"ok\", \"target\": null},"
+                    + "{\"tool\": \"\", \"outcome\": \"ok\", \"target\": null}]}' WHERE id = 'r1'");
+
+            assertThat(find("r1").history().complete()).isFalse();
+            assertThat(find("r1").history().observations()).extracting(ToolInvocationObservation::toolName)
+                    .containsExactly("fs_read");
+        }
+
         @Test
         void failureKeepsItsReasonAndMessage() {
             runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
@@ -1701,11 +1741,8 @@ abstract class StoreSuite {
         void releaseWithChangedPreviewsShowsTheChangedCard() {
             PausedState state = paused("r1", NOW);
             runs().claim(approval(state, "jonas", later));
-            PausedState changed = new PausedState(state.runId(), state.status(), state.agentConfiguration(),
-                    state.model(), state.transcript(), state.calls().stream().map(call -> call.withPreview(
-                    new ToolPreview(List.of("+changed meanwhile")), true)).toList(), state.counters(),
-                    state.offeredTools(), state.options(), state.inputFields(), state.history(),
-                    state.initiatingActor(), state.actingUser(), state.locale());
+            PausedState changed = state.toBuilder().calls(state.calls().stream().map(call -> call.withPreview(
+                    new ToolPreview(List.of("+changed meanwhile")), true)).toList()).build();
 
             release(runs(), changed, later);
 

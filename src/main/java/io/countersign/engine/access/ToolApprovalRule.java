@@ -9,8 +9,8 @@ import io.countersign.engine.tool.ToolEffect;
 
 /**
  * The only place that decides whether a tool needs a human approval. In this order: no tool → no; the approval
- * marker → yes; a remote tool → its server record's declaration (not declared → no, whatever the tool does); a write effect → yes; a configurable tool →
- * its admin setting; otherwise no.
+ * marker → yes; a remote tool → its server record's declaration (not declared → no, whatever the tool does or
+ * its server hints); a write effect → yes; a configurable tool → its admin setting; otherwise no.
  */
 public final class ToolApprovalRule {
     private final ToolSettingsSource settings;
