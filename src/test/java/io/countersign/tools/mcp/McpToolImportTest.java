@@ -3,6 +3,7 @@ package io.countersign.tools.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
@@ -170,6 +171,17 @@ class McpToolImportTest {
 
         assertThat(ToolApprovalRule.requiresApproval(registry.find("files.erase").orElseThrow(),
                 files.withApprovalBound(false).declareIn(ToolSettings.defaults()))).isFalse();
+    }
+
+    @Test
+    void aDestructiveHintDoesNotMakeAToolOfAnUndeclaredServerWaitOrLeaveTheUnattendedSet() {
+        importing(hinted("erase", false, true));
+        ToolSettings settings = files.declareIn(ToolSettings.defaults());
+
+        assertThat(files.declaration()).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
+        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.erase").orElseThrow(), settings)).isFalse();
+        assertThat(new UnattendedToolFilter(registry, new ToolApprovalRule(ToolSettingsSource.fixed(settings)))
+                .unattended(List.of("files.erase"))).containsExactly("files.erase");
     }
 
     @Test
