@@ -39,7 +39,7 @@ final class AgentCommands {
     @Command(name = "export", description = "Write every model and agent configuration to a JSON file in the"
             + " import format (\"-\" writes to standard output). Admins only.")
     static final class Export extends Subcommand {
-        @Parameters(paramLabel = "FILE")
+        @Parameters(paramLabel = "FILE", description = "The file to write, or - for standard output.")
         Path file;
 
         @Override

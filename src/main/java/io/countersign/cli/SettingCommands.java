@@ -62,10 +62,13 @@ final class SettingCommands {
             @Parameters(paramLabel = "NAME", description = "The tool.")
             String name;
 
-            @Option(names = "--enabled", arity = "1", paramLabel = "true|false")
+            @Option(names = "--enabled", arity = "1", paramLabel = "true|false", description = "A disabled tool is"
+                    + " offered to no agent.")
             Boolean enabled;
 
-            @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false")
+            @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false", description = "For a"
+                    + " configurable tool: true, every call waits for an operator's approval; false, it runs"
+                    + " without one. A remote tool follows its server's declaration instead (server set).")
             Boolean approvalBound;
 
             @Option(names = "--preview", description = "Show the effect; save nothing.")
@@ -109,7 +112,9 @@ final class SettingCommands {
             @Parameters(paramLabel = "NAME", description = "The server record.")
             String name;
 
-            @Option(names = "--approval-bound", required = true, arity = "1", paramLabel = "true|false")
+            @Option(names = "--approval-bound", required = true, arity = "1", paramLabel = "true|false",
+                    description = "The declaration: true, every call of the server's tools waits for an operator's"
+                            + " approval; false, they run without one.")
             Boolean approvalBound;
 
             @Option(names = "--preview", description = "Show the effect; save nothing.")

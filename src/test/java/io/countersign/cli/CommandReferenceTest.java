@@ -9,10 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * What each command of the reference prints and refuses, run through {@link Cli#run} in this process (the
@@ -222,6 +227,43 @@ class CommandReferenceTest {
             }
         }
         assertThat(missing).isEmpty();
+    }
+
+    @Test
+    void everyOptionAndParameterOfEveryCommandSaysWhatItIsInItsHelp() {
+        List<String> undescribed = new ArrayList<>();
+        try (CountersignCommand root = new CountersignCommand(Map.of())) {
+            undescribed(new CommandLine(root), undescribed);
+        }
+        assertThat(undescribed).isEmpty();
+    }
+
+    private static void undescribed(CommandLine command, List<String> into) {
+        CommandSpec spec = command.getCommandSpec();
+        List<ArgSpec> arguments = new ArrayList<>(spec.options());
+        arguments.addAll(spec.positionalParameters());
+        for (ArgSpec argument : arguments) {
+            if (String.join("", argument.description()).isBlank()) {
+                into.add(spec.qualifiedName() + " " + (argument instanceof OptionSpec option ? option.longestName()
+                        : argument.paramLabel()));
+            }
+        }
+        command.getSubcommands().values().forEach(sub -> undescribed(sub, into));
+    }
+
+    @Test
+    void theServerCommandsHelpDescribesTheThreeDeclarations() {
+        assertThat(countersign.runHere("servers", "--help").out().replaceAll("\\s+", " "))
+                .contains("approval-bound (every call waits for an operator), not approval-bound, or not declared"
+                        + " (\"not declared: runs without approval\")");
+        assertThat(countersign.runHere("servers", "add", "--help").out().replaceAll("\\s+", " "))
+                .contains("true, every call of the server's tools waits for an operator's approval; false, they run"
+                        + " without one. Required by add. A server without a declaration runs its tools without"
+                        + " approval");
+        assertThat(countersign.runHere("server", "set", "--help").out().replaceAll("\\s+", " "))
+                .contains("A server not declared yet runs its tools without approval")
+                .contains("--approval-bound=true|false The declaration: true, every call of the server's tools"
+                        + " waits for an operator's approval; false, they run without one.");
     }
 
     @Test
