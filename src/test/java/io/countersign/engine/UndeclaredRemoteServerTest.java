@@ -3,15 +3,18 @@ package io.countersign.engine;
 import static io.countersign.engine.LoopHarness.answer;
 import static io.countersign.engine.LoopHarness.call;
 import static io.countersign.engine.LoopHarness.calls;
+import static io.countersign.engine.LoopHarness.resultOf;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.event.EventType;
+import io.countersign.engine.run.RunOptions;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +50,25 @@ class UndeclaredRemoteServerTest {
         assertThat(next).isInstanceOf(RunOutcome.WaitingForApproval.class);
         assertThat(remoteWrite.executed).hasSize(1);
         assertThat(filter.unattended(List.of("srv.write"))).isEmpty();
+    }
+
+    @Test
+    void anUnattendedRunIsOfferedAnUndeclaredRemoteWriteToolUntilTheServerIsDeclaredApprovalBound() {
+        RunOutcome outcome = harness.loop(script(calls(WRITE), answer("written")))
+                .runLoop(harness.request("write").withOptions(RunOptions.unattendedRun()));
+
+        assertThat(harness.requests.get(0).tools()).extracting(ToolSpec::name).containsExactly("srv.write");
+        assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(remoteWrite.executed).hasSize(1);
+
+        harness.settings = harness.settings.withServerDeclaration("srv", ApprovalDeclaration.APPROVAL_BOUND);
+        harness.requests.clear();
+        RunOutcome next = harness.loop(script(calls(WRITE), answer("not offered")))
+                .runLoop(harness.request("again").withOptions(RunOptions.unattendedRun()));
+
+        assertThat(harness.requests.get(0).tools()).isEmpty();
+        assertThat(remoteWrite.executed).hasSize(1);
+        assertThat(resultOf(next, "c1")).contains("reason: notOffered");
     }
 
     @Test
