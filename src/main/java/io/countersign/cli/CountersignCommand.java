@@ -95,6 +95,13 @@ final class CountersignCommand implements Runnable, AutoCloseable {
         }
     }
 
+    /** As {@link #close()}, in a process that exits right after the command. */
+    void closeBeforeExit() {
+        if (runtime != null) {
+            runtime.closeBeforeExit();
+        }
+    }
+
     /** The version this build was made from, as Maven wrote it into the class path. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
