@@ -75,6 +75,7 @@ public final class Cli {
         quietLibraries();
         CountersignCommand root = new CountersignCommand(env);
         CommandLine commandLine = new CommandLine(root);
+        CommandTree.addCommands(commandLine, args);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setOut(out);
         commandLine.setErr(err);
