@@ -334,6 +334,13 @@ final class Database implements AutoCloseable {
             close();
             return;
         }
+        try (Statement read = holder.createStatement()) {
+            // A holder opened on a new, empty file has not met the log yet: a read makes it hold the log's lock.
+            read.executeQuery("SELECT count(*) FROM sqlite_schema").close();
+        } catch (SQLException e) {
+            close();
+            return;
+        }
         changes.stop();
         pool.close();
         LEFT_TO_EXIT.add(holder);
