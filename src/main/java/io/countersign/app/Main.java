@@ -23,6 +23,6 @@ public final class Main {
         }
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        System.exit(Cli.run(args, System.getenv(), out, err));
+        System.exit(Cli.runBeforeExit(args, System.getenv(), out, err));
     }
 }

@@ -54,6 +54,19 @@ public final class Cli {
      * @return the exit code
      */
     public static int run(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
+        return run(args, env, out, err, false);
+    }
+
+    /**
+     * As {@link #run(String[], Map, PrintWriter, PrintWriter)}, in a process that exits with the code right after:
+     * the store is closed the way {@link io.countersign.runtime.CountersignRuntime#closeBeforeExit()} says.
+     */
+    public static int runBeforeExit(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
+        return run(args, env, out, err, true);
+    }
+
+    private static int run(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err,
+                           boolean exitsAfter) {
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
             // without building the command tree: reading every command's annotations is most of a start
             out.println(CountersignCommand.Version.line());
@@ -62,6 +75,7 @@ public final class Cli {
         quietLibraries();
         CountersignCommand root = new CountersignCommand(env);
         CommandLine commandLine = new CommandLine(root);
+        CommandTree.addCommands(commandLine, args);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setOut(out);
         commandLine.setErr(err);
@@ -77,7 +91,11 @@ public final class Cli {
         try {
             return commandLine.execute(args);
         } finally {
-            root.close();
+            if (exitsAfter) {
+                root.closeBeforeExit();
+            } else {
+                root.close();
+            }
         }
     }
 

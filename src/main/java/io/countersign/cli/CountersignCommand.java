@@ -13,16 +13,14 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** The root command: the options every command shares, and the store they work on, opened on first use. */
+/**
+ * The root command: the options every command shares, and the store they work on, opened on first use. Its
+ * commands are added by {@link CommandTree}.
+ */
 @Command(name = "countersign", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
         versionProvider = CountersignCommand.Version.class, sortOptions = false, usageHelpAutoWidth = true,
         description = "Supervise LLM agents from a terminal: start runs, decide their cards, read what was refused,"
-                + " govern tools and users, and run workers that share a store.",
-        subcommands = {AgentCommands.Agents.class, RunCommands.Start.class, RunCommands.Inbox.class,
-            RunCommands.Show.class, RunCommands.Decide.class, RunCommands.Input.class, RunCommands.Settle.class,
-            EventCommands.Events.class, SettingCommands.Tools.class, SettingCommands.ToolSet.class,
-            SettingCommands.ServerSet.class, ServerCommands.Servers.class, UserCommands.Users.class,
-            UserCommands.UserSet.class, DemoCommand.class, WorkerCommand.class, StoreCommands.StoreGroup.class})
+                + " govern tools and users, and run workers that share a store.")
 final class CountersignCommand implements Runnable, AutoCloseable {
     /** Set to 1 to let {@code --as} act as another user; for tests, never for people. */
     static final String IMPERSONATION_VARIABLE = "COUNTERSIGN_ALLOW_IMPERSONATION";
@@ -92,6 +90,13 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     public void close() {
         if (runtime != null) {
             runtime.close();
+        }
+    }
+
+    /** As {@link #close()}, in a process that exits right after the command. */
+    void closeBeforeExit() {
+        if (runtime != null) {
+            runtime.closeBeforeExit();
         }
     }
 

@@ -336,4 +336,13 @@ public final class CountersignRuntime implements AutoCloseable {
         store.close();
         http.close();
     }
+
+    /** As {@link #close()}, for a process that exits right after (see {@link Store#closeBeforeExit()}). */
+    public void closeBeforeExit() {
+        if (remoteServers != null) {
+            remoteServers.close();
+        }
+        store.closeBeforeExit();
+        http.close();
+    }
 }

@@ -98,7 +98,7 @@ public final class DefaultRunService implements RunService {
         ToolLoop loop = ToolLoop.builder(registry, model)
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
-                .events(store.events())
+                .events(store.events().forRunLoop())
                 .clock(clock)
                 .ids(ids)
                 .build();

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -24,20 +25,26 @@ import org.sqlite.SQLiteDataSource;
  * same transaction and announces it once committed.
  */
 final class Database implements AutoCloseable {
+    /** Keeps the holders of {@link #closeBeforeExit()} reachable, so that nothing closes them before the exit. */
+    private static final List<Connection> LEFT_TO_EXIT = new CopyOnWriteArrayList<>();
+
     private final HikariDataSource pool;
     private final Dialect dialect;
     private final StoreLocation location;
     private final StoreOptions options;
     private final Properties postgresProperties;
     private final ChangeFeed changes;
+    /** SQLite only: a connection that lives as long as the store, so that no pool connection is ever the last. */
+    private final Connection holder;
     private final AtomicLong durableCommits = new AtomicLong();
     private final AtomicLong deferredCommits = new AtomicLong();
     /** Set once a statement met a damaged file: from then on this process writes nothing to it. */
     private final AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
 
-    private Database(HikariDataSource pool, Dialect dialect, StoreLocation location, StoreOptions options,
-                     Properties postgresProperties) {
+    private Database(HikariDataSource pool, Connection holder, Dialect dialect, StoreLocation location,
+                     StoreOptions options, Properties postgresProperties) {
         this.pool = pool;
+        this.holder = holder;
         this.dialect = dialect;
         this.location = location;
         this.options = options;
@@ -55,11 +62,22 @@ final class Database implements AutoCloseable {
         config.setMinimumIdle(1);
         Properties postgresProperties = new Properties();
         Dialect dialect;
+        Connection holder = null;
         if (location instanceof StoreLocation.SqliteFile file) {
             dialect = Dialect.SQLITE;
-            config.setDataSource(sqlite(file, options.busyTimeout()));
-            // SQLite writes one at a time anyway; a few connections let reads run beside a write (WAL).
+            DataSource sqlite = sqlite(file, options.busyTimeout());
+            config.setDataSource(sqlite);
+            // SQLite writes one at a time anyway; a few connections let reads run beside a write (WAL). None is
+            // opened ahead of need: each connection syncs the folder once, at its first commit.
             config.setMaximumPoolSize(4);
+            config.setMinimumIdle(0);
+            // The holder's open is the check that the file can be opened.
+            config.setInitializationFailTimeout(-1);
+            try {
+                holder = sqlite.getConnection();
+            } catch (SQLException e) {
+                throw OpenFailures.explain(location, e, options.busyTimeout());
+            }
         } else {
             dialect = Dialect.POSTGRESQL;
             config.setJdbcUrl(((StoreLocation.Postgres) location).jdbcUrl());
@@ -70,8 +88,10 @@ final class Database implements AutoCloseable {
             config.setMaximumPoolSize(8);
         }
         try {
-            return new Database(new HikariDataSource(config), dialect, location, options, postgresProperties);
+            return new Database(new HikariDataSource(config), holder, dialect, location, options,
+                    postgresProperties);
         } catch (RuntimeException e) {
+            closeQuietly(holder);
             throw OpenFailures.explain(location, e, options.busyTimeout());
         }
     }
@@ -297,5 +317,44 @@ final class Database implements AutoCloseable {
     public void close() {
         changes.stop();
         pool.close();
+        // On SQLite the last connection to close checkpoints the log into the file and removes it.
+        closeQuietly(holder);
+    }
+
+    /**
+     * Closes like {@link #close()}, for a process that ends right after: on SQLite the holder is left to the end of
+     * the process, so the write-ahead log is neither checkpointed (a sync of the log and one of the file) nor removed
+     * (the next first write would sync its new header and the folder). SQLite sees an ending process holding a
+     * connection as one that stopped after its last commit: every commit is already synced in the log, and the next
+     * process to open the store reads the log back (as after a kill). The log stays bounded: any commit that grows
+     * it past 1,000 pages checkpoints it.
+     */
+    void closeBeforeExit() {
+        if (holder == null) {
+            close();
+            return;
+        }
+        try (Statement read = holder.createStatement()) {
+            // A holder opened on a new, empty file has not met the log yet: a read makes it hold the log's lock.
+            read.executeQuery("SELECT count(*) FROM sqlite_schema").close();
+        } catch (SQLException e) {
+            close();
+            return;
+        }
+        changes.stop();
+        pool.close();
+        LEFT_TO_EXIT.add(holder);
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // Nothing to do: every commit is in the log already, which the next process reads back.
+            System.getLogger(Database.class.getName()).log(System.Logger.Level.DEBUG, "closing the store failed", e);
+        }
     }
 }

@@ -56,8 +56,7 @@ public final class EventStore implements EventSink {
      */
     @Override
     public void record(GovernanceEvent event) {
-        if (event.runId() == null
-                || (event.type() != EventType.APPROVAL_DECIDED && event.type() != EventType.INPUT_SUBMITTED)) {
+        if (!ofClaimedDecision(event)) {
             appendAll(List.of(event));
             return;
         }
@@ -67,6 +66,12 @@ public final class EventStore implements EventSink {
             }
             return null;
         });
+    }
+
+    /** A decision's event of a run, recorded once per decision. */
+    private static boolean ofClaimedDecision(GovernanceEvent event) {
+        return event.runId() != null
+                && (event.type() == EventType.APPROVAL_DECIDED || event.type() == EventType.INPUT_SUBMITTED);
     }
 
     /**
@@ -90,6 +95,26 @@ public final class EventStore implements EventSink {
                 return row.next();
             }
         }
+    }
+
+    /**
+     * The sink of a run's tool loop. Its events (a call refused by a rule, a write without approval) are committed
+     * without waiting for the disk: the run's next state, which the same process commits durably once the loop
+     * stops, makes them durable with it (under WAL a durable commit syncs every earlier frame of the log, on
+     * PostgreSQL every earlier record), and they survive a crash of the process either way. Lost with the machine
+     * before that, they go with the model's answer they came from. A decision's event keeps its durable commit.
+     */
+    public EventSink forRunLoop() {
+        return event -> {
+            if (!ofClaimedDecision(event)) {
+                database.writeDeferred("append a governance event of run " + event.runId(), null, connection -> {
+                    insert(connection, List.of(event));
+                    return null;
+                });
+            } else {
+                record(event);
+            }
+        };
     }
 
     /** Appends the events in one transaction; none is stored if any fails (a repeated id, for one). */

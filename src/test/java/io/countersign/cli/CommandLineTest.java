@@ -73,6 +73,8 @@ class CommandLineTest {
         assertThat(decided.exitCode()).as(decided.err()).isZero();
         assertThat(decided.json().path("status").asText()).isEqualTo("completed");
         assertThat(decided.json().path("approved").asInt()).isEqualTo(1);
+        assertThat(folder.resolve("countersign.db-wal")).as("a command leaves the synced log to the next process")
+                .isNotEmptyFile();
 
         JsonNode shown = countersign.run("show", runId).json();
         assertThat(shown.path("status").asText()).isEqualTo("completed");

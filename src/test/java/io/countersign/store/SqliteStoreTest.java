@@ -57,6 +57,30 @@ class SqliteStoreTest extends StoreSuite {
     }
 
     @Test
+    void closedStoreCheckpointsItsLogIntoTheFileAndRemovesIt() {
+        store.users().ensureUser("ana");
+        store.close();
+
+        assertThat(file().resolveSibling(file().getFileName() + "-wal")).doesNotExist();
+        try (Store again = Store.open(location, quick())) {
+            assertThat(again.users().find("ana")).isPresent();
+        }
+    }
+
+    @Test
+    void storeClosedBeforeTheProcessExitsLeavesItsSyncedLogBehind() throws Exception {
+        store.users().ensureUser("ana");
+        store.closeBeforeExit();
+
+        assertThat(file().resolveSibling(file().getFileName() + "-wal")).isNotEmptyFile();
+        try (Connection connection = rawDataSource(location).getConnection();
+             Statement statement = connection.createStatement()) {
+            assertThat(statement.executeQuery("SELECT count(*) FROM users WHERE name = 'ana'").getInt(1))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void fileThatIsNotADatabaseIsRefusedAndLeftByteIdentical() throws Exception {
         Path garbage = Files.createDirectory(folder.resolve("notes")).resolve("notes.db");
         byte[] content = "These are my notes, not a database. ".repeat(200).getBytes(StandardCharsets.UTF_8);

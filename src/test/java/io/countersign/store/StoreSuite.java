@@ -1677,6 +1677,22 @@ abstract class StoreSuite {
         }
 
         @Test
+        void runLoopsEventsAreCommittedWithoutWaitingForTheDiskAndADecisionsEventDurably() {
+            PausedState state = paused("r1", NOW);
+            runs().claim(approval(state, "jonas", later));
+            StoreCommits before = store.commits();
+
+            store.events().forRunLoop().record(event("denied", later).type(EventType.INVOCATION_DENIED).run("r1")
+                    .agent("writer").actor("maria").tool("fs_delete").reason("outside_workspace").build());
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(0, 1));
+            store.events().forRunLoop().record(decisionEvent("decided", "r1", later));
+
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 1));
+            assertThat(store.events().page(EventFilter.all().withRunId("r1"), PageRequest.first(10)).events())
+                    .extracting(GovernanceEvent::id).containsExactlyInAnyOrder("denied", "decided");
+        }
+
+        @Test
         void newRunIsRecordedWithoutWaitingForTheDiskAndItsPauseDurably() {
             StoreCommits before = store.commits();
 
