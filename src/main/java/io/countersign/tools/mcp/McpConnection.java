@@ -5,14 +5,11 @@ import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.McpServerRecord;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
@@ -199,17 +196,7 @@ final class McpConnection implements AutoCloseable {
         HttpRequest.Builder requests = HttpRequest.newBuilder();
         http.headers().forEach((header, value) -> requests.header(header, SecretValue.resolve(value, secrets,
                 "header \"" + header + "\" of " + name())));
-        URI url = http.url();
-        String endpoint = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        if (url.getRawQuery() != null) {
-            endpoint += "?" + url.getRawQuery();
-        }
-        return HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getRawAuthority())
-                .endpoint(endpoint)
-                .requestBuilder(requests)
-                .connectTimeout(server.connectTimeout())
-                .jsonMapper(json)
-                .build();
+        return new StreamableHttpTransport(server.name(), http.url(), requests, server.connectTimeout(), json);
     }
 
     /**
@@ -255,10 +242,14 @@ final class McpConnection implements AutoCloseable {
                         + " within " + describe(timeout)
                         + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
             }
-            if (cause instanceof McpHttpClientTransportAuthorizationException denied) {
-                return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " refused access (HTTP "
-                        + denied.getResponseInfo().statusCode() + ") for " + what + ": check the credentials its"
-                        + " record sends (a header such as Authorization=env:VARIABLE, and that variable's value)");
+            if (cause instanceof StreamableHttpTransport.StreamLost lost) {
+                current.lost().set(true);
+                return new McpServerException(McpServerException.Kind.STOPPED, name() + " lost the connection during "
+                        + what + ": " + lost.getMessage() + (acts ? "; its outcome is unknown" : "")
+                        + "; the next use connects again");
+            }
+            if (cause instanceof StreamableHttpTransport.RefusedStatus refused) {
+                return refusedStatus(current, refused.status(), what);
             }
             if (cause instanceof McpError refused) {
                 McpSchema.JSONRPCResponse.JSONRPCError said = refused.getJsonRpcError();
@@ -275,6 +266,18 @@ final class McpConnection implements AutoCloseable {
                 error.getClass().getName()});
         return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " could not be reached for "
                 + what + "; the next use connects again");
+    }
+
+    private McpServerException refusedStatus(Session current, int status, String what) {
+        if (status == 401 || status == 403) {
+            return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " refused access (HTTP "
+                    + status + ") for " + what + ": check the credentials its record sends (a header such as"
+                    + " Authorization=env:VARIABLE, and that variable's value)");
+        }
+        // 404 is how a server says it forgot the session: the next use starts a new one
+        current.lost().set(true);
+        return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " answered " + what
+                + " with HTTP " + status + "; the next use connects again");
     }
 
     /** The server's own words about its refusal, like the text of a tool's error result. */
