@@ -2,7 +2,9 @@ package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JacksonException;
 import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolCallRequest;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -17,12 +19,15 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * One server's MCP session on the SDK's async client. It connects on demand: the first use starts or reaches the
@@ -50,6 +55,10 @@ final class McpConnection implements AutoCloseable {
         void reconnected();
     }
 
+    /** A call waiting for its result, and whom its server's questions go to. */
+    private record OpenCall(ToolCallRequest request, CallDeadline deadline) {
+    }
+
     private record Session(McpAsyncClient client, Mono<String> gone, AtomicBoolean lost) {
         boolean alive() {
             return !lost.get();
@@ -62,6 +71,7 @@ final class McpConnection implements AutoCloseable {
     private final Clock clock;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final Object lock = new Object();
+    private final Set<OpenCall> openCalls = ConcurrentHashMap.newKeySet();
     private Session session;
     private boolean connectedBefore;
     private int failures;
@@ -89,8 +99,8 @@ final class McpConnection implements AutoCloseable {
         if (capabilities == null || capabilities.tools() == null) {
             return List.of(); // a server without the tools capability offers none and may not be asked
         }
-        McpSchema.ListToolsResult result = await(current, current.client().listTools(), server.connectTimeout(),
-                "tools/list", false);
+        McpSchema.ListToolsResult result = await(current, current.client().listTools(),
+                Mono.delay(server.connectTimeout()), server.connectTimeout(), "tools/list", false);
         if (result.tools() == null) {
             throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name()
                     + " answered tools/list without a list of tools");
@@ -98,11 +108,44 @@ final class McpConnection implements AutoCloseable {
         return result.tools();
     }
 
-    /** Calls a tool by the server's own name for it, within the record's call timeout. */
-    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+    /**
+     * Calls a tool by the server's own name for it, within the record's call timeout; the time the server waits for
+     * the person's answer to its question ({@code elicitation/create}) does not count.
+     */
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, ToolCallRequest request) {
         Session current = session();
-        return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build()),
-                server.callTimeout(), "the call of \"" + tool + "\"", true);
+        OpenCall open = new OpenCall(request, new CallDeadline(server.callTimeout()));
+        openCalls.add(open);
+        try {
+            return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool)
+                    .arguments(arguments).build()), open.deadline().expired(), server.callTimeout(),
+                    "the call of \"" + tool + "\"", true);
+        } finally {
+            openCalls.remove(open);
+            open.deadline().end();
+        }
+    }
+
+    /**
+     * A server's question during a call, asked for the one call open on this connection; with several open it
+     * cannot tell whose it is (MCP does not say), so it declines.
+     */
+    private Mono<McpSchema.ElicitResult> elicit(McpSchema.ElicitFormRequest request) {
+        return Mono.fromCallable(() -> {
+            List<OpenCall> open = List.copyOf(openCalls);
+            if (open.size() != 1) {
+                LOG.log(Level.INFO, "server {0} asked for input while {1} calls were open; declined",
+                        new Object[] {server.name(), open.size()});
+                return McpElicitations.answer(server.name(), request, null);
+            }
+            CallDeadline deadline = open.get(0).deadline();
+            deadline.pause();
+            try {
+                return McpElicitations.answer(server.name(), request, open.get(0).request());
+            } finally {
+                deadline.resume();
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
     }
 
     @Override
@@ -155,7 +198,11 @@ final class McpConnection implements AutoCloseable {
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(CLIENT)
-                .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(SDK_DEADLINE_MARGIN))
+                .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(InputPrompts.LONGEST_WAIT)
+                        .plus(SDK_DEADLINE_MARGIN))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build())
+                .elicitation(this::elicit)
+                .applyElicitationDefaults(true)
                 .initializationTimeout(server.connectTimeout().plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
                 .build();
@@ -163,7 +210,8 @@ final class McpConnection implements AutoCloseable {
         // a server that dies between calls is replaced at the next use instead of failing it
         gone.subscribe(reason -> fresh.lost().set(true));
         try {
-            await(fresh, client.initialize(), server.connectTimeout(), "the handshake", false);
+            await(fresh, client.initialize(), Mono.delay(server.connectTimeout()), server.connectTimeout(),
+                    "the handshake", false);
         } catch (McpServerException e) {
             discard(fresh);
             throw withLastWords(e, transport);
@@ -203,11 +251,13 @@ final class McpConnection implements AutoCloseable {
      * Waits for one request, failing early when the server dies and late when it does not answer in time.
      * {@code acts} says the request may change something, so a failure leaves its outcome unknown.
      */
-    private <T> T await(Session current, Mono<T> request, Duration timeout, String what, boolean acts) {
+    private <T> T await(Session current, Mono<T> request, Mono<?> deadline, Duration timeout, String what,
+                        boolean acts) {
         Mono<T> lost = current.gone().flatMap(reason -> Mono.error(new PeerGone(reason)));
+        Mono<T> late = deadline.then(Mono.error(new TimeoutException()));
         T answer;
         try {
-            answer = Mono.firstWithSignal(request, lost).timeout(timeout).block();
+            answer = Mono.firstWithSignal(request, lost, late).block();
         } catch (RuntimeException e) {
             throw failure(current, Exceptions.unwrap(e), timeout, what, acts);
         }
