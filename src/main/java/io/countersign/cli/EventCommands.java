@@ -41,7 +41,7 @@ final class EventCommands {
             subcommands = Purge.class)
     static final class Events extends Subcommand {
         @Option(names = "--type", paramLabel = "TYPE", split = ",", description = "Any of these types: tool_denied,"
-                + " invocation_denied, write_unapproved, approval_decided, input_submitted.")
+                + " invocation_denied, write_unapproved, approval_decided, input_submitted, input_elicited.")
         List<String> types = List.of();
 
         @Option(names = "--reason", paramLabel = "CODE", description = "Exactly this reason code.")

@@ -10,6 +10,7 @@ import io.countersign.service.AgentService;
 import io.countersign.service.DefaultAgentService;
 import io.countersign.service.DefaultEventService;
 import io.countersign.service.DefaultExecutionService;
+import io.countersign.service.AskedInputs;
 import io.countersign.service.DefaultRunService;
 import io.countersign.service.DefaultServerService;
 import io.countersign.service.DefaultSettingsService;
@@ -285,6 +286,11 @@ public final class CountersignRuntime implements AutoCloseable {
     /** What start-up recovery ({@link #resumeInterrupted(Duration)}) did; empty before it ran. */
     public List<Resumption> resumedAtStart() {
         return resumedAtStart;
+    }
+
+    /** The questions tools ask during this process's calls, for the surface that shows them. */
+    public AskedInputs askedInputs() {
+        return runs.askedInputs();
     }
 
     public RunService runs() {

@@ -50,16 +50,20 @@ public final class DefaultRunService implements RunService {
     private final DecisionChecks checks;
     private final DecisionServers servers;
     private final ClaimedDecisions decisions;
+    private final AskedInputs asked;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
      * @param servers     the MCP server records, which tell a remote call's tool without a connection
      * @param connections connects the servers a decision's calls need before they run
      * @param locale      the locale of the people behind runs started here, for rule explanations
+     * @param asked       the questions the loop's tools ask during calls, which it was built with
      */
     public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
                              EventStore events, Function<Runnable, AutoCloseable> changes, ServerRecords servers,
-                             ServerConnections connections, Clock clock, IdGenerator ids, Locale locale) {
+                             ServerConnections connections, Clock clock, IdGenerator ids, Locale locale,
+                             AskedInputs asked) {
+        this.asked = Objects.requireNonNull(asked, "asked");
         this.runs = Objects.requireNonNull(runs, "runs");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.loop = Objects.requireNonNull(loop, "loop");
@@ -95,7 +99,9 @@ public final class DefaultRunService implements RunService {
     public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
                                               InvocationRules rules, ServerConnections connections, Clock clock,
                                               IdGenerator ids, Locale locale) {
+        AskedInputs asked = new AskedInputs(clock, ids);
         ToolLoop loop = ToolLoop.builder(registry, model)
+                .inputPrompts(asked)
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .events(store.events().forRunLoop())
@@ -107,7 +113,12 @@ public final class DefaultRunService implements RunService {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), store.servers(), connections, clock, ids, locale);
+                }), store.servers(), connections, clock, ids, locale, asked);
+    }
+
+    /** The questions this process's calls wait on; a surface attaches to them to show and answer them. */
+    public AskedInputs askedInputs() {
+        return asked;
     }
 
     @Override

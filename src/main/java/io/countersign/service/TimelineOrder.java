@@ -61,7 +61,7 @@ final class TimelineOrder {
         int slot = switch (event.type()) {
             case APPROVAL_DECIDED -> firstResultOfRound(this::hasApprovalBoundCall);
             case INPUT_SUBMITTED -> firstResultOfRound(round -> hasCall(round, event.toolName()));
-            case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED -> afterCall(event.toolName());
+            case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED -> afterCall(event.toolName());
         };
         cursor = Math.max(cursor, slot);
         before.get(cursor).add(entry);

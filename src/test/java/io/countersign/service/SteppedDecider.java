@@ -52,7 +52,7 @@ public final class SteppedDecider {
             DefaultRunService service = new DefaultRunService(runs, new AgentDirectory(store.configurations()), loop,
                     registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
                     Clock.systemUTC(), IdGenerator.random(),
-                    Locale.ENGLISH);
+                    Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random()));
             switch (args[2]) {
                 case "standby" -> {
                     System.out.println("ready");

@@ -13,7 +13,12 @@ public enum EventType {
     /** An operator decided an approval card (verdicts in the detail, never arguments). */
     APPROVAL_DECIDED("approval_decided"),
     /** A person submitted typed input (never the values). */
-    INPUT_SUBMITTED("input_submitted");
+    INPUT_SUBMITTED("input_submitted"),
+    /**
+     * A tool asked the person behind a run for typed input during a call (an MCP server's elicitation); the reason
+     * is the answer (accept, decline, cancel), the detail names the fields, never the values.
+     */
+    INPUT_ELICITED("input_elicited");
 
     private final String code;
 

@@ -13,6 +13,8 @@ import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.ArgumentValidator;
+import io.countersign.engine.tool.InputField;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RequiresInput;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
@@ -24,13 +26,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * Runs the calls of a turn in order, whether the turn just came from the model or resumes after a pause, and
  * each call through every check before its tool executes.
  */
 record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
-                     ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events) {
+                     ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events,
+                     InputPrompts prompts) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
 
     /**
@@ -117,7 +121,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
-                    run.context)), "result");
+                    run.context, promptsFor(run, configuration))), "result");
         } catch (Exception e) {
             LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
                     new Object[] {call.name(), run.runId, e.getClass().getName()});
@@ -135,5 +139,18 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                 ? ToolInvocationObservation.Outcome.FAILED : ToolInvocationObservation.Outcome.OK;
         run.afterExecute(call, outcome);
         return run.observe(call, outcome, verdict.target(), result.content());
+    }
+
+    /** Whom a call's tool may ask for input: no one in a run that cannot pause. Each answer is recorded. */
+    private InputPrompts promptsFor(RunSegment run, AgentConfiguration configuration) {
+        return question -> {
+            InputPrompts.Answer answer = run.options.unattended()
+                    ? new InputPrompts.Answer.Declined(null, "the run is unattended, so no one can answer")
+                    : Objects.requireNonNull(prompts.ask(question), "answer");
+            String fields = question.fields().stream().map(InputField::name).collect(Collectors.joining(", "));
+            events.record(EventType.INPUT_ELICITED, answer.action(), question.call().toolName(), null, run,
+                    configuration, answer.by() == null ? null : answer.by().name(), "fields: " + fields);
+            return answer;
+        };
     }
 }

@@ -21,6 +21,7 @@ import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ToolSettingsSource;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ public final class ToolLoop {
                 new UnattendedToolFilter(builder.registry, approvalRule));
         this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, events);
         CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
-                builder.invocationPolicy, builder.cancellation, events);
+                builder.invocationPolicy, builder.cancellation, events, builder.prompts);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
         this.roleModelResolver = builder.roleModelResolver;
         this.dispatchHook = builder.dispatchHook;
@@ -219,6 +220,7 @@ public final class ToolLoop {
         private RunCancellation cancellation = RunCancellation.NEVER;
         private RoleModelResolver roleModelResolver;
         private ToolCallDispatchHook dispatchHook;
+        private InputPrompts prompts = InputPrompts.DECLINE;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -265,6 +267,12 @@ public final class ToolLoop {
         /** The raw POST-model seam, which sees each call after the intent policies and may override it. */
         public Builder dispatchHook(ToolCallDispatchHook value) {
             this.dispatchHook = value;
+            return this;
+        }
+
+        /** Whom a tool may ask for typed input during a call of an attended run; by default no one. */
+        public Builder inputPrompts(InputPrompts value) {
+            this.prompts = Objects.requireNonNull(value);
             return this;
         }
 

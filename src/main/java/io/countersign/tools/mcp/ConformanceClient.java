@@ -9,6 +9,7 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.ImportReport;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
@@ -25,7 +26,9 @@ import java.util.Locale;
  * {@code java -cp <class path> io.countersign.tools.mcp.ConformanceClient <server URL>}. It connects over
  * Streamable HTTP through {@link McpToolSource}, as the console does, so the handshake, the tool listing and the
  * calls are the console's own; then it calls every listed tool, as a model would, with arguments made from the
- * tool's input schema ({@link #exampleArguments}). The exit status is 0 when every step worked.
+ * tool's input schema ({@link #exampleArguments}). A server's question during a call is answered as a person who
+ * accepts the form as it is offered, each field at its default ({@link #acceptingDefaults}). The exit status is 0
+ * when every step worked.
  */
 public final class ConformanceClient {
     private static final String SERVER = "conformance";
@@ -57,6 +60,16 @@ public final class ConformanceClient {
         return arguments;
     }
 
+    /** A person who accepts every form with the values it comes with: each field's default, where it has one. */
+    static InputPrompts acceptingDefaults(Actor person) {
+        return question -> {
+            ObjectNode values = JsonNodeFactory.instance.objectNode();
+            question.fields().stream().filter(field -> field.schema().has("default"))
+                    .forEach(field -> values.set(field.name(), field.schema().get("default")));
+            return new InputPrompts.Answer.Accepted(person, values);
+        };
+    }
+
     private static JsonNode exampleOf(String type) {
         JsonNodeFactory json = JsonNodeFactory.instance;
         return switch (type) {
@@ -78,14 +91,14 @@ public final class ConformanceClient {
             out.println("connected; tools: " + report.registered());
             AgentConfiguration agent = AgentConfiguration.of(SERVER, ModelConfiguration.scripted(SERVER),
                     List.of(record.group()));
-            ToolExecutionContext context = ToolExecutionContext.of(Actor.of(SERVER, Role.OPERATOR), SERVER,
-                    Locale.ENGLISH);
+            Actor person = Actor.of(SERVER, Role.OPERATOR);
+            ToolExecutionContext context = ToolExecutionContext.of(person, SERVER, Locale.ENGLISH);
             boolean failed = false;
             // every tool in this registry came from the source, and a remote tool reports failures as results
             for (Tool tool : registry.tools()) {
                 ObjectNode arguments = exampleArguments(tool.argumentSchema());
                 ToolResult result = ((McpRemoteTool) tool).execute(new ToolCallRequest(tool.name(), arguments, agent,
-                        context));
+                        context, acceptingDefaults(person)));
                 out.println(tool.name() + " -> " + result.content());
                 failed |= result.failed();
             }

@@ -2,17 +2,16 @@ package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JacksonException;
 import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolCallRequest;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,12 +19,15 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * One server's MCP session on the SDK's async client. It connects on demand: the first use starts or reaches the
@@ -53,6 +55,10 @@ final class McpConnection implements AutoCloseable {
         void reconnected();
     }
 
+    /** A call waiting for its result, and whom its server's questions go to. */
+    private record OpenCall(ToolCallRequest request, CallDeadline deadline) {
+    }
+
     private record Session(McpAsyncClient client, Mono<String> gone, AtomicBoolean lost) {
         boolean alive() {
             return !lost.get();
@@ -65,6 +71,7 @@ final class McpConnection implements AutoCloseable {
     private final Clock clock;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final Object lock = new Object();
+    private final Set<OpenCall> openCalls = ConcurrentHashMap.newKeySet();
     private Session session;
     private boolean connectedBefore;
     private int failures;
@@ -92,8 +99,8 @@ final class McpConnection implements AutoCloseable {
         if (capabilities == null || capabilities.tools() == null) {
             return List.of(); // a server without the tools capability offers none and may not be asked
         }
-        McpSchema.ListToolsResult result = await(current, current.client().listTools(), server.connectTimeout(),
-                "tools/list", false);
+        McpSchema.ListToolsResult result = await(current, current.client().listTools(),
+                Mono.delay(server.connectTimeout()), server.connectTimeout(), "tools/list", false);
         if (result.tools() == null) {
             throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name()
                     + " answered tools/list without a list of tools");
@@ -101,11 +108,44 @@ final class McpConnection implements AutoCloseable {
         return result.tools();
     }
 
-    /** Calls a tool by the server's own name for it, within the record's call timeout. */
-    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+    /**
+     * Calls a tool by the server's own name for it, within the record's call timeout; the time the server waits for
+     * the person's answer to its question ({@code elicitation/create}) does not count.
+     */
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, ToolCallRequest request) {
         Session current = session();
-        return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build()),
-                server.callTimeout(), "the call of \"" + tool + "\"", true);
+        OpenCall open = new OpenCall(request, new CallDeadline(server.callTimeout()));
+        openCalls.add(open);
+        try {
+            return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool)
+                    .arguments(arguments).build()), open.deadline().expired(), server.callTimeout(),
+                    "the call of \"" + tool + "\"", true);
+        } finally {
+            openCalls.remove(open);
+            open.deadline().end();
+        }
+    }
+
+    /**
+     * A server's question during a call, asked for the one call open on this connection; with several open it
+     * cannot tell whose it is (MCP does not say), so it declines.
+     */
+    private Mono<McpSchema.ElicitResult> elicit(McpSchema.ElicitFormRequest request) {
+        return Mono.fromCallable(() -> {
+            List<OpenCall> open = List.copyOf(openCalls);
+            if (open.size() != 1) {
+                LOG.log(Level.INFO, "server {0} asked for input while {1} calls were open; declined",
+                        new Object[] {server.name(), open.size()});
+                return McpElicitations.answer(server.name(), request, null);
+            }
+            CallDeadline deadline = open.get(0).deadline();
+            deadline.pause();
+            try {
+                return McpElicitations.answer(server.name(), request, open.get(0).request());
+            } finally {
+                deadline.resume();
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
     }
 
     @Override
@@ -158,7 +198,11 @@ final class McpConnection implements AutoCloseable {
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(CLIENT)
-                .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(SDK_DEADLINE_MARGIN))
+                .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(InputPrompts.LONGEST_WAIT)
+                        .plus(SDK_DEADLINE_MARGIN))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build())
+                .elicitation(this::elicit)
+                .applyElicitationDefaults(true)
                 .initializationTimeout(server.connectTimeout().plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
                 .build();
@@ -166,7 +210,8 @@ final class McpConnection implements AutoCloseable {
         // a server that dies between calls is replaced at the next use instead of failing it
         gone.subscribe(reason -> fresh.lost().set(true));
         try {
-            await(fresh, client.initialize(), server.connectTimeout(), "the handshake", false);
+            await(fresh, client.initialize(), Mono.delay(server.connectTimeout()), server.connectTimeout(),
+                    "the handshake", false);
         } catch (McpServerException e) {
             discard(fresh);
             throw withLastWords(e, transport);
@@ -199,28 +244,20 @@ final class McpConnection implements AutoCloseable {
         HttpRequest.Builder requests = HttpRequest.newBuilder();
         http.headers().forEach((header, value) -> requests.header(header, SecretValue.resolve(value, secrets,
                 "header \"" + header + "\" of " + name())));
-        URI url = http.url();
-        String endpoint = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        if (url.getRawQuery() != null) {
-            endpoint += "?" + url.getRawQuery();
-        }
-        return HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getRawAuthority())
-                .endpoint(endpoint)
-                .requestBuilder(requests)
-                .connectTimeout(server.connectTimeout())
-                .jsonMapper(json)
-                .build();
+        return new StreamableHttpTransport(server.name(), http.url(), requests, server.connectTimeout(), json);
     }
 
     /**
      * Waits for one request, failing early when the server dies and late when it does not answer in time.
      * {@code acts} says the request may change something, so a failure leaves its outcome unknown.
      */
-    private <T> T await(Session current, Mono<T> request, Duration timeout, String what, boolean acts) {
+    private <T> T await(Session current, Mono<T> request, Mono<?> deadline, Duration timeout, String what,
+                        boolean acts) {
         Mono<T> lost = current.gone().flatMap(reason -> Mono.error(new PeerGone(reason)));
+        Mono<T> late = deadline.then(Mono.error(new TimeoutException()));
         T answer;
         try {
-            answer = Mono.firstWithSignal(request, lost).timeout(timeout).block();
+            answer = Mono.firstWithSignal(request, lost, late).block();
         } catch (RuntimeException e) {
             throw failure(current, Exceptions.unwrap(e), timeout, what, acts);
         }
@@ -255,10 +292,14 @@ final class McpConnection implements AutoCloseable {
                         + " within " + describe(timeout)
                         + (acts ? "; it may still be working on it, so its outcome is unknown" : ""));
             }
-            if (cause instanceof McpHttpClientTransportAuthorizationException denied) {
-                return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " refused access (HTTP "
-                        + denied.getResponseInfo().statusCode() + ") for " + what + ": check the credentials its"
-                        + " record sends (a header such as Authorization=env:VARIABLE, and that variable's value)");
+            if (cause instanceof StreamableHttpTransport.StreamLost lost) {
+                current.lost().set(true);
+                return new McpServerException(McpServerException.Kind.STOPPED, name() + " lost the connection during "
+                        + what + ": " + lost.getMessage() + (acts ? "; its outcome is unknown" : "")
+                        + "; the next use connects again");
+            }
+            if (cause instanceof StreamableHttpTransport.RefusedStatus refused) {
+                return refusedStatus(current, refused.status(), what);
             }
             if (cause instanceof McpError refused) {
                 McpSchema.JSONRPCResponse.JSONRPCError said = refused.getJsonRpcError();
@@ -275,6 +316,18 @@ final class McpConnection implements AutoCloseable {
                 error.getClass().getName()});
         return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " could not be reached for "
                 + what + "; the next use connects again");
+    }
+
+    private McpServerException refusedStatus(Session current, int status, String what) {
+        if (status == 401 || status == 403) {
+            return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " refused access (HTTP "
+                    + status + ") for " + what + ": check the credentials its record sends (a header such as"
+                    + " Authorization=env:VARIABLE, and that variable's value)");
+        }
+        // 404 is how a server says it forgot the session: the next use starts a new one
+        current.lost().set(true);
+        return new McpServerException(McpServerException.Kind.UNREACHABLE, name() + " answered " + what
+                + " with HTTP " + status + "; the next use connects again");
     }
 
     /** The server's own words about its refusal, like the text of a tool's error result. */

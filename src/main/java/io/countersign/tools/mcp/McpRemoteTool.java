@@ -24,7 +24,7 @@ final class McpRemoteTool implements RemoteTool {
     /** Calls a tool of the server by the server's own name for it. */
     @FunctionalInterface
     interface Caller {
-        McpSchema.CallToolResult call(String remoteName, Map<String, Object> arguments);
+        McpSchema.CallToolResult call(String remoteName, Map<String, Object> arguments, ToolCallRequest request);
     }
 
     private final String name;
@@ -98,7 +98,8 @@ final class McpRemoteTool implements RemoteTool {
     public ToolResult execute(ToolCallRequest request) {
         Map<String, Object> arguments = Json.mapper().convertValue(request.arguments(), ARGUMENTS);
         try {
-            return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments));
+            return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments,
+                    request));
         } catch (McpServerException e) {
             if (e.kind() == McpServerException.Kind.STOPPED) {
                 return ToolResult.outcomeUnknown("server \"" + server.name() + "\" went away during the call of "

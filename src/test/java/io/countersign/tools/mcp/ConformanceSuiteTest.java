@@ -18,7 +18,8 @@ class ConformanceSuiteTest {
     private static final long SCENARIO_TIMEOUT_SECONDS = 90;
 
     @ParameterizedTest
-    @ValueSource(strings = {"initialize", "tools_call"})
+    @ValueSource(strings = {"initialize", "tools_call", "sse-retry",
+            "elicitation-sep1034-client-defaults"})
     void ourClientPassesTheConformanceScenario(String scenario) throws Exception {
         Path workspace = Files.createTempDirectory("countersign-conformance-");
         Path log = workspace.resolve("suite.log");
