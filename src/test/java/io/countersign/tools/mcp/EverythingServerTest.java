@@ -158,7 +158,7 @@ class EverythingServerTest {
         assertThat(outcome).isInstanceOfSatisfying(RunOutcome.OutcomeUnknown.class, unknown -> {
             assertThat(unknown.callId()).isEqualTo("c1");
             assertThat(unknown.reason()).isEqualTo("server \"everything\" went away during the call of"
-                    + " trigger-long-running-operation: whether it took effect is unknown");
+                    + " trigger-long-running-operation (exited with status 137): whether it took effect is unknown");
         });
         RunOutcome next = agent.run(agent.loop(calls(call("c2", "everything.echo", "{\"message\": \"back\"}")),
                 answer("done")), "run it again");
