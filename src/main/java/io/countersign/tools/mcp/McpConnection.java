@@ -136,12 +136,12 @@ final class McpConnection implements AutoCloseable {
             if (open.size() != 1) {
                 LOG.log(Level.INFO, "server {0} asked for input while {1} calls were open; declined",
                         new Object[] {server.name(), open.size()});
-                return McpElicitations.answer(server.name(), request, null);
+                return McpElicitations.answer(request, null);
             }
             CallDeadline deadline = open.get(0).deadline();
             deadline.pause();
             try {
-                return McpElicitations.answer(server.name(), request, open.get(0).request());
+                return McpElicitations.answer(request, open.get(0).request());
             } finally {
                 deadline.resume();
             }
