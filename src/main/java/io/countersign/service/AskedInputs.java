@@ -107,6 +107,9 @@ public final class AskedInputs implements InputPrompts {
 
     @Override
     public Answer ask(Question question) {
+        if (question.fields().isEmpty()) {
+            return new Answer.Declined(null, "the form cannot be shown as typed fields");
+        }
         if (surfaces.isEmpty()) {
             return new Answer.Declined(null, "no one in this process is shown questions");
         }

@@ -146,8 +146,11 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         return question -> {
             InputPrompts.Answer answer = run.options.unattended()
                     ? new InputPrompts.Answer.Declined(null, "the run is unattended, so no one can answer")
+                    : question.fields().isEmpty()
+                    ? new InputPrompts.Answer.Declined(null, "the form cannot be shown as typed fields")
                     : Objects.requireNonNull(prompts.ask(question), "answer");
-            String fields = question.fields().stream().map(InputField::name).collect(Collectors.joining(", "));
+            String fields = question.fields().isEmpty() ? "none that can be shown"
+                    : question.fields().stream().map(InputField::name).collect(Collectors.joining(", "));
             events.record(EventType.INPUT_ELICITED, answer.action(), question.call().toolName(), null, run,
                     configuration, answer.by() == null ? null : answer.by().name(), "fields: " + fields);
             return answer;

@@ -23,7 +23,10 @@ public interface InputPrompts {
     /** Blocks until the question is answered, declined or cancelled. */
     Answer ask(Question question);
 
-    /** What a tool asks during {@code call}: the server's {@code message} and the form's fields. */
+    /**
+     * What a tool asks during {@code call}: the server's {@code message} and the form's fields; no fields when the
+     * form cannot be shown as typed fields, which the run declines without asking anyone.
+     */
     record Question(ToolCallRequest call, String message, List<InputField> fields) {
         public Question {
             Objects.requireNonNull(call, "call");

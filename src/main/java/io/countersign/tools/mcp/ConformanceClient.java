@@ -63,6 +63,9 @@ public final class ConformanceClient {
     /** A person who accepts every form with the values it comes with: each field's default, where it has one. */
     static InputPrompts acceptingDefaults(Actor person) {
         return question -> {
+            if (question.fields().isEmpty()) {
+                return new InputPrompts.Answer.Declined(person, "the form cannot be shown as typed fields");
+            }
             ObjectNode values = JsonNodeFactory.instance.objectNode();
             question.fields().stream().filter(field -> field.schema().has("default"))
                     .forEach(field -> values.set(field.name(), field.schema().get("default")));

@@ -136,12 +136,12 @@ final class McpConnection implements AutoCloseable {
             if (open.size() != 1) {
                 LOG.log(Level.INFO, "server {0} asked for input while {1} calls were open; declined",
                         new Object[] {server.name(), open.size()});
-                return McpElicitations.answer(server.name(), request, null);
+                return McpElicitations.answer(request, null);
             }
             CallDeadline deadline = open.get(0).deadline();
             deadline.pause();
             try {
-                return McpElicitations.answer(server.name(), request, open.get(0).request());
+                return McpElicitations.answer(request, open.get(0).request());
             } finally {
                 deadline.resume();
             }
@@ -283,9 +283,8 @@ final class McpConnection implements AutoCloseable {
             }
             if (cause instanceof PeerGone gone) {
                 current.lost().set(true);
-                return new McpServerException(McpServerException.Kind.STOPPED, name() + " stopped (" + gone.reason
-                        + ") during " + what + (acts ? ", so its outcome is unknown" : "")
-                        + "; the next use starts it again");
+                return McpServerException.stopped(name() + " stopped (" + gone.reason + ") during " + what
+                        + (acts ? ", so its outcome is unknown" : "") + "; the next use starts it again", gone.reason);
             }
             if (cause instanceof TimeoutException) {
                 return new McpServerException(McpServerException.Kind.TIMED_OUT, name() + " did not answer " + what
@@ -294,9 +293,9 @@ final class McpConnection implements AutoCloseable {
             }
             if (cause instanceof StreamableHttpTransport.StreamLost lost) {
                 current.lost().set(true);
-                return new McpServerException(McpServerException.Kind.STOPPED, name() + " lost the connection during "
-                        + what + ": " + lost.getMessage() + (acts ? "; its outcome is unknown" : "")
-                        + "; the next use connects again");
+                return McpServerException.stopped(name() + " lost the connection during " + what + ": "
+                        + lost.getMessage() + (acts ? "; its outcome is unknown" : "") + "; the next use connects again",
+                        lost.getMessage());
             }
             if (cause instanceof StreamableHttpTransport.RefusedStatus refused) {
                 return refusedStatus(current, refused.status(), what);

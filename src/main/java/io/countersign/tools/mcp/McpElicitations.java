@@ -29,17 +29,15 @@ final class McpElicitations {
     }
 
     /** Asks on behalf of {@code call} (null when the connection cannot tell which call asked) and answers. */
-    static McpSchema.ElicitResult answer(String server, McpSchema.ElicitFormRequest request, ToolCallRequest call) {
+    static McpSchema.ElicitResult answer(McpSchema.ElicitFormRequest request, ToolCallRequest call) {
         if (call == null) {
             return McpSchema.ElicitResult.builder(McpSchema.ElicitResult.Action.DECLINE).build();
         }
         ObjectNode schema = Json.mapper().valueToTree(request.requestedSchema() == null ? Map.of()
                 : request.requestedSchema());
-        Optional<List<InputField>> fields = fields(schema);
-        InputPrompts.Answer answer = fields.isEmpty()
-                ? new InputPrompts.Answer.Declined(null, "server \"" + server + "\" asked with a form that cannot be"
-                        + " shown (only flat fields of text, numbers, yes/no and single choices can)")
-                : call.prompts().ask(new InputPrompts.Question(call, request.message(), fields.get()));
+        // a form that cannot be shown is asked with no fields, so that the run records its decline
+        InputPrompts.Answer answer = call.prompts().ask(new InputPrompts.Question(call, request.message(),
+                fields(schema).orElse(List.of())));
         if (answer instanceof InputPrompts.Answer.Accepted accepted) {
             return McpSchema.ElicitResult.builder(McpSchema.ElicitResult.Action.ACCEPT)
                     .content(Json.mapper().convertValue(accepted.values(), CONTENT)).build();

@@ -103,7 +103,8 @@ final class McpRemoteTool implements RemoteTool {
         } catch (McpServerException e) {
             if (e.kind() == McpServerException.Kind.STOPPED) {
                 return ToolResult.outcomeUnknown("server \"" + server.name() + "\" went away during the call of "
-                        + remoteName + ": whether it took effect is unknown");
+                        + remoteName + (e.reason() == null ? "" : " (" + e.reason() + ")")
+                        + ": whether it took effect is unknown");
             }
             return ToolResult.failure(e.forModel());
         }

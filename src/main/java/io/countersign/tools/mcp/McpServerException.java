@@ -30,15 +30,22 @@ public final class McpServerException extends RuntimeException {
 
     private final Kind kind;
     private final String forModel;
+    private final String reason;
 
     McpServerException(Kind kind, String message) {
-        this(kind, message, message);
+        this(kind, message, message, null);
     }
 
-    private McpServerException(Kind kind, String message, String forModel) {
+    private McpServerException(Kind kind, String message, String forModel, String reason) {
         super(message);
         this.kind = kind;
         this.forModel = forModel;
+        this.reason = reason;
+    }
+
+    /** The server went away while a request was open; {@code reason} says how, in a few words of our own. */
+    static McpServerException stopped(String message, String reason) {
+        return new McpServerException(Kind.STOPPED, message, message, reason);
     }
 
     /**
@@ -47,7 +54,12 @@ public final class McpServerException extends RuntimeException {
      */
     static McpServerException refused(String server, String message, int code) {
         return new McpServerException(Kind.REFUSED, message, "server \"" + server + "\" failed the call (JSON-RPC error "
-                + code + "). Nothing else is known.");
+                + code + "). Nothing else is known.", null);
+    }
+
+    /** How a stopped server went away ("exited with status 1"), or null. */
+    public String reason() {
+        return reason;
     }
 
     public Kind kind() {

@@ -135,6 +135,9 @@ final class StreamableHttpTransport implements McpClientTransport {
         try {
             answer(response, requestId, sink);
         } finally {
+            if (requestId != null) {
+                answered.remove(requestId);
+            }
             if (initializing && sessionId != null && response.statusCode() / 100 == 2 && !closed) {
                 // the server may send requests and notifications of its own on a stream it keeps open
                 readers.execute(this::listen);
@@ -191,22 +194,18 @@ final class StreamableHttpTransport implements McpClientTransport {
                     return;
                 }
                 if (cursor.lastId() == null) {
-                    sink.error(new StreamLost("its stream ended before the answer, with no event id to resume"
+                    sink.error(new StreamLost("the stream ended before the answer, with no event id to resume"
                             + " from"));
                     return;
                 }
                 if (resumes++ == MAX_RESUMES) {
-                    sink.error(new StreamLost("it dropped the stream " + MAX_RESUMES + " times in a row"));
+                    sink.error(new StreamLost("the stream was dropped " + MAX_RESUMES + " times in a row"));
                     return;
                 }
                 body = resume(cursor);
             }
         } catch (StreamLost lost) {
             sink.error(lost);
-        } finally {
-            if (requestId != null) {
-                answered.remove(requestId);
-            }
         }
     }
 
@@ -235,7 +234,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         }
         InputStream body = open(cursor.lastId());
         if (body == null) {
-            throw new StreamLost("it does not offer the stream again (HTTP 405) to resume it");
+            throw new StreamLost("the stream could not be resumed: HTTP 405");
         }
         return body;
     }
@@ -250,7 +249,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         try {
             response = http.send(get.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw new StreamLost("it could not be reached again to resume its stream (" + describe(e) + ")");
+            throw new StreamLost("the stream could not be resumed: " + describe(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StreamLost("the transport was closed");
@@ -262,7 +261,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         String type = response.headers().firstValue("Content-Type").orElse("");
         if (response.statusCode() / 100 != 2 || !type.toLowerCase(java.util.Locale.ROOT).contains(EVENT_STREAM)) {
             discard(response.body());
-            throw new StreamLost("it refused to resume its stream (HTTP " + response.statusCode() + ")");
+            throw new StreamLost("the stream could not be resumed: HTTP " + response.statusCode());
         }
         return response.body();
     }

@@ -103,7 +103,7 @@ class EverythingHttpServerTest {
         assertThat(outcome).isInstanceOfSatisfying(RunOutcome.OutcomeUnknown.class, unknown -> {
             assertThat(unknown.callId()).isEqualTo("c1");
             assertThat(unknown.reason()).isEqualTo("server \"everything\" went away during the call of"
-                    + " trigger-long-running-operation: whether it took effect is unknown");
+                    + " trigger-long-running-operation (the stream could not be resumed: connection refused): whether it took effect is unknown");
         });
 
         server = start(port);

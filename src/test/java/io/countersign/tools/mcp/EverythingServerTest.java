@@ -6,6 +6,14 @@ import static io.countersign.tools.mcp.ScriptedAgent.calls;
 import static io.countersign.tools.mcp.ScriptedAgent.resultOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.run.RunRequest;
+import io.countersign.service.AskedInputs;
+import java.util.Locale;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
@@ -158,7 +166,7 @@ class EverythingServerTest {
         assertThat(outcome).isInstanceOfSatisfying(RunOutcome.OutcomeUnknown.class, unknown -> {
             assertThat(unknown.callId()).isEqualTo("c1");
             assertThat(unknown.reason()).isEqualTo("server \"everything\" went away during the call of"
-                    + " trigger-long-running-operation: whether it took effect is unknown");
+                    + " trigger-long-running-operation (exited with status 137): whether it took effect is unknown");
         });
         RunOutcome next = agent.run(agent.loop(calls(call("c2", "everything.echo", "{\"message\": \"back\"}")),
                 answer("done")), "run it again");
@@ -190,6 +198,37 @@ class EverythingServerTest {
 
         assertThat(result.failed()).isFalse();
         assertThat(result.content()).containsPattern("\\[image: image/png, \\d+ bytes]");
+    }
+
+    @Test
+    void itsQuestionWithAMultiSelectFormIsDeclinedWithoutAskingAndRecorded() {
+        open(everything());
+        // the server offers its elicitation tool once it has seen that this client declares elicitation
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.names()
+                .contains("everything.trigger-elicitation-request"));
+        AskedInputs asked = new AskedInputs(Clock.systemUTC(), IdGenerator.random());
+        List<String> questions = new CopyOnWriteArrayList<>();
+        asked.attach(() -> questions.add("changed"));
+        List<GovernanceEvent> events = new CopyOnWriteArrayList<>();
+        ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults());
+        ToolLoop loop = ToolLoop.builder(registry, ScriptedChatModel.of(List.of(
+                        calls(call("c1", "everything.trigger-elicitation-request", "{}")), answer("done"))))
+                .settings(() -> ToolSettings.defaults().withServerApprovalBound(SERVER, false))
+                .events(events::add)
+                .inputPrompts(asked)
+                .build();
+
+        RunOutcome outcome = loop.runLoop(RunRequest.of(agent.configuration, ToolExecutionContext.of(
+                ScriptedAgent.MARIA, "run-1", Locale.ENGLISH), "ask me"));
+
+        assertThat(resultOf(outcome, "c1")).contains("User declined to provide the requested information.");
+        assertThat(questions).isEmpty();
+        assertThat(events).filteredOn(event -> event.type() == EventType.INPUT_ELICITED).singleElement()
+                .satisfies(event -> {
+                    assertThat(event.reasonCode()).isEqualTo("decline");
+                    assertThat(event.actor()).isNull();
+                    assertThat(event.detail()).isEqualTo("fields: none that can be shown");
+                });
     }
 
     /** The one running server-everything process this JVM started. */

@@ -174,8 +174,8 @@ class StreamableHttpResumeTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         assertThat(outcome).isInstanceOfSatisfying(RunOutcome.OutcomeUnknown.class, unknown -> {
             assertThat(unknown.callId()).isEqualTo("c1");
-            assertThat(unknown.reason()).isEqualTo("server \"jobs\" went away during the call of run: whether it"
-                    + " took effect is unknown");
+            assertThat(unknown.reason()).isEqualTo("server \"jobs\" went away during the call of run (the stream"
+                    + " could not be resumed: connection refused): whether it took effect is unknown");
         });
         assertThat(executions).hasValue(1);
     }
@@ -189,6 +189,8 @@ class StreamableHttpResumeTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         assertThat(result.outcomeUnknown()).isTrue();
+        assertThat(result.content()).isEqualTo("server \"jobs\" went away during the call of run (the stream ended"
+                + " before the answer, with no event id to resume from): whether it took effect is unknown");
         assertThat(resumedFrom).isEmpty();
         assertThat(executions).hasValue(1);
     }
