@@ -336,19 +336,23 @@ public final class CountersignRuntime implements AutoCloseable {
 
     @Override
     public void close() {
-        if (remoteServers != null) {
-            remoteServers.close();
-        }
-        store.close();
-        http.close();
+        close(false);
     }
 
     /** As {@link #close()}, for a process that exits right after (see {@link Store#closeBeforeExit()}). */
     public void closeBeforeExit() {
+        close(true);
+    }
+
+    private void close(boolean beforeExit) {
         if (remoteServers != null) {
             remoteServers.close();
         }
-        store.closeBeforeExit();
+        if (beforeExit) {
+            store.closeBeforeExit();
+        } else {
+            store.close();
+        }
         http.close();
     }
 }
