@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -83,7 +84,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         String runId = decision.runId();
         boolean queued = claimedStatus == RunStatus.QUEUED;
         String what = "commit the decision on run " + runId;
-        SqlWork<Optional<ClaimResult.Claimed>> work = connection -> {
+        Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
             try (NamedStatement statement = NamedStatement.prepare(connection, CLAIM_IN_ONE_STATEMENT)) {
                 statement.set("claimedStatus", claimedStatus.code())
                         .set("owner", queued ? null : session.id())
@@ -97,15 +98,11 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         return Optional.empty();
                     }
                     StoredRun run = rows.run(row, decision);
-                    writeStart(connection, run, start);
+                    writeStart(connection, run, start, row.getLong("claimed_decision"));
                     return Optional.of(new ClaimResult.Claimed(run));
                 }
             }
-        };
-        if (start.equals(DecisionStart.NONE)) {
-            return database.statement(what, ChangeKind.DECISION, Optional::isPresent, work);
-        }
-        Optional<ClaimResult.Claimed> claimed = database.write(what, work);
+        });
         if (claimed.isPresent()) {
             database.changes().committed(ChangeKind.DECISION);
         }
@@ -119,15 +116,20 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         statement.set("eventRecorded", start.decisionEvent() != null);
     }
 
-    /** Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction. */
-    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start) throws SQLException {
+    /**
+     * Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction, and chains the
+     * decision last: the event's insert takes the rows of counts before the chain's head, as every append does.
+     */
+    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, long decisionId)
+            throws SQLException {
         if (start.decisionEvent() != null) {
-            EventStore.insert(connection, List.of(start.decisionEvent()));
+            EventStore.insert(connection, database.clock().instant(), List.of(start.decisionEvent()));
         }
         if (!start.intents().isEmpty()) {
             CallJournal.writeIntents(connection, database, session, claimed.lease(), start.intents(),
                     "its calls were not started");
         }
+        AuditChain.decisions(connection, database.clock().instant(), List.of(decisionId));
     }
 
     /**
@@ -145,7 +147,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 }
             }
             if (start.decisionEvent() != null && !EventStore.decisionEventRecordedBefore(connection, runId)) {
-                EventStore.insert(connection, List.of(start.decisionEvent()));
+                EventStore.insert(connection, database.clock().instant(), List.of(start.decisionEvent()));
             }
             CallJournal.writeIntents(connection, database, session, lease, start.intents(),
                     "its calls were not started");
@@ -178,9 +180,9 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     }
                     // A decision on the run's current card would have taken it out of waiting: none exists here.
                     if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
-                        StoredRun claimedRun = commitClaim(connection, decision, run, pauseNumber, claimedStatus,
-                                start);
-                        writeStart(connection, claimedRun, start);
+                        long decisionId = insertDecision(connection, decision, pauseNumber, start);
+                        StoredRun claimedRun = commitClaim(connection, decision, decisionId, run, claimedStatus);
+                        writeStart(connection, claimedRun, start, decisionId);
                         return new ClaimResult.Claimed(claimedRun);
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
@@ -229,17 +231,21 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         return Optional.empty();
     }
 
-    /** Commits the decision on the run's current pause and returns the run as it now stands. */
-    private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber,
-                                  RunStatus claimedStatus, DecisionStart start) throws SQLException {
-        long decisionId;
+    /** Inserts the decision on the run's current pause; returns its id. */
+    private static long insertDecision(Connection connection, DecisionRecord decision, int pauseNumber,
+                                       DecisionStart start) throws SQLException {
         try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
                 + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")",
                 "id")) {
             insert.set("runId", decision.runId()).set("pauseNumber", pauseNumber);
             bindDecision(insert, decision, start);
-            decisionId = insert.insertedKey();
+            return insert.insertedKey();
         }
+    }
+
+    /** Points the run at its inserted decision and returns the run as it now stands. */
+    private StoredRun commitClaim(Connection connection, DecisionRecord decision, long decisionId, StoredRun run,
+                                  RunStatus claimedStatus) throws SQLException {
         boolean queued = claimedStatus == RunStatus.QUEUED;
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :claimedStatus,"
                 + " claimed_decision = :decisionId, owner = :owner, updated_at = :decidedAt, queued_at = :queuedAt,"
@@ -295,10 +301,21 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         + " waiting; nothing changed");
             }
         }
+        // Deleted first and chained after from the rows the delete returns: the chain's head is taken last.
+        AuditRows hashes = new AuditRows();
+        List<AuditChain.Row> withdrawn = new ArrayList<>();
         try (NamedStatement delete = NamedStatement.prepare(connection, "DELETE FROM decisions"
-                + " WHERE run_id = :runId AND pause_number = :pauseNumber")) {
-            delete.set("runId", state.runId()).set("pauseNumber", pauseNumber).executeUpdate();
+                + " WHERE run_id = :runId AND pause_number = :pauseNumber RETURNING "
+                + String.join(", ", AuditRows.DECISION_COLUMNS))) {
+            try (ResultSet gone = delete.set("runId", state.runId()).set("pauseNumber", pauseNumber)
+                    .executeQuery()) {
+                while (gone.next()) {
+                    withdrawn.add(new AuditChain.Row(Long.toString(gone.getLong("id")),
+                            hashes.stored("decisions", gone)));
+                }
+            }
         }
         CallJournal.clear(connection, state.runId());
+        AuditChain.withdrawn(connection, at, withdrawn);
     }
 }

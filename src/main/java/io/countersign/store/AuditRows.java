@@ -1,0 +1,109 @@
+package io.countersign.store;
+
+import io.countersign.engine.event.GovernanceEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The audit chain's canonical encoding, version 1, and its SHA-256 hashes. A row is hashed over its table's name
+ * and its stored columns in a fixed order, each value written with its kind and length, so that no two different
+ * rows encode alike: {@code N} for NULL, {@code I<decimal>;} for a number, {@code S<bytes>:<UTF-8>} for a text.
+ * A new encoding would get a new version; the version is the first value of every hash.
+ */
+final class AuditRows {
+    static final String VERSION = "countersign-audit-1";
+    /** The event columns a row hash covers, in {@link EventStore#COLUMNS} order; numbers: event_time. */
+    static final List<String> EVENT_COLUMNS = List.of(EventStore.COLUMNS.split(", *"));
+    /** The decision columns a row hash covers; event_recorded is left out, the one column written later. */
+    static final List<String> DECISION_COLUMNS = List.of("id", "run_id", "pause_number", "decided_by", "decided_at",
+            "kind", "digest", "summary", "verdicts", "input");
+    static final String DECISION_SELECT = "SELECT " + String.join(", ", DECISION_COLUMNS) + " FROM decisions";
+    private static final List<String> NUMBERS = List.of("event_time", "id", "pause_number", "decided_at");
+    private static final HexFormat HEX = HexFormat.of();
+    /** The length of a row's mark: enough to tell which row of an entry changed, not what it holds. */
+    static final int MARK = 16;
+
+    private final MessageDigest digest;
+    private final StringBuilder text = new StringBuilder(512);
+
+    AuditRows() {
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this Java has no SHA-256", e);
+        }
+    }
+
+    /** The hash of an event as {@link EventStore#bind} stores it. */
+    String event(GovernanceEvent event) {
+        return hash("governance_events", event.id(), Nanos.of(event.time()), event.type().code(),
+                event.reasonCode(), event.toolName(), event.ruleId(), event.runId(), event.agentConfiguration(),
+                event.actor(), event.model(), event.detail());
+    }
+
+    /** The hash of the stored row of {@code table} ({@code governance_events} or {@code decisions}). */
+    String stored(String table, ResultSet row) throws SQLException {
+        List<String> columns = table.equals("decisions") ? DECISION_COLUMNS : EVENT_COLUMNS;
+        Object[] values = new Object[columns.size() + 1];
+        values[0] = table;
+        for (int i = 0; i < columns.size(); i++) {
+            String column = columns.get(i);
+            if (NUMBERS.contains(column)) {
+                long number = row.getLong(column);
+                values[i + 1] = row.wasNull() ? null : number;
+            } else {
+                values[i + 1] = row.getString(column);
+            }
+        }
+        return hash(values);
+    }
+
+    /** SHA-256 over the values in the canonical encoding, as 64 lower-case hex digits. */
+    String hash(Object... values) {
+        text.setLength(0);
+        text.append(VERSION);
+        for (Object value : values) {
+            if (value == null) {
+                text.append('N');
+            } else if (value instanceof Long || value instanceof Integer) {
+                text.append('I').append(value).append(';');
+            } else {
+                String string = (String) value;
+                text.append('S').append(string.getBytes(StandardCharsets.UTF_8).length).append(':').append(string);
+            }
+        }
+        return HEX.formatHex(digest.digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** SHA-256 over row hashes in order: what an entry's {@code row_hash} holds. */
+    String ofRows(List<String> rowHashes) {
+        return hash(rowHashes.toArray());
+    }
+
+    /** The hash the first entry follows: it covers what was stored before the chain began. */
+    String genesis(long eventsBefore, long decisionsBefore) {
+        return hash("genesis", eventsBefore, decisionsBefore);
+    }
+
+    static String mark(String rowHash) {
+        return rowHash.substring(0, MARK);
+    }
+
+    /** The marks of a {@code row_marks} column, one per row. */
+    static List<String> marks(String rowMarks) {
+        String[] marks = new String[rowMarks.length() / MARK];
+        Arrays.setAll(marks, i -> rowMarks.substring(i * MARK, (i + 1) * MARK));
+        return List.of(marks);
+    }
+
+    /** The ids of a {@code row_ids} column; none for an empty one. */
+    static List<String> ids(String rowIds) {
+        return rowIds.isEmpty() ? List.of() : List.of(rowIds.split("\n", -1));
+    }
+}
