@@ -24,7 +24,8 @@ final class AuditRows {
     static final List<String> DECISION_COLUMNS = List.of("id", "run_id", "pause_number", "decided_by", "decided_at",
             "kind", "digest", "summary", "verdicts", "input");
     static final String DECISION_SELECT = "SELECT " + String.join(", ", DECISION_COLUMNS) + " FROM decisions";
-    private static final List<String> NUMBERS = List.of("event_time", "id", "pause_number", "decided_at");
+    private static final List<String> EVENT_NUMBERS = List.of("event_time");
+    private static final List<String> DECISION_NUMBERS = List.of("id", "pause_number", "decided_at");
     private static final HexFormat HEX = HexFormat.of();
     /** The length of a row's mark: enough to tell which row of an entry changed, not what it holds. */
     static final int MARK = 16;
@@ -49,12 +50,14 @@ final class AuditRows {
 
     /** The hash of the stored row of {@code table} ({@code governance_events} or {@code decisions}). */
     String stored(String table, ResultSet row) throws SQLException {
-        List<String> columns = table.equals("decisions") ? DECISION_COLUMNS : EVENT_COLUMNS;
+        boolean decision = table.equals("decisions");
+        List<String> columns = decision ? DECISION_COLUMNS : EVENT_COLUMNS;
+        List<String> numbers = decision ? DECISION_NUMBERS : EVENT_NUMBERS;
         Object[] values = new Object[columns.size() + 1];
         values[0] = table;
         for (int i = 0; i < columns.size(); i++) {
             String column = columns.get(i);
-            if (NUMBERS.contains(column)) {
+            if (numbers.contains(column)) {
                 long number = row.getLong(column);
                 values[i + 1] = row.wasNull() ? null : number;
             } else {

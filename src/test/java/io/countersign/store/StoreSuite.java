@@ -283,7 +283,7 @@ abstract class StoreSuite {
                     event("old-2", NOW.minus(Duration.ofDays(31))).build(),
                     event("recent", NOW.minus(Duration.ofDays(29))).build()));
 
-            long deleted = store.events().purgeOlderThan(Duration.ofDays(30));
+            long deleted = store.events().purgeOlderThan(Duration.ofDays(30), "ana");
 
             assertThat(deleted).isEqualTo(2);
             assertThat(store.events().page(EventFilter.all(), PageRequest.first(10)).events())
@@ -295,12 +295,12 @@ abstract class StoreSuite {
             store.events().appendAll(IntStream.range(0, 10_050)
                     .mapToObj(i -> event("old" + i, NOW.minus(Duration.ofDays(60)).plusSeconds(i)).build()).toList());
 
-            assertThat(store.events().purgeOlderThan(Duration.ofDays(30))).isEqualTo(10_050);
+            assertThat(store.events().purgeOlderThan(Duration.ofDays(30), "ana")).isEqualTo(10_050);
         }
 
         @Test
         void negativeRetentionAgeIsRejected() {
-            assertThatThrownBy(() -> store.events().purgeOlderThan(Duration.ofDays(-1)))
+            assertThatThrownBy(() -> store.events().purgeOlderThan(Duration.ofDays(-1), "ana"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("cannot be negative");
         }
@@ -605,7 +605,7 @@ abstract class StoreSuite {
             record(spread("e", START, 420));
             Instant cutoff = START.plus(Duration.ofHours(17)).plus(Duration.ofMinutes(25));
 
-            long deleted = store.events().purgeOlderThan(Duration.between(cutoff, NOW));
+            long deleted = store.events().purgeOlderThan(Duration.between(cutoff, NOW), "ana");
 
             recorded.removeIf(event -> event.time().isBefore(cutoff));
             assertThat(deleted).isEqualTo(420 - recorded.size());
@@ -636,7 +636,7 @@ abstract class StoreSuite {
         @Test
         void pagesReadAsFarBackAsTheCountsShowAndHoldEveryMatchingEvent() {
             record(spread("e", START, 420));
-            store.events().purgeOlderThan(Duration.between(START.plus(Duration.ofHours(3)), NOW));
+            store.events().purgeOlderThan(Duration.between(START.plus(Duration.ofHours(3)), NOW), "ana");
             recorded.removeIf(event -> event.time().isBefore(START.plus(Duration.ofHours(3))));
 
             for (EventFilter filter : filters()) {
