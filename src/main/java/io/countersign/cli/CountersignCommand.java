@@ -20,7 +20,7 @@ import picocli.CommandLine;
                 + " govern tools and users, and run workers that share a store.",
         subcommands = {AgentCommands.Agents.class, RunCommands.Start.class, RunCommands.Inbox.class,
             RunCommands.Show.class, RunCommands.Decide.class, RunCommands.Input.class, RunCommands.Settle.class,
-            EventCommands.Events.class, SettingCommands.Tools.class, SettingCommands.ToolSet.class,
+            EventCommands.Events.class, AuditCommands.AuditGroup.class, SettingCommands.Tools.class, SettingCommands.ToolSet.class,
             SettingCommands.ServerSet.class, ServerCommands.Servers.class, UserCommands.Users.class,
             UserCommands.UserSet.class, DemoCommand.class, WorkerCommand.class, StoreCommands.StoreGroup.class})
 final class CountersignCommand implements Runnable, AutoCloseable {
