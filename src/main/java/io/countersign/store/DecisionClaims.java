@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 /**
  * Decision claims, atomic on the run's row: of several deciders in several processes exactly one inserts the
  * pause's decision (unique per pause) and flips the run out of waiting; the others read the winner. On PostgreSQL
- * a claim is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL when that statement
- * claimed nothing, one transaction over the locked row that also reads why.
+ * a claim is one statement, in a transaction with its audit chain entry; on SQLite, and on PostgreSQL when that
+ * statement claimed nothing, one transaction over the locked row that also reads why.
  */
 record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
@@ -66,15 +66,13 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /**
-     * The PostgreSQL claim in one auto-committed statement, one round trip with its commit: the run is updated
-     * only while it waits for this kind of decision on this very card (the update locks the row; one that waited
-     * for a competing claim re-checks the row as that claim left it; a decision on the current card would have
-     * taken the run out of waiting), the decision is inserted under the id the run now points to, and the NOTIFY
-     * tells the other processes. The change counter is left alone: on PostgreSQL only notifications carry
-     * changes between processes.
-     *
-     * A claim with a start to write runs the same statement in a transaction with the start's inserts: one WAL
-     * flush, a few more round trips.
+     * The PostgreSQL claim in one statement: the run is updated only while it waits for this kind of decision on
+     * this very card (the update locks the row; one that waited for a competing claim re-checks the row as that
+     * claim left it; a decision on the current card would have taken the run out of waiting), the decision is
+     * inserted under the id the run now points to, and the NOTIFY tells the other processes once committed. The
+     * change counter is left alone: on PostgreSQL only notifications carry changes between processes. The
+     * statement runs in a transaction with the start's inserts and the decision's audit chain entry, which takes
+     * the chain's head: one WAL flush, a few more round trips than the statement alone.
      *
      * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
      *         a competing claim this one may have waited for
