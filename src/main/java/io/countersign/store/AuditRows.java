@@ -30,8 +30,9 @@ final class AuditRows {
     /** The length of a row's mark: enough to tell which row of an entry changed, not what it holds. */
     static final int MARK = 16;
 
+    private static final byte[] VERSION_BYTES = VERSION.getBytes(StandardCharsets.US_ASCII);
+
     private final MessageDigest digest;
-    private final StringBuilder text = new StringBuilder(512);
 
     AuditRows() {
         try {
@@ -69,19 +70,27 @@ final class AuditRows {
 
     /** SHA-256 over the values in the canonical encoding, as 64 lower-case hex digits. */
     String hash(Object... values) {
-        text.setLength(0);
-        text.append(VERSION);
+        digest.update(VERSION_BYTES);
         for (Object value : values) {
             if (value == null) {
-                text.append('N');
+                digest.update((byte) 'N');
             } else if (value instanceof Long || value instanceof Integer) {
-                text.append('I').append(value).append(';');
+                digest.update((byte) 'I');
+                digest.update(ascii(value.toString()));
+                digest.update((byte) ';');
             } else {
-                String string = (String) value;
-                text.append('S').append(string.getBytes(StandardCharsets.UTF_8).length).append(':').append(string);
+                byte[] text = ((String) value).getBytes(StandardCharsets.UTF_8);
+                digest.update((byte) 'S');
+                digest.update(ascii(Integer.toString(text.length)));
+                digest.update((byte) ':');
+                digest.update(text);
             }
         }
-        return HEX.formatHex(digest.digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+        return HEX.formatHex(digest.digest());
+    }
+
+    private static byte[] ascii(String digits) {
+        return digits.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** SHA-256 over row hashes in order: what an entry's {@code row_hash} holds. */
