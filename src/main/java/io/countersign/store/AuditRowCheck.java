@@ -42,6 +42,9 @@ final class AuditRowCheck {
     private final Map<String, Covered> decisions = new LinkedHashMap<>();
     private final Set<String> lateDecisions = new HashSet<>();
     private final Set<String> lateEvents = new HashSet<>();
+    /** Events entries walked whose rows are not compared yet, and how many rows they cover. */
+    private final List<AuditChain.Entry> pending = new ArrayList<>();
+    private int pendingRows;
     private long presentEvents;
     private long checked;
 
@@ -71,7 +74,11 @@ final class AuditRowCheck {
         switch (AuditChain.Kind.of(entry.kind())) {
             case EVENTS -> {
                 if (since == null || entry.recordedAt() >= Nanos.of(since)) {
-                    compare(entry, "governance_events", "event", ids, marks, missingEvents);
+                    pending.add(entry);
+                    pendingRows += ids.size();
+                    if (pendingRows >= CHUNK) {
+                        comparePending();
+                    }
                 }
             }
             case DECISION -> {
@@ -81,7 +88,8 @@ final class AuditRowCheck {
             }
             case DECISION_WITHDRAWN -> withdraw(entry, ids, marks);
             case PURGE -> {
-                accountFor(entry, "governance_events", "event", "purged", ids, marks, missingEvents);
+                comparePending();
+                accountFor(entry, ids, marks);
                 recordPurge(entry, ids.size());
             }
         }
@@ -100,6 +108,7 @@ final class AuditRowCheck {
 
     /** Names what no later entry accounted for, and the rows no entry covers. */
     void finish(long eventsBefore) throws SQLException {
+        comparePending();
         missingEvents.forEach((id, covered) -> findings.add(new AuditFinding(covered.seq(), id, "event " + id
                 + " (entry " + covered.seq() + ") was removed: it is not stored and no purge lists it")));
         Map<String, String> stored = stored("decisions", List.copyOf(decisions.keySet()));
@@ -132,9 +141,24 @@ final class AuditRowCheck {
         name(inserted, "decision");
     }
 
-    private void compare(AuditChain.Entry entry, String table, String what, List<String> ids, List<String> marks,
-                         Map<String, Covered> missing) throws SQLException {
-        Map<String, String> stored = stored(table, ids);
+    /**
+     * Compares the rows of the events entries walked since the last comparison, read in one query a chunk: most
+     * entries cover one event each, and a query per entry would cost a round trip per event.
+     */
+    private void comparePending() throws SQLException {
+        List<String> ids = new ArrayList<>(pendingRows);
+        pending.forEach(entry -> ids.addAll(AuditRows.ids(entry.rowIds())));
+        Map<String, String> stored = stored("governance_events", ids);
+        for (AuditChain.Entry entry : pending) {
+            compare(entry, stored);
+        }
+        pending.clear();
+        pendingRows = 0;
+    }
+
+    private void compare(AuditChain.Entry entry, Map<String, String> stored) {
+        List<String> ids = AuditRows.ids(entry.rowIds());
+        List<String> marks = AuditRows.marks(entry.rowMarks());
         List<String> full = new ArrayList<>(ids.size());
         boolean allMatch = true;
         for (int i = 0; i < ids.size(); i++) {
@@ -142,7 +166,7 @@ final class AuditRowCheck {
             String hash = stored.get(id);
             String mark = i < marks.size() ? marks.get(i) : "";
             if (hash == null) {
-                missing.put(id, new Covered(entry.seq(), mark));
+                missingEvents.put(id, new Covered(entry.seq(), mark));
                 allMatch = false;
                 continue;
             }
@@ -150,34 +174,33 @@ final class AuditRowCheck {
             full.add(hash);
             if (!AuditRows.mark(hash).equals(mark)) {
                 allMatch = false;
-                findings.add(new AuditFinding(entry.seq(), id, what + " " + id + " (entry " + entry.seq()
+                findings.add(new AuditFinding(entry.seq(), id, "event " + id + " (entry " + entry.seq()
                         + ") was changed: its stored values do not make the hash the chain recorded"));
             }
         }
         if (allMatch && !hashes.ofRows(full).equals(entry.rowHash())) {
-            findings.add(new AuditFinding(entry.seq(), null, "the " + what + "s of entry " + entry.seq() + " do not make"
+            findings.add(new AuditFinding(entry.seq(), null, "the events of entry " + entry.seq() + " do not make"
                     + " its row hash: one of them was changed, or the entry was"));
         }
     }
 
-    /** A purge or withdrawal must list rows the walk found gone, with the marks their entries recorded. */
-    private void accountFor(AuditChain.Entry entry, String table, String what, String how, List<String> ids,
-                            List<String> marks, Map<String, Covered> missing) throws SQLException {
+    /** A purge must list events the walk found gone, with the marks their entries recorded. */
+    private void accountFor(AuditChain.Entry entry, List<String> ids, List<String> marks) throws SQLException {
         List<String> unaccounted = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
             String id = ids.get(i);
-            Covered covered = missing.remove(id);
+            Covered covered = missingEvents.remove(id);
             if (covered == null) {
                 unaccounted.add(id);
             } else if (i < marks.size() && !covered.mark().equals(marks.get(i))) {
-                findings.add(new AuditFinding(covered.seq(), id, what + " " + id + " (entry " + covered.seq()
-                        + ") was changed before it was " + how + " at entry " + entry.seq()));
+                findings.add(new AuditFinding(covered.seq(), id, "event " + id + " (entry " + covered.seq()
+                        + ") was changed before it was purged at entry " + entry.seq()));
             }
         }
         // Rows the walk did not see go (stored before the chain began, or not read since --since): still stored?
-        for (String id : stored(table, unaccounted).keySet()) {
-            findings.add(new AuditFinding(entry.seq(), id, what + " " + id + " was " + how + " at entry "
-                    + entry.seq() + " but is stored again: it was inserted after"));
+        for (String id : stored("governance_events", unaccounted).keySet()) {
+            findings.add(new AuditFinding(entry.seq(), id, "event " + id + " was purged at entry " + entry.seq()
+                    + " but is stored again: it was inserted after"));
         }
     }
 

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -126,8 +127,11 @@ final class AuditVerifier {
         }
     }
 
+    /** The report, its findings in chain order (rows in no entry last), each entry's in the order found. */
     private AuditReport report(long eventsBefore, long decisionsBefore, Optional<AuditReport.Entry> first,
                                Optional<AuditReport.Entry> last, Instant since, long checked) {
-        return new AuditReport(eventsBefore, decisionsBefore, first, last, since, checked, findings, purges);
+        List<AuditFinding> ordered = new ArrayList<>(findings);
+        ordered.sort(Comparator.comparingLong(finding -> finding.seq() == 0 ? Long.MAX_VALUE : finding.seq()));
+        return new AuditReport(eventsBefore, decisionsBefore, first, last, since, checked, ordered, purges);
     }
 }
