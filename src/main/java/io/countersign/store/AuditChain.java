@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Appends entries to the audit chain in the caller's transaction, after the rows they cover were written. The first
@@ -26,13 +28,9 @@ final class AuditChain {
             this.code = code;
         }
 
-        static Kind of(String code) {
-            for (Kind kind : values()) {
-                if (kind.code.equals(code)) {
-                    return kind;
-                }
-            }
-            throw new IllegalArgumentException("no audit entry kind " + code);
+        /** The kind of this code; empty for a code no build wrote (an entry changed by hand). */
+        static Optional<Kind> of(String code) {
+            return Arrays.stream(values()).filter(kind -> kind.code.equals(code)).findFirst();
         }
     }
 

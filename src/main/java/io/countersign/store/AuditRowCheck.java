@@ -14,6 +14,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -71,7 +73,13 @@ final class AuditRowCheck {
     void check(AuditChain.Entry entry) throws SQLException {
         List<String> ids = AuditRows.ids(entry.rowIds());
         List<String> marks = AuditRows.marks(entry.rowMarks());
-        switch (AuditChain.Kind.of(entry.kind())) {
+        Optional<AuditChain.Kind> kind = AuditChain.Kind.of(entry.kind());
+        if (kind.isEmpty()) {
+            findings.add(new AuditFinding(entry.seq(), null, "entry " + entry.seq() + " has the kind \""
+                    + entry.kind() + "\", which no Countersign writes"));
+            return;
+        }
+        switch (kind.get()) {
             case EVENTS -> {
                 if (since == null || entry.recordedAt() >= Nanos.of(since)) {
                     pending.add(entry);
@@ -98,7 +106,7 @@ final class AuditRowCheck {
     /** An entry appended while the walk ran: it only accounts for rows, it is not checked. */
     void excuse(AuditChain.Entry entry) {
         List<String> ids = AuditRows.ids(entry.rowIds());
-        switch (AuditChain.Kind.of(entry.kind())) {
+        switch (AuditChain.Kind.of(entry.kind()).orElse(AuditChain.Kind.EVENTS)) {
             case EVENTS -> lateEvents.addAll(ids);
             case DECISION -> lateDecisions.addAll(ids);
             case DECISION_WITHDRAWN -> ids.forEach(decisions::remove);
@@ -221,10 +229,18 @@ final class AuditRowCheck {
 
     /** The slices of one purge (same cutoff, same admin, one after another) are reported as one purge. */
     private void recordPurge(AuditChain.Entry entry, int events) {
-        Instant before = Nanos.toInstant(Long.parseLong(entry.detail().substring("before=".length())));
+        String detail = entry.detail() == null ? "" : entry.detail();
+        Instant before;
+        try {
+            before = Nanos.toInstant(Long.parseLong(detail.substring(detail.indexOf('=') + 1)));
+        } catch (NumberFormatException e) {
+            findings.add(new AuditFinding(entry.seq(), null, "entry " + entry.seq() + " is a purge without its"
+                    + " cutoff (\"" + detail + "\")"));
+            return;
+        }
         Instant at = Nanos.toInstant(entry.recordedAt());
         AuditPurge last = purges.isEmpty() ? null : purges.get(purges.size() - 1);
-        if (last != null && last.before().equals(before) && last.by().equals(entry.actor())) {
+        if (last != null && last.before().equals(before) && Objects.equals(last.by(), entry.actor())) {
             purges.set(purges.size() - 1, new AuditPurge(last.seq(), last.at(), last.by(), before,
                     last.events() + events));
         } else {

@@ -164,6 +164,18 @@ abstract class AuditChainSuite {
     }
 
     @Test
+    void anEntryChangedIntoNonsenseIsNamedNotACrash() throws SQLException {
+        store.events().appendAll(events("old", 3, NOW.minus(Duration.ofDays(40))));
+        store.events().purgeOlderThan(Duration.ofDays(30), "ana");
+        store.events().appendAll(events("new", 1, NOW));
+        execute("UPDATE audit_chain SET detail = 'before=soon' WHERE seq = 2");
+        execute("UPDATE audit_chain SET kind = 'gift' WHERE seq = 3");
+
+        assertThat(messages(verify())).contains("entry 2 is a purge without its cutoff (\"before=soon\")",
+                "entry 3 has the kind \"gift\", which no Countersign writes");
+    }
+
+    @Test
     void aPurgeVerifiesAsAPurgeAndARemovalBesideItDoesNot() throws SQLException {
         store.events().appendAll(events("old", 30, NOW.minus(Duration.ofDays(40))));
         store.events().appendAll(events("new", 3, NOW.minus(Duration.ofDays(1))));
