@@ -29,6 +29,8 @@ public final class Cli {
     public static final int UNAVAILABLE = 4;
     /** The store's file is damaged: nothing more is written to it; restore it from a backup. */
     public static final int DAMAGED = 5;
+    /** The audit chain does not verify: a row or entry was changed, inserted, removed or reordered. */
+    public static final int TAMPERED = 6;
 
     /** Held so that the level set on it lasts: java.util.logging keeps loggers only weakly. */
     private static final String SLF4J_PROVIDER = "slf4j.provider";

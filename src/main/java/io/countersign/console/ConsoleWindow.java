@@ -11,6 +11,7 @@ import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.PaneWidths;
+import io.countersign.console.denials.AuditStatus;
 import io.countersign.console.denials.DenialsController;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.inbox.InboxController;
@@ -127,7 +128,8 @@ public final class ConsoleWindow {
             paneWidths.denialsDetailProperty().set(kept.denialsDetailWidth());
         });
         controllers.put(DenialsController.class,
-                () -> new DenialsController(denials, messages, paneWidths.denialsDetailProperty()));
+                () -> new DenialsController(denials, new AuditStatus(context.services().audit(), actor, executor,
+                        messages, clock.getZone()), messages, paneWidths.denialsDetailProperty()));
         FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
         controllers.put(MainWindowController.class,
                 () -> new MainWindowController(main, messages, details, newRun, paneWidths));

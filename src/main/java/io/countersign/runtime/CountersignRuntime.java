@@ -8,6 +8,8 @@ import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.service.AgentService;
 import io.countersign.service.DefaultAgentService;
+import io.countersign.service.AuditService;
+import io.countersign.service.DefaultAuditService;
 import io.countersign.service.DefaultEventService;
 import io.countersign.service.DefaultExecutionService;
 import io.countersign.service.AskedInputs;
@@ -113,8 +115,8 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     /** The use cases beside the run service, over the same store and loop. */
-    private record Services(EventService events, SettingsService settings, UserService users, AgentService agents,
-                            ExecutionService execution, ServerService servers) {
+    private record Services(EventService events, AuditService audit, SettingsService settings, UserService users,
+                            AgentService agents, ExecutionService execution, ServerService servers) {
     }
 
     private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, DefaultRunService runs,
@@ -218,6 +220,7 @@ public final class CountersignRuntime implements AutoCloseable {
             DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
                     clock, ids, Locale.getDefault());
             Services services = new Services(new DefaultEventService(store.events(), store.runs()),
+                    new DefaultAuditService(store.audit()),
                     new DefaultSettingsService(registry, store.settings(), store.runs()),
                     new DefaultUserService(store.users()),
                     new DefaultAgentService(store.configurations(), registry, store.servers(), models::create),
@@ -299,6 +302,10 @@ public final class CountersignRuntime implements AutoCloseable {
 
     public EventService events() {
         return services.events();
+    }
+
+    public AuditService audit() {
+        return services.audit();
     }
 
     public SettingsService settings() {

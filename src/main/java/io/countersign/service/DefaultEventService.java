@@ -80,7 +80,7 @@ public final class DefaultEventService implements EventService {
     @Override
     public long purgeOlderThan(Actor actor, Duration age) {
         Permissions.require(actor, Operation.PURGE_EVENTS);
-        return events.purgeOlderThan(age);
+        return events.purgeOlderThan(age, actor.name());
     }
 
     @Override

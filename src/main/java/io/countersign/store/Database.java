@@ -190,28 +190,6 @@ final class Database implements AutoCloseable {
         return transaction(what, kind, false, false, work, changed);
     }
 
-    /**
-     * Runs one statement in auto-commit: on PostgreSQL a statement is then its own transaction and costs one round
-     * trip, commit included. The statement sends its own NOTIFY when it changes something (see {@link
-     * ChangeFeed#NOTIFY_CALL}); when {@code changed} says the result changed something, the change of {@code kind}
-     * is announced here to this store's listeners once the statement has returned, that is once it has committed.
-     */
-    <T> T statement(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
-        refuseIfDamaged();
-        T result;
-        try (Connection connection = pool.getConnection()) {
-            connection.setAutoCommit(true);
-            result = work.run(connection);
-        } catch (SQLException e) {
-            throw failure(what, e);
-        }
-        if (changed.test(result)) {
-            durableCommits.incrementAndGet();
-            changes.committed(kind);
-        }
-        return result;
-    }
-
     private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, boolean deferred, SqlWork<T> work,
                               Predicate<? super T> changed) {
         refuseIfDamaged();

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -18,8 +19,8 @@ import java.util.stream.Collectors;
 /**
  * Decision claims, atomic on the run's row: of several deciders in several processes exactly one inserts the
  * pause's decision (unique per pause) and flips the run out of waiting; the others read the winner. On PostgreSQL
- * a claim is one auto-committed statement, one round trip; on SQLite, and on PostgreSQL when that statement
- * claimed nothing, one transaction over the locked row that also reads why.
+ * a claim is one statement, in a transaction with its audit chain entry; on SQLite, and on PostgreSQL when that
+ * statement claimed nothing, one transaction over the locked row that also reads why.
  */
 record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
@@ -65,15 +66,13 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /**
-     * The PostgreSQL claim in one auto-committed statement, one round trip with its commit: the run is updated
-     * only while it waits for this kind of decision on this very card (the update locks the row; one that waited
-     * for a competing claim re-checks the row as that claim left it; a decision on the current card would have
-     * taken the run out of waiting), the decision is inserted under the id the run now points to, and the NOTIFY
-     * tells the other processes. The change counter is left alone: on PostgreSQL only notifications carry
-     * changes between processes.
-     *
-     * A claim with a start to write runs the same statement in a transaction with the start's inserts: one WAL
-     * flush, a few more round trips.
+     * The PostgreSQL claim in one statement: the run is updated only while it waits for this kind of decision on
+     * this very card (the update locks the row; one that waited for a competing claim re-checks the row as that
+     * claim left it; a decision on the current card would have taken the run out of waiting), the decision is
+     * inserted under the id the run now points to, and the NOTIFY tells the other processes once committed. The
+     * change counter is left alone: on PostgreSQL only notifications carry changes between processes. The
+     * statement runs in a transaction with the start's inserts and the decision's audit chain entry, which takes
+     * the chain's head: one WAL flush, a few more round trips than the statement alone.
      *
      * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
      *         a competing claim this one may have waited for
@@ -83,7 +82,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         String runId = decision.runId();
         boolean queued = claimedStatus == RunStatus.QUEUED;
         String what = "commit the decision on run " + runId;
-        SqlWork<Optional<ClaimResult.Claimed>> work = connection -> {
+        Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
             try (NamedStatement statement = NamedStatement.prepare(connection, CLAIM_IN_ONE_STATEMENT)) {
                 statement.set("claimedStatus", claimedStatus.code())
                         .set("owner", queued ? null : session.id())
@@ -97,15 +96,11 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         return Optional.empty();
                     }
                     StoredRun run = rows.run(row, decision);
-                    writeStart(connection, run, start);
+                    writeStart(connection, run, start, row.getLong("claimed_decision"));
                     return Optional.of(new ClaimResult.Claimed(run));
                 }
             }
-        };
-        if (start.equals(DecisionStart.NONE)) {
-            return database.statement(what, ChangeKind.DECISION, Optional::isPresent, work);
-        }
-        Optional<ClaimResult.Claimed> claimed = database.write(what, work);
+        });
         if (claimed.isPresent()) {
             database.changes().committed(ChangeKind.DECISION);
         }
@@ -119,15 +114,20 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         statement.set("eventRecorded", start.decisionEvent() != null);
     }
 
-    /** Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction. */
-    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start) throws SQLException {
+    /**
+     * Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction, and chains the
+     * decision last: the event's insert takes the rows of counts before the chain's head, as every append does.
+     */
+    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, long decisionId)
+            throws SQLException {
         if (start.decisionEvent() != null) {
-            EventStore.insert(connection, List.of(start.decisionEvent()));
+            EventStore.insert(connection, database.clock().instant(), List.of(start.decisionEvent()));
         }
         if (!start.intents().isEmpty()) {
             CallJournal.writeIntents(connection, database, session, claimed.lease(), start.intents(),
                     "its calls were not started");
         }
+        AuditChain.decisions(connection, database.clock().instant(), List.of(decisionId));
     }
 
     /**
@@ -145,7 +145,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 }
             }
             if (start.decisionEvent() != null && !EventStore.decisionEventRecordedBefore(connection, runId)) {
-                EventStore.insert(connection, List.of(start.decisionEvent()));
+                EventStore.insert(connection, database.clock().instant(), List.of(start.decisionEvent()));
             }
             CallJournal.writeIntents(connection, database, session, lease, start.intents(),
                     "its calls were not started");
@@ -178,9 +178,9 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     }
                     // A decision on the run's current card would have taken it out of waiting: none exists here.
                     if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
-                        StoredRun claimedRun = commitClaim(connection, decision, run, pauseNumber, claimedStatus,
-                                start);
-                        writeStart(connection, claimedRun, start);
+                        long decisionId = insertDecision(connection, decision, pauseNumber, start);
+                        StoredRun claimedRun = commitClaim(connection, decision, decisionId, run, claimedStatus);
+                        writeStart(connection, claimedRun, start, decisionId);
                         return new ClaimResult.Claimed(claimedRun);
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
@@ -229,17 +229,21 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         return Optional.empty();
     }
 
-    /** Commits the decision on the run's current pause and returns the run as it now stands. */
-    private StoredRun commitClaim(Connection connection, DecisionRecord decision, StoredRun run, int pauseNumber,
-                                  RunStatus claimedStatus, DecisionStart start) throws SQLException {
-        long decisionId;
+    /** Inserts the decision on the run's current pause; returns its id. */
+    private static long insertDecision(Connection connection, DecisionRecord decision, int pauseNumber,
+                                       DecisionStart start) throws SQLException {
         try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
                 + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")",
                 "id")) {
             insert.set("runId", decision.runId()).set("pauseNumber", pauseNumber);
             bindDecision(insert, decision, start);
-            decisionId = insert.insertedKey();
+            return insert.insertedKey();
         }
+    }
+
+    /** Points the run at its inserted decision and returns the run as it now stands. */
+    private StoredRun commitClaim(Connection connection, DecisionRecord decision, long decisionId, StoredRun run,
+                                  RunStatus claimedStatus) throws SQLException {
         boolean queued = claimedStatus == RunStatus.QUEUED;
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :claimedStatus,"
                 + " claimed_decision = :decisionId, owner = :owner, updated_at = :decidedAt, queued_at = :queuedAt,"
@@ -295,10 +299,21 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         + " waiting; nothing changed");
             }
         }
+        // Deleted first and chained after from the rows the delete returns: the chain's head is taken last.
+        AuditRows hashes = new AuditRows();
+        List<AuditChain.Row> withdrawn = new ArrayList<>();
         try (NamedStatement delete = NamedStatement.prepare(connection, "DELETE FROM decisions"
-                + " WHERE run_id = :runId AND pause_number = :pauseNumber")) {
-            delete.set("runId", state.runId()).set("pauseNumber", pauseNumber).executeUpdate();
+                + " WHERE run_id = :runId AND pause_number = :pauseNumber RETURNING "
+                + String.join(", ", AuditRows.DECISION_COLUMNS))) {
+            try (ResultSet gone = delete.set("runId", state.runId()).set("pauseNumber", pauseNumber)
+                    .executeQuery()) {
+                while (gone.next()) {
+                    withdrawn.add(new AuditChain.Row(Long.toString(gone.getLong("id")),
+                            hashes.stored("decisions", gone)));
+                }
+            }
         }
         CallJournal.clear(connection, state.runId());
+        AuditChain.withdrawn(connection, at, withdrawn);
     }
 }

@@ -62,7 +62,7 @@ public final class EventStore implements EventSink {
         }
         database.write("record the decision event of run " + event.runId(), connection -> {
             if (!decisionEventRecordedBefore(connection, event.runId())) {
-                insert(connection, List.of(event));
+                insert(connection, database.clock().instant(), List.of(event));
             }
             return null;
         });
@@ -124,16 +124,16 @@ public final class EventStore implements EventSink {
         }
         database.write("append " + events.size() + " governance event" + (events.size() == 1 ? "" : "s"),
                 connection -> {
-                    insert(connection, events);
+                    insert(connection, database.clock().instant(), events);
                     return null;
                 });
     }
 
     /**
-     * Inserts the events in batches, adds them to the tables of counts and their values to the searched names, in
-     * the caller's transaction.
+     * Inserts the events in batches, adds them to the tables of counts and their values to the searched names, and
+     * chains them as one entry of the audit chain, in the caller's transaction.
      */
-    static void insert(Connection connection, List<GovernanceEvent> events) throws SQLException {
+    static void insert(Connection connection, Instant at, List<GovernanceEvent> events) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             int pending = 0;
             for (GovernanceEvent event : events) {
@@ -156,6 +156,7 @@ public final class EventStore implements EventSink {
         }
         counts.addTo(connection);
         names.addTo(connection);
+        AuditChain.events(connection, at, events);
     }
 
     /** Binds an event to the parameters of {@link #INSERT}. */
@@ -319,35 +320,40 @@ public final class EventStore implements EventSink {
 
     /**
      * Deletes the events older than {@code age}: the retention purge, and the only delete of events there is.
-     * Each slice takes its events off the tables of counts in its own transaction. Admin only: the caller checks
-     * the role.
+     * Each slice takes its events off the tables of counts and chains what it removed (who, the cutoff, the
+     * removed rows' hashes) in its own transaction. Admin only: the caller checks the role.
      *
+     * @param by who purges, as the audit chain records it
      * @return how many events were deleted
      */
-    public long purgeOlderThan(Duration age) {
+    public long purgeOlderThan(Duration age, String by) {
         if (age.isNegative()) {
             throw new IllegalArgumentException("a retention age cannot be negative, got " + age);
         }
+        Objects.requireNonNull(by, "by");
         Instant cutoff = database.clock().instant().minus(age);
         long deleted = 0;
         int slice;
         do {
             slice = database.write("purge governance events older than " + cutoff, connection -> {
                 CountTables counts = new CountTables();
-                int rows = 0;
+                AuditRows hashes = new AuditRows();
+                List<AuditChain.Row> removed = new ArrayList<>();
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
                         + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
-                        + PURGE_SLICE + ") RETURNING event_time, " + CountTables.COUNTED)) {
+                        + PURGE_SLICE + ") RETURNING event_time, " + CountTables.COUNTED + ", " + COLUMNS)) {
                     delete.setLong(1, Nanos.of(cutoff));
                     try (ResultSet gone = delete.executeQuery()) {
                         while (gone.next()) {
                             counts.count(gone);
-                            rows++;
+                            removed.add(new AuditChain.Row(gone.getString("id"),
+                                    hashes.stored("governance_events", gone)));
                         }
                     }
                 }
                 counts.subtractFrom(connection);
-                return rows;
+                AuditChain.purge(connection, database.clock().instant(), removed, by, cutoff);
+                return removed.size();
             });
             deleted += slice;
         } while (slice == PURGE_SLICE);

@@ -21,6 +21,7 @@ public final class Store implements AutoCloseable {
     private final UserStore users;
     private final ConfigurationStore configurations;
     private final RunStore runs;
+    private final AuditStore audit;
 
     private Store(Database database, StoreSession session) {
         this.database = database;
@@ -31,6 +32,7 @@ public final class Store implements AutoCloseable {
         this.users = new UserStore(database);
         this.configurations = new ConfigurationStore(database);
         this.runs = new RunStore(database, session);
+        this.audit = new AuditStore(database);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -125,6 +127,11 @@ public final class Store implements AutoCloseable {
     /** Runs, their decisions and the execution journal. */
     public RunStore runs() {
         return runs;
+    }
+
+    /** The audit chain over events, decisions and purges. */
+    public AuditStore audit() {
+        return audit;
     }
 
     /** Signals that runs, decisions or settings changed, here or in another process on the same database. */

@@ -1,5 +1,6 @@
 package io.countersign.console;
 
+import io.countersign.service.AuditService;
 import io.countersign.service.EventService;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
@@ -25,7 +26,8 @@ final class FxThreadGuard {
     /** Every service of the console behind the guard. */
     ConsoleServices wrap(ConsoleServices services) {
         return new ConsoleServices(wrap(RunService.class, services.runs()),
-                wrap(EventService.class, services.events()), wrap(SettingsService.class, services.settings()),
+                wrap(EventService.class, services.events()), wrap(AuditService.class, services.audit()),
+                wrap(SettingsService.class, services.settings()),
                 wrap(UserService.class, services.users()));
     }
 

@@ -48,6 +48,7 @@ class RoleMatrixTest {
             Map.entry(Operation.VIEW_TIMELINE, EnumSet.of(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN)),
             Map.entry(Operation.QUERY_EVENTS, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
             Map.entry(Operation.VIEW_SETTING_CHANGES, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
+            Map.entry(Operation.VERIFY_AUDIT, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
             // admin: tools, server records, users and roles, configurations, retention
             Map.entry(Operation.PURGE_EVENTS, EnumSet.of(Role.ADMIN)),
             Map.entry(Operation.VIEW_TOOL_SETTINGS, EnumSet.of(Role.ADMIN)),
@@ -83,6 +84,7 @@ class RoleMatrixTest {
                         PageRequest.first(10))),
                 Map.entry(Operation.PURGE_EVENTS, actor -> demo.runtime.events().purgeOlderThan(actor,
                         Duration.ofDays(3650))),
+                Map.entry(Operation.VERIFY_AUDIT, actor -> demo.runtime.audit().verify(actor, null, null)),
                 Map.entry(Operation.VIEW_TOOL_SETTINGS, actor -> demo.runtime.settings().tools(actor)),
                 Map.entry(Operation.CHANGE_TOOL_SETTINGS, actor -> demo.runtime.settings().change(actor,
                         List.of(new SettingRequest.ToolEnabled("web_fetch", true)))),

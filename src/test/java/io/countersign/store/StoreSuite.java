@@ -182,7 +182,7 @@ abstract class StoreSuite {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13");
+                        "13", "14");
             }
         }
 
@@ -217,7 +217,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 13")
+                    .hasMessageContaining("knows up to version 14")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -288,7 +288,7 @@ abstract class StoreSuite {
                     event("old-2", NOW.minus(Duration.ofDays(31))).build(),
                     event("recent", NOW.minus(Duration.ofDays(29))).build()));
 
-            long deleted = store.events().purgeOlderThan(Duration.ofDays(30));
+            long deleted = store.events().purgeOlderThan(Duration.ofDays(30), "ana");
 
             assertThat(deleted).isEqualTo(2);
             assertThat(store.events().page(EventFilter.all(), PageRequest.first(10)).events())
@@ -300,12 +300,12 @@ abstract class StoreSuite {
             store.events().appendAll(IntStream.range(0, 10_050)
                     .mapToObj(i -> event("old" + i, NOW.minus(Duration.ofDays(60)).plusSeconds(i)).build()).toList());
 
-            assertThat(store.events().purgeOlderThan(Duration.ofDays(30))).isEqualTo(10_050);
+            assertThat(store.events().purgeOlderThan(Duration.ofDays(30), "ana")).isEqualTo(10_050);
         }
 
         @Test
         void negativeRetentionAgeIsRejected() {
-            assertThatThrownBy(() -> store.events().purgeOlderThan(Duration.ofDays(-1)))
+            assertThatThrownBy(() -> store.events().purgeOlderThan(Duration.ofDays(-1), "ana"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("cannot be negative");
         }
@@ -610,7 +610,7 @@ abstract class StoreSuite {
             record(spread("e", START, 420));
             Instant cutoff = START.plus(Duration.ofHours(17)).plus(Duration.ofMinutes(25));
 
-            long deleted = store.events().purgeOlderThan(Duration.between(cutoff, NOW));
+            long deleted = store.events().purgeOlderThan(Duration.between(cutoff, NOW), "ana");
 
             recorded.removeIf(event -> event.time().isBefore(cutoff));
             assertThat(deleted).isEqualTo(420 - recorded.size());
@@ -641,7 +641,7 @@ abstract class StoreSuite {
         @Test
         void pagesReadAsFarBackAsTheCountsShowAndHoldEveryMatchingEvent() {
             record(spread("e", START, 420));
-            store.events().purgeOlderThan(Duration.between(START.plus(Duration.ofHours(3)), NOW));
+            store.events().purgeOlderThan(Duration.between(START.plus(Duration.ofHours(3)), NOW), "ana");
             recorded.removeIf(event -> event.time().isBefore(START.plus(Duration.ofHours(3))));
 
             for (EventFilter filter : filters()) {

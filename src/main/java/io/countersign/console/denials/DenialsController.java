@@ -47,6 +47,7 @@ public final class DenialsController implements ScreenController {
     private static final Duration TYPING_PAUSE = Duration.millis(300);
 
     private final DenialsViewModel viewModel;
+    private final AuditStatus audit;
     private final Messages messages;
 
     @FXML
@@ -85,6 +86,8 @@ public final class DenialsController implements ScreenController {
     private Button cancelExport;
     @FXML
     private Label purgeStatus;
+    @FXML
+    private Label auditStatus;
     @FXML
     private Label problem;
     @FXML
@@ -134,8 +137,10 @@ public final class DenialsController implements ScreenController {
     private final DoubleProperty detailWidth;
 
     /** @param detailWidth the detail pane's width the person chose, kept through narrow windows */
-    public DenialsController(DenialsViewModel viewModel, Messages messages, DoubleProperty detailWidth) {
+    public DenialsController(DenialsViewModel viewModel, AuditStatus audit, Messages messages,
+                             DoubleProperty detailWidth) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.audit = Objects.requireNonNull(audit, "audit");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.detailWidth = Objects.requireNonNull(detailWidth, "detailWidth");
     }
@@ -153,6 +158,9 @@ public final class DenialsController implements ScreenController {
         purgeButton.setOnAction(event -> new PurgeDialogs(viewModel.purge(), messages, purgeButton).ask());
         purgeStatus.textProperty().bind(viewModel.purge().statusProperty());
         shownWhenNotEmpty(purgeStatus);
+        auditStatus.textProperty().bind(audit.statusProperty());
+        viewModel.purge().statusProperty().addListener((property, was, now) -> audit.refresh());
+        audit.refresh();
         problem.textProperty().bind(viewModel.problemProperty());
         shownWhenNotEmpty(problem);
     }

@@ -1,0 +1,121 @@
+package io.countersign.store;
+
+import io.countersign.engine.event.GovernanceEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The audit chain's canonical encoding, version 1, and its SHA-256 hashes. A row is hashed over its table's name
+ * and its stored columns in a fixed order, each value written with its kind and length, so that no two different
+ * rows encode alike: {@code N} for NULL, {@code I<decimal>;} for a number, {@code S<bytes>:<UTF-8>} for a text.
+ * A new encoding would get a new version; the version is the first value of every hash.
+ */
+final class AuditRows {
+    static final String VERSION = "countersign-audit-1";
+    /** The event columns a row hash covers, in {@link EventStore#COLUMNS} order; numbers: event_time. */
+    static final List<String> EVENT_COLUMNS = List.of(EventStore.COLUMNS.split(", *"));
+    /** The decision columns a row hash covers; event_recorded is left out, the one column written later. */
+    static final List<String> DECISION_COLUMNS = List.of("id", "run_id", "pause_number", "decided_by", "decided_at",
+            "kind", "digest", "summary", "verdicts", "input");
+    static final String DECISION_SELECT = "SELECT " + String.join(", ", DECISION_COLUMNS) + " FROM decisions";
+    private static final List<String> EVENT_NUMBERS = List.of("event_time");
+    private static final List<String> DECISION_NUMBERS = List.of("id", "pause_number", "decided_at");
+    private static final HexFormat HEX = HexFormat.of();
+    /** The length of a row's mark: enough to tell which row of an entry changed, not what it holds. */
+    static final int MARK = 16;
+
+    private static final byte[] VERSION_BYTES = VERSION.getBytes(StandardCharsets.US_ASCII);
+
+    private final MessageDigest digest;
+
+    AuditRows() {
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this Java has no SHA-256", e);
+        }
+    }
+
+    /** The hash of an event as {@link EventStore#bind} stores it. */
+    String event(GovernanceEvent event) {
+        return hash("governance_events", event.id(), Nanos.of(event.time()), event.type().code(),
+                event.reasonCode(), event.toolName(), event.ruleId(), event.runId(), event.agentConfiguration(),
+                event.actor(), event.model(), event.detail());
+    }
+
+    /** The hash of the stored row of {@code table} ({@code governance_events} or {@code decisions}). */
+    String stored(String table, ResultSet row) throws SQLException {
+        boolean decision = table.equals("decisions");
+        List<String> columns = decision ? DECISION_COLUMNS : EVENT_COLUMNS;
+        List<String> numbers = decision ? DECISION_NUMBERS : EVENT_NUMBERS;
+        Object[] values = new Object[columns.size() + 1];
+        values[0] = table;
+        for (int i = 0; i < columns.size(); i++) {
+            String column = columns.get(i);
+            if (numbers.contains(column)) {
+                long number = row.getLong(column);
+                values[i + 1] = row.wasNull() ? null : number;
+            } else {
+                values[i + 1] = row.getString(column);
+            }
+        }
+        return hash(values);
+    }
+
+    /** SHA-256 over the values in the canonical encoding, as 64 lower-case hex digits. */
+    String hash(Object... values) {
+        digest.update(VERSION_BYTES);
+        for (Object value : values) {
+            if (value == null) {
+                digest.update((byte) 'N');
+            } else if (value instanceof Long || value instanceof Integer) {
+                digest.update((byte) 'I');
+                digest.update(ascii(value.toString()));
+                digest.update((byte) ';');
+            } else {
+                byte[] text = ((String) value).getBytes(StandardCharsets.UTF_8);
+                digest.update((byte) 'S');
+                digest.update(ascii(Integer.toString(text.length)));
+                digest.update((byte) ':');
+                digest.update(text);
+            }
+        }
+        return HEX.formatHex(digest.digest());
+    }
+
+    private static byte[] ascii(String digits) {
+        return digits.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** SHA-256 over row hashes in order: what an entry's {@code row_hash} holds. */
+    String ofRows(List<String> rowHashes) {
+        return hash(rowHashes.toArray());
+    }
+
+    /** The hash the first entry follows: it covers what was stored before the chain began. */
+    String genesis(long eventsBefore, long decisionsBefore) {
+        return hash("genesis", eventsBefore, decisionsBefore);
+    }
+
+    static String mark(String rowHash) {
+        return rowHash.substring(0, MARK);
+    }
+
+    /** The marks of a {@code row_marks} column, one per row. */
+    static List<String> marks(String rowMarks) {
+        String[] marks = new String[rowMarks.length() / MARK];
+        Arrays.setAll(marks, i -> rowMarks.substring(i * MARK, (i + 1) * MARK));
+        return List.of(marks);
+    }
+
+    /** The ids of a {@code row_ids} column; none for an empty one. */
+    static List<String> ids(String rowIds) {
+        return rowIds.isEmpty() ? List.of() : List.of(rowIds.split("\n", -1));
+    }
+}

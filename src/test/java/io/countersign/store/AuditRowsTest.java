@@ -1,0 +1,29 @@
+package io.countersign.store;
+
+import static io.countersign.store.TestEvents.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.event.EventType;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The canonical encoding, version 1, pinned to hashes computed outside Java (Python's hashlib over the encoding
+ * written out by hand): a change to the encoding must come with a new version, not change these.
+ */
+class AuditRowsTest {
+    @Test
+    void anEventHashesAsTheDocumentedEncodingSays() {
+        // countersign-audit-1 S17:governance_events S2:e1 I1772366400000000000; S17:invocation_denied
+        // S17:outside_workspace, then N for each of the seven empty columns
+        String hash = new AuditRows().event(event("e1", Instant.parse("2026-03-01T12:00:00Z"))
+                .type(EventType.INVOCATION_DENIED).reason("outside_workspace").build());
+
+        assertThat(hash).isEqualTo("a1d89c265352de33252408767cb8c49d574bcbaad892df766b8914cc5988a43c");
+    }
+
+    @Test
+    void theGenesisCoversWhatWasStoredBefore() {
+        assertThat(new AuditRows().genesis(4, 0))
+                .isEqualTo("b511a376400a40059e517a1817b89f07be8c7b109a8cb5cbe9cf1ca37938fe04");
+    }
+}
