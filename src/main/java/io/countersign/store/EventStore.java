@@ -108,7 +108,7 @@ public final class EventStore implements EventSink {
         return event -> {
             if (!ofClaimedDecision(event)) {
                 database.writeDeferred("append a governance event of run " + event.runId(), null, connection -> {
-                    insert(connection, List.of(event));
+                    insert(connection, database.clock().instant(), List.of(event));
                     return null;
                 });
             } else {
