@@ -216,13 +216,14 @@ public final class CountersignRuntime implements AutoCloseable {
             IdGenerator ids = IdGenerator.random();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
                     clock, ids, Locale.getDefault());
-            Services services = new Services(new DefaultEventService(store.events(), store.runs()),
-                    new DefaultSettingsService(registry, store.settings(), store.runs()),
+            Services services = new Services(new DefaultEventService(store.events(), store.runs(), store.users()),
+                    new DefaultSettingsService(registry, store.settings(), store.runs(), store.users()),
                     new DefaultUserService(store.users()),
-                    new DefaultAgentService(store.configurations(), registry, store.servers(), models::create),
+                    new DefaultAgentService(store.configurations(), registry, store.servers(), models::create,
+                            store.users()),
                     new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(), clock,
                             ids),
-                    new DefaultServerService(store.servers(), SecretResolver.environment()));
+                    new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()));
             return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
         } catch (RuntimeException e) {
             if (remoteServers != null) {

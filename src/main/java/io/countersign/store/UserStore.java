@@ -20,21 +20,49 @@ import java.util.stream.Collectors;
 /**
  * The people who may use the console and their roles. The first user of a new store becomes admin; the last
  * admin cannot lose the role or be removed. Every change is recorded as a {@link SettingChange} keyed
- * {@code user_roles:<name>}. Role checks belong to the caller.
+ * {@code user_roles:<name>}. Role checks belong to the caller; {@link #find} answers from a cache that the change
+ * feed empties whenever users or settings change, in this process or another.
  */
 public final class UserStore implements ActorDirectory {
     public static final int MAX_NAME_LENGTH = 128;
 
     private final Database database;
+    private final RoleCache cache = new RoleCache();
 
     UserStore(Database database) {
         this.database = database;
+        database.changes().subscribe(kind -> {
+            if (kind == ChangeKind.SETTINGS) {
+                cache.forget();
+            }
+        });
     }
 
-    /** The user of this name with their roles, if the store knows them. */
+    /** The user of this name with the roles they hold now, if the store knows them. */
     @Override
     public Optional<Actor> find(String name) {
-        return database.read("read the user " + name, connection -> load(connection, name));
+        return cache.get(name, () -> database.read("read the user " + name, connection -> load(connection, name)));
+    }
+
+    /**
+     * Calls the listener (on the change feed's thread) after users or roles may have changed, here or in another
+     * process; {@link #find} then reads them anew (the cache's own listener, subscribed first, has emptied it).
+     */
+    public ChangeFeed.Subscription onChange(Runnable listener) {
+        return database.changes().subscribe(kind -> {
+            if (kind == ChangeKind.SETTINGS) {
+                listener.run();
+            }
+        });
+    }
+
+    /** A write of users or roles, after which this process's own next question reads them anew. */
+    private <T> T change(String what, SqlWork<T> work) {
+        try {
+            return database.write(what, ChangeKind.SETTINGS, work);
+        } finally {
+            cache.forget();
+        }
     }
 
     /** Every user, by name. */
@@ -66,7 +94,7 @@ public final class UserStore implements ActorDirectory {
         if (known.isPresent()) {
             return known.get();
         }
-        return database.write("add the user " + name, ChangeKind.SETTINGS, connection -> {
+        return change("add the user " + name, connection -> {
             Optional<Actor> raced = load(connection, name);
             if (raced.isPresent()) {
                 return raced.get();
@@ -85,7 +113,7 @@ public final class UserStore implements ActorDirectory {
     public Actor add(String name, Set<Role> roles, Actor who) {
         requireName(name);
         Objects.requireNonNull(who, "who");
-        return database.write("add the user " + name, ChangeKind.SETTINGS, connection -> {
+        return change("add the user " + name, connection -> {
             if (load(connection, name).isPresent()) {
                 throw new IllegalArgumentException("there already is a user named \"" + name + "\"");
             }
@@ -102,7 +130,7 @@ public final class UserStore implements ActorDirectory {
     public Actor setRoles(String name, Set<Role> roles, Actor who) {
         Objects.requireNonNull(who, "who");
         Set<Role> next = roles.isEmpty() ? EnumSet.noneOf(Role.class) : EnumSet.copyOf(roles);
-        return database.write("change the roles of " + name, ChangeKind.SETTINGS, connection -> {
+        return change("change the roles of " + name, connection -> {
             Actor current = load(connection, name).orElseThrow(() -> new IllegalArgumentException(
                     "there is no user named \"" + name + "\""));
             if (current.roles().equals(next)) {
@@ -133,7 +161,7 @@ public final class UserStore implements ActorDirectory {
      */
     public Actor remove(String name, Actor who) {
         Objects.requireNonNull(who, "who");
-        return database.write("remove the user " + name, ChangeKind.SETTINGS, connection -> {
+        return change("remove the user " + name, connection -> {
             Actor current = load(connection, name).orElseThrow(() -> new IllegalArgumentException(
                     "there is no user named \"" + name + "\""));
             if (current.isAdmin() && otherAdmins(connection, name) == 0) {
