@@ -62,4 +62,14 @@ public final class DefaultUserService implements UserService {
             return new UserResult.Refused(lastAdmin.getMessage());
         }
     }
+
+    @Override
+    public Actor current(Actor actor) {
+        return permissions.current(actor);
+    }
+
+    @Override
+    public AutoCloseable onChange(Runnable listener) {
+        return users.onChange(listener);
+    }
 }

@@ -25,4 +25,16 @@ public interface UserService {
      * oneself) is refused.
      */
     UserResult remove(Actor actor, String name);
+
+    /**
+     * The person with the roles they hold now (none once removed), as every other service checks them. Anyone may
+     * ask this about themselves.
+     */
+    Actor current(Actor actor);
+
+    /**
+     * Listens for changes of users and roles, made here or in another process; the listener runs on a background
+     * thread and asks {@link #current} what changed.
+     */
+    AutoCloseable onChange(Runnable listener);
 }

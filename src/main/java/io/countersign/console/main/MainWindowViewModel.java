@@ -21,13 +21,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
@@ -40,13 +45,14 @@ public final class MainWindowViewModel {
     private final InputCardViewModel input;
     private final TimelineViewModel timeline;
     private final RunsViewModel runs;
-    private final Actor actor;
+    /** The person at the console, with the roles the store gives them now (see {@link #watchRoles}). */
+    private final ObjectProperty<Actor> person;
     private final Messages messages;
     private final LiveClock clock;
     private final ConnectionState connection;
 
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>(new Detail.Empty());
-    private final List<Section> sections;
+    private final ObservableList<Section> sections = FXCollections.observableArrayList();
     private final ObjectProperty<Section> section;
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
@@ -59,7 +65,9 @@ public final class MainWindowViewModel {
     private Section timelineFrom;
     private final StringBinding title;
     private final StringBinding status;
-    private final String roles;
+    private final StringProperty roles = new SimpleStringProperty();
+    private final BooleanBinding mayAct;
+    private RoleWatch roleWatch;
 
     public MainWindowViewModel(InboxViewModel inbox, ApprovalCardViewModel approval, InputCardViewModel input,
                                TimelineViewModel timeline, RunsViewModel runs, NewRunViewModel newRun, Actor actor,
@@ -70,7 +78,7 @@ public final class MainWindowViewModel {
         this.input = Objects.requireNonNull(input, "input");
         this.timeline = Objects.requireNonNull(timeline, "timeline");
         this.runs = Objects.requireNonNull(runs, "runs");
-        this.actor = Objects.requireNonNull(actor, "actor");
+        this.person = new SimpleObjectProperty<>(Objects.requireNonNull(actor, "actor"));
         this.messages = Objects.requireNonNull(messages, "messages");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.connection = Objects.requireNonNull(connection, "connection");
@@ -78,19 +86,19 @@ public final class MainWindowViewModel {
         this.toasts = new WindowToasts(messages);
         this.cards = new OpenCardActions(approval, input, detail.getReadOnlyProperty());
         this.held = new HeldDecisions(sending, actor, connection, inbox, toasts, messages, clock.zone());
-        this.sections = Arrays.stream(Section.values()).filter(shown -> shown.visibleTo(actor)).toList();
-        // a person with no role sees the runs list, which refuses them with the service's own message
-        this.section = new SimpleObjectProperty<>(sections.isEmpty() ? Section.RUNS : sections.get(0));
-        this.roles = actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
-                .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
+        this.sections.setAll(visibleTo(actor));
+        this.section = new SimpleObjectProperty<>(firstSection());
+        this.roles.set(rolesOf(actor));
+        this.mayAct = Bindings.createBooleanBinding(() -> person.get().has(Role.OPERATOR)
+                || person.get().has(Role.ADMIN), person);
         // no count until the inbox has loaded: "nothing waiting" would be wrong while thousands load
         title = Bindings.createStringBinding(() -> !inbox.loadedProperty().get() ? messages.get("main.title.loading")
                 : inbox.allRuns().isEmpty() ? messages.get("main.title.empty")
                 : messages.get("main.title", inbox.allRuns().size()), inbox.allRuns(), inbox.loadedProperty());
         status = Bindings.createStringBinding(() -> messages.get("main.status", store,
                         messages.get(connection.isConnected() ? "main.connected" : "main.disconnected"),
-                        actor.name(), roles, messages.get("main.theme." + this.theme.get().name())),
-                connection.connectedProperty(), this.theme);
+                        actor.name(), roles.get(), messages.get("main.theme." + this.theme.get().name())),
+                connection.connectedProperty(), this.theme, roles);
 
         inbox.selectedProperty().addListener((o, was, now) -> openRun(was, now));
         section.addListener((o, was, now) -> {
@@ -117,6 +125,9 @@ public final class MainWindowViewModel {
             inbox.start();
         }
         runs.setShown(section.get() == Section.RUNS);
+        if (roleWatch != null) {
+            roleWatch.start(this::rolesChanged);
+        }
     }
 
     /** Sends the decisions still held for Undo, and stops listening to the service. */
@@ -124,6 +135,48 @@ public final class MainWindowViewModel {
         held.sendAll();
         inbox.stop();
         runs.setShown(false);
+        if (roleWatch != null) {
+            roleWatch.stop();
+        }
+    }
+
+    /**
+     * Follows the person's roles from {@link #start()} on: when an admin changes them (in this console or another
+     * process), the sidebar shows the sections they may use now and a toast says so.
+     */
+    public void watchRoles(RoleWatch watch) {
+        this.roleWatch = Objects.requireNonNull(watch, "watch");
+    }
+
+    /** The person's roles changed: the sidebar, the status bar and the actions follow; a toast says why. */
+    void rolesChanged(Actor now) {
+        boolean lost = !now.roles().containsAll(person.get().roles());
+        person.set(now);
+        roles.set(rolesOf(now));
+        sections.setAll(visibleTo(now));
+        if (!sections.contains(section.get())) {
+            section.set(firstSection());
+        }
+        if (sections.contains(Section.INBOX)) {
+            inbox.start();
+        } else {
+            inbox.stop();
+        }
+        toasts.add(messages.get("toast.rolesChanged", roles.get()), null, lost, Toast.Link.NONE);
+    }
+
+    private static List<Section> visibleTo(Actor actor) {
+        return Arrays.stream(Section.values()).filter(shown -> shown.visibleTo(actor)).toList();
+    }
+
+    /** The first section the person may use; one with no role sees the runs list, which refuses them itself. */
+    private Section firstSection() {
+        return sections.isEmpty() ? Section.RUNS : sections.get(0);
+    }
+
+    private String rolesOf(Actor actor) {
+        return actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
+                .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
     }
 
     private void openRun(WaitingRun was, WaitingRun now) {
@@ -295,17 +348,17 @@ public final class MainWindowViewModel {
         return detail.get() instanceof Detail.InputCard ? input.session() : approval.session();
     }
 
-    /** Whether the person may start runs and decide cards (supervisors look only). */
-    public boolean mayAct() {
-        return actor.has(Role.OPERATOR) || actor.has(Role.ADMIN);
+    /** Whether the person may start runs and decide cards now (supervisors look only). */
+    public BooleanBinding mayActProperty() {
+        return mayAct;
     }
 
     public ReadOnlyObjectProperty<Detail> detailProperty() {
         return detail.getReadOnlyProperty();
     }
 
-    /** The sections of the sidebar this person may use, in sidebar order. */
-    public List<Section> sections() {
+    /** The sections of the sidebar this person may use now, in sidebar order. */
+    public ObservableList<Section> sections() {
         return sections;
     }
 
@@ -347,11 +400,11 @@ public final class MainWindowViewModel {
     }
 
     public String userName() {
-        return actor.name();
+        return person.get().name();
     }
 
-    /** The person's roles, lower case: "operator, admin". */
-    public String roles() {
+    /** The person's roles now, lower case: "operator, admin". */
+    public ReadOnlyStringProperty rolesProperty() {
         return roles;
     }
 
