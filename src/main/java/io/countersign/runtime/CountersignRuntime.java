@@ -248,9 +248,12 @@ public final class CountersignRuntime implements AutoCloseable {
         };
     }
 
-    /** The person at this desk: the operating system's user, made admin when they are the store's first user. */
+    /**
+     * The person this process acts for: on PostgreSQL the database login the server authenticated, elsewhere the
+     * operating system's user; made admin when they are the store's first user.
+     */
     public Actor localUser() {
-        return store.users().ensureUser(System.getProperty("user.name", "operator"));
+        return store.users().signedIn(System.getProperty("user.name", "operator"));
     }
 
     /** Creates the demo workspace when the store has no agents yet; returns whether it did. */

@@ -29,6 +29,8 @@ final class Database implements AutoCloseable {
     private final StoreLocation location;
     private final StoreOptions options;
     private final Properties postgresProperties;
+    /** The PostgreSQL URL without its password reference; {@code null} on SQLite. */
+    private final String postgresUrl;
     private final ChangeFeed changes;
     private final AtomicLong durableCommits = new AtomicLong();
     private final AtomicLong deferredCommits = new AtomicLong();
@@ -36,12 +38,13 @@ final class Database implements AutoCloseable {
     private final AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
 
     private Database(HikariDataSource pool, Dialect dialect, StoreLocation location, StoreOptions options,
-                     Properties postgresProperties) {
+                     Properties postgresProperties, String postgresUrl) {
         this.pool = pool;
         this.dialect = dialect;
         this.location = location;
         this.options = options;
         this.postgresProperties = postgresProperties;
+        this.postgresUrl = postgresUrl;
         this.changes = new ChangeFeed(dialect);
     }
 
@@ -54,6 +57,7 @@ final class Database implements AutoCloseable {
         // Connections open as work needs them: an idle console should not hold a shared server's connections.
         config.setMinimumIdle(1);
         Properties postgresProperties = new Properties();
+        String postgresUrl = null;
         Dialect dialect;
         if (location instanceof StoreLocation.SqliteFile file) {
             dialect = Dialect.SQLITE;
@@ -62,7 +66,11 @@ final class Database implements AutoCloseable {
             config.setMaximumPoolSize(4);
         } else {
             dialect = Dialect.POSTGRESQL;
-            config.setJdbcUrl(((StoreLocation.Postgres) location).jdbcUrl());
+            PostgresLogin login = PostgresLogin.of(((StoreLocation.Postgres) location).jdbcUrl());
+            postgresUrl = login.connectUrl();
+            config.setJdbcUrl(postgresUrl);
+            // Read now and handed to the driver only: never in the URL, a log line or the store.
+            login.password(System::getenv).ifPresent(password -> postgresProperties.setProperty("password", password));
             postgresProperties.setProperty("reWriteBatchedInserts", "true");
             postgresProperties.setProperty("connectTimeout",
                     Long.toString(Math.max(1, options.busyTimeout().toSeconds())));
@@ -70,7 +78,8 @@ final class Database implements AutoCloseable {
             config.setMaximumPoolSize(8);
         }
         try {
-            return new Database(new HikariDataSource(config), dialect, location, options, postgresProperties);
+            return new Database(new HikariDataSource(config), dialect, location, options, postgresProperties,
+                    postgresUrl);
         } catch (RuntimeException e) {
             throw OpenFailures.explain(location, e, options.busyTimeout());
         }
@@ -118,7 +127,7 @@ final class Database implements AutoCloseable {
 
     /** A connection outside the pool, for the PostgreSQL LISTEN loop that holds one for the store's lifetime. */
     Connection dedicatedConnection() throws SQLException {
-        return DriverManager.getConnection(((StoreLocation.Postgres) location).jdbcUrl(), postgresProperties);
+        return DriverManager.getConnection(postgresUrl, postgresProperties);
     }
 
     /** The write transactions committed so far. */

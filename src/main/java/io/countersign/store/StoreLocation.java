@@ -7,6 +7,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where the store lives: a SQLite file on one desk, or a PostgreSQL database shared by a team.
@@ -31,15 +32,25 @@ public sealed interface StoreLocation {
         }
     }
 
-    /** A PostgreSQL database; user and password may come as URL parameters. */
+    /**
+     * A PostgreSQL database. The login is the URL's {@code user} parameter; its password is never in the URL, only
+     * pointed at ({@code password=env:NAME}, {@code password=file:PATH}) or found in {@code ~/.pgpass}.
+     */
     record Postgres(String jdbcUrl) implements StoreLocation {
         static final String PREFIX = "jdbc:postgresql://";
 
+        /** @throws IllegalArgumentException for another kind of URL, or one that holds a password itself */
         public Postgres {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
             if (!jdbcUrl.startsWith(PREFIX)) {
                 throw new IllegalArgumentException("a PostgreSQL store URL starts with " + PREFIX);
             }
+            PostgresLogin.of(jdbcUrl);
+        }
+
+        /** The login the URL names with {@code user=}, if it does. */
+        public Optional<String> user() {
+            return PostgresLogin.of(jdbcUrl).user();
         }
 
         @Override

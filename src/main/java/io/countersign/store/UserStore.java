@@ -84,6 +84,24 @@ public final class UserStore implements ActorDirectory {
     }
 
     /**
+     * The person this process acts for: on PostgreSQL the database login, as the server authenticated it
+     * ({@code session_user}); on SQLite, where the file's permissions are the boundary, the operating system's
+     * user. Found, or added as {@link #ensureUser} does.
+     */
+    public Actor signedIn(String osUserName) {
+        if (database.dialect() == Dialect.SQLITE) {
+            return ensureUser(osUserName);
+        }
+        return ensureUser(database.read("read the database login", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT session_user");
+                 ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getString(1);
+            }
+        }));
+    }
+
+    /**
      * The user the embedded store runs as: found, or added. The first user of a new store gets every role
      * (admin, operator, supervisor), so that one person on one desk can do everything; later ones start with
      * none until an admin grants them.
