@@ -64,6 +64,12 @@ public final class DefaultUserService implements UserService {
     }
 
     @Override
+    public void createLogin(Actor actor, String name) {
+        permissions.requireNow(actor, Operation.MANAGE_USERS);
+        users.createLogin(name);
+    }
+
+    @Override
     public Actor current(Actor actor) {
         return permissions.current(actor);
     }

@@ -92,13 +92,33 @@ public final class UserStore implements ActorDirectory {
         if (database.dialect() == Dialect.SQLITE) {
             return ensureUser(osUserName);
         }
-        return ensureUser(database.read("read the database login", connection -> {
+        String login = database.read("read the database login", connection -> {
             try (PreparedStatement select = connection.prepareStatement("SELECT session_user");
                  ResultSet row = select.executeQuery()) {
                 row.next();
                 return row.getString(1);
             }
-        }));
+        });
+        // Only an admin may add users to a shared store: a login it does not know acts with no role.
+        return find(login).orElseGet(() -> list().isEmpty() ? ensureUser(login) : new Actor(login, Set.of()));
+    }
+
+    /**
+     * Creates the PostgreSQL login of this name, with no password (it signs in as the server's pg_hba allows); a
+     * login that exists is left as it is. Needs CREATEROLE.
+     *
+     * @throws IllegalArgumentException on SQLite, which has no logins
+     */
+    public void createLogin(String name) {
+        requireName(name);
+        if (database.dialect() != Dialect.POSTGRESQL) {
+            throw new IllegalArgumentException("--create-login applies to a PostgreSQL store only: a SQLite store's"
+                    + " users are the names of the people at its desk");
+        }
+        database.write("create the login " + name, connection -> {
+            LoginRoles.create(connection, name);
+            return null;
+        });
     }
 
     /**
@@ -135,6 +155,7 @@ public final class UserStore implements ActorDirectory {
             if (load(connection, name).isPresent()) {
                 throw new IllegalArgumentException("there already is a user named \"" + name + "\"");
             }
+            LoginRoles.apply(connection, database.dialect(), name, roles);
             return insert(connection, name, roles, who);
         });
     }
@@ -164,6 +185,7 @@ public final class UserStore implements ActorDirectory {
                 delete.executeUpdate();
             }
             insertRoles(connection, name, next);
+            LoginRoles.apply(connection, database.dialect(), name, next);
             SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name),
                     codes(current.roles()), codes(next));
             return new Actor(name, next);
@@ -185,6 +207,9 @@ public final class UserStore implements ActorDirectory {
             if (current.isAdmin() && otherAdmins(connection, name) == 0) {
                 throw new IllegalStateException("Cannot remove " + name + ": they are the last admin; make another"
                         + " user admin first.");
+            }
+            if (LoginRoles.shared(connection, database.dialect())) {
+                LoginRoles.apply(connection, database.dialect(), name, Set.of());
             }
             for (String table : List.of("DELETE FROM user_roles WHERE user_name = ?",
                     "DELETE FROM users WHERE name = ?")) {
