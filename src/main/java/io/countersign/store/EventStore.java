@@ -310,9 +310,8 @@ public final class EventStore implements EventSink {
             slice = database.write("purge governance events older than " + cutoff, connection -> {
                 CountTables counts = new CountTables();
                 int rows = 0;
-                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
-                        + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
-                        + PURGE_SLICE + ") RETURNING event_time, " + CountTables.COUNTED)) {
+                try (PreparedStatement delete = connection.prepareStatement(SharedStoreInit.purgeSlice(connection,
+                        database.dialect(), PURGE_SLICE, "event_time, " + CountTables.COUNTED))) {
                     delete.setLong(1, Nanos.of(cutoff));
                     try (ResultSet gone = delete.executeQuery()) {
                         while (gone.next()) {

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  */
 final class SharedStoreInit {
     private static final List<String> WAITING = List.of("waiting_for_approval", "waiting_for_input");
+    /** The admins' retention purge: the one way events leave a shared store. */
+    static final String PURGE_FUNCTION = "countersign_purge_events";
 
     private SharedStoreInit() {
     }
@@ -80,6 +82,7 @@ final class SharedStoreInit {
                 + SharedAccess.Group.OPERATOR.roleName() + ", " + SharedAccess.Group.ADMIN.roleName() + ", "
                 + SharedAccess.Group.WORKER.roleName());
         sql.addAll(decisionPolicies(schema + ".decisions", schema));
+        sql.addAll(purgeFunction(schema));
         sql.addAll(memberships(connection));
         return sql;
     }
@@ -109,6 +112,39 @@ final class SharedStoreInit {
         sql.add("CREATE POLICY countersign_mark ON " + decisions + " FOR UPDATE USING (true)");
         sql.add("CREATE POLICY countersign_take_back ON " + decisions + " FOR DELETE USING (true)");
         return sql;
+    }
+
+    /**
+     * Nobody may delete events but through this function, which runs as the tables' owner and checks that the login
+     * calling it is an admin.
+     */
+    private static List<String> purgeFunction(String schema) {
+        String function = schema + "." + PURGE_FUNCTION;
+        String events = schema + ".governance_events";
+        return List.of("CREATE OR REPLACE FUNCTION " + function + "(cutoff BIGINT, slice INTEGER) RETURNS SETOF "
+                        + events + " LANGUAGE plpgsql SECURITY DEFINER SET search_path = " + schema + ", pg_temp AS $$"
+                        + " BEGIN IF NOT pg_has_role(session_user, '" + SharedAccess.Group.ADMIN.roleName()
+                        + "', 'MEMBER') THEN RAISE EXCEPTION 'only a Countersign admin may purge governance events'"
+                        + " USING ERRCODE = '42501'; END IF; RETURN QUERY WITH gone AS (DELETE FROM " + events
+                        + " WHERE id IN (SELECT id FROM " + events + " WHERE event_time < cutoff LIMIT slice)"
+                        + " RETURNING *) SELECT * FROM gone; END $$",
+                "ALTER FUNCTION " + function + "(BIGINT, INTEGER) OWNER TO " + SharedAccess.OWNER,
+                "REVOKE ALL ON FUNCTION " + function + "(BIGINT, INTEGER) FROM PUBLIC",
+                "GRANT EXECUTE ON FUNCTION " + function + "(BIGINT, INTEGER) TO "
+                        + SharedAccess.Group.ADMIN.roleName());
+    }
+
+    /**
+     * The statement that deletes one slice of events older than its one parameter and returns the columns given:
+     * through {@link #PURGE_FUNCTION} on a shared store, where no login may delete events itself.
+     */
+    static String purgeSlice(Connection connection, Dialect dialect, int slice, String columns) throws SQLException {
+        if (dialect == Dialect.POSTGRESQL && single(connection, "SELECT to_regproc('" + PURGE_FUNCTION + "')")
+                != null) {
+            return "SELECT " + columns + " FROM " + PURGE_FUNCTION + "(?, " + slice + ")";
+        }
+        return "DELETE FROM governance_events WHERE id IN (SELECT id FROM governance_events WHERE event_time < ?"
+                + " LIMIT " + slice + ") RETURNING " + columns;
     }
 
     /** The roles the store's users hold, as group memberships of the logins of the same name. */

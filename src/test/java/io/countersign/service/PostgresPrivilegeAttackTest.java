@@ -59,16 +59,18 @@ class PostgresPrivilegeAttackTest {
         try (Connection admin = postgres.getPostgresDatabase().getConnection();
              Statement statement = admin.createStatement()) {
             statement.execute("CREATE SCHEMA " + SCHEMA);
-            for (String login : List.of("olga", "jonas", "sam", "wendy")) {
+            for (String login : List.of("olga", "jonas", "sam", "wendy", "ada", "kai")) {
                 statement.execute("CREATE ROLE " + login + " LOGIN");
             }
         }
         // The database's owner prepares the store: agents, the team's users, then store init.
         try (ServiceRig owner = ServiceRig.open(location("postgres"), List.of(new LedgerTool(folder.resolve("l"))),
                 LedgerTool.scripts())) {
-            Actor admin = owner.store.users().signedIn("ignored");
+            Actor admin = owner.store.users().add("postgres", Set.of(Role.ADMIN), Actor.of("test-setup"));
             owner.store.users().add("sam", Set.of(Role.SUPERVISOR), admin);
             initStatements = owner.store.initShared();
+            // an admin who is no superuser: what store init grants must be enough for their work
+            new DefaultUserService(owner.store.users()).add(admin, "ada", Set.of(Role.ADMIN));
             try (Statement statement = raw("postgres").createStatement()) {
                 statement.execute("UPDATE agent_configurations SET four_eyes = TRUE");
                 // workers have no Countersign role yet: the worker login is given its group directly
@@ -103,6 +105,15 @@ class PostgresPrivilegeAttackTest {
                 "GRANT countersign_operator TO \"olga\"", "GRANT countersign_supervisor TO \"sam\"");
         assertThat(initStatements).noneMatch(sql -> sql.contains("governance_events") && sql.startsWith("GRANT")
                 && (sql.contains("UPDATE") || sql.contains("DELETE")));
+    }
+
+    @Test
+    void initRunsAgainAsTheOwnerAndTheGuardsHold() {
+        try (Store owner = Store.open(location("postgres"))) {
+            assertThat(owner.initShared()).doesNotContain("CREATE ROLE countersign_operator NOLOGIN")
+                    .contains("GRANT countersign_operator TO \"olga\"");
+        }
+        refusedByPostgres("olga", decision(othersRun, othersDigest, "jonas", true));
     }
 
     @Test
@@ -160,6 +171,39 @@ class PostgresPrivilegeAttackTest {
     }
 
     @Test
+    void eventsLeaveOnlyThroughTheAdminsPurge() throws Exception {
+        refusedByPostgres("olga", "SELECT * FROM countersign_purge_events(0, 10)");
+        refusedByPostgres("ada", "DELETE FROM governance_events");
+        try (Store asAda = Store.open(location("ada"))) {
+            long before = count("SELECT COUNT(*) FROM governance_events");
+            long purged = new DefaultEventService(asAda.events(), asAda.runs(), asAda.users())
+                    .purgeOlderThan(actor(asAda), java.time.Duration.ZERO);
+            assertThat(purged).isEqualTo(before);
+        }
+        try (Store asOlgaAgain = Store.open(location("olga"))) {
+            assertThatThrownBy(() -> new DefaultEventService(asOlgaAgain.events(), asOlgaAgain.runs(),
+                    asOlgaAgain.users()).purgeOlderThan(actor(asOlgaAgain), java.time.Duration.ZERO))
+                    .isInstanceOf(NotPermittedException.class)
+                    .hasMessage("olga (operator) may not purge events; that needs the role admin");
+        }
+    }
+
+    @Test
+    void anAdminWhoIsNoSuperuserGivesAndTakesTheGroupsThroughCountersign() throws Exception {
+        try (Store asAda = Store.open(location("ada"))) {
+            DefaultUserService users = new DefaultUserService(asAda.users());
+            Actor ada = actor(asAda);
+            assertThat(users.add(ada, "kai", Set.of(Role.OPERATOR))).isInstanceOf(UserResult.Added.class);
+            assertThat(member("kai", "countersign_operator")).isTrue();
+
+            assertThat(users.setRoles(ada, "kai", Set.of(Role.SUPERVISOR))).isInstanceOf(UserResult.Changed.class);
+            assertThat(member("kai", "countersign_operator")).isFalse();
+            assertThat(member("kai", "countersign_supervisor")).isTrue();
+            refusedByPostgres("kai", decision(othersRun, othersDigest, "kai", true));
+        }
+    }
+
+    @Test
     void anotherOperatorStillApprovesAFourEyesRunThroughCountersign() {
         try (Store asJonas = Store.open(location("jonas"))) {
             DefaultRunService jonasRuns = runService(asJonas);
@@ -175,6 +219,26 @@ class PostgresPrivilegeAttackTest {
 
     private Connection raw(String login) throws SQLException {
         return DriverManager.getConnection(base + login);
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection connection = raw("postgres"); Statement statement = connection.createStatement();
+             var row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private boolean member(String login, String group) throws SQLException {
+        try (Connection connection = raw("postgres");
+             PreparedStatement select = connection.prepareStatement("SELECT pg_has_role(?, ?, 'MEMBER')")) {
+            select.setString(1, login);
+            select.setString(2, group);
+            try (var row = select.executeQuery()) {
+                row.next();
+                return row.getBoolean(1);
+            }
+        }
     }
 
     private static DefaultRunService runService(Store store) {
