@@ -27,7 +27,7 @@ final class SharedStoreInit {
     /**
      * Runs the statements in the caller's transaction and returns them, in order.
      *
-     * @throws IllegalStateException when the store has a table the access map has no entry for; nothing ran
+     * @throws StoreException when the store has a table the access map has no entry for; nothing ran
      */
     static List<String> run(Connection connection) throws SQLException {
         List<String> statements = statements(connection);
@@ -44,7 +44,7 @@ final class SharedStoreInit {
         List<String> tables = tables(connection);
         List<String> unknown = tables.stream().filter(table -> SharedAccess.of(table).isEmpty()).toList();
         if (!unknown.isEmpty()) {
-            throw new IllegalStateException("store init found " + (unknown.size() == 1 ? "the table " : "the tables ")
+            throw new StoreException("store init found " + (unknown.size() == 1 ? "the table " : "the tables ")
                     + String.join(", ", unknown) + " with no entry in the map of who may do what"
                     + " (io.countersign.store.SharedAccess); add one for each before sharing the store, nothing"
                     + " was changed");

@@ -120,7 +120,7 @@ public final class Store implements AutoCloseable {
      *
      * @return the SQL statements it ran, in order
      * @throws IllegalArgumentException on SQLite, whose boundary is its file's permissions
-     * @throws IllegalStateException    when a table has no entry in the access map; nothing changed
+     * @throws StoreException           when a table has no entry in the access map; nothing changed
      */
     public List<String> initShared() {
         if (database.dialect() != Dialect.POSTGRESQL) {

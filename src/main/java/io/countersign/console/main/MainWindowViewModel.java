@@ -13,12 +13,9 @@ import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
-import io.countersign.engine.Role;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.service.WaitingRun;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -30,9 +27,6 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
-import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
@@ -46,13 +40,12 @@ public final class MainWindowViewModel {
     private final TimelineViewModel timeline;
     private final RunsViewModel runs;
     /** The person at the console, with the roles the store gives them now (see {@link #watchRoles}). */
-    private final ObjectProperty<Actor> person;
+    private final PersonRoles person;
     private final Messages messages;
     private final LiveClock clock;
     private final ConnectionState connection;
 
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>(new Detail.Empty());
-    private final ObservableList<Section> sections = FXCollections.observableArrayList();
     private final ObjectProperty<Section> section;
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
@@ -65,8 +58,6 @@ public final class MainWindowViewModel {
     private Section timelineFrom;
     private final StringBinding title;
     private final StringBinding status;
-    private final StringProperty roles = new SimpleStringProperty();
-    private final BooleanBinding mayAct;
     private RoleWatch roleWatch;
 
     public MainWindowViewModel(InboxViewModel inbox, ApprovalCardViewModel approval, InputCardViewModel input,
@@ -78,7 +69,7 @@ public final class MainWindowViewModel {
         this.input = Objects.requireNonNull(input, "input");
         this.timeline = Objects.requireNonNull(timeline, "timeline");
         this.runs = Objects.requireNonNull(runs, "runs");
-        this.person = new SimpleObjectProperty<>(Objects.requireNonNull(actor, "actor"));
+        this.person = new PersonRoles(Objects.requireNonNull(actor, "actor"), messages);
         this.messages = Objects.requireNonNull(messages, "messages");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.connection = Objects.requireNonNull(connection, "connection");
@@ -86,19 +77,15 @@ public final class MainWindowViewModel {
         this.toasts = new WindowToasts(messages);
         this.cards = new OpenCardActions(approval, input, detail.getReadOnlyProperty());
         this.held = new HeldDecisions(sending, actor, connection, inbox, toasts, messages, clock.zone());
-        this.sections.setAll(visibleTo(actor));
-        this.section = new SimpleObjectProperty<>(firstSection());
-        this.roles.set(rolesOf(actor));
-        this.mayAct = Bindings.createBooleanBinding(() -> person.get().has(Role.OPERATOR)
-                || person.get().has(Role.ADMIN), person);
+        this.section = new SimpleObjectProperty<>(person.firstSection());
         // no count until the inbox has loaded: "nothing waiting" would be wrong while thousands load
         title = Bindings.createStringBinding(() -> !inbox.loadedProperty().get() ? messages.get("main.title.loading")
                 : inbox.allRuns().isEmpty() ? messages.get("main.title.empty")
                 : messages.get("main.title", inbox.allRuns().size()), inbox.allRuns(), inbox.loadedProperty());
         status = Bindings.createStringBinding(() -> messages.get("main.status", store,
                         messages.get(connection.isConnected() ? "main.connected" : "main.disconnected"),
-                        actor.name(), roles.get(), messages.get("main.theme." + this.theme.get().name())),
-                connection.connectedProperty(), this.theme, roles);
+                        actor.name(), person.roles().get(), messages.get("main.theme." + this.theme.get().name())),
+                connection.connectedProperty(), this.theme, person.roles());
 
         inbox.selectedProperty().addListener((o, was, now) -> openRun(was, now));
         section.addListener((o, was, now) -> {
@@ -121,7 +108,7 @@ public final class MainWindowViewModel {
 
     /** Loads the inbox and keeps it current, for people who may see it; opens the first section. */
     public void start() {
-        if (sections.contains(Section.INBOX)) {
+        if (person.sections().contains(Section.INBOX)) {
             inbox.start();
         }
         runs.setShown(section.get() == Section.RUNS);
@@ -150,33 +137,16 @@ public final class MainWindowViewModel {
 
     /** The person's roles changed: the sidebar, the status bar and the actions follow; a toast says why. */
     void rolesChanged(Actor now) {
-        boolean lost = !now.roles().containsAll(person.get().roles());
-        person.set(now);
-        roles.set(rolesOf(now));
-        sections.setAll(visibleTo(now));
-        if (!sections.contains(section.get())) {
-            section.set(firstSection());
+        boolean lost = person.change(now);
+        if (!person.sections().contains(section.get())) {
+            section.set(person.firstSection());
         }
-        if (sections.contains(Section.INBOX)) {
+        if (person.sections().contains(Section.INBOX)) {
             inbox.start();
         } else {
             inbox.stop();
         }
-        toasts.add(messages.get("toast.rolesChanged", roles.get()), null, lost, Toast.Link.NONE);
-    }
-
-    private static List<Section> visibleTo(Actor actor) {
-        return Arrays.stream(Section.values()).filter(shown -> shown.visibleTo(actor)).toList();
-    }
-
-    /** The first section the person may use; one with no role sees the runs list, which refuses them itself. */
-    private Section firstSection() {
-        return sections.isEmpty() ? Section.RUNS : sections.get(0);
-    }
-
-    private String rolesOf(Actor actor) {
-        return actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
-                .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
+        toasts.add(messages.get("toast.rolesChanged", person.roles().get()), null, lost, Toast.Link.NONE);
     }
 
     private void openRun(WaitingRun was, WaitingRun now) {
@@ -284,7 +254,7 @@ public final class MainWindowViewModel {
 
     /** Goes back to the inbox for J and K; false for a person who has none. */
     private boolean leaveTimelineForInbox() {
-        if (!sections.contains(Section.INBOX)) {
+        if (!person.sections().contains(Section.INBOX)) {
             return false;
         }
         section.set(Section.INBOX);
@@ -314,7 +284,7 @@ public final class MainWindowViewModel {
 
     /** Opens a run's card in the inbox, if it waits there (a search that hides it is cleared). */
     public void openCard(String runId) {
-        if (sections.contains(Section.INBOX)) {
+        if (person.sections().contains(Section.INBOX)) {
             section.set(Section.INBOX);
             inbox.show(runId);
         }
@@ -350,7 +320,7 @@ public final class MainWindowViewModel {
 
     /** Whether the person may start runs and decide cards now (supervisors look only). */
     public BooleanBinding mayActProperty() {
-        return mayAct;
+        return person.mayAct();
     }
 
     public ReadOnlyObjectProperty<Detail> detailProperty() {
@@ -359,7 +329,7 @@ public final class MainWindowViewModel {
 
     /** The sections of the sidebar this person may use now, in sidebar order. */
     public ObservableList<Section> sections() {
-        return sections;
+        return person.sections();
     }
 
     public ObjectProperty<Section> sectionProperty() {
@@ -400,12 +370,12 @@ public final class MainWindowViewModel {
     }
 
     public String userName() {
-        return person.get().name();
+        return person.person().name();
     }
 
     /** The person's roles now, lower case: "operator, admin". */
     public ReadOnlyStringProperty rolesProperty() {
-        return roles;
+        return person.roles();
     }
 
     public InboxViewModel inbox() {
