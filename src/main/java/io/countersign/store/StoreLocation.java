@@ -7,7 +7,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Where the store lives: a SQLite file on one desk, or a PostgreSQL database shared by a team.
@@ -48,10 +47,6 @@ public sealed interface StoreLocation {
             PostgresLogin.of(jdbcUrl);
         }
 
-        /** The login the URL names with {@code user=}, if it does. */
-        public Optional<String> user() {
-            return PostgresLogin.of(jdbcUrl).user();
-        }
 
         @Override
         public String describe() {

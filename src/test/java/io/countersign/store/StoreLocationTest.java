@@ -91,7 +91,6 @@ class StoreLocationTest {
 
         assertThat(location.describe()).isEqualTo("jdbc:postgresql://db/cs");
         assertThat(location.toString()).doesNotContain("CS_PW");
-        assertThat(((StoreLocation.Postgres) location).user()).contains("ana");
     }
 
     @Test
