@@ -33,7 +33,7 @@ final class CountersignCommand implements Runnable, AutoCloseable {
     String store;
 
     @Option(names = "--as", paramLabel = "USER", scope = ScopeType.INHERIT,
-            description = "Act as this user instead of the operating-system user; only when "
+            description = "Act as this user instead of the operating-system user; only on a SQLite store and when "
                     + IMPERSONATION_VARIABLE + "=1 is set (tests).")
     String as;
 
@@ -64,17 +64,24 @@ final class CountersignCommand implements Runnable, AutoCloseable {
      */
     CountersignRuntime runtime(CountersignRuntime.Work work) {
         if (runtime == null) {
+            StoreLocation location = StoreLocation.resolve(store, env);
+            if (as != null && location instanceof StoreLocation.Postgres) {
+                throw CliFailure.usage("--as cannot be used with a PostgreSQL store: there the person is the"
+                        + " database login the server authenticated; connect as them with user=NAME in the store URL");
+            }
             if (as != null && !"1".equals(env.get(IMPERSONATION_VARIABLE))) {
                 throw CliFailure.usage("--as is refused: acting as another user is only allowed where "
                         + IMPERSONATION_VARIABLE + "=1 is set, for tests");
             }
-            StoreLocation location = StoreLocation.resolve(store, env);
             runtime = CountersignRuntime.open(location, work, REMOTE_TOOLS_WAIT);
         }
         return runtime;
     }
 
-    /** Who acts: the {@code --as} user, or the operating-system user (the first user of a new store is admin). */
+    /**
+     * Who acts: the {@code --as} user, else the database login on PostgreSQL or the operating-system user on SQLite
+     * (the first user of a new store is admin).
+     */
     Actor actor(CountersignRuntime.Work work) {
         if (actor == null) {
             actor = as != null ? runtime(work).user(as) : runtime(work).localUser();

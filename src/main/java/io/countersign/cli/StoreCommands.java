@@ -1,20 +1,22 @@
 package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Actor;
 import io.countersign.store.StoreCheck;
+import java.util.List;
 import picocli.CommandLine.Command;
 
-/** {@code store check}: whether the store's file is whole. */
+/** {@code store check}: whether the store's file is whole; {@code store init}: a shared store the database guards. */
 final class StoreCommands {
 
     private StoreCommands() {
     }
 
-    @Command(name = "store", description = "The store itself.", subcommands = {Check.class})
+    @Command(name = "store", description = "The store itself.", subcommands = {Check.class, Init.class})
     static final class StoreGroup extends Subcommand {
         @Override
         public Integer call() {
-            throw CliFailure.usage("say what to do with the store: countersign store check");
+            throw CliFailure.usage("say what to do with the store: countersign store check, or store init");
         }
     }
 
@@ -39,6 +41,22 @@ final class StoreCommands {
                     + check.problems().size() + (check.problems().size() == 1 ? " problem" : " problems")
                     + "); restore it from a backup");
             return Cli.DAMAGED;
+        }
+    }
+
+    @Command(name = "init", description = "Make a PostgreSQL store one the database itself guards: the group roles"
+            + " countersign_operator, _supervisor, _admin and _worker, every table owned by countersign_owner, each"
+            + " group's privileges and the decision policy. Run once by the database's owner (a login with"
+            + " CREATEROLE), and again after an upgrade; it prints the SQL it ran. The login becomes an admin.")
+    static final class Init extends Subcommand {
+        @Override
+        public Integer call() {
+            // first, so that a new store's first user is this login, an admin whose roles init grants
+            Actor owner = actor();
+            List<String> statements = runtime().store().initShared();
+            ObjectNode view = Views.object().put("store", runtime().describeStore()).put("admin", owner.name());
+            Views.strings(view, "statements", statements);
+            return print(view, Output.Table.of(view));
         }
     }
 }

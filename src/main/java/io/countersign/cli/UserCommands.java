@@ -56,7 +56,8 @@ final class UserCommands {
         }
 
         @Command(name = "set", description = "Give a user exactly these roles, adding the user if the store does not"
-                + " know them. Admins only.")
+                + " know them. Admins only. On a PostgreSQL store that store init prepared, the login of that name"
+                + " joins and leaves the group roles to match.")
         static final class SetRoles extends Subcommand {
             @Parameters(paramLabel = "NAME", description = "The user.")
             String name;
@@ -65,9 +66,16 @@ final class UserCommands {
                     description = "operator, supervisor, admin; \"none\" takes every role.")
             List<String> roles;
 
+            @Option(names = "--create-login", description = "On a PostgreSQL store: create the database login of"
+                    + " this name first (with no password; needs CREATEROLE).")
+            boolean createLogin;
+
             @Override
             public Integer call() {
                 Set<Role> wanted = roles();
+                if (createLogin) {
+                    runtime().users().createLogin(actor(), name);
+                }
                 UserResult result = runtime().users().setRoles(actor(), name, wanted);
                 if (result instanceof UserResult.NoSuchUser) {
                     result = runtime().users().add(actor(), name, wanted);

@@ -21,6 +21,7 @@ import io.countersign.console.input.InputCardViewModel;
 import io.countersign.console.main.DecisionSending;
 import io.countersign.console.main.MainWindowController;
 import io.countersign.console.main.MainWindowViewModel;
+import io.countersign.console.main.RoleWatch;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.console.settings.ToolSettingsController;
@@ -111,6 +112,7 @@ public final class ConsoleWindow {
                 new DecisionSending(service, executor, DecisionSending.Delays.fx(), UNDO_TIME));
         DenialsViewModel denials = new DenialsViewModel(context.services().events(), actor, executor, messages,
                 connection, clock, main::showRun);
+        main.watchRoles(new RoleWatch(context.services().users(), actor, executor));
         // the inbox is fetched while the views load and the window renders for the first time
         main.start();
 

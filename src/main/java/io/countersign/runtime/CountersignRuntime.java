@@ -219,14 +219,15 @@ public final class CountersignRuntime implements AutoCloseable {
             IdGenerator ids = IdGenerator.random();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
                     clock, ids, Locale.getDefault());
-            Services services = new Services(new DefaultEventService(store.events(), store.runs()),
+            Services services = new Services(new DefaultEventService(store.events(), store.runs(), store.users()),
                     new DefaultAuditService(store.audit()),
-                    new DefaultSettingsService(registry, store.settings(), store.runs()),
+                    new DefaultSettingsService(registry, store.settings(), store.runs(), store.users()),
                     new DefaultUserService(store.users()),
-                    new DefaultAgentService(store.configurations(), registry, store.servers(), models::create),
+                    new DefaultAgentService(store.configurations(), registry, store.servers(), models::create,
+                            store.users()),
                     new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(), clock,
                             ids),
-                    new DefaultServerService(store.servers(), SecretResolver.environment()));
+                    new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()));
             return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
@@ -251,9 +252,12 @@ public final class CountersignRuntime implements AutoCloseable {
         };
     }
 
-    /** The person at this desk: the operating system's user, made admin when they are the store's first user. */
+    /**
+     * The person this process acts for: on PostgreSQL the database login the server authenticated, elsewhere the
+     * operating system's user; made admin when they are the store's first user.
+     */
     public Actor localUser() {
-        return store.users().ensureUser(System.getProperty("user.name", "operator"));
+        return store.users().signedIn(System.getProperty("user.name", "operator"));
     }
 
     /** Creates the demo workspace when the store has no agents yet; returns whether it did. */

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.ToolRegistry;
@@ -24,18 +25,21 @@ public final class DefaultAgentService implements AgentService {
     private final ToolRegistry registry;
     private final ServerRecords servers;
     private final Consumer<ModelConfiguration> modelCheck;
+    private final Permissions permissions;
 
     /**
      * @param servers    the server records whose groups and tools an agent may name before they are connected
      * @param modelCheck refuses, with an IllegalArgumentException, a model configuration that no provider of this
      *                   installation can serve (an unknown provider, a missing endpoint, an unreadable script)
+     * @param users      the people and the roles they hold now, checked on every call
      */
     public DefaultAgentService(ConfigurationStore configurations, ToolRegistry registry, ServerRecords servers,
-                               Consumer<ModelConfiguration> modelCheck) {
+                               Consumer<ModelConfiguration> modelCheck, ActorDirectory users) {
         this.configurations = Objects.requireNonNull(configurations, "configurations");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.servers = Objects.requireNonNull(servers, "servers");
         this.modelCheck = Objects.requireNonNull(modelCheck, "modelCheck");
+        this.permissions = new Permissions(users);
     }
 
     @Override
@@ -45,7 +49,7 @@ public final class DefaultAgentService implements AgentService {
 
     @Override
     public AgentImport importFile(Actor actor, Path file) {
-        Permissions.require(actor, Operation.IMPORT_AGENTS);
+        permissions.requireNow(actor, Operation.IMPORT_AGENTS);
         String json;
         try {
             json = Files.readString(file, StandardCharsets.UTF_8);
@@ -56,7 +60,7 @@ public final class DefaultAgentService implements AgentService {
     }
 
     private AgentImport importFrom(Actor actor, String json, String source) {
-        Permissions.require(actor, Operation.IMPORT_AGENTS);
+        permissions.requireNow(actor, Operation.IMPORT_AGENTS);
         AgentFile.Contents contents = new AgentFile(new KnownTools(registry, servers.list()), name -> configurations.findModel(name).orElse(null),
                 modelCheck).read(json, source);
         configurations.saveAll(contents.models(), contents.agents());
@@ -66,13 +70,13 @@ public final class DefaultAgentService implements AgentService {
 
     @Override
     public String exportJson(Actor actor) {
-        Permissions.require(actor, Operation.EXPORT_AGENTS);
+        permissions.requireNow(actor, Operation.EXPORT_AGENTS);
         return AgentFile.write(configurations.listModels(), configurations.listAgents());
     }
 
     @Override
     public AgentImport exportFile(Actor actor, Path file) {
-        Permissions.require(actor, Operation.EXPORT_AGENTS);
+        permissions.requireNow(actor, Operation.EXPORT_AGENTS);
         List<ModelConfiguration> models = configurations.listModels();
         List<StoredAgentConfiguration> agents = configurations.listAgents();
         Path target = file.toAbsolutePath();

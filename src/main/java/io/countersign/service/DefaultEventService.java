@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.store.RunStore;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.run.ApprovalDecision;
@@ -23,21 +24,23 @@ import java.util.Objects;
 public final class DefaultEventService implements EventService {
     private final EventStore events;
     private final RunStore runs;
+    private final Permissions permissions;
 
-    public DefaultEventService(EventStore events, RunStore runs) {
+    public DefaultEventService(EventStore events, RunStore runs, ActorDirectory users) {
         this.events = Objects.requireNonNull(events, "events");
         this.runs = Objects.requireNonNull(runs, "runs");
+        this.permissions = new Permissions(users);
     }
 
     @Override
     public EventPage page(Actor actor, EventFilter filter, PageRequest request) {
-        Permissions.require(actor, Operation.QUERY_EVENTS);
+        permissions.requireNow(actor, Operation.QUERY_EVENTS);
         return events.page(filter, request);
     }
 
     @Override
     public List<EventCount> counts(Actor actor, EventFilter filter, EventDimension dimension) {
-        Permissions.require(actor, Operation.QUERY_EVENTS);
+        permissions.requireNow(actor, Operation.QUERY_EVENTS);
         return switch (dimension) {
             case REASON -> events.countsByReason(filter);
             case RULE -> events.countsByRule(filter);
@@ -47,19 +50,19 @@ public final class DefaultEventService implements EventService {
 
     @Override
     public List<DayCount> countsByDay(Actor actor, EventFilter filter, ZoneOffset offset) {
-        Permissions.require(actor, Operation.QUERY_EVENTS);
+        permissions.requireNow(actor, Operation.QUERY_EVENTS);
         return events.countsByDay(filter, offset);
     }
 
     @Override
     public EventCharts charts(Actor actor, EventFilter filter, ZoneOffset offset) {
-        Permissions.require(actor, Operation.QUERY_EVENTS);
+        permissions.requireNow(actor, Operation.QUERY_EVENTS);
         return events.charts(filter, offset);
     }
 
     @Override
     public long exportCsv(Actor actor, EventFilter filter, Writer out) throws IOException {
-        Permissions.require(actor, Operation.QUERY_EVENTS);
+        permissions.requireNow(actor, Operation.QUERY_EVENTS);
         out.write(EventCsv.HEADER);
         out.write("\r\n");
         long written = 0;
@@ -79,13 +82,13 @@ public final class DefaultEventService implements EventService {
 
     @Override
     public long purgeOlderThan(Actor actor, Duration age) {
-        Permissions.require(actor, Operation.PURGE_EVENTS);
+        permissions.requireNow(actor, Operation.PURGE_EVENTS);
         return events.purgeOlderThan(age, actor.name());
     }
 
     @Override
     public List<ApprovalDecision.CallVerdict> denials(Actor actor, GovernanceEvent event) {
-        Permissions.require(actor, Operation.QUERY_EVENTS);
+        permissions.requireNow(actor, Operation.QUERY_EVENTS);
         if (event.type() != EventType.APPROVAL_DECIDED || event.runId() == null || event.actor() == null) {
             return List.of();
         }

@@ -27,6 +27,7 @@ public final class DefaultExecutionService implements ExecutionService {
     private final StoreChanges changes;
     private final Clock clock;
     private final IdGenerator ids;
+    private final Permissions permissions;
 
     public DefaultExecutionService(DefaultRunService runs, RunRepository repository, RunQueue queue,
                                    ActorDirectory users, StoreChanges changes, Clock clock, IdGenerator ids) {
@@ -37,6 +38,7 @@ public final class DefaultExecutionService implements ExecutionService {
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
+        this.permissions = new Permissions(users);
     }
 
     @Override
@@ -60,7 +62,7 @@ public final class DefaultExecutionService implements ExecutionService {
 
     /** Checks a decision as the run service does and commits it with a worker's claim; a worker carries it out. */
     private DecisionResult queueForWorker(Actor decider, String runId, String digest, CardAnswer answer) {
-        DecisionChecks.Checked checked = runs.check(decider, runId, digest, answer);
+        DecisionChecks.Checked checked = runs.check(runs.currentRoles(decider), runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
         }
@@ -74,7 +76,7 @@ public final class DefaultExecutionService implements ExecutionService {
 
     @Override
     public RunExecution execution(Actor actor, String runId) {
-        Permissions.require(actor, Operation.VIEW_TIMELINE);
+        permissions.requireNow(actor, Operation.VIEW_TIMELINE);
         StoredRun run = find(runId);
         return new RunExecution(run.runId(), run.status(), run.agent(), run.initiator(), run.unattended(),
                 run.createdAt(), run.updatedAt(), run.counters().iterations(),
@@ -84,7 +86,7 @@ public final class DefaultExecutionService implements ExecutionService {
 
     @Override
     public DecisionResult settleUnknownOutcome(Actor actor, String runId, boolean retry) {
-        Permissions.require(actor, Operation.SETTLE_UNKNOWN_OUTCOME);
+        permissions.requireNow(actor, Operation.SETTLE_UNKNOWN_OUTCOME);
         StoredRun run;
         try {
             run = find(runId);
@@ -109,7 +111,7 @@ public final class DefaultExecutionService implements ExecutionService {
 
     @Override
     public RunWorker worker(Actor actor, RunWorker.Options options, Consumer<RunWorker.Progress> progress) {
-        Permissions.require(actor, Operation.RUN_WORKER);
+        permissions.requireNow(actor, Operation.RUN_WORKER);
         String id = "worker-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         return new RunWorker(id, runs, queue, repository, users, changes, clock, options, progress);
     }

@@ -5,6 +5,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunLease;
@@ -51,18 +52,20 @@ public final class DefaultRunService implements RunService {
     private final DecisionServers servers;
     private final ClaimedDecisions decisions;
     private final AskedInputs asked;
+    private final Permissions permissions;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
      * @param servers     the MCP server records, which tell a remote call's tool without a connection
      * @param connections connects the servers a decision's calls need before they run
+     * @param users       the people and the roles they hold now, checked on every call
      * @param locale      the locale of the people behind runs started here, for rule explanations
      * @param asked       the questions the loop's tools ask during calls, which it was built with
      */
     public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
                              EventStore events, Function<Runnable, AutoCloseable> changes, ServerRecords servers,
-                             ServerConnections connections, Clock clock, IdGenerator ids, Locale locale,
-                             AskedInputs asked) {
+                             ServerConnections connections, ActorDirectory users, Clock clock, IdGenerator ids,
+                             Locale locale, AskedInputs asked) {
         this.asked = Objects.requireNonNull(asked, "asked");
         this.runs = Objects.requireNonNull(runs, "runs");
         this.agents = Objects.requireNonNull(agents, "agents");
@@ -78,6 +81,7 @@ public final class DefaultRunService implements RunService {
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
                 clock);
         this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
+        this.permissions = new Permissions(users);
     }
 
     /**
@@ -113,7 +117,7 @@ public final class DefaultRunService implements RunService {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), store.servers(), connections, clock, ids, locale, asked);
+                }), store.servers(), connections, store.users(), clock, ids, locale, asked);
     }
 
     /** The questions this process's calls wait on; a surface attaches to them to show and answer them. */
@@ -123,7 +127,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public List<AgentSummary> agents(Actor actor) {
-        Permissions.require(actor, Operation.LIST_AGENTS);
+        permissions.requireNow(actor, Operation.LIST_AGENTS);
         return agents.list().stream().map(stored -> {
             var model = agents.findModel(stored.modelName());
             return new AgentSummary(stored.name(), stored.modelName(),
@@ -134,15 +138,16 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public StartedRun start(Actor actor, String agent, String prompt, boolean unattended) {
-        AgentConfiguration configuration = startable(actor, agent, prompt);
+        Actor now = permissions.current(actor);
+        AgentConfiguration configuration = startable(now, agent, prompt);
         String runId = ids.next();
-        RunLease lease = runs.create(runId, configuration.name(), actor.name(), prompt, unattended, clock.instant());
-        return firstStretch(configuration, actor, lease, prompt, unattended);
+        RunLease lease = runs.create(runId, configuration.name(), now.name(), prompt, unattended, clock.instant());
+        return firstStretch(configuration, now, lease, prompt, unattended);
     }
 
     /** The configuration a new run of the agent starts with, once the actor may start it with this prompt. */
     AgentConfiguration startable(Actor actor, String agent, String prompt) {
-        Permissions.require(actor, Operation.START_RUN);
+        permissions.requireNow(actor, Operation.START_RUN);
         if (prompt == null || prompt.isBlank()) {
             throw new IllegalArgumentException("a run needs a prompt");
         }
@@ -177,7 +182,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public List<WaitingRun> inbox(Actor actor) {
-        Permissions.require(actor, Operation.VIEW_INBOX);
+        permissions.requireNow(actor, Operation.VIEW_INBOX);
         ToolFacts facts = servers.facts();
         return runs.waitingSummaries().stream().map(run -> waitingRun(run, facts)).toList();
     }
@@ -197,7 +202,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public List<DecidedRun> waitingForServers(Actor actor) {
-        Permissions.require(actor, Operation.VIEW_INBOX);
+        permissions.requireNow(actor, Operation.VIEW_INBOX);
         return runs.handedBack().stream().map(run -> {
             DecisionRecord decision = run.lastDecision();
             return new DecidedRun(run.runId(), run.agent(), run.initiator(), decision.decidedBy(),
@@ -208,7 +213,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public List<RunSummary> recent(Actor actor, int limit) {
-        Permissions.require(actor, Operation.VIEW_TIMELINE);
+        permissions.requireNow(actor, Operation.VIEW_TIMELINE);
         return runs.recent(limit).stream().map(run -> new RunSummary(run.runId(), run.agent(), run.initiator(),
                 run.status(), run.createdAt(), run.updatedAt(), run.prompt(), run.failureReason(),
                 run.outcomeUnknown(), run.damage())).toList();
@@ -216,9 +221,9 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public Optional<RunCard> card(Actor actor, String runId) {
-        Permissions.require(actor, Operation.VIEW_INBOX);
+        Actor now = permissions.requireNow(actor, Operation.VIEW_INBOX);
         return runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null)
-                .map(run -> cards.of(actor, run));
+                .map(run -> cards.of(now, run));
     }
 
     @Override
@@ -237,7 +242,8 @@ public final class DefaultRunService implements RunService {
      * tools too), prepares its resume, and commits it with this process's claim together with everything written
      * ahead of its calls (its event, their intents); then carries it out here.
      */
-    private DecisionResult decideHere(Actor decider, String runId, String digest, CardAnswer answer) {
+    private DecisionResult decideHere(Actor asked, String runId, String digest, CardAnswer answer) {
+        Actor decider = permissions.current(asked);
         DecisionChecks.Checked checked = check(decider, runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
@@ -276,7 +282,8 @@ public final class DefaultRunService implements RunService {
     /**
      * The checks of a decision, for whoever claims it next (this process, or the queue of a worker), once the
      * servers of the calls it lets run are connected here: the approver's rights on their tools are checked on the
-     * tools themselves, and a server that does not connect refuses the decision with the card still waiting.
+     * tools themselves, and a server that does not connect refuses the decision with the card still waiting. The
+     * decider comes with the roles they hold now ({@link #currentRoles}).
      */
     DecisionChecks.Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
         // Read once for both: the claim checks again, in its transaction, that the card still waits.
@@ -286,6 +293,11 @@ public final class DefaultRunService implements RunService {
             return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));
         }
         return checks.check(decider, runId, found, digest, answer);
+    }
+
+    /** The person with the roles they hold now, which the checks of their decision go by. */
+    Actor currentRoles(Actor actor) {
+        return permissions.current(actor);
     }
 
     /** See {@link ClaimedDecisions#refuseForOwner}. */
@@ -310,7 +322,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public RunTimeline timeline(Actor actor, String runId) {
-        Permissions.require(actor, Operation.VIEW_TIMELINE);
+        permissions.requireNow(actor, Operation.VIEW_TIMELINE);
         return timelines.of(runs.find(runId).orElseThrow(() -> new IllegalArgumentException("no run has the id \""
                 + runId + "\"")));
     }

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
@@ -20,21 +21,23 @@ import java.util.Optional;
 public final class DefaultServerService implements ServerService {
     private final ServerStore servers;
     private final SecretResolver secrets;
+    private final Permissions permissions;
 
-    public DefaultServerService(ServerStore servers, SecretResolver secrets) {
+    public DefaultServerService(ServerStore servers, SecretResolver secrets, ActorDirectory users) {
         this.servers = Objects.requireNonNull(servers, "servers");
         this.secrets = Objects.requireNonNull(secrets, "secrets");
+        this.permissions = new Permissions(users);
     }
 
     @Override
     public List<McpServerRecord> list(Actor actor) {
-        Permissions.require(actor, Operation.VIEW_SERVERS);
+        permissions.requireNow(actor, Operation.VIEW_SERVERS);
         return servers.list();
     }
 
     @Override
     public ServerResult add(Actor actor, String name, ServerForm form) {
-        Permissions.require(actor, Operation.CHANGE_SERVERS);
+        permissions.requireNow(actor, Operation.CHANGE_SERVERS);
         McpServerRecord server = form.toRecord(name);
         return servers.add(server, actor).<ServerResult>map(changes -> new ServerResult.Saved(server, changes))
                 .orElseGet(() -> new ServerResult.NameTaken(name));
@@ -42,7 +45,7 @@ public final class DefaultServerService implements ServerService {
 
     @Override
     public ServerResult edit(Actor actor, String name, ServerForm form) {
-        Permissions.require(actor, Operation.CHANGE_SERVERS);
+        permissions.requireNow(actor, Operation.CHANGE_SERVERS);
         Optional<McpServerRecord> current = servers.find(name);
         if (current.isEmpty()) {
             return new ServerResult.NoSuchServer(name);
@@ -54,14 +57,14 @@ public final class DefaultServerService implements ServerService {
 
     @Override
     public ServerResult remove(Actor actor, String name) {
-        Permissions.require(actor, Operation.CHANGE_SERVERS);
+        permissions.requireNow(actor, Operation.CHANGE_SERVERS);
         return servers.remove(name, actor).<ServerResult>map(changes -> new ServerResult.Removed(name, changes))
                 .orElseGet(() -> new ServerResult.NoSuchServer(name));
     }
 
     @Override
     public ServerCheck test(Actor actor, String name) {
-        Permissions.require(actor, Operation.TEST_SERVERS);
+        permissions.requireNow(actor, Operation.TEST_SERVERS);
         Optional<McpServerRecord> server = servers.find(name);
         if (server.isEmpty()) {
             return new ServerCheck.NoSuchServer(name);

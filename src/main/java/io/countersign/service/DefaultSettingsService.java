@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.Names;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.access.ToolApprovalRule;
@@ -34,16 +35,19 @@ public final class DefaultSettingsService implements SettingsService {
     private final ToolRegistry registry;
     private final SettingsStore settings;
     private final RecentToolCalls runs;
+    private final Permissions permissions;
 
-    public DefaultSettingsService(ToolRegistry registry, SettingsStore settings, RecentToolCalls runs) {
+    public DefaultSettingsService(ToolRegistry registry, SettingsStore settings, RecentToolCalls runs,
+                                  ActorDirectory users) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.runs = Objects.requireNonNull(runs, "runs");
+        this.permissions = new Permissions(users);
     }
 
     @Override
     public List<ToolSettingView> tools(Actor actor) {
-        Permissions.require(actor, Operation.VIEW_TOOL_SETTINGS);
+        permissions.requireNow(actor, Operation.VIEW_TOOL_SETTINGS);
         return views(settings.current());
     }
 
@@ -80,7 +84,7 @@ public final class DefaultSettingsService implements SettingsService {
 
     @Override
     public SettingResult change(Actor actor, List<SettingRequest> requests) {
-        Permissions.require(actor, Operation.CHANGE_TOOL_SETTINGS);
+        permissions.requireNow(actor, Operation.CHANGE_TOOL_SETTINGS);
         List<String> refusals = requests.stream().map(this::refusal).flatMap(Optional::stream).toList();
         if (!refusals.isEmpty()) {
             return new SettingResult.Refused(refusals);
@@ -159,7 +163,7 @@ public final class DefaultSettingsService implements SettingsService {
      */
     @Override
     public SettingPreview preview(Actor actor, List<SettingRequest> requests) {
-        Permissions.require(actor, Operation.CHANGE_TOOL_SETTINGS);
+        permissions.requireNow(actor, Operation.CHANGE_TOOL_SETTINGS);
         List<String> refusals = new ArrayList<>();
         ToolSettings now = settings.current();
         ToolSettings after = now;
@@ -224,7 +228,7 @@ public final class DefaultSettingsService implements SettingsService {
 
     @Override
     public List<SettingChange> changes(Actor actor, int limit) {
-        Permissions.require(actor, Operation.VIEW_SETTING_CHANGES);
+        permissions.requireNow(actor, Operation.VIEW_SETTING_CHANGES);
         return settings.changes(limit);
     }
 }

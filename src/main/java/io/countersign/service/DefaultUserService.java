@@ -11,20 +11,22 @@ import java.util.Set;
 /** The user use cases over the store's {@link UserStore}. */
 public final class DefaultUserService implements UserService {
     private final UserStore users;
+    private final Permissions permissions;
 
     public DefaultUserService(UserStore users) {
         this.users = Objects.requireNonNull(users, "users");
+        this.permissions = new Permissions(users);
     }
 
     @Override
     public List<Actor> list(Actor actor) {
-        Permissions.require(actor, Operation.MANAGE_USERS);
+        permissions.requireNow(actor, Operation.MANAGE_USERS);
         return users.list();
     }
 
     @Override
     public UserResult add(Actor actor, String name, Set<Role> roles) {
-        Permissions.require(actor, Operation.MANAGE_USERS);
+        permissions.requireNow(actor, Operation.MANAGE_USERS);
         if (users.find(name).isPresent()) {
             return new UserResult.Refused("there already is a user named \"" + name + "\"");
         }
@@ -33,7 +35,7 @@ public final class DefaultUserService implements UserService {
 
     @Override
     public UserResult setRoles(Actor actor, String name, Set<Role> roles) {
-        Permissions.require(actor, Operation.MANAGE_USERS);
+        permissions.requireNow(actor, Operation.MANAGE_USERS);
         Optional<Actor> current = users.find(name);
         if (current.isEmpty()) {
             return new UserResult.NoSuchUser(name);
@@ -50,7 +52,7 @@ public final class DefaultUserService implements UserService {
 
     @Override
     public UserResult remove(Actor actor, String name) {
-        Permissions.require(actor, Operation.MANAGE_USERS);
+        permissions.requireNow(actor, Operation.MANAGE_USERS);
         if (users.find(name).isEmpty()) {
             return new UserResult.NoSuchUser(name);
         }
@@ -59,5 +61,21 @@ public final class DefaultUserService implements UserService {
         } catch (IllegalStateException lastAdmin) {
             return new UserResult.Refused(lastAdmin.getMessage());
         }
+    }
+
+    @Override
+    public void createLogin(Actor actor, String name) {
+        permissions.requireNow(actor, Operation.MANAGE_USERS);
+        users.createLogin(name);
+    }
+
+    @Override
+    public Actor current(Actor actor) {
+        return permissions.current(actor);
+    }
+
+    @Override
+    public AutoCloseable onChange(Runnable listener) {
+        return users.onChange(listener);
     }
 }

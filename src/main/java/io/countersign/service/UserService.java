@@ -25,4 +25,24 @@ public interface UserService {
      * oneself) is refused.
      */
     UserResult remove(Actor actor, String name);
+
+    /**
+     * Creates the PostgreSQL login of this name (no password: it signs in as the server allows), so that roles can be
+     * given to it; a login that exists is left alone. Admins only, and their login needs CREATEROLE.
+     *
+     * @throws IllegalArgumentException on a SQLite store
+     */
+    void createLogin(Actor actor, String name);
+
+    /**
+     * The person with the roles they hold now (none once removed), as every other service checks them. Anyone may
+     * ask this about themselves.
+     */
+    Actor current(Actor actor);
+
+    /**
+     * Listens for changes of users and roles, made here or in another process; the listener runs on a background
+     * thread and asks {@link #current} what changed.
+     */
+    AutoCloseable onChange(Runnable listener);
 }

@@ -33,6 +33,8 @@ final class Database implements AutoCloseable {
     private final StoreLocation location;
     private final StoreOptions options;
     private final Properties postgresProperties;
+    /** The PostgreSQL URL without its password reference; {@code null} on SQLite. */
+    private final String postgresUrl;
     private final ChangeFeed changes;
     /** SQLite only: a connection that lives as long as the store, so that no pool connection is ever the last. */
     private final Connection holder;
@@ -42,13 +44,14 @@ final class Database implements AutoCloseable {
     private final AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
 
     private Database(HikariDataSource pool, Connection holder, Dialect dialect, StoreLocation location,
-                     StoreOptions options, Properties postgresProperties) {
+                     StoreOptions options, Properties postgresProperties, String postgresUrl) {
         this.pool = pool;
         this.holder = holder;
         this.dialect = dialect;
         this.location = location;
         this.options = options;
         this.postgresProperties = postgresProperties;
+        this.postgresUrl = postgresUrl;
         this.changes = new ChangeFeed(dialect);
     }
 
@@ -61,6 +64,7 @@ final class Database implements AutoCloseable {
         // Connections open as work needs them: an idle console should not hold a shared server's connections.
         config.setMinimumIdle(1);
         Properties postgresProperties = new Properties();
+        String postgresUrl = null;
         Dialect dialect;
         Connection holder = null;
         if (location instanceof StoreLocation.SqliteFile file) {
@@ -80,7 +84,11 @@ final class Database implements AutoCloseable {
             }
         } else {
             dialect = Dialect.POSTGRESQL;
-            config.setJdbcUrl(((StoreLocation.Postgres) location).jdbcUrl());
+            PostgresLogin login = PostgresLogin.of(((StoreLocation.Postgres) location).jdbcUrl());
+            postgresUrl = login.connectUrl();
+            config.setJdbcUrl(postgresUrl);
+            // Read now and handed to the driver only: never in the URL, a log line or the store.
+            login.password(System::getenv).ifPresent(password -> postgresProperties.setProperty("password", password));
             postgresProperties.setProperty("reWriteBatchedInserts", "true");
             postgresProperties.setProperty("connectTimeout",
                     Long.toString(Math.max(1, options.busyTimeout().toSeconds())));
@@ -89,7 +97,7 @@ final class Database implements AutoCloseable {
         }
         try {
             return new Database(new HikariDataSource(config), holder, dialect, location, options,
-                    postgresProperties);
+                    postgresProperties, postgresUrl);
         } catch (RuntimeException e) {
             closeQuietly(holder);
             throw OpenFailures.explain(location, e, options.busyTimeout());
@@ -138,7 +146,7 @@ final class Database implements AutoCloseable {
 
     /** A connection outside the pool, for the PostgreSQL LISTEN loop that holds one for the store's lifetime. */
     Connection dedicatedConnection() throws SQLException {
-        return DriverManager.getConnection(((StoreLocation.Postgres) location).jdbcUrl(), postgresProperties);
+        return DriverManager.getConnection(postgresUrl, postgresProperties);
     }
 
     /** The write transactions committed so far. */

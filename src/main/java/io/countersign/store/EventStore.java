@@ -339,9 +339,8 @@ public final class EventStore implements EventSink {
                 CountTables counts = new CountTables();
                 AuditRows hashes = new AuditRows();
                 List<AuditChain.Row> removed = new ArrayList<>();
-                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM governance_events"
-                        + " WHERE id IN (SELECT id FROM governance_events WHERE event_time < ? LIMIT "
-                        + PURGE_SLICE + ") RETURNING event_time, " + CountTables.COUNTED + ", " + COLUMNS)) {
+                try (PreparedStatement delete = connection.prepareStatement(SharedStoreInit.purgeSlice(connection,
+                        database.dialect(), PURGE_SLICE, "event_time, " + CountTables.COUNTED + ", " + COLUMNS))) {
                     delete.setLong(1, Nanos.of(cutoff));
                     try (ResultSet gone = delete.executeQuery()) {
                         while (gone.next()) {

@@ -20,6 +20,7 @@ final class OpenFailures {
     // PostgreSQL states: a login the server turned away before asking who it is, and a missing privilege.
     private static final String CONNECTION_REJECTED = "08004";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    private static final String WRONG_PASSWORD = "28P01";
 
     private OpenFailures() {
     }
@@ -31,7 +32,7 @@ final class OpenFailures {
         SQLException cause = sqlCause(failure);
         String sentence = location instanceof StoreLocation.SqliteFile file
                 ? sqlite(file.file(), cause, failure, busyTimeout)
-                : postgres(location.describe(), cause, failure);
+                : postgres((StoreLocation.Postgres) location, cause, failure);
         if (location instanceof StoreLocation.SqliteFile && cause != null && isCorrupt(cause)) {
             return new DamagedStoreException(sentence, List.of(), failure);
         }
@@ -75,7 +76,9 @@ final class OpenFailures {
         return "The store file " + file + " cannot be opened; check that this user may read and write it.";
     }
 
-    private static String postgres(String url, SQLException cause, Throwable failure) {
+    private static String postgres(StoreLocation.Postgres location, SQLException cause, Throwable failure) {
+        String url = location.describe();
+        PostgresLogin login = PostgresLogin.of(location.jdbcUrl());
         String state = cause == null || cause.getSQLState() == null ? "" : cause.getSQLState();
         Optional<String> denied = missingRights(url, failure);
         if (denied.isPresent()) {
@@ -83,15 +86,22 @@ final class OpenFailures {
         }
         if (state.equals(CONNECTION_REJECTED) && cause.getMessage() != null
                 && cause.getMessage().contains("no password was provided")) {
-            return "The PostgreSQL store at " + url + " asks for a password, but none was given; add it to the URL"
-                    + " (password=...) or to the user's ~/.pgpass file.";
+            return "The PostgreSQL store at " + url + " asks for a password, but none was found in "
+                    + login.passwordSource() + "; add it there, or point at it with password=env:NAME or"
+                    + " password=file:PATH in the URL.";
         }
         if (state.startsWith("08")) {
             return "The PostgreSQL store at " + url + " cannot be reached; check that the server is running and"
                     + " that the host and port are right.";
         }
+        if (state.equals(WRONG_PASSWORD)) {
+            return "The PostgreSQL store at " + url + " refused the login " + login.user().map(u -> "\"" + u + "\"")
+                    .orElse("(the driver's default user)") + ": the password from " + login.passwordSource()
+                    + " is wrong.";
+        }
         if (state.startsWith("28")) {
-            return "The PostgreSQL store at " + url + " refused the login; check the user and password.";
+            return "The PostgreSQL store at " + url + " refused the login " + login.user().map(u -> "\"" + u + "\"")
+                    .orElse("(the driver's default user)") + "; check the user name and how it may sign in.";
         }
         if (state.equals("3D000")) {
             return "The PostgreSQL database named in " + url + " does not exist; create it or fix the URL.";

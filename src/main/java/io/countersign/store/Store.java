@@ -115,6 +115,23 @@ public final class Store implements AutoCloseable {
     }
 
     /** Users and their roles. */
+    /**
+     * Makes a PostgreSQL store one its database guards: group roles, tables owned by a role nobody signs in as,
+     * each group's privileges, and the decision policy (see {@code SharedStoreInit}). Run by the database's owner,
+     * once and after every upgrade; running it again changes nothing more.
+     *
+     * @return the SQL statements it ran, in order
+     * @throws IllegalArgumentException on SQLite, whose boundary is its file's permissions
+     * @throws StoreException           when a table has no entry in the access map; nothing changed
+     */
+    public List<String> initShared() {
+        if (database.dialect() != Dialect.POSTGRESQL) {
+            throw new IllegalArgumentException("store init applies to a PostgreSQL store only: on SQLite the file's"
+                    + " permissions are the boundary");
+        }
+        return database.write("prepare the shared store", ChangeKind.SETTINGS, SharedStoreInit::run);
+    }
+
     public UserStore users() {
         return users;
     }

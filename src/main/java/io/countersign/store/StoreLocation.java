@@ -31,16 +31,22 @@ public sealed interface StoreLocation {
         }
     }
 
-    /** A PostgreSQL database; user and password may come as URL parameters. */
+    /**
+     * A PostgreSQL database. The login is the URL's {@code user} parameter; its password is never in the URL, only
+     * pointed at ({@code password=env:NAME}, {@code password=file:PATH}) or found in {@code ~/.pgpass}.
+     */
     record Postgres(String jdbcUrl) implements StoreLocation {
         static final String PREFIX = "jdbc:postgresql://";
 
+        /** @throws IllegalArgumentException for another kind of URL, or one that holds a password itself */
         public Postgres {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
             if (!jdbcUrl.startsWith(PREFIX)) {
                 throw new IllegalArgumentException("a PostgreSQL store URL starts with " + PREFIX);
             }
+            PostgresLogin.of(jdbcUrl);
         }
+
 
         @Override
         public String describe() {

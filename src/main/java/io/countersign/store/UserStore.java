@@ -20,21 +20,49 @@ import java.util.stream.Collectors;
 /**
  * The people who may use the console and their roles. The first user of a new store becomes admin; the last
  * admin cannot lose the role or be removed. Every change is recorded as a {@link SettingChange} keyed
- * {@code user_roles:<name>}. Role checks belong to the caller.
+ * {@code user_roles:<name>}. Role checks belong to the caller; {@link #find} answers from a cache that the change
+ * feed empties whenever users or settings change, in this process or another.
  */
 public final class UserStore implements ActorDirectory {
     public static final int MAX_NAME_LENGTH = 128;
 
     private final Database database;
+    private final RoleCache cache = new RoleCache();
 
     UserStore(Database database) {
         this.database = database;
+        database.changes().subscribe(kind -> {
+            if (kind == ChangeKind.SETTINGS) {
+                cache.forget();
+            }
+        });
     }
 
-    /** The user of this name with their roles, if the store knows them. */
+    /** The user of this name with the roles they hold now, if the store knows them. */
     @Override
     public Optional<Actor> find(String name) {
-        return database.read("read the user " + name, connection -> load(connection, name));
+        return cache.get(name, () -> database.read("read the user " + name, connection -> load(connection, name)));
+    }
+
+    /**
+     * Calls the listener (on the change feed's thread) after users or roles may have changed, here or in another
+     * process; {@link #find} then reads them anew (the cache's own listener, subscribed first, has emptied it).
+     */
+    public ChangeFeed.Subscription onChange(Runnable listener) {
+        return database.changes().subscribe(kind -> {
+            if (kind == ChangeKind.SETTINGS) {
+                listener.run();
+            }
+        });
+    }
+
+    /** A write of users or roles, after which this process's own next question reads them anew. */
+    private <T> T change(String what, SqlWork<T> work) {
+        try {
+            return database.write(what, ChangeKind.SETTINGS, work);
+        } finally {
+            cache.forget();
+        }
     }
 
     /** Every user, by name. */
@@ -56,6 +84,44 @@ public final class UserStore implements ActorDirectory {
     }
 
     /**
+     * The person this process acts for: on PostgreSQL the database login, as the server authenticated it
+     * ({@code session_user}); on SQLite, where the file's permissions are the boundary, the operating system's
+     * user. Found, or added as {@link #ensureUser} does.
+     */
+    public Actor signedIn(String osUserName) {
+        if (database.dialect() == Dialect.SQLITE) {
+            return ensureUser(osUserName);
+        }
+        String login = database.read("read the database login", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT session_user");
+                 ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getString(1);
+            }
+        });
+        // Only an admin may add users to a shared store: a login it does not know acts with no role.
+        return find(login).orElseGet(() -> list().isEmpty() ? ensureUser(login) : new Actor(login, Set.of()));
+    }
+
+    /**
+     * Creates the PostgreSQL login of this name, with no password (it signs in as the server's pg_hba allows); a
+     * login that exists is left as it is. Needs CREATEROLE.
+     *
+     * @throws IllegalArgumentException on SQLite, which has no logins
+     */
+    public void createLogin(String name) {
+        requireName(name);
+        if (database.dialect() != Dialect.POSTGRESQL) {
+            throw new IllegalArgumentException("--create-login applies to a PostgreSQL store only: a SQLite store's"
+                    + " users are the names of the people at its desk");
+        }
+        database.write("create the login " + name, connection -> {
+            LoginRoles.create(connection, name);
+            return null;
+        });
+    }
+
+    /**
      * The user the embedded store runs as: found, or added. The first user of a new store gets every role
      * (admin, operator, supervisor), so that one person on one desk can do everything; later ones start with
      * none until an admin grants them.
@@ -66,7 +132,7 @@ public final class UserStore implements ActorDirectory {
         if (known.isPresent()) {
             return known.get();
         }
-        return database.write("add the user " + name, ChangeKind.SETTINGS, connection -> {
+        return change("add the user " + name, connection -> {
             Optional<Actor> raced = load(connection, name);
             if (raced.isPresent()) {
                 return raced.get();
@@ -85,10 +151,11 @@ public final class UserStore implements ActorDirectory {
     public Actor add(String name, Set<Role> roles, Actor who) {
         requireName(name);
         Objects.requireNonNull(who, "who");
-        return database.write("add the user " + name, ChangeKind.SETTINGS, connection -> {
+        return change("add the user " + name, connection -> {
             if (load(connection, name).isPresent()) {
                 throw new IllegalArgumentException("there already is a user named \"" + name + "\"");
             }
+            LoginRoles.apply(connection, database.dialect(), name, roles);
             return insert(connection, name, roles, who);
         });
     }
@@ -102,7 +169,7 @@ public final class UserStore implements ActorDirectory {
     public Actor setRoles(String name, Set<Role> roles, Actor who) {
         Objects.requireNonNull(who, "who");
         Set<Role> next = roles.isEmpty() ? EnumSet.noneOf(Role.class) : EnumSet.copyOf(roles);
-        return database.write("change the roles of " + name, ChangeKind.SETTINGS, connection -> {
+        return change("change the roles of " + name, connection -> {
             Actor current = load(connection, name).orElseThrow(() -> new IllegalArgumentException(
                     "there is no user named \"" + name + "\""));
             if (current.roles().equals(next)) {
@@ -118,6 +185,7 @@ public final class UserStore implements ActorDirectory {
                 delete.executeUpdate();
             }
             insertRoles(connection, name, next);
+            LoginRoles.apply(connection, database.dialect(), name, next);
             SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name),
                     codes(current.roles()), codes(next));
             return new Actor(name, next);
@@ -133,12 +201,15 @@ public final class UserStore implements ActorDirectory {
      */
     public Actor remove(String name, Actor who) {
         Objects.requireNonNull(who, "who");
-        return database.write("remove the user " + name, ChangeKind.SETTINGS, connection -> {
+        return change("remove the user " + name, connection -> {
             Actor current = load(connection, name).orElseThrow(() -> new IllegalArgumentException(
                     "there is no user named \"" + name + "\""));
             if (current.isAdmin() && otherAdmins(connection, name) == 0) {
                 throw new IllegalStateException("Cannot remove " + name + ": they are the last admin; make another"
                         + " user admin first.");
+            }
+            if (LoginRoles.shared(connection, database.dialect())) {
+                LoginRoles.apply(connection, database.dialect(), name, Set.of());
             }
             for (String table : List.of("DELETE FROM user_roles WHERE user_name = ?",
                     "DELETE FROM users WHERE name = ?")) {

@@ -173,9 +173,9 @@ class CommandLineTest {
             closedPort = socket.getLocalPort();
         }
         CommandProcess nowhere = new CommandProcess(folder, "jdbc:postgresql://127.0.0.1:" + closedPort
-                + "/countersign?user=ana&password=secret");
+                + "/countersign?user=ana&password=env:ANA_PASSWORD");
 
-        CommandProcess.Result result = nowhere.run("inbox");
+        CommandProcess.Result result = nowhere.start(Map.of("ANA_PASSWORD", "secret"), "inbox").await();
 
         assertOneLineError(result, 4, "cannot be reached");
         assertThat(result.err()).doesNotContain("secret");

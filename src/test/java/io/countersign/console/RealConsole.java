@@ -79,8 +79,15 @@ final class RealConsole implements AutoCloseable {
                 stored.toolCallPolicies(), stored.maxRounds(), true));
     }
 
-    /** Opens the console for a person on the stage, on the JavaFX thread. */
+    /**
+     * Opens the console for a person on the stage, on the JavaFX thread. The store is made to know them with the
+     * given roles first: the services check the roles the store gives a person, not the ones a test hands in.
+     */
     ConsoleWindow open(FxRobot robot, Stage stage, Actor actor, Theme theme) {
+        Actor setup = Actor.of("test-setup");
+        var users = runtime.store().users();
+        users.find(actor.name()).ifPresentOrElse(known -> users.setRoles(actor.name(), actor.roles(), setup),
+                () -> users.add(actor.name(), actor.roles(), setup));
         robot.interact(() -> window = ConsoleWindow.open(stage, new ConsoleContext(services, actor,
                 runtime.describeStore(), theme), executor, Clock.systemDefaultZone()));
         return window;

@@ -31,6 +31,7 @@ public final class RacingDecider {
         List<String> cards = Files.readAllLines(Path.of(args[2]));
         try (ServiceRig rig = ServiceRig.open(StoreLocation.resolve(args[0], Map.of()),
                 List.of(new LedgerTool(Path.of(args[1]))), LedgerTool.scripts())) {
+            ServiceRig.operators(rig.store, operator.name());
             System.out.println("ready");
             new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
             List<String> answers = new ArrayList<>();

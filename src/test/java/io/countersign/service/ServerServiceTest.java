@@ -36,7 +36,7 @@ class ServerServiceTest {
     void open() {
         store = Store.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")));
         admin = store.users().ensureUser("ana");
-        servers = new DefaultServerService(store.servers(), variable -> Optional.empty());
+        servers = new DefaultServerService(store.servers(), variable -> Optional.empty(), store.users());
     }
 
     @AfterEach

@@ -1,5 +1,7 @@
 package io.countersign.service;
 
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.IdGenerator;
@@ -15,6 +17,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The run service over a real store, wired as every process wires it ({@link DefaultRunService#overStore}), with
@@ -39,12 +42,30 @@ final class ServiceRig implements AutoCloseable {
         Store store = Store.open(location);
         try {
             saveAgents(store, tools, scripts);
+            operators(store, "olga", "jonas");
             return new ServiceRig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
                     ScriptedChatModel.byModel(scripts), rules, Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH));
         } catch (RuntimeException e) {
             store.close();
             throw e;
+        }
+    }
+
+    /**
+     * Makes the store know these people as operators: the services read the roles of every actor from the store,
+     * so a test's {@code Actor.of("olga", OPERATOR)} acts as the operator the store says olga is.
+     */
+    static void operators(Store store, String... names) {
+        for (String name : names) {
+            if (store.users().find(name).isEmpty()) {
+                try {
+                    store.users().add(name, Set.of(Role.OPERATOR), Actor.of("test-setup"));
+                } catch (RuntimeException raced) {
+                    // Another process of the same test added them first.
+                    store.users().find(name).orElseThrow(() -> raced);
+                }
+            }
         }
     }
 

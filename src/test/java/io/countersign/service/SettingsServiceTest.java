@@ -163,7 +163,7 @@ class SettingsServiceTest {
                 demo.runtime.store().runs().recentCalls(1000));
         recorded.add(0, new ToolInvocationObservation("web_fetch", ToolInvocationObservation.Outcome.DENIED, null));
         SettingsService withDenial = new DefaultSettingsService(demo.runtime.registry(),
-                demo.runtime.store().settings(), limit -> recorded);
+                demo.runtime.store().settings(), limit -> recorded, demo.runtime.store().users());
 
         SettingPreview preview = withDenial.preview(demo.admin, List.of(new ToolApprovalBound("web_fetch", false)));
         assertThat(preview.deniedJoining()).containsExactly("web_fetch");
@@ -182,7 +182,7 @@ class SettingsServiceTest {
     @Test
     void approvalIsRefusedOnAConfigurableToolThatAsksForInput() {
         SettingsService withForm = new DefaultSettingsService(ToolRegistry.of(new ConfigurableForm()),
-                demo.runtime.store().settings(), demo.runtime.store().runs());
+                demo.runtime.store().settings(), demo.runtime.store().runs(), demo.runtime.store().users());
 
         assertThat(withForm.change(demo.admin, List.of(new ToolApprovalBound("survey", true))))
                 .isEqualTo(new SettingResult.Refused(List.of("survey asks for typed input, so it cannot also need"
@@ -193,7 +193,7 @@ class SettingsServiceTest {
     void declaringAnUndeclaredServerApprovalBoundIsPreviewedAndSavedLikeAnyOtherChange() {
         // a remote write tool under the name of the demo's recorded reads, so that those calls are judged as its
         SettingsService withRemote = new DefaultSettingsService(ToolRegistry.of(new RemoteWrite("fs_read", "docs")),
-                demo.runtime.store().settings(), demo.runtime.store().runs());
+                demo.runtime.store().settings(), demo.runtime.store().runs(), demo.runtime.store().users());
         long calls = demo.runtime.store().runs().recentCalls(1000).stream()
                 .filter(call -> call.toolName().equals("fs_read")).count();
         assertThat(withRemote.tools(demo.admin)).singleElement().satisfies(view -> {

@@ -38,6 +38,7 @@ public final class SteppedDecider {
 
     public static void main(String[] args) throws Exception {
         try (Store store = Store.open(new StoreLocation.SqliteFile(Path.of(args[0])))) {
+            ServiceRig.operators(store, OPERATOR.name());
             HaltingRuns runs = new HaltingRuns(store.runs());
             List<Tool> tools = List.of(new LedgerTool(Path.of(args[1]), () -> runs.at(HaltingRuns.Step.EXECUTED,
                     null)));
@@ -51,7 +52,7 @@ public final class SteppedDecider {
                     .build();
             DefaultRunService service = new DefaultRunService(runs, new AgentDirectory(store.configurations()), loop,
                     registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
-                    Clock.systemUTC(), IdGenerator.random(),
+                    store.users(), Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random()));
             switch (args[2]) {
                 case "standby" -> {

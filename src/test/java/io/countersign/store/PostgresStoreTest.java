@@ -82,7 +82,7 @@ class PostgresStoreTest extends StoreSuite {
         }
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/countersign";
 
-        assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=ana&password=secret"),
+        assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=ana"),
                 StoreOptions.defaults().withBusyTimeout(Duration.ofSeconds(1))))
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("The PostgreSQL store at " + url + " cannot be reached; check that the server is running"
@@ -127,8 +127,9 @@ class PostgresStoreTest extends StoreSuite {
             assertThatThrownBy(() -> Store.open(new StoreLocation.Postgres(url + "?user=ana&sslmode=disable"),
                     StoreOptions.defaults().withBusyTimeout(Duration.ofSeconds(1))))
                     .isInstanceOf(StoreUnavailableException.class)
-                    .hasMessage("The PostgreSQL store at " + url + " asks for a password, but none was given; add it"
-                            + " to the URL (password=...) or to the user's ~/.pgpass file.");
+                    .hasMessage("The PostgreSQL store at " + url + " asks for a password, but none was found in"
+                            + " ~/.pgpass or the file PGPASSFILE names; add it there, or point at it with"
+                            + " password=env:NAME or password=file:PATH in the URL.");
         }
     }
 

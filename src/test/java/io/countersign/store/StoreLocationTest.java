@@ -86,10 +86,19 @@ class StoreLocationTest {
     }
 
     @Test
-    void postgresLocationIsDescribedWithoutItsPassword() {
-        StoreLocation location = new StoreLocation.Postgres("jdbc:postgresql://db/cs?user=ana&password=secret");
+    void postgresLocationIsDescribedWithoutItsParameters() {
+        StoreLocation location = new StoreLocation.Postgres("jdbc:postgresql://db/cs?user=ana&password=env:CS_PW");
 
         assertThat(location.describe()).isEqualTo("jdbc:postgresql://db/cs");
-        assertThat(location.toString()).doesNotContain("secret");
+        assertThat(location.toString()).doesNotContain("CS_PW");
+    }
+
+    @Test
+    void aPasswordInTheUrlIsRefusedWithoutRepeatingIt() {
+        assertThatThrownBy(() -> StoreLocation.resolve("jdbc:postgresql://db/cs?user=ana&password=hunter2", Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The store URL holds a password, which would show in the process list and in logs; put"
+                        + " it in ~/.pgpass (or the file PGPASSFILE names), or point at it with password=env:NAME or"
+                        + " password=file:PATH.");
     }
 }

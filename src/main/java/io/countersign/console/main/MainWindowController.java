@@ -161,11 +161,11 @@ public final class MainWindowController implements FxController {
         viewModel.sectionProperty().addListener((o, was, now) -> showSection(now));
         showSection(viewModel.sectionProperty().get());
         newRunButton.setOnAction(event -> openNewRun());
-        newRunButton.setDisable(!viewModel.mayAct());
+        newRunButton.disableProperty().bind(viewModel.mayActProperty().not());
         emptyNewRun.setOnAction(event -> openNewRun());
-        emptyNewRun.setDisable(!viewModel.mayAct());
+        emptyNewRun.disableProperty().bind(viewModel.mayActProperty().not());
         userName.setText(viewModel.userName());
-        userRoles.setText(viewModel.roles());
+        userRoles.textProperty().bind(viewModel.rolesProperty());
 
         viewModel.detailProperty().addListener((o, was, now) -> showDetail(now));
         // the cards load once the inbox is on screen, so the first one opens without a wait
@@ -270,7 +270,7 @@ public final class MainWindowController implements FxController {
     }
 
     private void openNewRun() {
-        if (!viewModel.mayAct()) {
+        if (!viewModel.mayActProperty().get()) {
             return;
         }
         if (newRunStage == null) {

@@ -13,19 +13,18 @@ import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
-import io.countersign.engine.Role;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.service.WaitingRun;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ObservableList;
@@ -40,13 +39,13 @@ public final class MainWindowViewModel {
     private final InputCardViewModel input;
     private final TimelineViewModel timeline;
     private final RunsViewModel runs;
-    private final Actor actor;
+    /** The person at the console, with the roles the store gives them now (see {@link #watchRoles}). */
+    private final PersonRoles person;
     private final Messages messages;
     private final LiveClock clock;
     private final ConnectionState connection;
 
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>(new Detail.Empty());
-    private final List<Section> sections;
     private final ObjectProperty<Section> section;
     private final ObjectProperty<Theme> theme;
     private final BooleanProperty windowFocused = new SimpleBooleanProperty(true);
@@ -59,7 +58,7 @@ public final class MainWindowViewModel {
     private Section timelineFrom;
     private final StringBinding title;
     private final StringBinding status;
-    private final String roles;
+    private RoleWatch roleWatch;
 
     public MainWindowViewModel(InboxViewModel inbox, ApprovalCardViewModel approval, InputCardViewModel input,
                                TimelineViewModel timeline, RunsViewModel runs, NewRunViewModel newRun, Actor actor,
@@ -70,7 +69,7 @@ public final class MainWindowViewModel {
         this.input = Objects.requireNonNull(input, "input");
         this.timeline = Objects.requireNonNull(timeline, "timeline");
         this.runs = Objects.requireNonNull(runs, "runs");
-        this.actor = Objects.requireNonNull(actor, "actor");
+        this.person = new PersonRoles(Objects.requireNonNull(actor, "actor"), messages);
         this.messages = Objects.requireNonNull(messages, "messages");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.connection = Objects.requireNonNull(connection, "connection");
@@ -78,19 +77,15 @@ public final class MainWindowViewModel {
         this.toasts = new WindowToasts(messages);
         this.cards = new OpenCardActions(approval, input, detail.getReadOnlyProperty());
         this.held = new HeldDecisions(sending, actor, connection, inbox, toasts, messages, clock.zone());
-        this.sections = Arrays.stream(Section.values()).filter(shown -> shown.visibleTo(actor)).toList();
-        // a person with no role sees the runs list, which refuses them with the service's own message
-        this.section = new SimpleObjectProperty<>(sections.isEmpty() ? Section.RUNS : sections.get(0));
-        this.roles = actor.roles().stream().sorted().map(role -> role.name().toLowerCase(Locale.ROOT))
-                .reduce((a, b) -> a + ", " + b).orElse(messages.get("main.noRole"));
+        this.section = new SimpleObjectProperty<>(person.firstSection());
         // no count until the inbox has loaded: "nothing waiting" would be wrong while thousands load
         title = Bindings.createStringBinding(() -> !inbox.loadedProperty().get() ? messages.get("main.title.loading")
                 : inbox.allRuns().isEmpty() ? messages.get("main.title.empty")
                 : messages.get("main.title", inbox.allRuns().size()), inbox.allRuns(), inbox.loadedProperty());
         status = Bindings.createStringBinding(() -> messages.get("main.status", store,
                         messages.get(connection.isConnected() ? "main.connected" : "main.disconnected"),
-                        actor.name(), roles, messages.get("main.theme." + this.theme.get().name())),
-                connection.connectedProperty(), this.theme);
+                        actor.name(), person.roles().get(), messages.get("main.theme." + this.theme.get().name())),
+                connection.connectedProperty(), this.theme, person.roles());
 
         inbox.selectedProperty().addListener((o, was, now) -> openRun(was, now));
         section.addListener((o, was, now) -> {
@@ -113,10 +108,13 @@ public final class MainWindowViewModel {
 
     /** Loads the inbox and keeps it current, for people who may see it; opens the first section. */
     public void start() {
-        if (sections.contains(Section.INBOX)) {
+        if (person.sections().contains(Section.INBOX)) {
             inbox.start();
         }
         runs.setShown(section.get() == Section.RUNS);
+        if (roleWatch != null) {
+            roleWatch.start(this::rolesChanged);
+        }
     }
 
     /** Sends the decisions still held for Undo, and stops listening to the service. */
@@ -124,6 +122,31 @@ public final class MainWindowViewModel {
         held.sendAll();
         inbox.stop();
         runs.setShown(false);
+        if (roleWatch != null) {
+            roleWatch.stop();
+        }
+    }
+
+    /**
+     * Follows the person's roles from {@link #start()} on: when an admin changes them (in this console or another
+     * process), the sidebar shows the sections they may use now and a toast says so.
+     */
+    public void watchRoles(RoleWatch watch) {
+        this.roleWatch = Objects.requireNonNull(watch, "watch");
+    }
+
+    /** The person's roles changed: the sidebar, the status bar and the actions follow; a toast says why. */
+    void rolesChanged(Actor now) {
+        boolean lost = person.change(now);
+        if (!person.sections().contains(section.get())) {
+            section.set(person.firstSection());
+        }
+        if (person.sections().contains(Section.INBOX)) {
+            inbox.start();
+        } else {
+            inbox.stop();
+        }
+        toasts.add(messages.get("toast.rolesChanged", person.roles().get()), null, lost, Toast.Link.NONE);
     }
 
     private void openRun(WaitingRun was, WaitingRun now) {
@@ -231,7 +254,7 @@ public final class MainWindowViewModel {
 
     /** Goes back to the inbox for J and K; false for a person who has none. */
     private boolean leaveTimelineForInbox() {
-        if (!sections.contains(Section.INBOX)) {
+        if (!person.sections().contains(Section.INBOX)) {
             return false;
         }
         section.set(Section.INBOX);
@@ -261,7 +284,7 @@ public final class MainWindowViewModel {
 
     /** Opens a run's card in the inbox, if it waits there (a search that hides it is cleared). */
     public void openCard(String runId) {
-        if (sections.contains(Section.INBOX)) {
+        if (person.sections().contains(Section.INBOX)) {
             section.set(Section.INBOX);
             inbox.show(runId);
         }
@@ -295,18 +318,18 @@ public final class MainWindowViewModel {
         return detail.get() instanceof Detail.InputCard ? input.session() : approval.session();
     }
 
-    /** Whether the person may start runs and decide cards (supervisors look only). */
-    public boolean mayAct() {
-        return actor.has(Role.OPERATOR) || actor.has(Role.ADMIN);
+    /** Whether the person may start runs and decide cards now (supervisors look only). */
+    public BooleanBinding mayActProperty() {
+        return person.mayAct();
     }
 
     public ReadOnlyObjectProperty<Detail> detailProperty() {
         return detail.getReadOnlyProperty();
     }
 
-    /** The sections of the sidebar this person may use, in sidebar order. */
-    public List<Section> sections() {
-        return sections;
+    /** The sections of the sidebar this person may use now, in sidebar order. */
+    public ObservableList<Section> sections() {
+        return person.sections();
     }
 
     public ObjectProperty<Section> sectionProperty() {
@@ -347,12 +370,12 @@ public final class MainWindowViewModel {
     }
 
     public String userName() {
-        return actor.name();
+        return person.person().name();
     }
 
-    /** The person's roles, lower case: "operator, admin". */
-    public String roles() {
-        return roles;
+    /** The person's roles now, lower case: "operator, admin". */
+    public ReadOnlyStringProperty rolesProperty() {
+        return person.roles();
     }
 
     public InboxViewModel inbox() {

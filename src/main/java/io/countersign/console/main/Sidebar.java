@@ -9,6 +9,7 @@ import java.util.Optional;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.value.ObservableDoubleValue;
+import javafx.collections.ListChangeListener;
 import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -53,13 +54,18 @@ final class Sidebar {
                 windowWidth);
         this.words.addAll(words);
         ToggleGroup group = new ToggleGroup();
-        viewModel.sections().forEach(section -> navItems.getChildren().add(entry(section, group)));
         group.selectedToggleProperty().addListener((o, was, now) -> {
-            if (now == null) {
+            if (now == null && was.getToggleGroup() == group) {
                 was.setSelected(true);
-            } else {
+            } else if (now != null) {
                 viewModel.sectionProperty().set((Section) now.getUserData());
             }
+        });
+        fill(navItems, group);
+        // roles changed while the console is open: the entries follow, the shown section stays marked
+        viewModel.sections().addListener((ListChangeListener<Section>) change -> {
+            fill(navItems, group);
+            select(viewModel.sectionProperty().get());
         });
         newRun.setTooltip(new Tooltip(newRun.getText()));
         newRun.contentDisplayProperty().bind(Bindings.when(narrow).then(ContentDisplay.GRAPHIC_ONLY)
@@ -72,6 +78,13 @@ final class Sidebar {
         sidebar.minWidthProperty().bind(sidebar.prefWidthProperty());
         narrow.addListener((o, was, now) -> sidebar.pseudoClassStateChanged(NARROW_STATE, now));
         sidebar.pseudoClassStateChanged(NARROW_STATE, narrow.get());
+    }
+
+    private void fill(VBox navItems, ToggleGroup group) {
+        buttons.values().forEach(button -> button.setToggleGroup(null));
+        buttons.clear();
+        navItems.getChildren().setAll(viewModel.sections().stream().map(section -> (Node) entry(section, group))
+                .toList());
     }
 
     /** Marks the section's entry as the one shown. */

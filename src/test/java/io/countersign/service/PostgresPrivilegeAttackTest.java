@@ -1,0 +1,277 @@
+package io.countersign.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.store.EmbeddedPostgresExtension;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A shared store after {@code store init}: logins that bypass Countersign and write with raw JDBC are refused by
+ * PostgreSQL itself (a missing privilege, or the decision policy), and the same attempts through Countersign are
+ * refused with one sentence. The legitimate path, another operator approving a four-eyes run, still goes through.
+ */
+@ExtendWith(EmbeddedPostgresExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PostgresPrivilegeAttackTest {
+    private static final String SCHEMA = "guarded";
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+    private String base;
+    private String ownRun;
+    private String ownDigest;
+    private String ownRunForJonas;
+    private String othersRun;
+    private String othersDigest;
+    private List<String> initStatements;
+    private Store asOlga;
+    private DefaultRunService olgaRuns;
+
+    @BeforeAll
+    void aSharedStoreWithWaitingRuns(EmbeddedPostgres postgres, @TempDir Path folder) throws Exception {
+        base = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?currentSchema=" + SCHEMA + "&user=";
+        try (Connection admin = postgres.getPostgresDatabase().getConnection();
+             Statement statement = admin.createStatement()) {
+            statement.execute("CREATE SCHEMA " + SCHEMA);
+            for (String login : List.of("olga", "jonas", "sam", "wendy", "ada", "kai")) {
+                statement.execute("CREATE ROLE " + login + " LOGIN");
+            }
+        }
+        // The database's owner prepares the store: agents, the team's users, then store init.
+        try (ServiceRig owner = ServiceRig.open(location("postgres"), List.of(new LedgerTool(folder.resolve("l"))),
+                LedgerTool.scripts())) {
+            Actor admin = owner.store.users().add("postgres", Set.of(Role.ADMIN), Actor.of("test-setup"));
+            owner.store.users().add("sam", Set.of(Role.SUPERVISOR), admin);
+            initStatements = owner.store.initShared();
+            // an admin who is no superuser: what store init grants must be enough for their work
+            new DefaultUserService(owner.store.users()).add(admin, "ada", Set.of(Role.ADMIN));
+            try (Statement statement = raw("postgres").createStatement()) {
+                statement.execute("UPDATE agent_configurations SET four_eyes = TRUE");
+                // workers have no Countersign role yet: the worker login is given its group directly
+                statement.execute("GRANT countersign_worker TO wendy");
+            }
+        }
+        asOlga = Store.open(location("olga"));
+        olgaRuns = runService(asOlga);
+        ownRun = olgaRuns.start(actor(asOlga), LedgerTool.ONE_PAUSE, "Record mine", false).runId();
+        ownDigest = olgaRuns.card(actor(asOlga), ownRun).orElseThrow().digest();
+        ownRunForJonas = olgaRuns.start(actor(asOlga), LedgerTool.ONE_PAUSE, "Record mine, jonas approves", false)
+                .runId();
+        try (Store asJonas = Store.open(location("jonas"))) {
+            DefaultRunService jonasRuns = runService(asJonas);
+            othersRun = jonasRuns.start(actor(asJonas), LedgerTool.ONE_PAUSE, "Record his", false).runId();
+            othersDigest = jonasRuns.card(actor(asJonas), othersRun).orElseThrow().digest();
+        }
+    }
+
+    @AfterAll
+    void close() {
+        if (asOlga != null) {
+            asOlga.close();
+        }
+    }
+
+    @Test
+    void initRunsTheGrantsOfTheOneMapAndMakesTheTeamsLoginsMembers() throws Exception {
+        // the group roles are the server's, so an earlier test of this JVM may have created them
+        assertThat(count("SELECT COUNT(*) FROM pg_roles WHERE rolname IN ('countersign_owner',"
+                + " 'countersign_operator', 'countersign_supervisor', 'countersign_admin', 'countersign_worker')"))
+                .isEqualTo(5);
+        assertThat(initStatements).contains("ALTER TABLE \"guarded\".\"decisions\" OWNER TO countersign_owner",
+                "GRANT SELECT, INSERT ON \"guarded\".\"governance_events\" TO countersign_operator",
+                "GRANT countersign_operator TO \"olga\"", "GRANT countersign_supervisor TO \"sam\"");
+        assertThat(initStatements).noneMatch(sql -> sql.contains("governance_events") && sql.startsWith("GRANT")
+                && (sql.contains("UPDATE") || sql.contains("DELETE")));
+    }
+
+    @Test
+    void initRunsAgainAsTheOwnerAndTheGuardsHold() {
+        try (Store owner = Store.open(location("postgres"))) {
+            assertThat(owner.initShared()).doesNotContain("CREATE ROLE countersign_operator NOLOGIN")
+                    .contains("GRANT countersign_operator TO \"olga\"");
+        }
+        refusedByPostgres("olga", decision(othersRun, othersDigest, "jonas", true));
+    }
+
+    @Test
+    void anOperatorCannotWriteADecisionForAnotherPerson() {
+        refusedByPostgres("olga", decision(othersRun, othersDigest, "jonas", true));
+        refusedByPostgres("olga", decision(ownRun, ownDigest, "jonas", true));
+    }
+
+    @Test
+    void anOperatorCannotApproveTheirOwnRunUnderFourEyes() {
+        refusedByPostgres("olga", decision(ownRun, ownDigest, "olga", true));
+
+        DecisionResult refused = olgaRuns.decide(actor(asOlga), ownRun, ownDigest, approveFirst());
+        assertThat(refused).isEqualTo(new DecisionResult.FourEyes(ownRun));
+    }
+
+    @Test
+    void anOperatorCannotChangeASettingARoleOrAnEvent() {
+        refusedByPostgres("olga", "INSERT INTO tool_settings (setting_key, setting_value)"
+                + " VALUES ('tool_enabled:ledger_append', 'false')");
+        refusedByPostgres("olga", "UPDATE agent_configurations SET four_eyes = FALSE");
+        refusedByPostgres("olga", "INSERT INTO user_roles (user_name, role) VALUES ('olga', 'admin')");
+        refusedByPostgres("olga", "GRANT countersign_admin TO olga");
+        refusedByPostgres("olga", "UPDATE governance_events SET detail = 'nothing happened'");
+        refusedByPostgres("olga", "DELETE FROM governance_events");
+        refusedByPostgres("olga", "TRUNCATE governance_events");
+
+        Actor olga = actor(asOlga);
+        assertThatThrownBy(() -> new DefaultSettingsService(ToolRegistry.of(), asOlga.settings(), asOlga.runs(),
+                asOlga.users()).change(olga, List.of(new SettingRequest.ToolEnabled("ledger_append", false))))
+                .isInstanceOf(NotPermittedException.class)
+                .hasMessage("olga (operator) may not change tool settings; that needs the role admin");
+        assertThatThrownBy(() -> new DefaultUserService(asOlga.users()).setRoles(olga, "olga",
+                Set.of(Role.OPERATOR, Role.ADMIN)))
+                .isInstanceOf(NotPermittedException.class)
+                .hasMessage("olga (operator) may not manage users; that needs the role admin");
+    }
+
+    @Test
+    void aSupervisorCannotDecide() throws Exception {
+        refusedByPostgres("sam", decision(othersRun, othersDigest, "sam", true));
+        refusedByPostgres("sam", decision(othersRun, othersDigest, "sam", false));
+
+        try (Store asSam = Store.open(location("sam"))) {
+            DecisionResult refused = runService(asSam).decide(actor(asSam), othersRun, othersDigest, approveFirst());
+            assertThat(refused).isEqualTo(new DecisionResult.NotPermitted(othersRun,
+                    "sam (supervisor) may not decide; that needs the role admin or operator"));
+        }
+    }
+
+    @Test
+    void aWorkerCannotDecide() {
+        refusedByPostgres("wendy", decision(othersRun, othersDigest, "wendy", true));
+        refusedByPostgres("wendy", "UPDATE decisions SET decided_by = 'wendy'");
+    }
+
+    @Test
+    void eventsLeaveOnlyThroughTheAdminsPurge() throws Exception {
+        refusedByPostgres("olga", "SELECT * FROM countersign_purge_events(0, 10)");
+        refusedByPostgres("ada", "DELETE FROM governance_events");
+        try (Store asAda = Store.open(location("ada"))) {
+            long before = count("SELECT COUNT(*) FROM governance_events");
+            long purged = new DefaultEventService(asAda.events(), asAda.runs(), asAda.users())
+                    .purgeOlderThan(actor(asAda), java.time.Duration.ZERO);
+            assertThat(purged).isEqualTo(before);
+        }
+        try (Store asOlgaAgain = Store.open(location("olga"))) {
+            assertThatThrownBy(() -> new DefaultEventService(asOlgaAgain.events(), asOlgaAgain.runs(),
+                    asOlgaAgain.users()).purgeOlderThan(actor(asOlgaAgain), java.time.Duration.ZERO))
+                    .isInstanceOf(NotPermittedException.class)
+                    .hasMessage("olga (operator) may not purge events; that needs the role admin");
+        }
+    }
+
+    @Test
+    void anAdminWhoIsNoSuperuserGivesAndTakesTheGroupsThroughCountersign() throws Exception {
+        try (Store asAda = Store.open(location("ada"))) {
+            DefaultUserService users = new DefaultUserService(asAda.users());
+            Actor ada = actor(asAda);
+            assertThat(users.add(ada, "kai", Set.of(Role.OPERATOR))).isInstanceOf(UserResult.Added.class);
+            assertThat(member("kai", "countersign_operator")).isTrue();
+
+            assertThat(users.setRoles(ada, "kai", Set.of(Role.SUPERVISOR))).isInstanceOf(UserResult.Changed.class);
+            assertThat(member("kai", "countersign_operator")).isFalse();
+            assertThat(member("kai", "countersign_supervisor")).isTrue();
+            refusedByPostgres("kai", decision(othersRun, othersDigest, "kai", true));
+        }
+    }
+
+    @Test
+    void anotherOperatorStillApprovesAFourEyesRunThroughCountersign() {
+        try (Store asJonas = Store.open(location("jonas"))) {
+            DefaultRunService jonasRuns = runService(asJonas);
+            String digest = jonasRuns.card(actor(asJonas), ownRunForJonas).orElseThrow().digest();
+            DecisionResult done = jonasRuns.decide(actor(asJonas), ownRunForJonas, digest, approveFirst());
+            assertThat(done).isInstanceOf(DecisionResult.Done.class);
+        }
+    }
+
+    private StoreLocation location(String login) {
+        return new StoreLocation.Postgres(base + login);
+    }
+
+    private Connection raw(String login) throws SQLException {
+        return DriverManager.getConnection(base + login);
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection connection = raw("postgres"); Statement statement = connection.createStatement();
+             var row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private boolean member(String login, String group) throws SQLException {
+        try (Connection connection = raw("postgres");
+             PreparedStatement select = connection.prepareStatement("SELECT pg_has_role(?, ?, 'MEMBER')")) {
+            select.setString(1, login);
+            select.setString(2, group);
+            try (var row = select.executeQuery()) {
+                row.next();
+                return row.getBoolean(1);
+            }
+        }
+    }
+
+    private static DefaultRunService runService(Store store) {
+        return DefaultRunService.overStore(store, ToolRegistry.of(new LedgerTool(Path.of("/dev/null"))),
+                ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), Clock.systemUTC(),
+                IdGenerator.random(), Locale.ENGLISH);
+    }
+
+    private static Actor actor(Store store) {
+        return store.users().signedIn("not-the-login");
+    }
+
+    private static List<ApprovalDecision.CallVerdict> approveFirst() {
+        return List.of(ApprovalDecision.CallVerdict.approve(0));
+    }
+
+    private static String decision(String runId, String digest, String decidedBy, boolean approve) {
+        return "INSERT INTO decisions (run_id, pause_number, decided_by, decided_at, kind, digest, summary, verdicts,"
+                + " event_recorded) VALUES ('" + runId + "', 99, '" + decidedBy + "', 0, 'APPROVAL', '" + digest
+                + "', 'by hand', '[{\"index\": 0, \"approved\": " + approve + "}]', FALSE)";
+    }
+
+    /** The statement fails with PostgreSQL's insufficient privilege (a missing grant, or a row policy). */
+    private void refusedByPostgres(String login, String sql) {
+        Executable attempt = () -> {
+            try (Connection connection = raw(login); PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.execute();
+            }
+        };
+        assertThatThrownBy(attempt::execute).as(login + ": " + sql).isInstanceOfSatisfying(SQLException.class,
+                refused -> assertThat(refused.getSQLState()).as(refused.getMessage()).isEqualTo(INSUFFICIENT_PRIVILEGE));
+    }
+}
