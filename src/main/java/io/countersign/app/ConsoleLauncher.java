@@ -130,6 +130,7 @@ public final class ConsoleLauncher {
 
     /** The services the console's screens call, over one runtime. */
     public static ConsoleServices servicesOf(CountersignRuntime runtime) {
-        return new ConsoleServices(runtime.runs(), runtime.events(), runtime.settings(), runtime.users());
+        return new ConsoleServices(runtime.runs(), runtime.events(), runtime.settings(), runtime.users(),
+                runtime.askedInputs());
     }
 }

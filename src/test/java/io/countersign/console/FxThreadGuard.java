@@ -26,7 +26,7 @@ final class FxThreadGuard {
     ConsoleServices wrap(ConsoleServices services) {
         return new ConsoleServices(wrap(RunService.class, services.runs()),
                 wrap(EventService.class, services.events()), wrap(SettingsService.class, services.settings()),
-                wrap(UserService.class, services.users()));
+                wrap(UserService.class, services.users()), services.asked());
     }
 
     private <T> T wrap(Class<T> type, T service) {
