@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.run.RunOptions;
@@ -53,14 +54,21 @@ class AskedQuestionTest {
     }
 
     @BeforeEach
-    void askWhileTheConsoleIsOpen(FxRobot robot) throws Exception {
+    void startTheServer() throws Exception {
         console = RealConsole.empty(folder);
         person = console.admin();
-        console.open(robot, stage, person, Theme.LIGHT);
-        WindowSize.SMALLEST.apply(robot, stage);
         server = AskingTicketServer.start();
+    }
+
+    private void openAs(FxRobot robot, Actor actor) {
+        console.open(robot, stage, actor, Theme.LIGHT);
+        WindowSize.SMALLEST.apply(robot, stage);
         run = CompletableFuture.supplyAsync(() -> server.run(console.runtime().askedInputs(), RunOptions.DEFAULTS,
                 events::add));
+    }
+
+    private void askWhileTheConsoleIsOpen(FxRobot robot) {
+        openAs(robot, person);
         await(() -> robot.lookup(".asked-card").tryQuery().isPresent());
     }
 
@@ -89,6 +97,7 @@ class AskedQuestionTest {
 
     @Test
     void thePersonTypesTheTitleChoosesThePriorityAndTheServerGetsTheValues(FxRobot robot) throws Exception {
+        askWhileTheConsoleIsOpen(robot);
         assertThat(text(robot, ".asked-heading")).startsWith("Server tickets asks during the call of tickets.file"
                 + " in run ");
         assertThat(text(robot, ".outside-text")).isEqualTo("Which ticket?");
@@ -126,6 +135,7 @@ class AskedQuestionTest {
 
     @Test
     void aDeclineGoesBackToTheServerAndTheCardLeaves(FxRobot robot) throws Exception {
+        askWhileTheConsoleIsOpen(robot);
         ScreenshotWriter.write(stage.getScene(), "asked-question-light");
         robot.clickOn(".asked-decline");
 
@@ -140,11 +150,24 @@ class AskedQuestionTest {
 
     @Test
     void aQuestionCancelledElsewhereLeavesTheInbox(FxRobot robot) throws Exception {
+        askWhileTheConsoleIsOpen(robot);
         String id = console.runtime().askedInputs().waiting(person).get(0).id();
         assertThat(console.runtime().askedInputs().cancel(person, id)).isTrue();
 
         await(() -> cardGone(robot));
         assertThat(server.received()).isEqualTo(JSON.readTree("{\"action\": \"cancel\"}"));
         run.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aConsoleOfSomeoneWhoMayNotAnswerIsNoSurfaceSoTheQuestionIsDeclinedAtOnce(FxRobot robot) throws Exception {
+        openAs(robot, Actor.of("sam", Role.SUPERVISOR));
+
+        assertThat(AskingTicketServer.resultOf(run.get(20, TimeUnit.SECONDS)))
+                .isEqualTo("{\"action\":\"decline\"}");
+        assertThat(events).filteredOn(event -> event.type() == EventType.INPUT_ELICITED)
+                .extracting(GovernanceEvent::reasonCode, GovernanceEvent::actor)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("decline", null));
+        assertThat(robot.lookup(".asked-card").tryQuery()).isEmpty();
     }
 }

@@ -37,8 +37,14 @@ public final class AskedQuestionsViewModel {
         this.messages = Objects.requireNonNull(messages, "messages");
     }
 
-    /** Attaches the console as the surface that shows questions, and loads those that wait. */
+    /**
+     * Attaches the console as the surface that shows questions, and loads those that wait; for a person who may not
+     * answer them it does neither, so that the questions are declined rather than left waiting.
+     */
     public void start() {
+        if (!questions.mayAnswer(actor)) {
+            return;
+        }
         if (surface == null) {
             surface = questions.attach(() -> Platform.runLater(this::refresh));
         }
