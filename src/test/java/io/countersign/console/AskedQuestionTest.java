@@ -170,4 +170,32 @@ class AskedQuestionTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("decline", null));
         assertThat(robot.lookup(".asked-card").tryQuery()).isEmpty();
     }
+
+    @Test
+    void whatWasTypedStaysWhileAnotherQuestionArrivesAndTheirAnswersGoToTheirOwnServers(FxRobot robot)
+            throws Exception {
+        askWhileTheConsoleIsOpen(robot);
+        TextField first = onFx(() -> (TextField) robot.lookup(".asked-card .input-row .text-field").query());
+        robot.clickOn(first).write("Printer");
+
+        try (AskingTicketServer other = AskingTicketServer.start()) {
+            CompletableFuture<RunOutcome> second = CompletableFuture.supplyAsync(() -> other.run(
+                    console.runtime().askedInputs(), RunOptions.DEFAULTS, events::add));
+            await(() -> robot.lookup(".asked-card").queryAll().size() == 2);
+            assertThat(onFx(() -> robot.lookup(".asked-card .input-row .text-field").queryAll().iterator().next()))
+                    .as("the first card's field, kept").isSameAs(first);
+            assertThat(RealConsole.<String>onFx(first::getText)).isEqualTo("Printer");
+
+            robot.clickOn(robot.lookup(".asked-decline").queryAll().stream().skip(1).findFirst().orElseThrow());
+            assertThat(other.received()).isEqualTo(JSON.readTree("{\"action\": \"decline\"}"));
+            second.get(20, TimeUnit.SECONDS);
+        }
+        await(() -> robot.lookup(".asked-card").queryAll().size() == 1);
+        assertThat(RealConsole.<String>onFx(first::getText)).isEqualTo("Printer");
+        robot.clickOn(".asked-submit");
+        // the priority left empty takes the form's default
+        assertThat(server.received()).isEqualTo(JSON.readTree("{\"action\": \"accept\", \"content\":"
+                + " {\"title\": \"Printer\", \"priority\": \"low\"}}"));
+        run.get(20, TimeUnit.SECONDS);
+    }
 }
