@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * The use cases the console's screens call: runs for operators, events for supervisors, tool settings and users
- * for admins; the questions servers ask during this process's calls. Each service checks the acting person's roles itself; the console only hides what they may not use.
+ * for admins; the questions servers ask during this process's calls. Each service checks the acting person's
+ * roles itself; the console only hides what they may not use.
  */
 public record ConsoleServices(RunService runs, EventService events, SettingsService settings, UserService users,
                                AskedInputs asked) {
