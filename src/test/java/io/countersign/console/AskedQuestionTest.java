@@ -137,6 +137,7 @@ class AskedQuestionTest {
     void aDeclineGoesBackToTheServerAndTheCardLeaves(FxRobot robot) throws Exception {
         askWhileTheConsoleIsOpen(robot);
         ScreenshotWriter.write(stage.getScene(), "asked-question-light");
+        assertThat(onFx(() -> LayoutCheck.clipped(stage.getScene()))).as("controls cut at 1024×700").isEmpty();
         robot.clickOn(".asked-decline");
 
         assertThat(server.received()).isEqualTo(JSON.readTree("{\"action\": \"decline\"}"));
