@@ -1,5 +1,6 @@
 package io.countersign.console;
 
+import io.countersign.service.AskedInputs;
 import io.countersign.service.AuditService;
 import io.countersign.service.EventService;
 import io.countersign.service.RunService;
@@ -8,21 +9,23 @@ import io.countersign.service.UserService;
 import java.util.Objects;
 
 /**
- * The use cases the console's screens call: runs for operators, events and the audit chain for supervisors, tool settings and users
- * for admins. Each service checks the acting person's roles itself; the console only hides what they may not use.
+ * The use cases the console's screens call: runs for operators, events and the audit chain for supervisors, tool
+ * settings and users for admins; the questions servers ask during this process's calls. Each service checks the
+ * acting person's roles itself; the console only hides what they may not use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
-                              UserService users) {
+                              UserService users, AskedInputs asked) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(users, "users");
+        Objects.requireNonNull(asked, "asked");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
-        return new ConsoleServices(replacement, events, audit, settings, users);
+        return new ConsoleServices(replacement, events, audit, settings, users, asked);
     }
 }

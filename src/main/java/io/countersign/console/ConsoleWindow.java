@@ -16,6 +16,7 @@ import io.countersign.console.denials.DenialsController;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.inbox.InboxViewModel;
+import io.countersign.console.input.AskedQuestionsViewModel;
 import io.countersign.console.input.InputCardController;
 import io.countersign.console.input.InputCardViewModel;
 import io.countersign.console.main.DecisionSending;
@@ -62,15 +63,18 @@ public final class ConsoleWindow {
     private final DenialsViewModel denials;
     private final Stage stage;
     private final PaneWidths paneWidths;
+    private final AskedQuestionsViewModel asked;
 
     private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene,
-                          DenialsViewModel denials, Stage stage, PaneWidths paneWidths) {
+                          DenialsViewModel denials, Stage stage, PaneWidths paneWidths,
+                          AskedQuestionsViewModel asked) {
         this.viewModel = viewModel;
         this.controller = controller;
         this.scene = scene;
         this.denials = denials;
         this.stage = stage;
         this.paneWidths = paneWidths;
+        this.asked = asked;
     }
 
     /** Builds the console for a context and shows it on the stage at its default size. */
@@ -113,11 +117,14 @@ public final class ConsoleWindow {
         DenialsViewModel denials = new DenialsViewModel(context.services().events(), actor, executor, messages,
                 connection, clock, main::showRun);
         main.watchRoles(new RoleWatch(context.services().users(), actor, executor));
+        AskedQuestionsViewModel asked = new AskedQuestionsViewModel(context.services().asked(), actor, executor,
+                messages);
         // the inbox is fetched while the views load and the window renders for the first time
         main.start();
+        asked.start();
 
         Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers = new HashMap<>();
-        controllers.put(InboxController.class, () -> new InboxController(inbox, messages));
+        controllers.put(InboxController.class, () -> new InboxController(inbox, asked, messages));
         controllers.put(ApprovalCardController.class, () -> new ApprovalCardController(approval, messages));
         controllers.put(InputCardController.class, () -> new InputCardController(input, messages));
         controllers.put(TimelineController.class, () -> new TimelineController(timeline));
@@ -155,7 +162,7 @@ public final class ConsoleWindow {
             stage.setHeight(kept.height());
         });
         stage.show();
-        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths);
+        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths, asked);
     }
 
     /** Whether the window's title bar would show on a screen: a screen since unplugged takes its windows with it. */
@@ -172,6 +179,7 @@ public final class ConsoleWindow {
 
     /** Stops listening to the service and stops the window's clock. */
     public void close() {
+        asked.stop();
         viewModel.stop();
         controller.stop();
     }
@@ -179,6 +187,11 @@ public final class ConsoleWindow {
     /** The window's view model, for whoever drives the console without a mouse. */
     public MainWindowViewModel viewModel() {
         return viewModel;
+    }
+
+    /** The servers' questions as the inbox shows them. */
+    public AskedQuestionsViewModel asked() {
+        return asked;
     }
 
     /** The denial browser's view model, for whoever drives the console without a mouse. */

@@ -67,6 +67,11 @@ public final class AskedInputs implements InputPrompts {
         return () -> surfaces.remove(changed);
     }
 
+    /** Whether this person may see the questions and answer them, so that a surface of theirs shows them. */
+    public boolean mayAnswer(Actor actor) {
+        return Permissions.allows(actor, Operation.VIEW_INBOX) && Permissions.allows(actor, Operation.SUBMIT_INPUT);
+    }
+
     /** The questions that wait, oldest first. */
     public List<Asked> waiting(Actor actor) {
         Permissions.require(actor, Operation.VIEW_INBOX);

@@ -28,7 +28,7 @@ final class FxThreadGuard {
         return new ConsoleServices(wrap(RunService.class, services.runs()),
                 wrap(EventService.class, services.events()), wrap(AuditService.class, services.audit()),
                 wrap(SettingsService.class, services.settings()),
-                wrap(UserService.class, services.users()));
+                wrap(UserService.class, services.users()), services.asked());
     }
 
     private <T> T wrap(Class<T> type, T service) {

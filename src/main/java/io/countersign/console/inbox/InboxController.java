@@ -2,6 +2,8 @@ package io.countersign.console.inbox;
 
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
+import io.countersign.console.input.AskedQuestionsView;
+import io.countersign.console.input.AskedQuestionsViewModel;
 import io.countersign.service.WaitingRun;
 import java.util.Objects;
 import javafx.beans.property.ObjectProperty;
@@ -24,10 +26,13 @@ public final class InboxController implements FxController {
     private static final String ANY = "";
 
     private final InboxViewModel viewModel;
+    private final AskedQuestionsViewModel asked;
     private final Messages messages;
 
     @FXML
     private Label header;
+    @FXML
+    private AskedQuestionsView askedQuestions;
     @FXML
     private TextField search;
     @FXML
@@ -43,14 +48,16 @@ public final class InboxController implements FxController {
     @FXML
     private Hyperlink clearFilters;
 
-    public InboxController(InboxViewModel viewModel, Messages messages) {
+    public InboxController(InboxViewModel viewModel, AskedQuestionsViewModel asked, Messages messages) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.asked = Objects.requireNonNull(asked, "asked");
         this.messages = Objects.requireNonNull(messages, "messages");
     }
 
     @FXML
     private void initialize() {
         header.textProperty().bind(viewModel.headerProperty());
+        askedQuestions.show(asked, messages);
         search.textProperty().bindBidirectional(viewModel.searchProperty());
         search.setOnKeyPressed(event -> {
             if (event.getCode() == KeyCode.ENTER || event.getCode() == KeyCode.DOWN) {

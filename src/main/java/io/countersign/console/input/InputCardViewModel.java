@@ -1,24 +1,19 @@
 package io.countersign.console.input;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.console.card.CardDone;
 import io.countersign.console.card.CardSession;
 import io.countersign.console.common.Banner;
-import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyObjectProperty;
-import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
@@ -28,8 +23,7 @@ import javafx.collections.ObservableList;
  */
 public final class InputCardViewModel {
     private final CardSession session;
-    private final ObservableList<InputFieldItem> fields = FXCollections.observableArrayList();
-    private final ReadOnlyObjectWrapper<InputFieldItem> firstError = new ReadOnlyObjectWrapper<>();
+    private final InputForm form = new InputForm();
     private final BooleanBinding editable;
     private Consumer<CardDone> onDone = done -> {
     };
@@ -42,8 +36,7 @@ public final class InputCardViewModel {
 
     /** Opens the card of a run: asks the service for it in the background. */
     public void open(String runId) {
-        fields.clear();
-        firstError.set(null);
+        form.show(List.of(), Map.of());
         session.open(runId, this::show);
     }
 
@@ -56,14 +49,11 @@ public final class InputCardViewModel {
 
     /** Shows the form of an input card, every field empty; the model's guesses become hints. */
     public void show(RunCard shown) {
-        List<InputFieldItem> items = new ArrayList<>();
-        if (shown.input() != null) {
-            for (InputField field : shown.input().fields()) {
-                items.add(new InputFieldItem(field, shown.input().modelGuesses().get(field.name())));
-            }
+        if (shown.input() == null) {
+            form.show(List.of(), Map.of());
+        } else {
+            form.show(shown.input().fields(), shown.input().modelGuesses());
         }
-        fields.setAll(items);
-        firstError.set(null);
         session.shown(shown);
         if (!session.mayDecide()) {
             session.say(Banner.info(session.messages().get("card.readOnlyRole")));
@@ -82,21 +72,14 @@ public final class InputCardViewModel {
             showErrors(problems);
             return;
         }
-        clearErrors();
+        form.clearErrors();
         session.decide(() -> session.service().submitInput(session.actor(), shown.runId(), shown.digest(), values),
                 this::apply);
     }
 
     /** The values as the service takes them: one entry per field the person filled. */
     public ObjectNode values() {
-        ObjectNode values = JsonNodeFactory.instance.objectNode();
-        for (InputFieldItem item : fields) {
-            JsonNode value = item.value();
-            if (value != null) {
-                values.set(item.field().name(), value);
-            }
-        }
-        return values;
+        return form.values();
     }
 
     /** Shows the service's answer: a done card leaves, invalid values go under their fields, the rest on top. */
@@ -117,32 +100,11 @@ public final class InputCardViewModel {
     }
 
     private void showErrors(List<InputValidation.FieldError> errors) {
-        clearErrors();
-        InputFieldItem first = null;
-        List<String> unplaced = new ArrayList<>();
-        for (InputValidation.FieldError error : errors) {
-            InputFieldItem item = fields.stream().filter(f -> f.field().name().equals(error.field())).findFirst()
-                    .orElse(null);
-            if (item == null) {
-                unplaced.add(error.message());
-                continue;
-            }
-            item.setError(error.message());
-            if (first == null) {
-                first = item;
-            }
-        }
+        List<String> unplaced = form.showErrors(errors);
         if (!unplaced.isEmpty()) {
             session.say(Banner.danger(
                     session.messages().get("card.invalidInput", String.join("; ", unplaced))));
         }
-        // set anew even for the same field, so the view focuses it again
-        firstError.set(null);
-        firstError.set(first);
-    }
-
-    private void clearErrors() {
-        fields.forEach(item -> item.setError(""));
     }
 
     /** The loading, the banner and the finality this card shares with the approval card. */
@@ -152,12 +114,12 @@ public final class InputCardViewModel {
 
     /** The form's fields, in the tool's order. */
     public ObservableList<InputFieldItem> fields() {
-        return fields;
+        return form.fields();
     }
 
     /** The first field with a problem after the last check, for the view to focus; {@code null} when none. */
     public ReadOnlyObjectProperty<InputFieldItem> firstErrorProperty() {
-        return firstError.getReadOnlyProperty();
+        return form.firstErrorProperty();
     }
 
     /** Whether the form can be filled and sent. */
