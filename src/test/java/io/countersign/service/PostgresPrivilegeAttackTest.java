@@ -192,6 +192,20 @@ class PostgresPrivilegeAttackTest {
     }
 
     @Test
+    void noLoginCanRewriteTheAuditChainAndItVerifiesAfterTheTeamsWork() {
+        refusedByPostgres("olga", "UPDATE audit_chain SET hash = 'rewritten'");
+        refusedByPostgres("olga", "DELETE FROM audit_chain");
+        refusedByPostgres("olga", "DELETE FROM audit_head");
+        refusedByPostgres("olga", "INSERT INTO audit_unchained (row_id) VALUES ('hidden')");
+        refusedByPostgres("ada", "DELETE FROM audit_chain");
+        refusedByPostgres("sam", "UPDATE audit_head SET seq = 0");
+
+        try (Store asSam = Store.open(location("sam"))) {
+            assertThat(asSam.audit().verify(null, null).findings()).isEmpty();
+        }
+    }
+
+    @Test
     void anAdminWhoIsNoSuperuserGivesAndTakesTheGroupsThroughCountersign() throws Exception {
         try (Store asAda = Store.open(location("ada"))) {
             DefaultUserService users = new DefaultUserService(asAda.users());
