@@ -13,7 +13,13 @@ public enum EventType {
     /** An operator decided an approval card (verdicts in the detail, never arguments). */
     APPROVAL_DECIDED("approval_decided"),
     /** A person submitted typed input (never the values). */
-    INPUT_SUBMITTED("input_submitted");
+    INPUT_SUBMITTED("input_submitted"),
+    /** No one decided a card before its deadline: the fallback (deny or cancel, the reason code) was applied. */
+    APPROVAL_EXPIRED("approval_expired"),
+    /** No one decided a card before its deadline: it was escalated, and its deadline moved once. */
+    APPROVAL_ESCALATED("approval_escalated"),
+    /** A person moved a card's deadline once by its span. */
+    DEADLINE_EXTENDED("deadline_extended");
 
     private final String code;
 
