@@ -22,7 +22,8 @@ import picocli.CommandLine;
             RunCommands.Show.class, RunCommands.Decide.class, RunCommands.Input.class, RunCommands.Settle.class,
             EventCommands.Events.class, SettingCommands.Tools.class, SettingCommands.ToolSet.class,
             SettingCommands.ServerSet.class, ServerCommands.Servers.class, UserCommands.Users.class,
-            UserCommands.UserSet.class, DemoCommand.class, WorkerCommand.class, StoreCommands.StoreGroup.class})
+            UserCommands.UserSet.class, DemoCommand.class, WorkerCommand.class, StoreCommands.StoreGroup.class,
+            DeadlineCommands.Sweep.class, DeadlineCommands.Extend.class})
 final class CountersignCommand implements Runnable, AutoCloseable {
     /** Set to 1 to let {@code --as} act as another user; for tests, never for people. */
     static final String IMPERSONATION_VARIABLE = "COUNTERSIGN_ALLOW_IMPERSONATION";

@@ -7,6 +7,7 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.service.AgentService;
+import io.countersign.service.DeadlineApplied;
 import io.countersign.service.DefaultAgentService;
 import io.countersign.service.DefaultEventService;
 import io.countersign.service.DefaultExecutionService;
@@ -50,6 +51,7 @@ public final class CountersignRuntime implements AutoCloseable {
     private final Services services;
     private final RemoteServers remoteServers;
     private volatile List<Resumption> resumedAtStart = List.of();
+    private DeadlineSweeper deadlineSweeper;
 
     /**
      * The HTTP client the models and {@code web_fetch} share, made when one of them first needs it: making it
@@ -282,6 +284,24 @@ public final class CountersignRuntime implements AutoCloseable {
         return resumedAtStart;
     }
 
+    /**
+     * Applies the fallback of every waiting run whose deadline passed, here and now (see
+     * {@link DefaultRunService#applyDeadlines()}).
+     */
+    public List<DeadlineApplied> applyDeadlines() {
+        return runs.applyDeadlines();
+    }
+
+    /**
+     * Applies overdue deadlines at once and then every {@code period}, on a thread of its own, until this runtime
+     * closes: a console or a worker applies the deadlines of a store no process watched as soon as it starts.
+     */
+    public synchronized void sweepDeadlinesEvery(Duration period) {
+        if (deadlineSweeper == null) {
+            deadlineSweeper = new DeadlineSweeper(runs::applyDeadlines, period);
+        }
+    }
+
     /** What start-up recovery ({@link #resumeInterrupted(Duration)}) did; empty before it ran. */
     public List<Resumption> resumedAtStart() {
         return resumedAtStart;
@@ -330,6 +350,11 @@ public final class CountersignRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (deadlineSweeper != null) {
+                deadlineSweeper.close();
+            }
+        }
         if (remoteServers != null) {
             remoteServers.close();
         }
