@@ -180,12 +180,12 @@ public final class DefaultRunService implements RunService {
         Permissions.require(actor, Operation.VIEW_INBOX);
         ToolFacts facts = servers.facts();
         return InboxOrder.WAITING.sorted(runs.waitingSummaries().stream()
-                .map(run -> waitingRun(run, facts).withDeadline(run.deadline())).toList(), actor, clock.instant());
+                .map(run -> waitingRun(run, facts).withDeadline(run.deadline())).toList(), actor);
     }
 
     @Override
     public List<WaitingRun> inbox(Actor actor, InboxOrder order) {
-        return order.sorted(inbox(actor), actor, clock.instant());
+        return order.sorted(inbox(actor), actor);
     }
 
     @Override

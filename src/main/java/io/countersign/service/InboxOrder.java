@@ -1,7 +1,6 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -12,17 +11,23 @@ import java.util.List;
 public enum InboxOrder {
     /** Oldest wait first. */
     WAITING,
-    /** Escalated cards first, then the least time left, then the cards without a deadline, oldest wait first. */
+    /** Escalated cards first, then the nearest deadline (the least time left), then the cards without one. */
     DEADLINE;
 
-    /** The lines in this order for the viewer, at {@code now}. */
-    public List<WaitingRun> sorted(List<WaitingRun> lines, Actor viewer, Instant now) {
+    private static final Instant NEVER = Instant.MAX;
+
+    /** The order for this viewer; ties go oldest wait first, then by run id. */
+    public Comparator<WaitingRun> comparator(Actor viewer) {
         Comparator<WaitingRun> order = Comparator.comparing((WaitingRun line) -> !line.escalatedTo(viewer));
         if (this == DEADLINE) {
             order = order.thenComparing(line -> line.deadline() == null || !line.deadline().escalated())
-                    .thenComparing(line -> line.deadline() == null ? Duration.ofDays(365_000)
-                            : line.deadline().left(now));
+                    .thenComparing(line -> line.deadline() == null ? NEVER : line.deadline().due());
         }
-        return lines.stream().sorted(order.thenComparing(WaitingRun::waitingSince)).toList();
+        return order.thenComparing(WaitingRun::waitingSince).thenComparing(WaitingRun::runId);
+    }
+
+    /** The lines in this order for the viewer. */
+    public List<WaitingRun> sorted(List<WaitingRun> lines, Actor viewer) {
+        return lines.stream().sorted(comparator(viewer)).toList();
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunDeadline;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +25,7 @@ public interface RunService {
 
     /** Every waiting run in the given order for this viewer (escalated cards of their role first). */
     default List<WaitingRun> inbox(Actor actor, InboxOrder order) {
-        return order.sorted(inbox(actor), actor, Instant.now());
+        return order.sorted(inbox(actor), actor);
     }
 
     /** The deadline of a waiting run's card; empty when it waits without one. Like {@link #card}. */

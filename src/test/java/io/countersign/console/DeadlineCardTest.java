@@ -114,6 +114,26 @@ class DeadlineCardTest {
     }
 
     @Test
+    void choosingDeadlineFirstPutsTheCardNearestItsDeadlineAtTheTop(FxRobot robot) {
+        console.open(robot, stage, console.admin(), Theme.LIGHT);
+        WindowSize.SMALLEST.apply(robot, stage);
+        await(() -> robot.lookup(".inbox-who").queryAllAs(Label.class).stream()
+                .anyMatch(label -> label.getText().contains(PROMPT)));
+        assertThat(firstRowPrompt(robot)).doesNotContain(PROMPT);
+
+        robot.clickOn(robot.lookup("#sortChoice").<Node>query());
+        robot.clickOn("Deadline first");
+
+        await(() -> firstRowPrompt(robot).contains(PROMPT));
+    }
+
+    private static String firstRowPrompt(FxRobot robot) {
+        return onFx(() -> robot.lookup(".inbox-list").queryListView().getItems().isEmpty() ? ""
+                : ((io.countersign.service.WaitingRun) robot.lookup(".inbox-list").queryListView().getItems().get(0))
+                .prompt());
+    }
+
+    @Test
     void underATenthLeftTheTimeTurnsRed(FxRobot robot) throws Exception {
         dueIn(Duration.ofMinutes(2));
         openTheCard(robot);
