@@ -24,8 +24,11 @@ record DeadlineRows(Database database) {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
         return database.read("find the runs past their deadline", connection -> {
+            // The status is compared as an expression, not a column: else SQLite's planner takes the status index
+            // (every waiting run) over the deadline index (only the overdue ones) and sorts them all.
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id FROM runs"
-                    + " WHERE deadline <= :now AND " + WAITING + " ORDER BY deadline, id LIMIT :limit")) {
+                    + " WHERE deadline <= :now AND (status || '') IN (:forApproval, :forInput)"
+                    + " ORDER BY deadline, id LIMIT :limit")) {
                 List<String> due = new ArrayList<>();
                 try (ResultSet rows = waiting(select.set("now", now).set("limit", limit)).executeQuery()) {
                     while (rows.next()) {

@@ -102,7 +102,8 @@ public final class DeadlineSweepBenchmark {
     }
 
     private static void plan(Connection bare, String database) throws Exception {
-        String query = "SELECT id FROM runs WHERE deadline <= 1 AND status IN ('waiting_for_approval',"
+        // the sweep's own query (DeadlineRows.due)
+        String query = "SELECT id FROM runs WHERE deadline <= 1 AND (status || '') IN ('waiting_for_approval',"
                 + " 'waiting_for_input') ORDER BY deadline, id LIMIT 500";
         try (Statement statement = bare.createStatement();
              ResultSet rows = statement.executeQuery((database.equals("postgres") ? "EXPLAIN " : "EXPLAIN QUERY PLAN ")
