@@ -51,7 +51,10 @@ final class Views {
         ObjectNode node = object().put("name", agent.name()).put("model", agent.model())
                 .put("trustZone", agent.trustZone());
         agent.toolGroups().forEach(node.putArray("toolGroups")::add);
-        return node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
+        node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
+        // the deadline fields as the agents file writes them; none when cards wait without one
+        agent.deadlines().writeTo(node);
+        return node;
     }
 
     /**

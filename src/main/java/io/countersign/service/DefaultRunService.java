@@ -128,7 +128,7 @@ public final class DefaultRunService implements RunService {
             var model = agents.findModel(stored.modelName());
             return new AgentSummary(stored.name(), stored.modelName(),
                     model.map(m -> m.trustZone().code()).orElse("unknown"), stored.toolGroups(), stored.fourEyes(),
-                    model.map(m -> m.provider().equals("scripted")).orElse(false));
+                    model.map(m -> m.provider().equals("scripted")).orElse(false), stored.deadlines());
         }).toList();
     }
 

@@ -61,6 +61,21 @@ class DeadlineCommandsTest {
     }
 
     @Test
+    void agentsListsTheDeadlineFields() {
+        CommandProcess.Result agents = countersign.runHere("agents");
+        assertThat(agents.exitCode()).as(agents.err()).isZero();
+        JsonNode web = null;
+        for (JsonNode agent : agents.json()) {
+            if (agent.get("name").asText().equals("web-research")) {
+                web = agent;
+            }
+        }
+        assertThat(web).isNotNull();
+        assertThat(web.get("decisionDeadline").asText()).isEqualTo("30m");
+        assertThat(web.get("onDeadline").asText()).isEqualTo("deny");
+    }
+
+    @Test
     void unknownSortIsABadUsageNamingTheChoices() {
         CommandProcess.Result inbox = countersign.runHere("inbox", "--sort", "soon");
         assertThat(inbox.exitCode()).isEqualTo(2);
