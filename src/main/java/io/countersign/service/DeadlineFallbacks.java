@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -80,7 +81,7 @@ final class DeadlineFallbacks {
         DeadlineAction action = deadline.get().action();
         if (action == DeadlineAction.ESCALATE && !deadline.get().escalated()) {
             GovernanceEvent event = event(EventType.APPROVAL_ESCALATED, "escalate", run, now,
-                    "escalated to " + deadline.get().escalationRole().name().toLowerCase(java.util.Locale.ROOT));
+                    "escalated to " + deadline.get().escalationRole().name().toLowerCase(Locale.ROOT));
             return new DeadlineApplied(runId, deadlines.escalate(runId, state.digest(), now, event)
                     ? DeadlineApplied.Outcome.ESCALATED : DeadlineApplied.Outcome.LOST, null);
         }

@@ -70,11 +70,16 @@ public final class CardDeadline {
                 && !extending.get(), deadline, extending);
     }
 
-    /** Asks for the deadline of the card of this run; an answer for a card left meanwhile is dropped. */
+    /**
+     * Asks for the deadline of the card of this run; an answer for a card left meanwhile is dropped. Asked again
+     * for the same card (it may have been escalated or extended elsewhere), the time left stays shown meanwhile.
+     */
     void load(String shownRunId) {
+        if (!shownRunId.equals(runId)) {
+            deadline.set(null);
+        }
         runId = shownRunId;
         int asked = ++generation;
-        deadline.set(null);
         Tasks.create(() -> service.deadline(actor, shownRunId))
                 .onSuccess(found -> {
                     if (asked == generation) {

@@ -113,6 +113,7 @@ public final class CardSession {
             return;
         }
         int asked = generation;
+        deadline.load(shown.runId());
         Tasks.create(() -> service.card(actor, shown.runId()))
                 .onSuccess(found -> {
                     if (asked == generation) {
