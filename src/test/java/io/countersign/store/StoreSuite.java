@@ -177,7 +177,7 @@ abstract class StoreSuite {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13");
+                        "13", "16");
             }
         }
 
@@ -212,7 +212,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 13")
+                    .hasMessageContaining("knows up to version 16")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
