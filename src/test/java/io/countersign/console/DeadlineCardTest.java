@@ -99,6 +99,8 @@ class DeadlineCardTest {
         assertThat(onFx(() -> deadline(robot).getStyleClass())).contains("deadline-amber")
                 .doesNotContain("deadline-red");
 
+        // a picture of the amber time left at the smallest size, beside the other screenshots
+        robot.interact(() -> ScreenshotWriter.write(stage.getScene(), "deadline-card-1024x700"));
         Button extend = robot.lookup(".extend-deadline").queryButton();
         assertThat(onFx(extend::isDisabled)).isFalse();
         robot.clickOn(extend);

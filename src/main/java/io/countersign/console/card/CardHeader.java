@@ -11,6 +11,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.feather.Feather;
 import org.kordamp.ikonli.javafx.FontIcon;
@@ -28,6 +29,7 @@ public final class CardHeader extends VBox {
     private final Badge refused = new Badge("", Badge.Kind.REFUSED);
     private final Label deadline = new Label();
     private final Button extend = new Button();
+    private final HBox deadlineLine = new HBox(10);
 
     public CardHeader() {
         getStyleClass().add("card-top");
@@ -42,9 +44,14 @@ public final class CardHeader extends VBox {
         deadline.getStyleClass().add("card-deadline");
         extend.getStyleClass().addAll("extend-deadline", "small");
         extend.setGraphic(new FontIcon(Feather.CLOCK));
-        HBox line = new HBox(12, waiting, deadline, extend, refused, timeline);
+        deadline.setMinWidth(Region.USE_PREF_SIZE);
+        extend.setMinWidth(Region.USE_PREF_SIZE);
+        HBox line = new HBox(12, waiting, refused, timeline);
         line.setAlignment(Pos.BASELINE_LEFT);
-        VBox header = new VBox(2, title, line);
+        // a line of its own: beside the waiting time it would be cut short in a narrow card
+        deadlineLine.getChildren().setAll(deadline, extend);
+        deadlineLine.setAlignment(Pos.CENTER_LEFT);
+        VBox header = new VBox(2, title, line, deadlineLine);
         header.getStyleClass().add("card-header");
         getChildren().addAll(banner, header, loading);
     }
@@ -92,8 +99,8 @@ public final class CardHeader extends VBox {
     private void bindDeadline(CardSession session, Messages messages) {
         CardDeadline due = session.deadline();
         deadline.textProperty().bind(due.textProperty());
-        deadline.visibleProperty().bind(due.deadlineProperty().isNotNull());
-        deadline.managedProperty().bind(deadline.visibleProperty());
+        deadlineLine.visibleProperty().bind(due.deadlineProperty().isNotNull());
+        deadlineLine.managedProperty().bind(deadlineLine.visibleProperty());
         due.urgencyProperty().addListener((o, was, now) -> showUrgency(now));
         showUrgency(due.urgencyProperty().get());
         extend.setText(messages.get("card.deadline.extend"));
