@@ -293,13 +293,20 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     /**
-     * Applies overdue deadlines at once and then every {@code period}, on a thread of its own, until this runtime
-     * closes: a console or a worker applies the deadlines of a store no process watched as soon as it starts.
+     * Applies overdue deadlines at once, on the calling thread, and then every {@code period} on a thread of its
+     * own, until this runtime closes: a console or a worker applies the deadlines of a store no process watched as
+     * soon as it starts. Denying calls the runs' models, so the caller is never the JavaFX thread.
      */
-    public synchronized void sweepDeadlinesEvery(Duration period) {
-        if (deadlineSweeper == null) {
-            deadlineSweeper = new DeadlineSweeper(runs::applyDeadlines, period);
+    public void sweepDeadlinesEvery(Duration period) {
+        DeadlineSweeper started;
+        synchronized (this) {
+            if (deadlineSweeper != null) {
+                return;
+            }
+            started = new DeadlineSweeper(runs::applyDeadlines, period);
+            deadlineSweeper = started;
         }
+        started.sweepNow();
     }
 
     /** What start-up recovery ({@link #resumeInterrupted(Duration)}) did; empty before it ran. */

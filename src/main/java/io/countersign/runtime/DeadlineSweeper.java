@@ -11,7 +11,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Applies overdue deadlines on a thread of its own: at once, then every period, until closed. A sweep that fails
+ * Applies overdue deadlines on a thread of its own every period, until closed. A sweep that fails
  * (the store unreachable for a while) is logged and the next one tries again; the fallback of each run happens
  * exactly once whichever process's sweep gets there first.
  */
@@ -23,19 +23,25 @@ final class DeadlineSweeper implements AutoCloseable {
         return sweeping;
     });
 
+    private final Supplier<List<DeadlineApplied>> sweep;
+
     DeadlineSweeper(Supplier<List<DeadlineApplied>> sweep, Duration period) {
-        thread.scheduleWithFixedDelay(() -> {
-            try {
-                for (DeadlineApplied applied : sweep.get()) {
-                    if (applied.outcome() == DeadlineApplied.Outcome.NOT_APPLIED) {
-                        LOG.warning(() -> "the deadline of run " + applied.runId() + " was not applied: "
-                                + applied.detail());
-                    }
+        this.sweep = sweep;
+        thread.scheduleWithFixedDelay(this::sweepNow, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** One sweep on the calling thread, its failures logged. */
+    void sweepNow() {
+        try {
+            for (DeadlineApplied applied : sweep.get()) {
+                if (applied.outcome() == DeadlineApplied.Outcome.NOT_APPLIED) {
+                    LOG.warning(() -> "the deadline of run " + applied.runId() + " was not applied: "
+                            + applied.detail());
                 }
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "the deadline sweep failed; the next one tries again", e);
             }
-        }, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the deadline sweep failed; the next one tries again", e);
+        }
     }
 
     /** Stops sweeping; waits briefly for a sweep under way, whose runs are otherwise left to the next process. */

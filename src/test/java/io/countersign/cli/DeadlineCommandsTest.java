@@ -98,13 +98,8 @@ class DeadlineCommandsTest {
         assertThat(show.json().get("card").get("deadline").get("extendedBy").asText()).isEqualTo(me);
     }
 
-    @Test
-    void deadlinesOnceDeniesTheOverdueCardAndTheRunGoesOn() throws Exception {
-        CommandProcess.Result nothing = countersign.runHere("deadlines", "--once");
-        assertThat(nothing.exitCode()).as(nothing.err()).isZero();
-        assertThat(nothing.json()).isEmpty();
-
-        // Half an hour passes: the stored deadline is moved back instead.
+    /** As if the half hour had passed: the stored deadline is moved back instead. */
+    private void overdue() throws Exception {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("countersign.db"));
              PreparedStatement update = connection.prepareStatement("UPDATE runs SET deadline = deadline - ?"
                      + " WHERE id = ?")) {
@@ -112,6 +107,25 @@ class DeadlineCommandsTest {
             update.setString(2, runId);
             assertThat(update.executeUpdate()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aWorkerStartingOnTheStoreAppliesTheOverdueDeadline() throws Exception {
+        overdue();
+        CommandProcess.Result worker = countersign.runHere("worker", "--drain");
+        assertThat(worker.exitCode()).as(worker.err()).isZero();
+        CommandProcess.Result show = countersign.runHere("show", runId);
+        assertThat(show.json().get("status").asText()).isNotEqualTo("waiting_for_approval");
+        assertThat(show.json().get("events").toString()).contains("approval_expired");
+    }
+
+    @Test
+    void deadlinesOnceDeniesTheOverdueCardAndTheRunGoesOn() throws Exception {
+        CommandProcess.Result nothing = countersign.runHere("deadlines", "--once");
+        assertThat(nothing.exitCode()).as(nothing.err()).isZero();
+        assertThat(nothing.json()).isEmpty();
+
+        overdue();
         CommandProcess.Result applied = countersign.runHere("deadlines", "--once");
         assertThat(applied.exitCode()).as(applied.err()).isZero();
         assertThat(applied.json()).singleElement().satisfies(each -> {
