@@ -24,6 +24,8 @@ import java.util.logging.Logger;
  */
 public final class ConsoleLauncher {
     // Held here: java.util.logging keeps loggers weakly, and a collected logger forgets its level.
+    /** How often the console applies overdue deadlines; the cards show the time left to the second. */
+    private static final Duration DEADLINE_SWEEP = Duration.ofSeconds(5);
     private static final Logger FLYWAY = Logger.getLogger("org.flywaydb");
     private static final Logger HIKARI = Logger.getLogger("com.zaxxer.hikari");
     private static final Logger LOG = Logger.getLogger(ConsoleLauncher.class.getName());
@@ -95,6 +97,8 @@ public final class ConsoleLauncher {
                     LOG.warning(() -> "run " + failed.runId() + " was not resumed: " + failed.problem());
                 }
             }
+            // Off the FX thread: a denial at a deadline carries the run on, calling its model.
+            runtime.sweepDeadlinesEvery(DEADLINE_SWEEP);
         }
 
         /**

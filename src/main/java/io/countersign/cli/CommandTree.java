@@ -69,6 +69,8 @@ final class CommandTree {
         commands.put("demo", DemoCommand.class);
         commands.put("worker", WorkerCommand.class);
         commands.put("store", StoreCommands.StoreGroup.class);
+        commands.put("deadlines", DeadlineCommands.Sweep.class);
+        commands.put("extend", DeadlineCommands.Extend.class);
         return commands;
     }
 }

@@ -11,12 +11,14 @@ import io.countersign.engine.tool.InputValidation;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecidedRun;
 import io.countersign.service.DecisionResult;
+import io.countersign.service.InboxOrder;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunExecution;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
 import io.countersign.service.WaitingRun;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -68,14 +70,19 @@ final class RunCommands {
         }
     }
 
-    @Command(name = "inbox", description = "The runs that wait for a person, oldest first, each with its card (a run"
-            + " whose stored state is damaged with what is damaged instead).")
+    @Command(name = "inbox", description = "The runs that wait for a person, oldest first, each with its card and"
+            + " deadline (a run whose stored state is damaged with what is damaged instead).")
     static final class Inbox extends Subcommand {
+        @Option(names = "--sort", paramLabel = "ORDER", defaultValue = "waiting", converter = DeadlineCommands.InboxSort.class,
+                description = "waiting (oldest first) or deadline (escalated, then the least time left, first).")
+        InboxOrder order;
+
         @Override
         public Integer call() {
             ArrayNode cards = Views.array();
             List<List<String>> rows = new ArrayList<>();
-            for (WaitingRun waiting : runtime().runs().inbox(actor())) {
+            Instant now = Instant.now();
+            for (WaitingRun waiting : runtime().runs().inbox(actor(), order)) {
                 Optional<RunCard> card;
                 try {
                     // A run decided since the list was read has no card any more.
@@ -87,24 +94,24 @@ final class RunCommands {
                             .put("damage", damaged.damage()));
                     rows.add(List.of(waiting.runId(), waiting.status().code(), waiting.agent(), waiting.initiator(),
                             Views.time(waiting.waitingSince()), "damaged: settle --fail " + waiting.runId(), "",
-                            ""));
+                            "", ""));
                     continue;
                 }
                 card.ifPresent(found -> {
-                    cards.add(Views.card(found));
+                    cards.add(Views.card(found).set("deadline", Views.deadline(waiting.deadline(), now)));
                     rows.add(List.of(found.runId(), found.status().code(), found.agent(), found.initiator(),
                             Views.time(found.waitingSince()), waitingFor(found), Integer.toString(found.refused()
-                                    .size()), found.digest()));
+                                    .size()), Views.deadlineColumn(waiting.deadline(), now), found.digest()));
                 });
             }
             // decided, and waiting for a process that can connect the servers of its calls: no card, a reason
             for (DecidedRun decided : runtime().runs().waitingForServers(actor())) {
                 cards.add(Views.decided(decided));
                 rows.add(List.of(decided.runId(), RunStatus.RUNNING.code(), decided.agent(), decided.initiator(),
-                        Views.time(decided.decidedAt()), decided.reason(), "", ""));
+                        Views.time(decided.decidedAt()), decided.reason(), "", "", ""));
             }
             return print(cards, new Output.Table(List.of("runId", "status", "agent", "initiator", "waitingSince",
-                    "waitingFor", "refused", "digest"), rows));
+                    "waitingFor", "refused", "deadline", "digest"), rows));
         }
 
         private static String waitingFor(RunCard card) {
@@ -139,7 +146,9 @@ final class RunCommands {
             node.putObject("tokens").put("prompt", execution.promptTokens())
                     .put("completion", execution.completionTokens());
             Views.strings(node, "unknownOutcomeCalls", execution.unknownOutcomeCalls());
-            node.set("card", card.<JsonNode>map(Views::card).orElse(Output.JSON.nullNode()));
+            node.set("card", card.<JsonNode>map(found -> Views.card(found).set("deadline", Views.deadline(
+                    runtime().runs().deadline(actor(), runId).orElse(null), Instant.now())))
+                    .orElse(Output.JSON.nullNode()));
             if (card.isEmpty() && timeline.status() == RunStatus.RUNNING) {
                 runtime().runs().waitingForServers(actor()).stream()
                         .filter(decided -> decided.runId().equals(runId)).findFirst()

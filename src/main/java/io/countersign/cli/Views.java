@@ -10,6 +10,7 @@ import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.AgentSummary;
@@ -50,7 +51,10 @@ final class Views {
         ObjectNode node = object().put("name", agent.name()).put("model", agent.model())
                 .put("trustZone", agent.trustZone());
         agent.toolGroups().forEach(node.putArray("toolGroups")::add);
-        return node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
+        node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
+        // the deadline fields as the agents file writes them; none when cards wait without one
+        agent.deadlines().writeTo(node);
+        return node;
     }
 
     /**
@@ -64,6 +68,25 @@ final class Views {
                 .put("waitingFor", run.reason());
         strings(node, "waitingForServers", run.servers());
         return node;
+    }
+
+    /** A card's deadline at {@code now}: when, how long left, the fallback, escalated and extended; or null. */
+    static JsonNode deadline(RunDeadline deadline, Instant now) {
+        if (deadline == null) {
+            return Output.JSON.nullNode();
+        }
+        return object().put("due", time(deadline.due())).put("left", deadline.describeLeft(now))
+                .put("secondsLeft", deadline.left(now).getSeconds()).put("onDeadline", deadline.action().code())
+                .put("escalated", deadline.escalated())
+                .put("escalationRole", code(deadline.escalationRole()))
+                .put("extendedBy", deadline.extendedBy())
+                .put("extendedAt", deadline.extendedAt() == null ? null : time(deadline.extendedAt()));
+    }
+
+    /** The inbox column of a card's deadline: time left and fallback, escalated said first. */
+    static String deadlineColumn(RunDeadline deadline, Instant now) {
+        return deadline == null ? "" : (deadline.escalated() ? "ESCALATED " : "") + deadline.describeLeft(now)
+                + " (" + deadline.action().code() + ")";
     }
 
     /** A waiting run with everything needed to decide it: the inbox entry and the card of {@code show}. */

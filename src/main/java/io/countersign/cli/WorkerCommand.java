@@ -17,6 +17,8 @@ import picocli.CommandLine.Option;
         + " progress end their stretch, prints its report and exits 0. Progress goes to standard error, the final"
         + " report to standard output.")
 final class WorkerCommand extends Subcommand {
+    private static final Duration DEADLINE_SWEEP = Duration.ofSeconds(5);
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
             description = "Runs executed at once (default: ${DEFAULT-VALUE}).")
     int threads;
@@ -47,6 +49,8 @@ final class WorkerCommand extends Subcommand {
             }
         });
         name.set(worker.id());
+        // A worker applies overdue deadlines too, so a store without a console still keeps them.
+        runtime().sweepDeadlinesEvery(DEADLINE_SWEEP);
         err.println(worker.id() + ": working on " + runtime().describeStore() + " with " + threads + " thread"
                 + (threads == 1 ? "" : "s") + " as " + actor().name());
         err.flush();

@@ -7,6 +7,7 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.service.AgentService;
+import io.countersign.service.DeadlineApplied;
 import io.countersign.service.DefaultAgentService;
 import io.countersign.service.AuditService;
 import io.countersign.service.DefaultAuditService;
@@ -53,6 +54,7 @@ public final class CountersignRuntime implements AutoCloseable {
     private final Services services;
     private final RemoteServers remoteServers;
     private volatile List<Resumption> resumedAtStart = List.of();
+    private DeadlineSweeper deadlineSweeper;
 
     /**
      * The HTTP client the models and {@code web_fetch} share, made when one of them first needs it: making it
@@ -290,6 +292,31 @@ public final class CountersignRuntime implements AutoCloseable {
         return resumedAtStart;
     }
 
+    /**
+     * Applies the fallback of every waiting run whose deadline passed, here and now (see
+     * {@link DefaultRunService#applyDeadlines()}).
+     */
+    public List<DeadlineApplied> applyDeadlines() {
+        return runs.applyDeadlines();
+    }
+
+    /**
+     * Applies overdue deadlines at once, on the calling thread, and then every {@code period} on a thread of its
+     * own, until this runtime closes: a console or a worker applies the deadlines of a store no process watched as
+     * soon as it starts. Denying calls the runs' models, so the caller is never the JavaFX thread.
+     */
+    public void sweepDeadlinesEvery(Duration period) {
+        DeadlineSweeper started;
+        synchronized (this) {
+            if (deadlineSweeper != null) {
+                return;
+            }
+            started = new DeadlineSweeper(runs::applyDeadlines, period);
+            deadlineSweeper = started;
+        }
+        started.sweepNow();
+    }
+
     /** What start-up recovery ({@link #resumeInterrupted(Duration)}) did; empty before it ran. */
     public List<Resumption> resumedAtStart() {
         return resumedAtStart;
@@ -356,6 +383,11 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     private void close(boolean beforeExit) {
+        synchronized (this) {
+            if (deadlineSweeper != null) {
+                deadlineSweeper.close();
+            }
+        }
         if (remoteServers != null) {
             remoteServers.close();
         }

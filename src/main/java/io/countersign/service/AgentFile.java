@@ -2,15 +2,15 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
 import io.countersign.engine.Names;
 import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.intent.ToolCallPolicies;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.DeadlineAction;
+import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.store.StoredAgentConfiguration;
 import java.io.UncheckedIOException;
@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The configuration file format: reads a whole file, collecting every problem with its entry and field, and
@@ -36,8 +37,9 @@ final class AgentFile {
     private static final List<String> TOP_FIELDS = List.of("models", "agents");
     private static final List<String> MODEL_FIELDS = List.of("name", "provider", "model", "endpoint", "trustZone",
             "temperature", "maxTokens", "apiKeyEnvironment", "apiKeyFile");
-    private static final List<String> AGENT_FIELDS = List.of("name", "systemPrompt", "model", "toolGroups",
-            "allowedTools", "workspace", "toolCallPolicies", "maxRounds", "fourEyes");
+    private static final List<String> AGENT_FIELDS = Stream.concat(Stream.of("name",
+            "systemPrompt", "model", "toolGroups", "allowedTools", "workspace", "toolCallPolicies", "maxRounds",
+            "fourEyes"), DecisionDeadlines.FIELDS.stream()).toList();
 
     /** What a valid file holds. */
     record Contents(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
@@ -195,59 +197,32 @@ final class AgentFile {
         }
         Integer maxRounds = entry.integer("maxRounds", 1);
         Boolean fourEyes = entry.bool("fourEyes");
+        DecisionDeadlines deadlines = deadlines(entry, node);
         if (entry.failed()) {
             return null;
         }
         return new StoredAgentConfiguration(name, systemPrompt, modelName, toolGroups, allowedTools, workspace,
                 policies.toString(), maxRounds == null ? AgentConfiguration.DEFAULT_MAX_ROUNDS : maxRounds,
-                fourEyes != null && fourEyes);
+                fourEyes != null && fourEyes, deadlines);
     }
 
-    /** The file format of these configurations, fields in the documented order and absent values left out. */
-    static String write(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
-        ObjectNode root = JsonNodeFactory.instance.objectNode();
-        ArrayNode modelArray = root.putArray("models");
-        for (ModelConfiguration model : models) {
-            ObjectNode node = modelArray.addObject().put("name", model.name()).put("provider", model.provider())
-                    .put("model", model.model());
-            putIfPresent(node, "endpoint", model.endpoint());
-            node.put("trustZone", model.trustZone().code());
-            if (model.temperature() != null) {
-                node.put("temperature", model.temperature());
-            }
-            if (model.maxTokens() != null) {
-                node.put("maxTokens", model.maxTokens());
-            }
-            putIfPresent(node, "apiKeyEnvironment", model.apiKeyEnvironment());
-            putIfPresent(node, "apiKeyFile", model.apiKeyFile());
-        }
-        ArrayNode agentArray = root.putArray("agents");
-        for (StoredAgentConfiguration agent : agents) {
-            ObjectNode node = agentArray.addObject().put("name", agent.name());
-            putIfPresent(node, "systemPrompt", agent.systemPrompt().isEmpty() ? null : agent.systemPrompt());
-            node.put("model", agent.modelName());
-            agent.toolGroups().forEach(node.putArray("toolGroups")::add);
-            agent.allowedTools().forEach(node.putArray("allowedTools")::add);
-            putIfPresent(node, "workspace", agent.workspace());
-            try {
-                node.set("toolCallPolicies", Json.mapper().readTree(agent.toolCallPolicies()));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("agent \"" + agent.name() + "\" has stored tool call policies that"
-                        + " are not JSON: " + e.getOriginalMessage(), e);
-            }
-            node.put("maxRounds", agent.maxRounds()).put("fourEyes", agent.fourEyes());
-        }
+    /** The entry's deadlines; a tool's deadline names a known tool, and an input form's may only cancel. */
+    private DecisionDeadlines deadlines(Entry entry, JsonNode node) {
+        DecisionDeadlines deadlines;
         try {
-            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + System.lineSeparator();
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("configurations did not turn into JSON", e);
+            deadlines = DecisionDeadlines.read(node);
+        } catch (IllegalArgumentException e) {
+            entry.problem(e.getMessage());
+            return null;
         }
-    }
-
-    private static void putIfPresent(ObjectNode node, String field, String value) {
-        if (value != null) {
-            node.put(field, value);
-        }
+        deadlines.toolRules().forEach((tool, rule) -> {
+            known.toolProblem(tool).ifPresent(problem -> entry.problem("toolDeadlines", problem));
+            if (known.asksForInput(tool) && rule.action() != DeadlineAction.CANCEL) {
+                entry.problem("toolDeadlines", "\"" + tool + "\" asks for typed input, whose deadline can only"
+                        + " cancel the run: onDeadline must be \"cancel\", got \"" + rule.action().code() + "\"");
+            }
+        });
+        return deadlines;
     }
 
     private void unknownFields(String where, JsonNode node, List<String> known) {

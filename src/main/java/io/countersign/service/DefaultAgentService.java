@@ -71,7 +71,7 @@ public final class DefaultAgentService implements AgentService {
     @Override
     public String exportJson(Actor actor) {
         permissions.requireNow(actor, Operation.EXPORT_AGENTS);
-        return AgentFile.write(configurations.listModels(), configurations.listAgents());
+        return AgentFileWriter.write(configurations.listModels(), configurations.listAgents());
     }
 
     @Override
@@ -83,7 +83,7 @@ public final class DefaultAgentService implements AgentService {
         try {
             Path partial = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
             try {
-                Files.writeString(partial, AgentFile.write(models, agents), StandardCharsets.UTF_8);
+                Files.writeString(partial, AgentFileWriter.write(models, agents), StandardCharsets.UTF_8);
                 Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(partial);

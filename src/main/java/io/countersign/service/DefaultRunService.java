@@ -8,6 +8,9 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ServerRecords;
@@ -15,6 +18,7 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PreparedResume;
+import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunOptions;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
@@ -28,6 +32,7 @@ import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
 import io.countersign.store.Store;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -53,6 +58,8 @@ public final class DefaultRunService implements RunService {
     private final ClaimedDecisions decisions;
     private final AskedInputs asked;
     private final Permissions permissions;
+    private final RunDeadlines deadlines;
+    private final DeadlineFallbacks fallbacks;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
@@ -62,12 +69,13 @@ public final class DefaultRunService implements RunService {
      * @param locale      the locale of the people behind runs started here, for rule explanations
      * @param asked       the questions the loop's tools ask during calls, which it was built with
      */
-    public DefaultRunService(RunRepository runs, AgentDirectory agents, ToolLoop loop, ToolRegistry registry,
-                             EventStore events, Function<Runnable, AutoCloseable> changes, ServerRecords servers,
-                             ServerConnections connections, ActorDirectory users, Clock clock, IdGenerator ids,
-                             Locale locale, AskedInputs asked) {
+    public DefaultRunService(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, ToolLoop loop,
+                             ToolRegistry registry, EventStore events, Function<Runnable, AutoCloseable> changes,
+                             ServerRecords servers, ServerConnections connections, ActorDirectory users, Clock clock,
+                             IdGenerator ids, Locale locale, AskedInputs asked) {
         this.asked = Objects.requireNonNull(asked, "asked");
         this.runs = Objects.requireNonNull(runs, "runs");
+        this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.loop = Objects.requireNonNull(loop, "loop");
         this.changes = Objects.requireNonNull(changes, "changes");
@@ -82,6 +90,7 @@ public final class DefaultRunService implements RunService {
                 clock);
         this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
         this.permissions = new Permissions(users);
+        this.fallbacks = new DeadlineFallbacks(runs, deadlines, agents, decisions, clock, ids);
     }
 
     /**
@@ -112,7 +121,8 @@ public final class DefaultRunService implements RunService {
                 .clock(clock)
                 .ids(ids)
                 .build();
-        return new DefaultRunService(store.runs(), new AgentDirectory(store.configurations()), loop, registry,
+        return new DefaultRunService(store.runs(), store.runs(), new AgentDirectory(store.configurations()), loop,
+                registry,
                 store.events(), listener -> store.changes().subscribe(kind -> {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
@@ -132,7 +142,7 @@ public final class DefaultRunService implements RunService {
             var model = agents.findModel(stored.modelName());
             return new AgentSummary(stored.name(), stored.modelName(),
                     model.map(m -> m.trustZone().code()).orElse("unknown"), stored.toolGroups(), stored.fourEyes(),
-                    model.map(m -> m.provider().equals("scripted")).orElse(false));
+                    model.map(m -> m.provider().equals("scripted")).orElse(false), stored.deadlines());
         }).toList();
     }
 
@@ -184,7 +194,51 @@ public final class DefaultRunService implements RunService {
     public List<WaitingRun> inbox(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
         ToolFacts facts = servers.facts();
-        return runs.waitingSummaries().stream().map(run -> waitingRun(run, facts)).toList();
+        return InboxOrder.WAITING.sorted(runs.waitingSummaries().stream()
+                .map(run -> waitingRun(run, facts).withDeadline(run.deadline())).toList(), actor);
+    }
+
+    @Override
+    public List<WaitingRun> inbox(Actor actor, InboxOrder order) {
+        return order.sorted(inbox(actor), actor);
+    }
+
+    @Override
+    public Optional<RunDeadline> deadline(Actor actor, String runId) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return deadlines.deadline(runId);
+    }
+
+    @Override
+    public DeadlineExtension extend(Actor actor, String runId) {
+        Permissions.require(actor, Operation.EXTEND_DEADLINE);
+        Optional<StoredRun> found = runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null);
+        if (found.isEmpty()) {
+            return new DeadlineExtension.Refused(runId, "run " + runId + " does not wait for a decision");
+        }
+        StoredRun run = found.get();
+        Instant now = clock.instant();
+        GovernanceEvent event = new GovernanceEvent(ids.next(), now, EventType.DEADLINE_EXTENDED, null,
+                run.pausedState().waitingToolNames().get(0), null, runId, run.agent(), actor.name(),
+                run.pausedState().model().name(), null);
+        RunDeadlines.ExtendResult result = deadlines.extend(runId, actor.name(), now, event);
+        if (result instanceof RunDeadlines.ExtendResult.Extended extended) {
+            return new DeadlineExtension.Extended(runId, extended.deadline());
+        }
+        if (result instanceof RunDeadlines.ExtendResult.AlreadyExtended before) {
+            return new DeadlineExtension.Refused(runId, "the deadline of run " + runId + " was already extended by "
+                    + before.by() + " at " + before.at() + "; a deadline extends only once");
+        }
+        return new DeadlineExtension.Refused(runId, "run " + runId + " waits without a deadline");
+    }
+
+    /**
+     * Applies the fallback of every waiting run whose deadline passed, without a role check (the process's own
+     * work, at start-up and then periodically, or {@code countersign deadlines --once}); exactly once across every
+     * process on the store. Denying calls the runs' models.
+     */
+    public List<DeadlineApplied> applyDeadlines() {
+        return fallbacks.sweep();
     }
 
     private WaitingRun waitingRun(WaitingRunSummary run, ToolFacts facts) {

@@ -3,6 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.Names;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.RequiresInput;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import java.util.List;
@@ -21,12 +22,16 @@ final class KnownTools {
     private final Set<String> groups = new TreeSet<>();
     private final Set<String> localNames = new TreeSet<>();
     private final Set<String> registeredNames = new TreeSet<>();
+    private final Set<String> inputNames = new TreeSet<>();
     private final TreeMap<String, McpServerRecord> servers = new TreeMap<>();
 
     KnownTools(ToolRegistry registry, List<McpServerRecord> records) {
         for (Tool tool : registry.tools()) {
             groups.add(tool.group());
             registeredNames.add(tool.name());
+            if (tool instanceof RequiresInput) {
+                inputNames.add(tool.name());
+            }
             if (!(tool instanceof RemoteTool)) {
                 localNames.add(tool.name());
             }
@@ -35,6 +40,11 @@ final class KnownTools {
             groups.add(record.group());
             servers.put(record.name(), record);
         }
+    }
+
+    /** Whether the registered tool of this name asks for typed input. */
+    boolean asksForInput(String name) {
+        return inputNames.contains(name);
     }
 
     /** Why a group is unknown, or empty when it is known. */

@@ -31,6 +31,8 @@ public enum Operation {
     TEST_SERVERS(Role.ADMIN),
     MANAGE_USERS(Role.ADMIN),
     SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
+    /** Moving a waiting card's deadline once by its span. */
+    EXTEND_DEADLINE(Role.OPERATOR, Role.ADMIN),
     /** Executing queued runs and carrying out decisions, each under the identity of the run's initiator. */
     RUN_WORKER(Role.OPERATOR, Role.ADMIN);
 

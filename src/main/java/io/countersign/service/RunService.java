@@ -3,6 +3,7 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunDeadline;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,6 +22,26 @@ public interface RunService {
 
     /** Every waiting run, oldest first. Operators, supervisors (read only) and admins. */
     List<WaitingRun> inbox(Actor actor);
+
+    /** Every waiting run in the given order for this viewer (escalated cards of their role first). */
+    default List<WaitingRun> inbox(Actor actor, InboxOrder order) {
+        return order.sorted(inbox(actor), actor);
+    }
+
+    /** The deadline of a waiting run's card; empty when it waits without one. Like {@link #card}. */
+    default Optional<RunDeadline> deadline(Actor actor, String runId) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return Optional.empty();
+    }
+
+    /**
+     * Moves a waiting card's deadline once by its configured span, recording who and when; a second Extend is
+     * refused. Operators and admins. By default every card waits without a deadline.
+     */
+    default DeadlineExtension extend(Actor actor, String runId) {
+        Permissions.require(actor, Operation.EXTEND_DEADLINE);
+        return new DeadlineExtension.Refused(runId, "run " + runId + " waits without a deadline");
+    }
 
     /**
      * The runs whose committed decision waits for a process that can connect the MCP servers its calls need,

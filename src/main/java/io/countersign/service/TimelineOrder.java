@@ -59,7 +59,9 @@ final class TimelineOrder {
 
     private void place(GovernanceEvent event, RunTimeline.Entry entry) {
         int slot = switch (event.type()) {
-            case APPROVAL_DECIDED -> firstResultOfRound(this::hasApprovalBoundCall);
+            // A deadline's events come while the card waits, before the round resumes, as a decision does.
+            case APPROVAL_DECIDED, APPROVAL_EXPIRED, APPROVAL_ESCALATED, DEADLINE_EXTENDED ->
+                    firstResultOfRound(this::hasApprovalBoundCall);
             case INPUT_SUBMITTED -> firstResultOfRound(round -> hasCall(round, event.toolName()));
             case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED -> afterCall(event.toolName());
         };

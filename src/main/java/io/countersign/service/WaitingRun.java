@@ -1,5 +1,7 @@
 package io.countersign.service;
 
+import io.countersign.engine.Actor;
+import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,14 +16,34 @@ import java.util.Objects;
  * @param hasRemote     a waiting call goes to a remote (MCP) tool
  * @param damage        what of the run's stored state is damaged, or {@code null}: a damaged run is listed with no
  *                      tool, calls or digest, and cannot be shown or decided, only settled as failed
+ * @param deadline      the card's deadline, or {@code null} when it waits without one
  */
 public record WaitingRun(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
                          String prompt, String firstTool, int pendingCount, int refusedCount, boolean hasWrite,
-                         boolean hasRemote, String digest, String damage) {
+                         boolean hasRemote, String digest, String damage, RunDeadline deadline) {
     public WaitingRun {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(waitingSince, "waitingSince");
+    }
+
+    /** A line of a run without a deadline. */
+    public WaitingRun(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
+                      String prompt, String firstTool, int pendingCount, int refusedCount, boolean hasWrite,
+                      boolean hasRemote, String digest, String damage) {
+        this(runId, status, agent, initiator, waitingSince, prompt, firstTool, pendingCount, refusedCount, hasWrite,
+                hasRemote, digest, damage, null);
+    }
+
+    /** The same line with this deadline. */
+    public WaitingRun withDeadline(RunDeadline due) {
+        return new WaitingRun(runId, status, agent, initiator, waitingSince, prompt, firstTool, pendingCount,
+                refusedCount, hasWrite, hasRemote, digest, damage, due);
+    }
+
+    /** The card is escalated and the actor holds the role it was escalated to. */
+    public boolean escalatedTo(Actor actor) {
+        return deadline != null && deadline.escalated() && actor.roles().contains(deadline.escalationRole());
     }
 
     /** A line of a run that is not damaged. */

@@ -22,7 +22,7 @@ public final class ConfigurationStore {
     private static final String MODEL_COLUMNS = "name, provider, model, endpoint, trust_zone, temperature,"
             + " max_tokens, api_key_environment, api_key_file";
     private static final String AGENT_COLUMNS = "name, system_prompt, model_name, tool_groups, allowed_tools,"
-            + " workspace, tool_call_policies, max_rounds, four_eyes";
+            + " workspace, tool_call_policies, max_rounds, four_eyes, decision_deadlines";
 
     private final Database database;
 
@@ -119,11 +119,12 @@ public final class ConfigurationStore {
                     + " not have; save the model configuration first");
         }
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO agent_configurations ("
-                + AGENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                + AGENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
                 + " system_prompt = excluded.system_prompt, model_name = excluded.model_name,"
                 + " tool_groups = excluded.tool_groups, allowed_tools = excluded.allowed_tools,"
                 + " workspace = excluded.workspace, tool_call_policies = excluded.tool_call_policies,"
-                + " max_rounds = excluded.max_rounds, four_eyes = excluded.four_eyes")) {
+                + " max_rounds = excluded.max_rounds, four_eyes = excluded.four_eyes,"
+                + " decision_deadlines = excluded.decision_deadlines")) {
             upsert.setString(1, agent.name());
             upsert.setString(2, agent.systemPrompt());
             upsert.setString(3, agent.modelName());
@@ -133,6 +134,7 @@ public final class ConfigurationStore {
             upsert.setString(7, agent.toolCallPolicies());
             upsert.setInt(8, agent.maxRounds());
             upsert.setBoolean(9, agent.fourEyes());
+            upsert.setString(10, StoredDeadlines.toJson(agent.deadlines()));
             upsert.executeUpdate();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a list of names did not turn into JSON", e);
@@ -220,7 +222,7 @@ public final class ConfigurationStore {
                     agents.add(stored(() -> new StoredAgentConfiguration(rows.getString(1), rows.getString(2),
                             rows.getString(3), Json.mapper().readValue(rows.getString(4), STRINGS),
                             Json.mapper().readValue(rows.getString(5), STRINGS), rows.getString(6), rows.getString(7),
-                            rows.getInt(8), rows.getBoolean(9))));
+                            rows.getInt(8), rows.getBoolean(9), StoredDeadlines.fromJson(rows.getString(10)))));
                 }
                 return agents;
             }

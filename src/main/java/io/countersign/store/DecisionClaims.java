@@ -5,6 +5,7 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository.ClaimResult;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
@@ -33,22 +34,31 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * and history, which its paused state holds) and sends the change's NOTIFY, or returns no row and sends
      * nothing when nothing was claimed.
      */
-    private static final String CLAIM_IN_ONE_STATEMENT = "WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
-            + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = :owner,"
-            + " updated_at = :decidedAt, queued_at = :queuedAt, epoch = r.epoch + 1"
-            + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest"
-            + " RETURNING " + RunRows.RUN_COLUMN_NAMES.stream().map(column -> column.equals("transcript")
-            || column.equals("history") ? "NULL AS " + column : "r." + column).collect(Collectors.joining(", "))
-            + ", r.pause_number, r.claimed_decision),"
-            + " decided AS (INSERT INTO decisions (id, run_id, pause_number, " + DECISION_COLUMNS + ")"
-            + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed)"
-            + " SELECT c.*, " + ChangeFeed.NOTIFY_CALL + " FROM claimed c";
+    private static final String CLAIM_IN_ONE_STATEMENT = claimInOneStatement("");
+    /** The condition a deadline's fallback adds to its claim: the deadline passed when it decided. */
+    private static final String DUE = "r.deadline <= :decidedAt";
+    /** The same claim for a deadline's fallback: it holds only while the run's deadline has passed. */
+    private static final String CLAIM_DUE_IN_ONE_STATEMENT = claimInOneStatement(" AND " + DUE);
     /** The decision taken on a card and the run's latest decision, newest pause first. */
     private static final String SELECT_DECISIONS = "SELECT " + RunRows.decisionColumns("d", "") + " FROM decisions d"
             + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
             + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = :runId)) ORDER BY d.pause_number DESC";
 
 
+
+    /** The PostgreSQL claim's statement, with a further condition on the run {@code r}. */
+    private static String claimInOneStatement(String condition) {
+        return "WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
+                + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = :owner,"
+                + " updated_at = :decidedAt, queued_at = :queuedAt, epoch = r.epoch + 1"
+                + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest" + condition
+                + " RETURNING " + RunRows.RUN_COLUMN_NAMES.stream().map(column -> column.equals("transcript")
+                || column.equals("history") ? "NULL AS " + column : "r." + column).collect(Collectors.joining(", "))
+                + ", r.pause_number, r.claimed_decision),"
+                + " decided AS (INSERT INTO decisions (id, run_id, pause_number, " + DECISION_COLUMNS + ")"
+                + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed)"
+                + " SELECT c.*, " + ChangeFeed.NOTIFY_CALL + " FROM claimed c";
+    }
 
     /**
      * Claims a waiting run for the decision; the run goes to {@code claimedStatus}: running under this process, or
@@ -83,7 +93,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         boolean queued = claimedStatus == RunStatus.QUEUED;
         String what = "commit the decision on run " + runId;
         Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
-            try (NamedStatement statement = NamedStatement.prepare(connection, CLAIM_IN_ONE_STATEMENT)) {
+            try (NamedStatement statement = NamedStatement.prepare(connection,
+                    byDeadline(decision) ? CLAIM_DUE_IN_ONE_STATEMENT : CLAIM_IN_ONE_STATEMENT)) {
                 statement.set("claimedStatus", claimedStatus.code())
                         .set("owner", queued ? null : session.id())
                         .set("queuedAt", queued ? decision.decidedAt() : null)
@@ -162,9 +173,15 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     int pauseNumber;
                     boolean claimed;
                     String digest;
+                    boolean due;
                     try (NamedStatement select = NamedStatement.prepare(connection, "SELECT " + RunRows.RUN_COLUMNS
-                            + ", r.digest, r.pause_number, r.claimed_decision FROM runs r WHERE r.id = :runId"
+                            + ", r.digest, r.pause_number, r.claimed_decision, " + (byDeadline(decision)
+                            ? "CASE WHEN " + DUE + " THEN 1 ELSE 0 END" : "1") + " AS due"
+                            + " FROM runs r WHERE r.id = :runId"
                             + database.dialect().lockRowsOf("r"))) {
+                        if (byDeadline(decision)) {
+                            select.set("decidedAt", decision.decidedAt());
+                        }
                         try (ResultSet row = select.set("runId", runId).executeQuery()) {
                             if (!row.next()) {
                                 return new ClaimResult.NotWaiting(null);
@@ -174,10 +191,16 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                             row.getLong("claimed_decision");
                             claimed = !row.wasNull();
                             digest = row.getString("digest");
+                            due = row.getInt("due") == 1;
                         }
                     }
                     // A decision on the run's current card would have taken it out of waiting: none exists here.
-                    if (run.status() == expectedStatus(decision) && digest.equals(decision.digest())) {
+                    boolean claimable = run.status() == expectedStatus(decision) && digest.equals(decision.digest());
+                    if (claimable && !due) {
+                        // The deadline moved (an Extend) since the sweep found it passed: the card waits on.
+                        return new ClaimResult.Stale(digest);
+                    }
+                    if (claimable) {
                         long decisionId = insertDecision(connection, decision, pauseNumber, start);
                         StoredRun claimedRun = commitClaim(connection, decision, decisionId, run, claimedStatus);
                         writeStart(connection, claimedRun, start, decisionId);
@@ -315,5 +338,10 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         }
         CallJournal.clear(connection, state.runId());
         AuditChain.withdrawn(connection, at, withdrawn);
+    }
+
+    /** A deadline's fallback, which may claim only a run whose deadline passed. */
+    private static boolean byDeadline(DecisionRecord decision) {
+        return decision.decidedBy().equals(DecisionDeadlines.ACTOR);
     }
 }

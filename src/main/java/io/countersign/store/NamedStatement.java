@@ -88,6 +88,12 @@ final class NamedStatement implements AutoCloseable {
                 : set(name, value.intValue());
     }
 
+    /** A number, or SQL NULL for {@code null}. */
+    NamedStatement set(String name, Long value) throws SQLException {
+        return value == null ? bind(name, (jdbc, place) -> jdbc.setNull(place, Types.BIGINT))
+                : set(name, value.longValue());
+    }
+
     /** A time as the store keeps it, in nanoseconds since the epoch, or SQL NULL for {@code null}. */
     NamedStatement set(String name, Instant value) throws SQLException {
         return value == null ? bind(name, (jdbc, place) -> jdbc.setNull(place, Types.BIGINT))

@@ -83,11 +83,12 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                     + " iterations = :iterations, prompt_tokens = :promptTokens,"
                     + " completion_tokens = :completionTokens, failure_reason = :failureReason,"
                     + " failure_message = :failureMessage, claimed_decision = NULL, owner = NULL,"
-                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL"
+                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL, " + StoredDeadlines.SET_PAUSE
                     + " WHERE r.id = :runId AND " + LockedRun.DRIVEN)) {
                 update.set("status", outcome.status().code()).set("at", at)
                         .set("waitingSince", state == null ? null : at).set("pauses", state == null ? 0 : 1);
                 RunRows.bindPausedState(update, state);
+                StoredDeadlines.bindPause(update, connection, state, at);
                 update.set("transcript", PausedStateCodec.transcriptToTree(outcome.transcript()).toString())
                         .set("history", PausedStateCodec.historyToTree(outcome.history()).toString())
                         .set("iterations", outcome.counters().iterations())
@@ -164,13 +165,13 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
     List<WaitingRunSummary> waitingSummaries() {
         return database.read("list the waiting runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, status, agent, initiator,"
-                    + " prompt, waiting_since, digest, waiting_tools, refused_count,"
+                    + " prompt, waiting_since, digest, waiting_tools, refused_count, " + StoredDeadlines.COLUMNS + ","
                     + " CASE WHEN waiting_tools IS NULL THEN paused_state END AS unsummarized_state"
                     + " FROM runs WHERE " + WAITING + " ORDER BY waiting_since, id")) {
                 List<WaitingRunSummary> waiting = new ArrayList<>();
                 try (ResultSet found = waitingStatuses(select).executeQuery()) {
                     while (found.next()) {
-                        waiting.add(rows.summary(found));
+                        waiting.add(rows.summary(found).withDeadline(StoredDeadlines.read(found).orElse(null)));
                     }
                 }
                 return waiting;

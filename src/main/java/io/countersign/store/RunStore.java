@@ -1,11 +1,14 @@
 package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RecentToolCalls;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
@@ -30,7 +33,7 @@ import java.util.Optional;
  * current {@link RunLease}, checked in the writing statement, so neither a process taken for stopped nor a thread
  * that lost the run to another can act on it.
  */
-public final class RunStore implements RunRepository, RunQueue, RecentToolCalls {
+public final class RunStore implements RunRepository, RunQueue, RecentToolCalls, RunDeadlines {
     private final RunRecords runs;
     private final DecisionClaims claims;
     private final WorkerQueue queue;
@@ -38,6 +41,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
     private final Database database;
     private final StoreSession session;
     private final HandedBackRuns handedBack;
+    private final DeadlineRows deadlines;
 
     RunStore(Database database, StoreSession session) {
         RunRows rows = new RunRows();
@@ -48,6 +52,27 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls 
         this.database = database;
         this.session = session;
         this.handedBack = new HandedBackRuns(database, session, rows);
+        this.deadlines = new DeadlineRows(database);
+    }
+
+    @Override
+    public List<String> due(Instant now, int limit) {
+        return deadlines.due(now, limit);
+    }
+
+    @Override
+    public Optional<RunDeadline> deadline(String runId) {
+        return deadlines.deadline(runId);
+    }
+
+    @Override
+    public boolean escalate(String runId, String digest, Instant now, GovernanceEvent event) {
+        return deadlines.escalate(runId, digest, now, event);
+    }
+
+    @Override
+    public ExtendResult extend(String runId, String by, Instant at, GovernanceEvent event) {
+        return deadlines.extend(runId, by, at, event);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.run.DecisionDeadlines;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -100,15 +101,26 @@ final class SharedStoreInit {
                 + " AND NOT (decisions.kind = 'APPROVAL' AND decisions.verdicts::jsonb @> '[{\"approved\": true}]'"
                 + " AND EXISTS (SELECT 1 FROM " + schema + ".runs r JOIN " + schema + ".agent_configurations a"
                 + " ON a.name = r.agent WHERE r.id = decisions.run_id AND a.four_eyes AND r.initiator = session_user))";
+        // A deadline's fallback, which any process that sweeps may record: never an approval, and only on a card
+        // whose deadline passed by the database's clock (with 30 s for the clocks of the sweeping machines).
+        String deadline = "decided_by = '" + DecisionDeadlines.ACTOR + "'"
+                + " AND NOT (COALESCE(decisions.verdicts, '[]')::jsonb @> '[{\"approved\": true}]')"
+                + " AND EXISTS (SELECT 1 FROM " + schema + ".runs r WHERE r.id = decisions.run_id"
+                + " AND r.status IN (" + waiting + ") AND r.digest = decisions.digest AND r.deadline"
+                + " <= (extract(epoch FROM clock_timestamp()) * 1000000000)::bigint + 30000000000)";
         List<String> sql = new ArrayList<>();
         sql.add("ALTER TABLE " + decisions + " ENABLE ROW LEVEL SECURITY");
-        for (String policy : List.of("countersign_read", "countersign_decide", "countersign_mark", "countersign_take_back")) {
+        for (String policy : List.of("countersign_read", "countersign_decide", "countersign_deadline",
+                "countersign_mark", "countersign_take_back")) {
             sql.add("DROP POLICY IF EXISTS " + policy + " ON " + decisions);
         }
         sql.add("CREATE POLICY countersign_read ON " + decisions + " FOR SELECT USING (true)");
         sql.add("CREATE POLICY countersign_decide ON " + decisions + " FOR INSERT TO "
                 + SharedAccess.Group.OPERATOR.roleName() + ", " + SharedAccess.Group.ADMIN.roleName()
                 + " WITH CHECK (" + decide + ")");
+        sql.add("CREATE POLICY countersign_deadline ON " + decisions + " FOR INSERT TO "
+                + SharedAccess.Group.OPERATOR.roleName() + ", " + SharedAccess.Group.ADMIN.roleName() + ", "
+                + SharedAccess.Group.WORKER.roleName() + " WITH CHECK (" + deadline + ")");
         sql.add("CREATE POLICY countersign_mark ON " + decisions + " FOR UPDATE USING (true)");
         sql.add("CREATE POLICY countersign_take_back ON " + decisions + " FOR DELETE USING (true)");
         return sql;

@@ -3,18 +3,21 @@ package io.countersign.store;
 import io.countersign.engine.Names;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.ModelConfiguration;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * An agent configuration as the store keeps it: the model by name, and the declarative tool-call policies as
- * the JSON text the caller gave (the caller parses it; the store checks only that it is a JSON array).
+ * the JSON text the caller gave (the caller parses it; the store checks only that it is a JSON array), and its
+ * decision deadlines.
  */
 public record StoredAgentConfiguration(String name, String systemPrompt, String modelName, List<String> toolGroups,
                                        List<String> allowedTools, String workspace, String toolCallPolicies,
-                                       int maxRounds, boolean fourEyes) {
+                                       int maxRounds, boolean fourEyes, DecisionDeadlines deadlines) {
     public StoredAgentConfiguration {
+        deadlines = deadlines == null ? DecisionDeadlines.NONE : deadlines;
         Names.requireCode(name, "agent configuration name");
         Names.requireCode(modelName, "agent configuration \"" + name + "\": model configuration name");
         systemPrompt = systemPrompt == null ? "" : systemPrompt;
@@ -27,11 +30,19 @@ public record StoredAgentConfiguration(String name, String systemPrompt, String 
         }
     }
 
+    /** A configuration whose cards wait without a deadline. */
+    public StoredAgentConfiguration(String name, String systemPrompt, String modelName, List<String> toolGroups,
+                                    List<String> allowedTools, String workspace, String toolCallPolicies,
+                                    int maxRounds, boolean fourEyes) {
+        this(name, systemPrompt, modelName, toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds,
+                fourEyes, DecisionDeadlines.NONE);
+    }
+
     /** The stored form of an engine configuration, with its policies written as JSON by the caller. */
     public static StoredAgentConfiguration of(AgentConfiguration agent, String toolCallPoliciesJson) {
         return new StoredAgentConfiguration(agent.name(), agent.systemPrompt(), agent.model().name(),
                 agent.toolGroups(), agent.allowedTools(), agent.workspace(), toolCallPoliciesJson, agent.maxRounds(),
-                agent.fourEyes());
+                agent.fourEyes(), agent.deadlines());
     }
 
     /** The engine configuration, given the model it names and the policies the caller parsed. */
@@ -42,6 +53,6 @@ public record StoredAgentConfiguration(String name, String systemPrompt, String 
                     + modelName + "\", not \"" + model.name() + "\"");
         }
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace, policies,
-                maxRounds, fourEyes);
+                maxRounds, fourEyes, deadlines);
     }
 }

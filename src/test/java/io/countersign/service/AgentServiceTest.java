@@ -2,6 +2,12 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.Role;
+import io.countersign.engine.run.DeadlineAction;
+import io.countersign.engine.run.DeadlineRule;
+import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
@@ -9,7 +15,9 @@ import io.countersign.store.StoredAgentConfiguration;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +83,47 @@ class AgentServiceTest {
     }
 
     @Test
+    void deadlinesAreImportedAndExportedBack() throws Exception {
+        String json = file(SCRIPTED, "{\"name\": \"triage\", \"model\": \"replay\", \"toolGroups\": [\"files\"],"
+                + " \"decisionDeadline\": \"90s\", \"onDeadline\": \"escalate\", \"escalationRole\": \"operator\","
+                + " \"toolDeadlines\": {\"fs_write\": {\"decisionDeadline\": \"5m\", \"onDeadline\": \"cancel\"},"
+                + " \"intake_form\": {\"decisionDeadline\": \"8h\", \"onDeadline\": \"cancel\"}}}");
+        agents.importJson(demo.admin, json);
+
+        DecisionDeadlines saved = demo.runtime.store().configurations().findAgent("triage").orElseThrow().deadlines();
+        assertThat(saved.agentRule()).isEqualTo(new DeadlineRule(Duration.ofSeconds(90), DeadlineAction.ESCALATE));
+        assertThat(saved.escalationRole()).isEqualTo(Role.OPERATOR);
+        assertThat(saved.toolRules()).containsEntry("fs_write",
+                new DeadlineRule(Duration.ofMinutes(5), DeadlineAction.CANCEL));
+        Path exported = folder.resolve("agents.json");
+        agents.exportFile(demo.admin, exported);
+        JsonNode triage = StreamSupport.stream(new ObjectMapper().readTree(exported.toFile()).get("agents")
+                .spliterator(), false).filter(agent -> agent.get("name").asText().equals("triage")).findFirst()
+                .orElseThrow();
+        assertThat(triage.get("decisionDeadline").asText()).isEqualTo("90s");
+        assertThat(triage.get("onDeadline").asText()).isEqualTo("escalate");
+        assertThat(triage.get("escalationRole").asText()).isEqualTo("operator");
+        assertThat(triage.get("toolDeadlines").toString()).isEqualTo("{\"fs_write\":{\"decisionDeadline\":\"5m\","
+                + "\"onDeadline\":\"cancel\"},\"intake_form\":{\"decisionDeadline\":\"8h\",\"onDeadline\":\"cancel\"}}");
+    }
+
+    @Test
+    void badDeadlinesNameTheFieldAndTheValue() {
+        String json = file(SCRIPTED, "{\"name\": \"a\", \"model\": \"replay\", \"decisionDeadline\": \"soon\"},"
+                + " {\"name\": \"b\", \"model\": \"replay\", \"decisionDeadline\": \"1h\", \"onDeadline\": \"wait\"},"
+                + " {\"name\": \"c\", \"model\": \"replay\", \"toolDeadlines\": {\"intake_form\":"
+                + " {\"decisionDeadline\": \"1h\", \"onDeadline\": \"deny\"}}}");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json))
+                .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                        "agents[0] \"a\": decisionDeadline must be a whole number of seconds, minutes or hours such"
+                                + " as 90s, 30m or 8h, got \"soon\"",
+                        "agents[1] \"b\": onDeadline must be one of deny, cancel, escalate, got \"wait\"",
+                        "agents[2] \"c\": \"toolDeadlines\" \"intake_form\" asks for typed input, whose deadline can"
+                                + " only cancel the run: onDeadline must be \"cancel\", got \"deny\""));
+    }
+
+    @Test
     void everyWrongEntryAndFieldIsNamedAndNothingIsSaved() {
         String json = file(SCRIPTED + ", {\"name\": \"eu\", \"provider\": \"openai\", \"model\": \"gpt\","
                         + " \"trustZone\": \"eu\", \"temperature\": 3}",
@@ -92,7 +141,8 @@ class AgentServiceTest {
                                 + " interaction, web",
                         "agents[0] \"triage\": \"maxRounds\" must be a whole number of at least 1, got 0",
                         "agents[1] \"ok\": unknown field \"colour\"; expected one of name, systemPrompt, model,"
-                                + " toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds, fourEyes"))
+                                + " toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds, fourEyes,"
+                                + " decisionDeadline, onDeadline, escalationRole, toolDeadlines"))
                 .hasMessageStartingWith("the configuration: 6 problems: ")
                 .hasMessageEndingWith("; nothing was imported");
         assertThat(demo.runtime.store().configurations().findModel("replay")).isEmpty();

@@ -126,6 +126,20 @@ class PostgresPrivilegeAttackTest {
     }
 
     @Test
+    void aDeadlinesDecisionPassesOnlyAsADenialOfACardWhoseDeadlinePassed() throws Exception {
+        refusedByPostgres("olga", decision(othersRun, othersDigest, "deadline", false));
+        try (Connection olga = raw("olga"); Statement statement = olga.createStatement()) {
+            olga.setAutoCommit(false);
+            statement.execute("UPDATE runs SET deadline = 1 WHERE id = '" + othersRun + "'");
+            statement.execute(decision(othersRun, othersDigest, "deadline", false));
+            assertThatThrownBy(() -> statement.execute(decision(othersRun, othersDigest, "deadline", true)))
+                    .isInstanceOfSatisfying(SQLException.class,
+                            refused -> assertThat(refused.getSQLState()).isEqualTo(INSUFFICIENT_PRIVILEGE));
+            olga.rollback();
+        }
+    }
+
+    @Test
     void anOperatorCannotApproveTheirOwnRunUnderFourEyes() {
         refusedByPostgres("olga", decision(ownRun, ownDigest, "olga", true));
 

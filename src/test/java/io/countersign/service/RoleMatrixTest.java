@@ -44,6 +44,7 @@ class RoleMatrixTest {
             Map.entry(Operation.SUBMIT_INPUT, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.RUN_WORKER, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.EXTEND_DEADLINE, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             // supervisor: browses events and decisions, exports them, opens timelines; never decides or changes
             Map.entry(Operation.VIEW_TIMELINE, EnumSet.of(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN)),
             Map.entry(Operation.QUERY_EVENTS, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
@@ -95,6 +96,7 @@ class RoleMatrixTest {
                 Map.entry(Operation.TEST_SERVERS, actor -> demo.runtime.servers().test(actor, "no-such-server")),
                 Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, actor -> demo.runtime.execution()
                         .settleUnknownOutcome(actor, approval, false)),
+                Map.entry(Operation.EXTEND_DEADLINE, actor -> demo.runtime.runs().extend(actor, approval)),
                 Map.entry(Operation.RUN_WORKER, actor -> demo.runtime.execution().worker(actor,
                         RunWorker.Options.defaults(), progress -> { })),
                 Map.entry(Operation.IMPORT_AGENTS, actor -> demo.runtime.agents().importJson(actor, "{}")),

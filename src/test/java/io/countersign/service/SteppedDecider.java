@@ -50,7 +50,7 @@ public final class SteppedDecider {
                             InvocationRules.none().preApprovalPolicy())
                     .events(store.events())
                     .build();
-            DefaultRunService service = new DefaultRunService(runs, new AgentDirectory(store.configurations()), loop,
+            DefaultRunService service = new DefaultRunService(runs, store.runs(), new AgentDirectory(store.configurations()), loop,
                     registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
                     store.users(), Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random()));

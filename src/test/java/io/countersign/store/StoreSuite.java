@@ -182,7 +182,7 @@ abstract class StoreSuite {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13", "14");
+                        "13", "14", "16");
             }
         }
 
@@ -217,7 +217,7 @@ abstract class StoreSuite {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 14")
+                    .hasMessageContaining("knows up to version 16")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 

@@ -7,16 +7,18 @@ import io.countersign.service.RunCard;
 import java.util.function.Consumer;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Pos;
+import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.feather.Feather;
 import org.kordamp.ikonli.javafx.FontIcon;
 
 /**
  * The top of a card, approval or input: the banner, who and which run, how long it has waited and for what,
- * and a link to the run's timeline.
+ * its deadline with Extend, and a link to the run's timeline.
  */
 public final class CardHeader extends VBox {
     private final BannerView banner = new BannerView();
@@ -25,6 +27,9 @@ public final class CardHeader extends VBox {
     private final Hyperlink timeline = new Hyperlink();
     private final Label loading = new Label();
     private final Badge refused = new Badge("", Badge.Kind.REFUSED);
+    private final Label deadline = new Label();
+    private final Button extend = new Button();
+    private final HBox deadlineLine = new HBox(10);
 
     public CardHeader() {
         getStyleClass().add("card-top");
@@ -36,9 +41,17 @@ public final class CardHeader extends VBox {
         loading.getStyleClass().add("card-loading");
         refused.setVisible(false);
         refused.setManaged(false);
+        deadline.getStyleClass().add("card-deadline");
+        extend.getStyleClass().addAll("extend-deadline", "small");
+        extend.setGraphic(new FontIcon(Feather.CLOCK));
+        deadline.setMinWidth(Region.USE_PREF_SIZE);
+        extend.setMinWidth(Region.USE_PREF_SIZE);
         HBox line = new HBox(12, waiting, refused, timeline);
         line.setAlignment(Pos.BASELINE_LEFT);
-        VBox header = new VBox(2, title, line);
+        // a line of its own: beside the waiting time it would be cut short in a narrow card
+        deadlineLine.getChildren().setAll(deadline, extend);
+        deadlineLine.setAlignment(Pos.CENTER_LEFT);
+        VBox header = new VBox(2, title, line, deadlineLine);
         header.getStyleClass().add("card-header");
         getChildren().addAll(banner, header, loading);
     }
@@ -74,11 +87,38 @@ public final class CardHeader extends VBox {
         refused.visibleProperty().bind(Bindings.createBooleanBinding(() -> session.cardProperty().get() != null
                 && !session.cardProperty().get().refused().isEmpty(), session.cardProperty()));
         refused.managedProperty().bind(refused.visibleProperty());
+        bindDeadline(session, messages);
         title.textProperty().bind(Bindings.createStringBinding(() -> {
             RunCard card = session.cardProperty().get();
             return card == null ? "" : messages.get("card.title", card.agent(), messages.shortRunId(card.runId()),
                     card.initiator());
         }, session.cardProperty()));
+    }
+
+    /** The time left, coloured as it runs out, and Extend for those who decide cards. */
+    private void bindDeadline(CardSession session, Messages messages) {
+        CardDeadline due = session.deadline();
+        deadline.textProperty().bind(due.textProperty());
+        deadlineLine.visibleProperty().bind(due.deadlineProperty().isNotNull());
+        deadlineLine.managedProperty().bind(deadlineLine.visibleProperty());
+        due.urgencyProperty().addListener((o, was, now) -> showUrgency(now));
+        showUrgency(due.urgencyProperty().get());
+        extend.setText(messages.get("card.deadline.extend"));
+        extend.setAccessibleText(messages.get("card.deadline.extend"));
+        extend.setOnAction(event -> due.extend());
+        extend.visibleProperty().bind(due.deadlineProperty().isNotNull().and(Bindings.createBooleanBinding(
+                session::mayDecide)).and(session.finishedProperty().not()));
+        extend.managedProperty().bind(extend.visibleProperty());
+        extend.disableProperty().bind(due.canExtendProperty().not());
+    }
+
+    private void showUrgency(CardDeadline.Urgency urgency) {
+        deadline.getStyleClass().removeAll("deadline-amber", "deadline-red");
+        if (urgency == CardDeadline.Urgency.AMBER) {
+            deadline.getStyleClass().add("deadline-amber");
+        } else if (urgency == CardDeadline.Urgency.RED) {
+            deadline.getStyleClass().add("deadline-red");
+        }
     }
 
     /** What a click on the refused-calls badge does, such as scrolling to them. */

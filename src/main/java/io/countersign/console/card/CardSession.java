@@ -42,6 +42,7 @@ public final class CardSession {
     private final ReadOnlyBooleanWrapper finished = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final StringBinding waitingText;
+    private final CardDeadline deadline;
     private String runId;
     private int generation;
 
@@ -57,6 +58,7 @@ public final class CardSession {
                         : messages.get("card.waiting", messages.elapsed(
                         Duration.between(card.get().waitingSince(), clock.now()))),
                 card, clock.nowProperty());
+        this.deadline = new CardDeadline(service, actor, executor, clock, messages, connection, banner::set);
     }
 
     /** Asks the service for the card of a run; {@code show} gets it, unless the person moved on meanwhile. */
@@ -67,6 +69,7 @@ public final class CardSession {
         banner.set(null);
         finished.set(false);
         busy.set(true);
+        deadline.load(runId);
         Tasks.create(() -> service.card(actor, runId))
                 .onSuccess(found -> {
                     if (asked == generation) {
@@ -96,6 +99,7 @@ public final class CardSession {
         finished.set(false);
         banner.set(null);
         card.set(shown);
+        deadline.load(shown.runId());
     }
 
     /**
@@ -109,6 +113,7 @@ public final class CardSession {
             return;
         }
         int asked = generation;
+        deadline.load(shown.runId());
         Tasks.create(() -> service.card(actor, shown.runId()))
                 .onSuccess(found -> {
                     if (asked == generation) {
@@ -220,6 +225,11 @@ public final class CardSession {
     /** Whether the card is loading or a decision is on its way. */
     public ReadOnlyBooleanProperty busyProperty() {
         return busy.getReadOnlyProperty();
+    }
+
+    /** The card's deadline: time left and Extend. */
+    public CardDeadline deadline() {
+        return deadline;
     }
 
     /** "waiting 4 min", following the live clock. */

@@ -8,19 +8,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import javafx.collections.ObservableList;
 
 /**
- * An answer of the service made ready for the inbox: sorted oldest first, by run, with the text a search looks
- * in and the filter choices. Built off the JavaFX thread; it shares nothing with the view model.
+ * An answer of the service made ready for the inbox: sorted in the order chosen (oldest first, or by deadline), by
+ * run, with the text a search looks in and the filter choices. Built off the JavaFX thread; it shares nothing with
+ * the view model.
  */
 record InboxAnswer(List<WaitingRun> sorted, Map<String, WaitingRun> byId, Map<String, String> searchTexts,
                    InboxChoices choices) {
-    private static final Comparator<WaitingRun> OLDEST_FIRST =
-            Comparator.comparing(WaitingRun::waitingSince).thenComparing(WaitingRun::runId);
-
-    static InboxAnswer of(List<WaitingRun> fresh) {
+    static InboxAnswer of(List<WaitingRun> fresh, Comparator<WaitingRun> order) {
         List<WaitingRun> sorted = new ArrayList<>(fresh);
-        sorted.sort(OLDEST_FIRST);
+        sorted.sort(order);
         Map<String, WaitingRun> byId = new HashMap<>();
         Map<String, String> searchTexts = new HashMap<>();
         for (WaitingRun run : sorted) {
@@ -53,14 +52,19 @@ record InboxAnswer(List<WaitingRun> sorted, Map<String, WaitingRun> byId, Map<St
 
     /**
      * Brings a list of runs to this answer in place: unchanged rows stay, gone rows leave, new rows take their
-     * place by age.
+     * place in the order; rows out of order among themselves are all put in it again.
      */
-    void mergeInto(List<WaitingRun> runs) {
+    void mergeInto(ObservableList<WaitingRun> runs) {
         // a run that paused again sits elsewhere by age: take it out and put it back in its place
         runs.removeIf(run -> {
             WaitingRun now = byId.get(run.runId());
             return now == null || !now.waitingSince().equals(run.waitingSince());
         });
+        if (!inOrder(runs)) {
+            // another order (a deadline moved, the order chosen changed): rows in place would be in the wrong one
+            runs.setAll(sorted);
+            return;
+        }
         for (int i = 0; i < sorted.size(); i++) {
             WaitingRun run = sorted.get(i);
             if (i < runs.size() && runs.get(i).runId().equals(run.runId())) {
@@ -71,6 +75,23 @@ record InboxAnswer(List<WaitingRun> sorted, Map<String, WaitingRun> byId, Map<St
                 runs.add(i, run);
             }
         }
+    }
+
+    /** Whether the rows kept stand in this answer's order among themselves. */
+    private boolean inOrder(List<WaitingRun> runs) {
+        Map<String, Integer> place = new HashMap<>();
+        for (int i = 0; i < sorted.size(); i++) {
+            place.put(sorted.get(i).runId(), i);
+        }
+        int last = -1;
+        for (WaitingRun run : runs) {
+            int at = place.get(run.runId());
+            if (at < last) {
+                return false;
+            }
+            last = at;
+        }
+        return true;
     }
 
     private static String searchText(WaitingRun run) {

@@ -4,6 +4,7 @@ import io.countersign.service.WaitingRun;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import javafx.collections.ObservableList;
 
 /** The agents and first tools of some runs, each sorted, for the inbox's filters. */
 record InboxChoices(List<String> agents, List<String> tools) {
@@ -19,5 +20,15 @@ record InboxChoices(List<String> agents, List<String> tools) {
             }
         }
         return new InboxChoices(List.copyOf(agentNames), List.copyOf(toolNames));
+    }
+
+    /** Puts these choices into the filters' lists, leaving a list that has them already untouched. */
+    void showIn(ObservableList<String> agentChoices, ObservableList<String> toolChoices) {
+        if (!agentChoices.equals(agents)) {
+            agentChoices.setAll(agents);
+        }
+        if (!toolChoices.equals(tools)) {
+            toolChoices.setAll(tools);
+        }
     }
 }

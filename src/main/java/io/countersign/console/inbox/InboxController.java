@@ -4,6 +4,7 @@ import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
 import io.countersign.console.input.AskedQuestionsView;
 import io.countersign.console.input.AskedQuestionsViewModel;
+import io.countersign.service.InboxOrder;
 import io.countersign.service.WaitingRun;
 import java.util.Objects;
 import javafx.beans.property.ObjectProperty;
@@ -42,6 +43,8 @@ public final class InboxController implements FxController {
     @FXML
     private ComboBox<InboxKind> kindFilter;
     @FXML
+    private ComboBox<InboxOrder> sortChoice;
+    @FXML
     private ListView<WaitingRun> list;
     @FXML
     private VBox noMatch;
@@ -72,18 +75,11 @@ public final class InboxController implements FxController {
         wireChoice(agentFilter, viewModel.agents(), viewModel.agentProperty(), messages.get("inbox.filter.anyAgent"));
         wireChoice(toolFilter, viewModel.tools(), viewModel.toolProperty(), messages.get("inbox.filter.anyTool"));
         kindFilter.getItems().setAll(InboxKind.values());
-        kindFilter.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(InboxKind kind) {
-                return kind == null ? "" : messages.get("inbox.filter.kind." + kind.name());
-            }
-
-            @Override
-            public InboxKind fromString(String text) {
-                throw new UnsupportedOperationException("the kind filter is not editable");
-            }
-        });
+        kindFilter.setConverter(named("inbox.filter.kind."));
         kindFilter.valueProperty().bindBidirectional(viewModel.kindProperty());
+        sortChoice.getItems().setAll(InboxOrder.values());
+        sortChoice.setConverter(named("inbox.sort."));
+        sortChoice.valueProperty().bindBidirectional(viewModel.orderProperty());
 
         list.setItems(viewModel.visibleRuns());
         list.setCellFactory(view -> new InboxCell(viewModel, messages));
@@ -172,5 +168,20 @@ public final class InboxController implements FxController {
     /** Whether the search box has the focus. */
     public boolean searchFocused() {
         return search.isFocused();
+    }
+
+    /** Shows each choice of a list that cannot be typed in by its bundle text, {@code prefix + NAME}. */
+    private <E extends Enum<E>> StringConverter<E> named(String prefix) {
+        return new StringConverter<>() {
+            @Override
+            public String toString(E choice) {
+                return choice == null ? "" : messages.get(prefix + choice.name());
+            }
+
+            @Override
+            public E fromString(String text) {
+                throw new UnsupportedOperationException("the list is not editable");
+            }
+        };
     }
 }

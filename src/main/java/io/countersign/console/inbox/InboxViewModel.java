@@ -5,6 +5,7 @@ import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
+import io.countersign.service.InboxOrder;
 import io.countersign.service.RunService;
 import io.countersign.service.WaitingRun;
 import java.time.Duration;
@@ -18,7 +19,9 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import javafx.application.Platform;
+import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.StringBinding;
@@ -57,6 +60,7 @@ public final class InboxViewModel {
     private final ObjectProperty<String> agent = new SimpleObjectProperty<>();
     private final ObjectProperty<String> tool = new SimpleObjectProperty<>();
     private final ObjectProperty<InboxKind> kind = new SimpleObjectProperty<>(InboxKind.ANY);
+    private final ObjectProperty<InboxOrder> order = new SimpleObjectProperty<>(InboxOrder.WAITING);
     private final ReadOnlyObjectWrapper<WaitingRun> selected = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper loaded = new ReadOnlyBooleanWrapper();
     private final BooleanBinding filtered;
@@ -79,10 +83,9 @@ public final class InboxViewModel {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.connection = Objects.requireNonNull(connection, "connection");
-        search.addListener((o, was, now) -> applyFilter());
-        agent.addListener((o, was, now) -> applyFilter());
-        tool.addListener((o, was, now) -> applyFilter());
-        kind.addListener((o, was, now) -> applyFilter());
+        // applyFilter reads every filter, so each one's next change is reported again
+        Stream.<Observable>of(search, agent, tool, kind).forEach(filter -> filter.addListener(o -> applyFilter()));
+        order.addListener((o, was, now) -> refresh());
         filtered = Bindings.createBooleanBinding(
                 () -> !search.get().isBlank() || agent.get() != null || tool.get() != null
                         || kind.get() != InboxKind.ANY, search, agent, tool, kind);
@@ -121,7 +124,8 @@ public final class InboxViewModel {
         }
         refreshing = true;
         // the answer is sorted and indexed on the executor: the JavaFX thread only takes it in
-        Tasks.create(() -> InboxAnswer.of(service.inbox(actor)))
+        var sort = order.get().comparator(actor);
+        Tasks.create(() -> InboxAnswer.of(service.inbox(actor), sort))
                 .onSuccess(result -> {
                     connection.succeeded();
                     lastLoadFailed = false;
@@ -157,7 +161,7 @@ public final class InboxViewModel {
      * new rows take their place by age. Runs that newly wait are announced once the inbox was loaded before.
      */
     public void replace(List<WaitingRun> fresh) {
-        replace(InboxAnswer.of(fresh));
+        replace(InboxAnswer.of(fresh, order.get().comparator(actor)));
     }
 
     private void replace(InboxAnswer fresh) {
@@ -187,7 +191,7 @@ public final class InboxViewModel {
             merging = false;
         }
         searchTexts.keySet().retainAll(byId.keySet());
-        showChoices(answer.choices());
+        answer.choices().showIn(agents, tools);
 
         if (current != null) {
             selected.set(byId.get(current.runId()));
@@ -213,7 +217,7 @@ public final class InboxViewModel {
             merging = false;
         }
         searchTexts.remove(runId);
-        showChoices(InboxChoices.of(runs));
+        InboxChoices.of(runs).showIn(agents, tools);
         if (index < 0) {
             return;
         }
@@ -235,7 +239,7 @@ public final class InboxViewModel {
         if (run != null && find(runId) == null) {
             List<WaitingRun> back = new ArrayList<>(runs);
             back.add(run);
-            replace(InboxAnswer.of(back));
+            replace(InboxAnswer.of(back, order.get().comparator(actor)));
         }
         refresh();
     }
@@ -302,15 +306,6 @@ public final class InboxViewModel {
         return runs.stream().filter(run -> run.runId().equals(runId)).findFirst().orElse(null);
     }
 
-    private void showChoices(InboxChoices choices) {
-        if (!agents.equals(choices.agents())) {
-            agents.setAll(choices.agents());
-        }
-        if (!tools.equals(choices.tools())) {
-            tools.setAll(choices.tools());
-        }
-    }
-
     private void applyFilter() {
         Predicate<WaitingRun> predicate = new InboxFilter(search.get(), agent.get(), tool.get(), kind.get())
                 .over(searchTexts);
@@ -369,6 +364,10 @@ public final class InboxViewModel {
 
     public ObjectProperty<InboxKind> kindProperty() {
         return kind;
+    }
+
+    public ObjectProperty<InboxOrder> orderProperty() {
+        return order;
     }
 
     public ReadOnlyObjectProperty<WaitingRun> selectedProperty() {

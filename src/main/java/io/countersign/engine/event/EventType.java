@@ -18,7 +18,13 @@ public enum EventType {
      * A tool asked the person behind a run for typed input during a call (an MCP server's elicitation); the reason
      * is the answer (accept, decline, cancel), the detail names the fields, never the values.
      */
-    INPUT_ELICITED("input_elicited");
+    INPUT_ELICITED("input_elicited"),
+    /** No one decided a card before its deadline: the fallback (deny or cancel, the reason code) was applied. */
+    APPROVAL_EXPIRED("approval_expired"),
+    /** No one decided a card before its deadline: it was escalated, and its deadline moved once. */
+    APPROVAL_ESCALATED("approval_escalated"),
+    /** A person moved a card's deadline once by its span. */
+    DEADLINE_EXTENDED("deadline_extended");
 
     private final String code;
 

@@ -8,11 +8,11 @@ import java.util.Objects;
 /**
  * How an agent runs: its model, which tools it may use (tool groups plus an allow-list of names), its system
  * prompt, its workspace folder (for file tools and the {@code workspace.boundary} rule), its intent policies,
- * the round cap, and whether the four-eyes rule applies to its runs.
+ * the round cap, whether the four-eyes rule applies to its runs, and how long its cards may wait for a decision.
  */
 public record AgentConfiguration(String name, String systemPrompt, ModelConfiguration model, List<String> toolGroups,
                                  List<String> allowedTools, String workspace, List<ToolCallPolicy> toolCallPolicies,
-                                 int maxRounds, boolean fourEyes) {
+                                 int maxRounds, boolean fourEyes, DecisionDeadlines deadlines) {
     public static final int DEFAULT_MAX_ROUNDS = 12;
 
     public AgentConfiguration {
@@ -22,9 +22,18 @@ public record AgentConfiguration(String name, String systemPrompt, ModelConfigur
         toolGroups = List.copyOf(toolGroups);
         allowedTools = List.copyOf(allowedTools);
         toolCallPolicies = List.copyOf(toolCallPolicies);
+        deadlines = deadlines == null ? DecisionDeadlines.NONE : deadlines;
         if (maxRounds < 1) {
             throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
         }
+    }
+
+    /** A configuration whose cards wait without a deadline. */
+    public AgentConfiguration(String name, String systemPrompt, ModelConfiguration model, List<String> toolGroups,
+                              List<String> allowedTools, String workspace, List<ToolCallPolicy> toolCallPolicies,
+                              int maxRounds, boolean fourEyes) {
+        this(name, systemPrompt, model, toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds, fourEyes,
+                DecisionDeadlines.NONE);
     }
 
     /** A configuration with the given model and tool groups and everything else at its default. */
@@ -41,36 +50,41 @@ public record AgentConfiguration(String name, String systemPrompt, ModelConfigur
     /** The same configuration talking to another model, as an intent policy may choose for one round. */
     public AgentConfiguration withModel(ModelConfiguration other) {
         return new AgentConfiguration(name, systemPrompt, other, toolGroups, allowedTools, workspace,
-                toolCallPolicies, maxRounds, fourEyes);
+                toolCallPolicies, maxRounds, fourEyes, deadlines);
     }
 
     public AgentConfiguration withWorkspace(String folder) {
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, folder, toolCallPolicies,
-                maxRounds, fourEyes);
+                maxRounds, fourEyes, deadlines);
     }
 
     public AgentConfiguration withToolCallPolicies(List<ToolCallPolicy> policies) {
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace, policies,
-                maxRounds, fourEyes);
+                maxRounds, fourEyes, deadlines);
     }
 
     public AgentConfiguration withMaxRounds(int rounds) {
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace,
-                toolCallPolicies, rounds, fourEyes);
+                toolCallPolicies, rounds, fourEyes, deadlines);
     }
 
     public AgentConfiguration withAllowedTools(List<String> names) {
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, names, workspace, toolCallPolicies,
-                maxRounds, fourEyes);
+                maxRounds, fourEyes, deadlines);
     }
 
     public AgentConfiguration withFourEyes(boolean required) {
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace,
-                toolCallPolicies, maxRounds, required);
+                toolCallPolicies, maxRounds, required, deadlines);
     }
 
     public AgentConfiguration withSystemPrompt(String prompt) {
         return new AgentConfiguration(name, prompt, model, toolGroups, allowedTools, workspace, toolCallPolicies,
-                maxRounds, fourEyes);
+                maxRounds, fourEyes, deadlines);
+    }
+
+    public AgentConfiguration withDeadlines(DecisionDeadlines rules) {
+        return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace,
+                toolCallPolicies, maxRounds, fourEyes, rules);
     }
 }

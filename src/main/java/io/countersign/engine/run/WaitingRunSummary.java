@@ -9,11 +9,12 @@ import java.util.Objects;
  * A waiting run as an inbox lists it, without its paused state: who started it and when it began to wait, the
  * names of the tools it waits on in call order (the calls awaiting approval, or the one input form), how many of
  * its calls a rule refused, and the digest of its card. A run whose stored summary or state does not decode is
- * listed all the same, with its {@code damage} said and no tools or digest, so that it hides no other run.
+ * listed all the same, with its {@code damage} said and no tools or digest, so that it hides no other run. Its
+ * {@code deadline} is {@code null} when it waits without one.
  */
 public record WaitingRunSummary(String runId, RunStatus status, String agent, String initiator, String prompt,
                                 Instant waitingSince, List<String> waitingTools, int refusedCount, String digest,
-                                String damage) {
+                                String damage, RunDeadline deadline) {
     public WaitingRunSummary {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
@@ -31,6 +32,19 @@ public record WaitingRunSummary(String runId, RunStatus status, String agent, St
         if (refusedCount < 0) {
             throw new IllegalArgumentException("run " + runId + " cannot have " + refusedCount + " refused calls");
         }
+    }
+
+    /** The summary of a waiting run without a deadline. */
+    public WaitingRunSummary(String runId, RunStatus status, String agent, String initiator, String prompt,
+                             Instant waitingSince, List<String> waitingTools, int refusedCount, String digest,
+                             String damage) {
+        this(runId, status, agent, initiator, prompt, waitingSince, waitingTools, refusedCount, digest, damage, null);
+    }
+
+    /** The same summary with this deadline. */
+    public WaitingRunSummary withDeadline(RunDeadline due) {
+        return new WaitingRunSummary(runId, status, agent, initiator, prompt, waitingSince, waitingTools, refusedCount,
+                digest, damage, due);
     }
 
     /** The summary of a waiting run that is not damaged. */

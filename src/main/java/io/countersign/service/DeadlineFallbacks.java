@@ -1,0 +1,142 @@
+package io.countersign.service;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.countersign.engine.Actor;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunDeadlines;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.DeadlineAction;
+import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PreparedResume;
+import io.countersign.engine.run.RunDeadline;
+import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Applies the fallback of every waiting run whose deadline passed, exactly once whichever process does it: a deny or
+ * a cancel is a decision by {@link DecisionDeadlines#ACTOR}, claimed with the same atomic claim a person's decision
+ * takes (and only while the deadline still has passed), so a person and the deadline never both win; an
+ * escalation is one conditional update.
+ */
+final class DeadlineFallbacks {
+    /** Runs looked at per query; a sweep queries again until no overdue run is left that it has not seen. */
+    private static final int BATCH = 500;
+    private static final Actor DEADLINE = new Actor(DecisionDeadlines.ACTOR, Set.of());
+
+    private final RunRepository runs;
+    private final RunDeadlines deadlines;
+    private final AgentDirectory agents;
+    private final ClaimedDecisions decisions;
+    private final Clock clock;
+    private final IdGenerator ids;
+
+    DeadlineFallbacks(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, ClaimedDecisions decisions,
+                      Clock clock, IdGenerator ids) {
+        this.runs = runs;
+        this.deadlines = deadlines;
+        this.agents = agents;
+        this.decisions = decisions;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    /** Applies every overdue run's fallback; what happened to each, earliest deadline first. */
+    List<DeadlineApplied> sweep() {
+        List<DeadlineApplied> applied = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        boolean more = true;
+        while (more) {
+            Instant now = clock.instant();
+            List<String> due = deadlines.due(now, BATCH + seen.size()).stream().filter(seen::add).toList();
+            more = !due.isEmpty();
+            due.forEach(runId -> applied.add(apply(runId, now)));
+        }
+        return applied;
+    }
+
+    private DeadlineApplied apply(String runId, Instant now) {
+        Optional<StoredRun> found = runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null);
+        Optional<RunDeadline> deadline = deadlines.deadline(runId).filter(due -> !due.due().isAfter(now));
+        if (found.isEmpty() || deadline.isEmpty()) {
+            return new DeadlineApplied(runId, DeadlineApplied.Outcome.LOST, null);
+        }
+        StoredRun run = found.get();
+        PausedState state = run.pausedState();
+        DeadlineAction action = deadline.get().action();
+        if (action == DeadlineAction.ESCALATE && !deadline.get().escalated()) {
+            GovernanceEvent event = event(EventType.APPROVAL_ESCALATED, "escalate", run, now,
+                    "escalated to " + deadline.get().escalationRole().name().toLowerCase(Locale.ROOT));
+            return new DeadlineApplied(runId, deadlines.escalate(runId, state.digest(), now, event)
+                    ? DeadlineApplied.Outcome.ESCALATED : DeadlineApplied.Outcome.LOST, null);
+        }
+        try {
+            return action == DeadlineAction.CANCEL || state.status() == RunStatus.WAITING_FOR_INPUT
+                    ? cancel(run, now) : deny(run, now);
+        } catch (RuntimeException e) {
+            return new DeadlineApplied(runId, DeadlineApplied.Outcome.NOT_APPLIED, e.getMessage());
+        }
+    }
+
+    /** Declines every waiting call, as a person's denial would, and carries the run on from the refusals. */
+    private DeadlineApplied deny(StoredRun run, Instant now) {
+        PausedState state = run.pausedState();
+        AgentConfiguration configuration = agents.get(run.agent());
+        List<ApprovalDecision.CallVerdict> verdicts = ApprovalDecision.denyAll(state, DEADLINE,
+                DecisionDeadlines.DENIAL_REASON).verdicts();
+        DecisionRecord decision = DecisionRecord.approval(run.runId(), DecisionDeadlines.ACTOR, now, state.digest(),
+                verdicts);
+        // Only approved calls' previews are checked again, so a denial of every call is always ready.
+        PreparedResume.Ready resume = (PreparedResume.Ready) decisions.prepare(state, configuration, DEADLINE,
+                decision);
+        GovernanceEvent decided = resume.start().decisionEvent();
+        GovernanceEvent expired = new GovernanceEvent(decided.id(), now, EventType.APPROVAL_EXPIRED, "deny",
+                decided.toolName(), null, run.runId(), decided.agentConfiguration(), DecisionDeadlines.ACTOR,
+                decided.model(), decision.summary());
+        RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(expired, resume.start().intents()));
+        if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+            return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
+        }
+        decisions.carryOut(claimed.run(), decision, resume);
+        return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.DENIED, null);
+    }
+
+    /** Ends the run as cancelled; nothing of its waiting turn runs. */
+    private DeadlineApplied cancel(StoredRun run, Instant now) {
+        PausedState state = run.pausedState();
+        boolean input = state.status() == RunStatus.WAITING_FOR_INPUT;
+        DecisionRecord decision = new DecisionRecord(run.runId(), DecisionDeadlines.ACTOR, now,
+                input ? DecisionRecord.Kind.INPUT : DecisionRecord.Kind.APPROVAL, state.digest(),
+                "expired: run cancelled", input ? List.of() : ApprovalDecision.denyAll(state, DEADLINE,
+                DecisionDeadlines.DENIAL_REASON).verdicts(), input ? JsonNodeFactory.instance.objectNode() : null);
+        GovernanceEvent expired = event(EventType.APPROVAL_EXPIRED, "cancel", run, now, decision.summary());
+        RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(expired, List.of()));
+        if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+            return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
+        }
+        runs.recordOutcome(claimed.run().lease(), new RunOutcome.Cancelled(run.runId(), state.transcript(),
+                state.history(), state.counters()), now);
+        return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.CANCELLED, null);
+    }
+
+    private GovernanceEvent event(EventType type, String reason, StoredRun run, Instant now, String detail) {
+        PausedState state = run.pausedState();
+        return new GovernanceEvent(ids.next(), now, type, reason, state.waitingToolNames().get(0), null, run.runId(),
+                run.agent(), DecisionDeadlines.ACTOR, state.model().name(), detail);
+    }
+}
