@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +59,11 @@ abstract class DeadlineSuite {
                 NoteFormTool.AGENT, NoteFormTool.script());
         Store store = Store.open(location);
         ServiceRig.saveAgents(store, tools, scripts);
+        ServiceRig.operators(store, "olga", "jonas");
+        if (store.users().find("ada").isEmpty()) {
+            store.users().add("ada", Set.of(Role.ADMIN), Actor.of("test-setup"));
+            store.users().add("sam", Set.of(Role.SUPERVISOR), Actor.of("test-setup"));
+        }
         DecisionDeadlines deadlines;
         try {
             deadlines = DecisionDeadlines.read(Json.mapper().readTree(deadlineFields));
