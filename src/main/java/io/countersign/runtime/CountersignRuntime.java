@@ -292,10 +292,7 @@ public final class CountersignRuntime implements AutoCloseable {
         return resumedAtStart;
     }
 
-    /**
-     * Applies the fallback of every waiting run whose deadline passed, here and now (see
-     * {@link DefaultRunService#applyDeadlines()}).
-     */
+    /** Applies the fallback of every waiting run whose deadline passed, here and now. */
     public List<DeadlineApplied> applyDeadlines() {
         return runs.applyDeadlines();
     }

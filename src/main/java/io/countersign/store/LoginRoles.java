@@ -17,9 +17,21 @@ final class LoginRoles {
     private LoginRoles() {
     }
 
-    /** Whether the store's database has the group roles {@code store init} creates. */
+    /**
+     * Whether {@code store init} made this store shared: its tables belong to the owner role no person uses. The
+     * group roles alone say nothing, since roles belong to the whole server and other stores may share it.
+     */
     static boolean shared(Connection connection, Dialect dialect) throws SQLException {
-        return dialect == Dialect.POSTGRESQL && loginExists(connection, SharedAccess.Group.ADMIN.roleName());
+        if (dialect != Dialect.POSTGRESQL) {
+            return false;
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM pg_tables"
+                + " WHERE schemaname = current_schema() AND tablename = 'decisions' AND tableowner = ?")) {
+            select.setString(1, SharedAccess.OWNER);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
+        }
     }
 
     /**

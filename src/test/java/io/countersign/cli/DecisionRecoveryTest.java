@@ -144,7 +144,8 @@ class DecisionRecoveryTest {
         assertThat(shown.path("status").asText()).isEqualTo("running");
         assertThat(shown.path("unknownOutcomeCalls")).hasSize(1);
         assertThat(shown.path("failure").asText()).startsWith("outcome_unknown: server \"ctr\" went away during"
-                + " the call of append: whether it took effect is unknown; settle it: countersign settle " + retried);
+                + " the call of append (exited with status 1): whether it took effect is unknown; settle it: countersign"
+                + " settle " + retried);
         assertThat(countersign.run("inbox").json().findValuesAsText("runId")).doesNotContain(retried, failed);
 
         CommandProcess.Result retry = countersign.run("settle", retried, "--retry");

@@ -1,19 +1,13 @@
 package io.countersign.store;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.sql.Connection;
-import java.sql.Statement;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /** The audit chain's tampering tests on a real PostgreSQL, one schema per test. */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class PostgresAuditChainTest extends AuditChainSuite {
-    private static final AtomicInteger SCHEMAS = new AtomicInteger();
-
     private static EmbeddedPostgres postgres;
 
     @BeforeAll
@@ -23,19 +17,12 @@ class PostgresAuditChainTest extends AuditChainSuite {
 
     @Override
     StoreLocation freshLocation() throws Exception {
-        String schema = "audit_" + SCHEMAS.incrementAndGet();
-        try (Connection connection = postgres.getPostgresDatabase().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA " + schema);
-        }
-        return new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema);
+        return EmbeddedPostgresExtension.freshSchema(postgres, "audit");
     }
 
     @Override
     DataSource rawDataSource(StoreLocation location) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setUrl(((StoreLocation.Postgres) location).jdbcUrl());
-        return dataSource;
+        return EmbeddedPostgresExtension.rawDataSource(location);
     }
 
     @Override

@@ -14,18 +14,14 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /** The store suite on a real PostgreSQL (one schema per test), plus what can only go wrong over a network. */
 @ExtendWith(EmbeddedPostgresExtension.class)
 class PostgresStoreTest extends StoreSuite {
-    private static final AtomicInteger SCHEMAS = new AtomicInteger();
-
     private static EmbeddedPostgres postgres;
 
     @BeforeAll
@@ -35,19 +31,12 @@ class PostgresStoreTest extends StoreSuite {
 
     @Override
     StoreLocation freshLocation() throws Exception {
-        String schema = "store_" + SCHEMAS.incrementAndGet();
-        try (Connection connection = postgres.getPostgresDatabase().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA " + schema);
-        }
-        return new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema);
+        return EmbeddedPostgresExtension.freshSchema(postgres, "store");
     }
 
     @Override
     DataSource rawDataSource(StoreLocation location) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setUrl(((StoreLocation.Postgres) location).jdbcUrl());
-        return dataSource;
+        return EmbeddedPostgresExtension.rawDataSource(location);
     }
 
     @Override
