@@ -281,6 +281,10 @@ class PostgresPrivilegeAttackTest {
             assertThat(member("kai", "countersign_operator")).isFalse();
             assertThat(member("kai", "countersign_supervisor")).isTrue();
             refusedByPostgres("kai", decision(othersRun, othersDigest, "kai", true));
+
+            assertThat(users.setRoles(ada, "kai", Set.of(Role.WORKER))).isInstanceOf(UserResult.Changed.class);
+            assertThat(member("kai", "countersign_supervisor")).isFalse();
+            assertThat(member("kai", "countersign_worker")).isTrue();
         }
     }
 
