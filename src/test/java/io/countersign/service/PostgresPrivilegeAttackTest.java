@@ -238,6 +238,22 @@ class PostgresPrivilegeAttackTest {
     }
 
     @Test
+    void aWorkersLoginAppliesAnOverdueDeadlinesDenial() throws Exception {
+        String runId = olgaRuns.start(actor(asOlga), LedgerTool.ONE_PAUSE, "Record it unless time runs out", false)
+                .runId();
+        try (Statement statement = raw("postgres").createStatement()) {
+            statement.execute("UPDATE runs SET deadline = 1, deadline_span = 60000000000, on_deadline = 'deny',"
+                    + " escalation_role = 'ADMIN' WHERE id = '" + runId + "'");
+        }
+        try (Store asWendy = Store.open(location("wendy"))) {
+            assertThat(runService(asWendy).applyDeadlines())
+                    .contains(new DeadlineApplied(runId, DeadlineApplied.Outcome.DENIED, null));
+        }
+        assertThat(count("SELECT COUNT(*) FROM decisions WHERE run_id = '" + runId + "' AND decided_by = 'deadline'"))
+                .isEqualTo(1);
+    }
+
+    @Test
     void eventsLeaveOnlyThroughTheAdminsPurge() throws Exception {
         refusedByPostgres("olga", "SELECT * FROM countersign_purge_events(0, 10)");
         refusedByPostgres("ada", "DELETE FROM governance_events");
