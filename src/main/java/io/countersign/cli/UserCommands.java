@@ -108,7 +108,8 @@ final class UserCommands {
                     try {
                         parsed.add(Role.valueOf(role.strip().toUpperCase(Locale.ROOT)));
                     } catch (IllegalArgumentException e) {
-                        throw CliFailure.usage("\"" + role + "\" is not a role; give operator, supervisor, admin or worker");
+                        throw CliFailure.usage("\"" + role + "\" is not a role; give operator, supervisor, admin or"
+                                + " worker");
                     }
                 }
                 return parsed;
