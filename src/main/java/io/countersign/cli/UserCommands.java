@@ -52,7 +52,7 @@ final class UserCommands {
     static final class UserSet extends Subcommand {
         @Override
         public Integer call() {
-            throw CliFailure.usage("name what to do: user set NAME --roles operator,supervisor,admin");
+            throw CliFailure.usage("name what to do: user set NAME --roles operator,supervisor,admin,worker");
         }
 
         @Command(name = "set", description = "Give a user exactly these roles, adding the user if the store does not"
@@ -63,7 +63,8 @@ final class UserCommands {
             String name;
 
             @Option(names = "--roles", required = true, split = ",", paramLabel = "R,...",
-                    description = "operator, supervisor, admin; \"none\" takes every role.")
+                    description = "operator, supervisor, admin, worker (a worker process's login: carries out"
+                            + " decisions, never makes them); \"none\" takes every role.")
             List<String> roles;
 
             @Option(names = "--create-login", description = "On a PostgreSQL store: create the database login of"
@@ -107,7 +108,8 @@ final class UserCommands {
                     try {
                         parsed.add(Role.valueOf(role.strip().toUpperCase(Locale.ROOT)));
                     } catch (IllegalArgumentException e) {
-                        throw CliFailure.usage("\"" + role + "\" is not a role; give operator, supervisor or admin");
+                        throw CliFailure.usage("\"" + role + "\" is not a role; give operator, supervisor, admin or"
+                                + " worker");
                     }
                 }
                 return parsed;

@@ -1,8 +1,13 @@
 package io.countersign.engine;
 
-/** What a person may do at the console (see the role table of the specification). */
+/** What a person, or a worker process's login, may do (see the role table of the specification). */
 public enum Role {
     OPERATOR,
     SUPERVISOR,
-    ADMIN
+    ADMIN,
+    /**
+     * A worker process's login: claims queued runs and carries out decisions others committed, under their
+     * identities, but never decides, starts runs or changes settings.
+     */
+    WORKER
 }

@@ -33,8 +33,12 @@ public enum Operation {
     SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
     /** Moving a waiting card's deadline once by its span. */
     EXTEND_DEADLINE(Role.OPERATOR, Role.ADMIN),
-    /** Executing queued runs and carrying out decisions, each under the identity of the run's initiator. */
-    RUN_WORKER(Role.OPERATOR, Role.ADMIN);
+    /**
+     * Executing queued runs and carrying out decisions already committed, each under the identity of the run's
+     * initiator or decider. A dedicated worker login is what a shared store wants, since it cannot decide; an
+     * operator or admin may run one too (one desk), which gives them nothing they could not do already.
+     */
+    RUN_WORKER(Role.WORKER, Role.OPERATOR, Role.ADMIN);
 
     private final Set<Role> allowed;
 

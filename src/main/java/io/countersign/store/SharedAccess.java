@@ -78,10 +78,12 @@ final class SharedAccess {
             // operators start runs and carry out decisions; workers claim queued runs and record outcomes
             Map.entry("runs", new TableAccess("SELECT, INSERT, UPDATE", READ, "SELECT, INSERT, UPDATE",
                     "SELECT, UPDATE")),
-            // a decision row is written by operators and admins only, as the policy allows; the process carrying
-            // it out marks its event recorded, and a decision that did not go through is taken back
+            // a person's decision row is written by operators and admins only, as the policy allows; a worker
+            // inserts only a deadline's fallback, which its own policy holds; the process carrying a decision out
+            // marks its event recorded, and a decision that did not go through is taken back
             Map.entry("decisions", new TableAccess("SELECT, INSERT, UPDATE (event_recorded), DELETE", READ,
-                    "SELECT, INSERT, UPDATE (event_recorded), DELETE", "SELECT, UPDATE (event_recorded), DELETE")),
+                    "SELECT, INSERT, UPDATE (event_recorded), DELETE",
+                    "SELECT, INSERT, UPDATE (event_recorded), DELETE")),
             Map.entry("call_intents", new TableAccess(ALL, READ, ALL, ALL)),
             // every process that drives runs registers itself, a supervisor's console too
             Map.entry("store_sessions", new TableAccess(ALL, ALL, ALL, ALL)),

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * Makes a PostgreSQL store one the database itself guards ({@code countersign store init}, run by the database's
  * owner, again after every upgrade): the group roles, every table owned by {@link SharedAccess#OWNER}, each
  * group's privileges from {@link SharedAccess}, and the row policy that lets a decision be written only for the
- * login writing it, by an operator or admin, on the card a run waits on, with four eyes where its agent asks.
+ * login writing it, by an operator or admin, on the card a run waits on, with four eyes where its agent asks (and a
+ * deadline's fallback by any process that sweeps, a worker's too).
  * Every statement is idempotent, and all run in one transaction.
  */
 final class SharedStoreInit {

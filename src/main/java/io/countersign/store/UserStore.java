@@ -122,9 +122,10 @@ public final class UserStore implements ActorDirectory {
     }
 
     /**
-     * The user the embedded store runs as: found, or added. The first user of a new store gets every role
-     * (admin, operator, supervisor), so that one person on one desk can do everything; later ones start with
-     * none until an admin grants them.
+     * The user the embedded store runs as: found, or added. The first user of a new store gets every role a
+     * person holds (admin, operator, supervisor), so that one person on one desk can do everything, their own
+     * worker included; the worker role is for a worker process's login. Later users start with none until an
+     * admin grants them.
      */
     public Actor ensureUser(String osUserName) {
         String name = requireName(osUserName);
@@ -138,7 +139,7 @@ public final class UserStore implements ActorDirectory {
                 return raced.get();
             }
             Set<Role> roles = userCount(connection) == 0
-                    ? EnumSet.allOf(Role.class) : EnumSet.noneOf(Role.class);
+                    ? EnumSet.of(Role.ADMIN, Role.OPERATOR, Role.SUPERVISOR) : EnumSet.noneOf(Role.class);
             return insert(connection, name, roles, Actor.of(name));
         });
     }

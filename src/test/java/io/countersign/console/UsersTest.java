@@ -127,6 +127,37 @@ class UsersTest {
     }
 
     @Test
+    void aWorkersLoginIsAddedWithTheWorkerRoleAloneAtTheSmallestWindow(FxRobot robot) {
+        robot.interact(() -> {
+            stage.setWidth(1024);
+            stage.setHeight(700);
+        });
+        await(() -> stage.getScene().getWidth() == 1024);
+        robot.clickOn("#newName").write("wendy");
+        // the form starts with operator: a click takes it, another gives worker
+        robot.clickOn("#newOperator").clickOn("#newWorker");
+        robot.clickOn("#add");
+
+        await(() -> rows(robot) == 4 && !text(robot, "#status").isEmpty());
+        assertThat(text(robot, "#status")).isEqualTo("wendy was added as worker.");
+        assertThat(stored("wendy")).containsExactly(Role.WORKER);
+        assertThat(roleBox(robot, "wendy", Role.WORKER).isSelected()).isTrue();
+        assertThat(roleBox(robot, "wendy", Role.OPERATOR).isSelected()).isFalse();
+        assertThat(onFx(() -> robot.lookup(".column-header .label").queryAllAs(Label.class).stream()
+                .map(Label::getText).toList())).containsSubsequence("Operator", "Supervisor", "Admin", "Worker");
+        assertThat(onFx(() -> LayoutCheck.clipped(stage.getScene()))).as("controls cut at 1024×700").isEmpty();
+        ScreenshotWriter.write(stage.getScene(), "users-worker-1024x700");
+    }
+
+    @Test
+    void aClickInTheWorkerColumnGivesTheWorkerRoleAtOnce(FxRobot robot) {
+        robot.clickOn(roleBox(robot, "maria", Role.WORKER));
+
+        await(() -> stored("maria").equals(Set.of(Role.OPERATOR, Role.WORKER)) && !text(robot, "#status").isEmpty());
+        assertThat(text(robot, "#status")).isEqualTo("The roles of maria changed: operator → operator, worker.");
+    }
+
+    @Test
     void theLastAdminCannotTakeTheirOwnAdminRole(FxRobot robot) {
         robot.clickOn(roleBox(robot, admin.name(), Role.ADMIN));
 

@@ -124,6 +124,16 @@ class AgentServiceTest {
     }
 
     @Test
+    void aDeadlineEscalatesToPeopleNotToWorkers() {
+        String json = file(SCRIPTED, "{\"name\": \"w\", \"model\": \"replay\", \"decisionDeadline\": \"1h\","
+                + " \"onDeadline\": \"escalate\", \"escalationRole\": \"worker\"}");
+
+        assertThatThrownBy(() -> agents.importJson(demo.admin, json))
+                .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                        "agents[0] \"w\": escalationRole must be one of operator, supervisor, admin, got \"worker\""));
+    }
+
+    @Test
     void everyWrongEntryAndFieldIsNamedAndNothingIsSaved() {
         String json = file(SCRIPTED + ", {\"name\": \"eu\", \"provider\": \"openai\", \"model\": \"gpt\","
                         + " \"trustZone\": \"eu\", \"temperature\": 3}",

@@ -16,6 +16,7 @@ final class DemoStore implements AutoCloseable {
     final Actor admin;
     final Actor operator;
     final Actor supervisor;
+    final Actor worker;
     final Actor nobody = new Actor("nobody", Set.of());
 
     DemoStore(Path folder) {
@@ -25,6 +26,7 @@ final class DemoStore implements AutoCloseable {
         runtime.ensureDemo(folder);
         operator = runtime.user("maria");
         supervisor = runtime.store().users().add("sam", Set.of(Role.SUPERVISOR), admin);
+        worker = runtime.store().users().add("wendy", Set.of(Role.WORKER), admin);
     }
 
     /** The id of the demo run of an agent (the newest, if there are several). */

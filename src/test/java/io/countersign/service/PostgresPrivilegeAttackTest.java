@@ -9,6 +9,7 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.Store;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A shared store after {@code store init}: logins that bypass Countersign and write with raw JDBC are refused by
  * PostgreSQL itself (a missing privilege, or the decision policy), and the same attempts through Countersign are
- * refused with one sentence. The legitimate path, another operator approving a four-eyes run, still goes through.
+ * refused with one sentence. The legitimate paths, another operator approving a four-eyes run and a worker's login
+ * carrying out a decision an operator left to workers, still go through.
  */
 @ExtendWith(EmbeddedPostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -52,9 +54,11 @@ class PostgresPrivilegeAttackTest {
     private List<String> initStatements;
     private Store asOlga;
     private DefaultRunService olgaRuns;
+    private Path ledgers;
 
     @BeforeAll
     void aSharedStoreWithWaitingRuns(EmbeddedPostgres postgres, @TempDir Path folder) throws Exception {
+        ledgers = folder;
         base = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?currentSchema=" + SCHEMA + "&user=";
         try (Connection admin = postgres.getPostgresDatabase().getConnection();
              Statement statement = admin.createStatement()) {
@@ -70,11 +74,13 @@ class PostgresPrivilegeAttackTest {
             owner.store.users().add("sam", Set.of(Role.SUPERVISOR), admin);
             initStatements = owner.store.initShared();
             // an admin who is no superuser: what store init grants must be enough for their work
-            new DefaultUserService(owner.store.users()).add(admin, "ada", Set.of(Role.ADMIN));
+            DefaultUserService users = new DefaultUserService(owner.store.users());
+            users.add(admin, "ada", Set.of(Role.ADMIN));
+            // the worker process's login, made a worker as countersign user set does it
+            assertThat(users.setRoles(admin, "wendy", Set.of(Role.WORKER))).isInstanceOf(UserResult.NoSuchUser.class);
+            assertThat(users.add(admin, "wendy", Set.of(Role.WORKER))).isInstanceOf(UserResult.Added.class);
             try (Statement statement = raw("postgres").createStatement()) {
                 statement.execute("UPDATE agent_configurations SET four_eyes = TRUE");
-                // workers have no Countersign role yet: the worker login is given its group directly
-                statement.execute("GRANT countersign_worker TO wendy");
             }
         }
         asOlga = Store.open(location("olga"));
@@ -182,9 +188,69 @@ class PostgresPrivilegeAttackTest {
     }
 
     @Test
-    void aWorkerCannotDecide() {
+    void aWorkerCannotDecideStartARunOrChangeASetting() throws Exception {
+        assertThat(member("wendy", "countersign_worker")).isTrue();
+        assertThat(member("wendy", "countersign_operator")).isFalse();
         refusedByPostgres("wendy", decision(othersRun, othersDigest, "wendy", true));
+        refusedByPostgres("wendy", decision(othersRun, othersDigest, "wendy", false));
         refusedByPostgres("wendy", "UPDATE decisions SET decided_by = 'wendy'");
+        refusedByPostgres("wendy", "INSERT INTO runs (id) VALUES ('forged')");
+        refusedByPostgres("wendy", "UPDATE tool_settings SET setting_value = 'false'");
+        refusedByPostgres("wendy", "INSERT INTO user_roles (user_name, role) VALUES ('wendy', 'operator')");
+
+        try (Store asWendy = Store.open(location("wendy"))) {
+            Actor wendy = actor(asWendy);
+            assertThat(wendy.roles()).containsExactly(Role.WORKER);
+            DefaultRunService wendyRuns = runService(asWendy);
+            assertThat(wendyRuns.decide(wendy, othersRun, othersDigest, approveFirst())).isEqualTo(
+                    new DecisionResult.NotPermitted(othersRun,
+                            "wendy (worker) may not decide; that needs the role admin or operator"));
+            assertThatThrownBy(() -> wendyRuns.start(wendy, LedgerTool.ONE_PAUSE, "Mine now", false))
+                    .isInstanceOf(NotPermittedException.class)
+                    .hasMessage("wendy (worker) may not start run; that needs the role admin or operator");
+        }
+    }
+
+    @Test
+    void aWorkersLoginCarriesOutADecisionAnotherOperatorLeftToWorkers() throws Exception {
+        String runId = olgaRuns.start(actor(asOlga), LedgerTool.ONE_PAUSE, "Record it, a worker carries it out",
+                false).runId();
+        try (Store asJonas = Store.open(location("jonas"))) {
+            DefaultRunService jonasRuns = runService(asJonas);
+            String digest = jonasRuns.card(actor(asJonas), runId).orElseThrow().digest();
+            assertThat(execution(asJonas, jonasRuns).decideForWorker(actor(asJonas), runId, digest, approveFirst()))
+                    .isInstanceOf(DecisionResult.Done.class);
+        }
+        Path ledger = ledgers.resolve("worker-ledger");
+        try (Store asWendy = Store.open(location("wendy"))) {
+            DefaultRunService wendyRuns = runService(asWendy, ledger);
+            RunWorker.Report report = execution(asWendy, wendyRuns).worker(actor(asWendy),
+                    RunWorker.Options.defaults().withDrain(true), progress -> { }).run();
+            assertThat(report.decisionsCarriedOut()).isEqualTo(1);
+            assertThat(report.failed()).isZero();
+            assertThat(asWendy.runs().find(runId).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        }
+        // the decision is jonas's: the worker carried it out under his name and wrote none of its own
+        assertThat(count("SELECT COUNT(*) FROM decisions WHERE run_id = '" + runId + "' AND decided_by = 'jonas'"))
+                .isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM decisions WHERE decided_by = 'wendy'")).isZero();
+        assertThat(LedgerTool.executions(ledger)).containsOnlyKeys(runId + " only");
+    }
+
+    @Test
+    void aWorkersLoginAppliesAnOverdueDeadlinesDenial() throws Exception {
+        String runId = olgaRuns.start(actor(asOlga), LedgerTool.ONE_PAUSE, "Record it unless time runs out", false)
+                .runId();
+        try (Statement statement = raw("postgres").createStatement()) {
+            statement.execute("UPDATE runs SET deadline = 1, deadline_span = 60000000000, on_deadline = 'deny',"
+                    + " escalation_role = 'ADMIN' WHERE id = '" + runId + "'");
+        }
+        try (Store asWendy = Store.open(location("wendy"))) {
+            assertThat(runService(asWendy).applyDeadlines())
+                    .contains(new DeadlineApplied(runId, DeadlineApplied.Outcome.DENIED, null));
+        }
+        assertThat(count("SELECT COUNT(*) FROM decisions WHERE run_id = '" + runId + "' AND decided_by = 'deadline'"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -231,6 +297,10 @@ class PostgresPrivilegeAttackTest {
             assertThat(member("kai", "countersign_operator")).isFalse();
             assertThat(member("kai", "countersign_supervisor")).isTrue();
             refusedByPostgres("kai", decision(othersRun, othersDigest, "kai", true));
+
+            assertThat(users.setRoles(ada, "kai", Set.of(Role.WORKER))).isInstanceOf(UserResult.Changed.class);
+            assertThat(member("kai", "countersign_supervisor")).isFalse();
+            assertThat(member("kai", "countersign_worker")).isTrue();
         }
     }
 
@@ -273,9 +343,18 @@ class PostgresPrivilegeAttackTest {
     }
 
     private static DefaultRunService runService(Store store) {
-        return DefaultRunService.overStore(store, ToolRegistry.of(new LedgerTool(Path.of("/dev/null"))),
+        return runService(store, Path.of("/dev/null"));
+    }
+
+    private static DefaultRunService runService(Store store, Path ledger) {
+        return DefaultRunService.overStore(store, ToolRegistry.of(new LedgerTool(ledger)),
                 ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), Clock.systemUTC(),
                 IdGenerator.random(), Locale.ENGLISH);
+    }
+
+    private static DefaultExecutionService execution(Store store, DefaultRunService runs) {
+        return new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(),
+                Clock.systemUTC(), IdGenerator.random());
     }
 
     private static Actor actor(Store store) {

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every operation of the service layer, called for real by an operator, a supervisor, an admin and a user the
- * store does not know, against the role table of the specification (section 1), written out here on its own so
+ * Every operation of the service layer, called for real by an operator, a supervisor, an admin, a worker and a
+ * user the store does not know, against the role table of the specification (section 1), written out here on its own so
  * that a change to {@link Operation} cannot agree with itself.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -43,8 +43,10 @@ class RoleMatrixTest {
             Map.entry(Operation.DECIDE, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.SUBMIT_INPUT, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
-            Map.entry(Operation.RUN_WORKER, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.EXTEND_DEADLINE, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            // worker: a worker process's login carries out what others decided, and nothing else; an operator or
+            // admin may run their own worker on one desk
+            Map.entry(Operation.RUN_WORKER, EnumSet.of(Role.WORKER, Role.OPERATOR, Role.ADMIN)),
             // supervisor: browses events and decisions, exports them, opens timelines; never decides or changes
             Map.entry(Operation.VIEW_TIMELINE, EnumSet.of(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN)),
             Map.entry(Operation.QUERY_EVENTS, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
@@ -117,12 +119,23 @@ class RoleMatrixTest {
     @TestFactory
     Stream<DynamicTest> eachOperationIsAllowedOrRefusedForEachKindOfUser() {
         Map<String, Actor> users = Map.of("operator", demo.operator, "supervisor", demo.supervisor,
-                "admin", demo.admin, "unknown user", demo.nobody);
+                "admin", demo.admin, "worker", demo.worker,
+                "unknown user", demo.nobody);
         return Arrays.stream(Operation.values()).flatMap(operation -> users.entrySet().stream().map(user -> {
             boolean allowed = user.getValue().roles().stream().anyMatch(SPECIFIED.get(operation)::contains);
             return dynamicTest(operation + " by " + user.getKey() + " is " + (allowed ? "allowed" : "refused"),
                     () -> assertThat(refused(operation, user.getValue())).isEqualTo(!allowed));
         }));
+    }
+
+    @Test
+    void aWorkerIsRefusedADecisionInOneSentenceNamingTheRolesItNeeds() {
+        String approval = demo.runOf("release-notes-bot");
+        String digest = demo.runtime.runs().card(demo.admin, approval).orElseThrow().digest();
+        Object refused = demo.runtime.runs().decide(demo.worker, approval, digest,
+                List.of(ApprovalDecision.CallVerdict.approve(0)));
+        assertThat(refused).isEqualTo(new DecisionResult.NotPermitted(approval,
+                "wendy (worker) may not decide; that needs the role admin or operator"));
     }
 
     /** True when the service refused the call for the actor's roles, whichever way the operation answers that. */

@@ -862,10 +862,21 @@ abstract class StoreSuite {
     class Users {
 
         @Test
-        void firstUserOfANewStoreGetsEveryRole() {
+        void firstUserOfANewStoreGetsEveryRoleOfAPerson() {
             Actor first = store.users().ensureUser("ana");
 
+            // the worker role is for a worker process's login; a person runs their own worker as operator
             assertThat(first.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.OPERATOR, Role.SUPERVISOR);
+        }
+
+        @Test
+        void aWorkersRoleIsStoredAndReadBack() {
+            store.users().add("wendy", Set.of(Role.WORKER), ADMIN);
+            store.users().add("kai", Set.of(Role.OPERATOR), ADMIN);
+            store.users().setRoles("kai", Set.of(Role.OPERATOR, Role.WORKER), ADMIN);
+
+            assertThat(store.users().find("wendy")).contains(Actor.of("wendy", Role.WORKER));
+            assertThat(store.users().find("kai")).contains(Actor.of("kai", Role.OPERATOR, Role.WORKER));
         }
 
         @Test

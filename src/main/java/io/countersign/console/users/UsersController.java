@@ -44,6 +44,8 @@ public final class UsersController implements ScreenController {
     @FXML
     private TableColumn<UserRow, UserRow> adminColumn;
     @FXML
+    private TableColumn<UserRow, UserRow> workerColumn;
+    @FXML
     private TableColumn<UserRow, UserRow> removeColumn;
     @FXML
     private TextField newName;
@@ -55,6 +57,8 @@ public final class UsersController implements ScreenController {
     private CheckBox newSupervisor;
     @FXML
     private CheckBox newAdmin;
+    @FXML
+    private CheckBox newWorker;
     @FXML
     private Label rolesError;
     @FXML
@@ -80,6 +84,7 @@ public final class UsersController implements ScreenController {
         roleColumn(operatorColumn, Role.OPERATOR);
         roleColumn(supervisorColumn, Role.SUPERVISOR);
         roleColumn(adminColumn, Role.ADMIN);
+        roleColumn(workerColumn, Role.WORKER);
         removeColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
         removeColumn.setCellFactory(column -> new RemoveCell());
 
@@ -87,6 +92,7 @@ public final class UsersController implements ScreenController {
         newOperator.selectedProperty().bindBidirectional(viewModel.newRoleProperty(Role.OPERATOR));
         newSupervisor.selectedProperty().bindBidirectional(viewModel.newRoleProperty(Role.SUPERVISOR));
         newAdmin.selectedProperty().bindBidirectional(viewModel.newRoleProperty(Role.ADMIN));
+        newWorker.selectedProperty().bindBidirectional(viewModel.newRoleProperty(Role.WORKER));
         nameError.textProperty().bind(viewModel.nameErrorProperty());
         rolesError.textProperty().bind(viewModel.rolesErrorProperty());
         add.disableProperty().bind(viewModel.addingProperty());
