@@ -5,8 +5,10 @@ import io.countersign.console.ConsoleContext;
 import io.countersign.console.ConsoleOpening;
 import io.countersign.console.ConsoleServices;
 import io.countersign.console.ConsoleSettings;
+import io.countersign.console.signin.SignInRequired;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.Resumption;
+import io.countersign.store.LoginRefusedException;
 import io.countersign.store.StoreException;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
@@ -36,22 +38,40 @@ public final class ConsoleLauncher {
     }
 
     /**
-     * Returns the process exit code: 0 after the window closed, 4 when the store could not be opened (the
+     * Returns the process exit code: 0 after the window closed (also without signing in), 4 when the store could not be opened (the
      * window said why; so does stderr), 1 when the console could not start for another reason.
      */
     static int open(String storeOption, Map<String, String> environment) {
         // The libraries' start-up chatter is not for the person at the desk.
         FLYWAY.setLevel(Level.WARNING);
         HIKARI.setLevel(Level.WARNING);
-        StoreLocation location = StoreLocation.resolve(storeOption, environment);
-        Opening opening = new Opening(location, dataFolder(location, environment),
-                ConsoleSettings.defaultFile(environment));
+        Opening opening = opening(storeOption, environment);
         ConsoleApplication.launch(opening);
         return opening.close();
     }
 
+    /**
+     * The opening the console starts with: the store {@code --store} or {@code COUNTERSIGN_STORE} names, else the
+     * team store this person last signed in to (see {@link ConsoleSettings}), else the embedded default.
+     */
+    public static Opening opening(String storeOption, Map<String, String> environment) {
+        Path settingsFile = ConsoleSettings.defaultFile(environment);
+        StoreLocation location = StoreLocation.resolve(storeOption == null && !named(environment)
+                ? ConsoleSettings.rememberedLogin(settingsFile)
+                        .map(login -> new StoreLocation.Postgres(login.url()).as(login.user()).jdbcUrl())
+                        .orElse(null)
+                : storeOption, environment);
+        return new Opening(location, dataFolder(location, environment), settingsFile);
+    }
+
+    /** Whether the environment names the store; else the team store the person last signed in to is opened. */
+    private static boolean named(Map<String, String> environment) {
+        String value = environment.get(StoreLocation.ENVIRONMENT_VARIABLE);
+        return value != null && !value.isBlank();
+    }
+
     /** The store opened behind the window, and closed after it. */
-    private static final class Opening implements ConsoleOpening {
+    public static final class Opening implements ConsoleOpening {
         private final StoreLocation location;
         private final Path dataFolder;
         private final Path settingsFile;
@@ -79,15 +99,39 @@ public final class ConsoleLauncher {
         public ConsoleContext open() {
             try {
                 runtime = CountersignRuntime.openDeferringRecovery(location);
-                var actor = runtime.localUser();
-                runtime.ensureDemo(dataFolder);
-                return ConsoleContext.of(servicesOf(runtime), actor, runtime.describeStore());
+                return opened();
+            } catch (LoginRefusedException e) {
+                // the person is asked for the password; cancelling that quits without a failure
+                throw signInRequired((StoreLocation.Postgres) location, e);
             } catch (RuntimeException e) {
                 failure = e;
                 throw e;
             } finally {
                 done.countDown();
             }
+        }
+
+        @Override
+        public ConsoleContext signIn(String url, String user, char[] password) {
+            StoreLocation.Postgres as = new StoreLocation.Postgres(url).as(user);
+            try {
+                runtime = CountersignRuntime.openDeferringRecovery(as, new String(password));
+            } catch (LoginRefusedException e) {
+                throw signInRequired(as, e);
+            }
+            return opened();
+        }
+
+        private ConsoleContext opened() {
+            var actor = runtime.localUser();
+            runtime.ensureDemo(dataFolder);
+            return ConsoleContext.of(servicesOf(runtime), actor, runtime.describeStore());
+        }
+
+        private static SignInRequired signInRequired(StoreLocation.Postgres location, LoginRefusedException e) {
+            return new SignInRequired(location.withoutLogin(), e.user().orElse(""),
+                    e.reason() == LoginRefusedException.Reason.WRONG_PASSWORD ? SignInRequired.Refusal.WRONG_PASSWORD
+                            : SignInRequired.Refusal.NO_PASSWORD, e.getMessage());
         }
 
         @Override
@@ -103,9 +147,9 @@ public final class ConsoleLauncher {
 
         /**
          * Waits for an opening still under way (the console starts it before the window can close), closes what
-         * it opened, and returns the exit code.
+         * it opened, and returns the exit code: 0 also when the person cancelled signing in.
          */
-        int close() {
+        public int close() {
             try {
                 done.await();
             } catch (InterruptedException e) {

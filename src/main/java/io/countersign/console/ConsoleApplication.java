@@ -1,24 +1,33 @@
 package io.countersign.console;
 
+import io.countersign.console.common.FxController;
+import io.countersign.console.common.FxmlLoaderFactory;
+import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.console.opening.OpeningPane;
+import io.countersign.console.signin.SignInController;
+import io.countersign.console.signin.SignInRequired;
+import io.countersign.console.signin.SignInViewModel;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.beans.InvalidationListener;
 import javafx.beans.Observable;
 import javafx.beans.value.ObservableBooleanValue;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
@@ -26,7 +35,8 @@ import javafx.stage.Stage;
  * The JavaFX application of the console. A launcher that is no {@code Application} itself calls
  * {@link #launch(ConsoleOpening)}: on the class path, a main class extending {@code Application} does not start.
  * The window shows at once, saying that the store is opening; the console replaces that state when the opening
- * has its context, or the window says why it cannot start. The theme the person last chose (status bar) is a
+ * has its context, or the window says why it cannot start, or asks the person to sign in to a team store whose
+ * server wants a password. The theme the person last chose (status bar) is a
  * user setting and wins over the context's.
  */
 public final class ConsoleApplication extends Application {
@@ -96,10 +106,27 @@ public final class ConsoleApplication extends Application {
         context.whenComplete((opened, failure) -> Platform.runLater(() -> {
             if (failure == null) {
                 showConsole(stage, opened, opening);
+            } else if (failure instanceof SignInRequired required) {
+                showSignIn(stage, required, opening, messages);
             } else {
                 openingPane.fail(problem(failure), stage::close);
             }
         }));
+    }
+
+    /** The store's server wants a password: the window asks for it, and Cancel quits. */
+    private void showSignIn(Stage stage, SignInRequired required, ConsoleOpening opening, Messages messages) {
+        ConsoleSettings kept = settings;
+        SignInViewModel signIn = new SignInViewModel(required, opening::signIn, executor, messages, signedIn -> {
+            executor.execute(() -> kept.keepLogin(new ConsoleSettings.RememberedLogin(signedIn.url(),
+                    signedIn.user())));
+            showConsole(stage, signedIn.context(), opening);
+        });
+        Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers =
+                Map.of(SignInController.class, () -> new SignInController(signIn, stage::close));
+        Parent view = new FxmlLoaderFactory(controllers, messages.bundle()).load(FxmlView.SIGN_IN).root();
+        stage.setTitle(messages.get("signIn.window"));
+        stage.getScene().setRoot(view);
     }
 
     private void showConsole(Stage stage, ConsoleContext context, ConsoleOpening opening) {

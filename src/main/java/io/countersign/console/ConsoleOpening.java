@@ -24,6 +24,18 @@ public interface ConsoleOpening {
     ConsoleContext open();
 
     /**
+     * Opens the store as the login the person signed in as, after {@link #open()} threw
+     * {@link io.countersign.console.signin.SignInRequired}; on a background thread. The password goes to the
+     * database driver only; the caller wipes the array afterwards.
+     *
+     * @throws io.countersign.console.signin.SignInRequired when the server refuses the login again
+     * @throws RuntimeException                              with a message for the person for another failure
+     */
+    default ConsoleContext signIn(String url, String user, char[] password) {
+        throw new UnsupportedOperationException("this opening never asks anyone to sign in");
+    }
+
+    /**
      * Work that waits until the inbox has shown once (at once for a person with no inbox), such as resuming
      * interrupted runs; on a background thread.
      */

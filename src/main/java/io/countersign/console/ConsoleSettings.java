@@ -26,6 +26,8 @@ import java.util.logging.Logger;
 public final class ConsoleSettings {
     private static final Logger LOG = Logger.getLogger(ConsoleSettings.class.getName());
     private static final String THEME = "theme";
+    private static final String STORE_URL = "store.url";
+    private static final String STORE_USER = "store.user";
     private static final List<String> PLACEMENT = List.of("window.x", "window.y", "window.width", "window.height",
             "window.listWidth", "window.denialsDetailWidth");
 
@@ -49,6 +51,33 @@ public final class ConsoleSettings {
         Path base = configHome != null && !configHome.isBlank() ? Path.of(configHome)
                 : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".config");
         return base.resolve("countersign").resolve("console.properties");
+    }
+
+    /**
+     * The team store and login this person last signed in to, with the file's other settings; never a password.
+     *
+     * @param url  the store URL without its login
+     * @param user the PostgreSQL login
+     */
+    public record RememberedLogin(String url, String user) {
+    }
+
+    /** The store and login the settings in {@code file} remember, if they remember one. */
+    public static Optional<RememberedLogin> rememberedLogin(Path file) {
+        Properties values = read(file).values;
+        String url = values.getProperty(STORE_URL, "");
+        String user = values.getProperty(STORE_USER, "");
+        return url.isBlank() || user.isBlank() ? Optional.empty() : Optional.of(new RememberedLogin(url, user));
+    }
+
+    /**
+     * Keeps the store and login a person signed in to, never the password. Writes the file, so not on the JavaFX
+     * thread.
+     */
+    synchronized void keepLogin(RememberedLogin login) {
+        values.setProperty(STORE_URL, login.url());
+        values.setProperty(STORE_USER, login.user());
+        write("the store and user you signed in to");
     }
 
     /** Reads the settings in {@code file}; a missing file holds none. */

@@ -181,7 +181,17 @@ public final class CountersignRuntime implements AutoCloseable {
      * @throws io.countersign.store.StoreUnavailableException when the store cannot be opened; nothing was written
      */
     public static CountersignRuntime openDeferringRecovery(StoreLocation location) {
-        return assemble(location, true, ServerUse.ALL);
+        return assemble(location, StoreOptions.defaults(), ServerUse.ALL);
+    }
+
+    /**
+     * Like {@link #openDeferringRecovery(StoreLocation)}, with the password a person typed for the PostgreSQL
+     * login: it goes to the driver only, for this process.
+     *
+     * @throws io.countersign.store.LoginRefusedException when the server refuses the password
+     */
+    public static CountersignRuntime openDeferringRecovery(StoreLocation.Postgres location, String password) {
+        return assemble(location, StoreOptions.defaults().withPassword(password), ServerUse.ALL);
     }
 
     private static CountersignRuntime recovered(CountersignRuntime runtime, Duration importWait) {
@@ -196,7 +206,11 @@ public final class CountersignRuntime implements AutoCloseable {
 
     private static CountersignRuntime assemble(StoreLocation location, boolean drivesRuns, ServerUse serverUse) {
         StoreOptions options = StoreOptions.defaults();
-        Store store = Store.open(location, drivesRuns ? options : options.withoutDrivingRuns());
+        return assemble(location, drivesRuns ? options : options.withoutDrivingRuns(), serverUse);
+    }
+
+    private static CountersignRuntime assemble(StoreLocation location, StoreOptions options, ServerUse serverUse) {
+        Store store = Store.open(location, options);
         RemoteServers remoteServers = null;
         try {
             SharedHttpClient http = new SharedHttpClient();

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -88,7 +89,8 @@ final class Database implements AutoCloseable {
             postgresUrl = login.connectUrl();
             config.setJdbcUrl(postgresUrl);
             // Read now and handed to the driver only: never in the URL, a log line or the store.
-            login.password(System::getenv).ifPresent(password -> postgresProperties.setProperty("password", password));
+            Optional.ofNullable(options.password()).or(() -> login.password(System::getenv))
+                    .ifPresent(password -> postgresProperties.setProperty("password", password));
             postgresProperties.setProperty("reWriteBatchedInserts", "true");
             postgresProperties.setProperty("connectTimeout",
                     Long.toString(Math.max(1, options.busyTimeout().toSeconds())));

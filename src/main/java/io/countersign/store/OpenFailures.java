@@ -30,6 +30,12 @@ final class OpenFailures {
             return known;
         }
         SQLException cause = sqlCause(failure);
+        if (location instanceof StoreLocation.Postgres postgres && cause != null) {
+            Optional<LoginRefusedException> refused = refusedLogin(postgres, cause, failure);
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+        }
         String sentence = location instanceof StoreLocation.SqliteFile file
                 ? sqlite(file.file(), cause, failure, busyTimeout)
                 : postgres((StoreLocation.Postgres) location, cause, failure);
@@ -84,20 +90,9 @@ final class OpenFailures {
         if (denied.isPresent()) {
             return denied.get();
         }
-        if (state.equals(CONNECTION_REJECTED) && cause.getMessage() != null
-                && cause.getMessage().contains("no password was provided")) {
-            return "The PostgreSQL store at " + url + " asks for a password, but none was found in "
-                    + login.passwordSource() + "; add it there, or point at it with password=env:NAME or"
-                    + " password=file:PATH in the URL.";
-        }
         if (state.startsWith("08")) {
             return "The PostgreSQL store at " + url + " cannot be reached; check that the server is running and"
                     + " that the host and port are right.";
-        }
-        if (state.equals(WRONG_PASSWORD)) {
-            return "The PostgreSQL store at " + url + " refused the login " + login.user().map(u -> "\"" + u + "\"")
-                    .orElse("(the driver's default user)") + ": the password from " + login.passwordSource()
-                    + " is wrong.";
         }
         if (state.startsWith("28")) {
             return "The PostgreSQL store at " + url + " refused the login " + login.user().map(u -> "\"" + u + "\"")
@@ -107,6 +102,28 @@ final class OpenFailures {
             return "The PostgreSQL database named in " + url + " does not exist; create it or fix the URL.";
         }
         return "The PostgreSQL store at " + url + " cannot be used: " + firstLine(failure, cause) + ".";
+    }
+
+    /** A login the server asked for a password it did not get, or got wrong: a person may be asked for it. */
+    private static Optional<LoginRefusedException> refusedLogin(StoreLocation.Postgres location, SQLException cause,
+                                                                Throwable failure) {
+        String url = location.describe();
+        PostgresLogin login = PostgresLogin.of(location.jdbcUrl());
+        String state = cause.getSQLState() == null ? "" : cause.getSQLState();
+        if (state.equals(CONNECTION_REJECTED) && cause.getMessage() != null
+                && cause.getMessage().contains("no password was provided")) {
+            return Optional.of(new LoginRefusedException("The PostgreSQL store at " + url + " asks for a password,"
+                    + " but none was found in " + login.passwordSource() + "; add it there, or point at it with"
+                    + " password=env:NAME or password=file:PATH in the URL.", LoginRefusedException.Reason.NO_PASSWORD,
+                    login.user(), failure));
+        }
+        if (state.equals(WRONG_PASSWORD)) {
+            return Optional.of(new LoginRefusedException("The PostgreSQL store at " + url + " refused the login "
+                    + login.user().map(u -> "\"" + u + "\"").orElse("(the driver's default user)")
+                    + ": the password from " + login.passwordSource() + " is wrong.",
+                    LoginRefusedException.Reason.WRONG_PASSWORD, login.user(), failure));
+        }
+        return Optional.empty();
     }
 
     /** The sentence for a PostgreSQL login that lacks a privilege somewhere in the failure, if it does. */

@@ -61,6 +61,23 @@ record PostgresLogin(String connectUrl, Optional<String> user, Optional<String> 
                 Optional.ofNullable(user), Optional.ofNullable(reference));
     }
 
+    /** The URL without its {@code user} and {@code password} parameters. */
+    static String withoutLogin(String jdbcUrl) {
+        int query = jdbcUrl.indexOf('?');
+        if (query < 0) {
+            return jdbcUrl;
+        }
+        List<String> kept = new ArrayList<>();
+        for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
+            String key = parameter.contains("=") ? parameter.substring(0, parameter.indexOf('=')) : parameter;
+            if (!key.equals("user") && !key.equals(PASSWORD) && !parameter.isEmpty()) {
+                kept.add(parameter);
+            }
+        }
+        String base = jdbcUrl.substring(0, query);
+        return kept.isEmpty() ? base : base + "?" + String.join("&", kept);
+    }
+
     /**
      * The password the reference points at, read now; empty when the URL names none (the driver then looks in
      * {@code ~/.pgpass}).

@@ -2,11 +2,14 @@ package io.countersign.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where the store lives: a SQLite file on one desk, or a PostgreSQL database shared by a team.
@@ -47,6 +50,25 @@ public sealed interface StoreLocation {
             PostgresLogin.of(jdbcUrl);
         }
 
+        /** The login the URL names; empty when the driver chooses its default. */
+        public Optional<String> user() {
+            return PostgresLogin.of(jdbcUrl).user();
+        }
+
+        /** The URL without its login: no {@code user}, no {@code password} reference. */
+        public String withoutLogin() {
+            return PostgresLogin.withoutLogin(jdbcUrl);
+        }
+
+        /**
+         * This store as another login, whose password the person gives for this process: the URL's user replaced,
+         * its password reference dropped.
+         */
+        public Postgres as(String user) {
+            String base = withoutLogin();
+            return new Postgres(base + (base.indexOf('?') < 0 ? "?" : "&") + "user="
+                    + URLEncoder.encode(user, StandardCharsets.UTF_8));
+        }
 
         @Override
         public String describe() {

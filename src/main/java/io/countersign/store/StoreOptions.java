@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param drivesRuns  whether this process may drive runs (start them, carry out decisions, take over those of
  *                    stopped processes): only then is it registered in the store, a commit at open and one at
  *                    close. A process that reads, or changes only settings and users, leaves no work behind.
+ * @param password    a PostgreSQL password the person typed for this process, handed to the driver only; {@code null}
+ *                    when the URL's reference or {@code ~/.pgpass} gives it (never shown by {@link #toString()})
  */
-public record StoreOptions(Duration busyTimeout, Clock clock, boolean drivesRuns) {
+public record StoreOptions(Duration busyTimeout, Clock clock, boolean drivesRuns, String password) {
     public static final Duration DEFAULT_BUSY_TIMEOUT = Duration.ofSeconds(5);
 
     public StoreOptions {
@@ -28,19 +30,30 @@ public record StoreOptions(Duration busyTimeout, Clock clock, boolean drivesRuns
 
     /** A five-second busy timeout, the system clock, and a process that drives runs. */
     public static StoreOptions defaults() {
-        return new StoreOptions(DEFAULT_BUSY_TIMEOUT, Clock.systemUTC(), true);
+        return new StoreOptions(DEFAULT_BUSY_TIMEOUT, Clock.systemUTC(), true, null);
     }
 
     public StoreOptions withBusyTimeout(Duration timeout) {
-        return new StoreOptions(timeout, clock, drivesRuns);
+        return new StoreOptions(timeout, clock, drivesRuns, password);
     }
 
     public StoreOptions withClock(Clock other) {
-        return new StoreOptions(busyTimeout, other, drivesRuns);
+        return new StoreOptions(busyTimeout, other, drivesRuns, password);
     }
 
     /** For a process that drives no run: it is not registered, and the store refuses it every run it would own. */
     public StoreOptions withoutDrivingRuns() {
-        return new StoreOptions(busyTimeout, clock, false);
+        return new StoreOptions(busyTimeout, clock, false, password);
+    }
+
+    /** With the password a person typed for a PostgreSQL login; it wins over the URL's reference and pgpass. */
+    public StoreOptions withPassword(String typed) {
+        return new StoreOptions(busyTimeout, clock, drivesRuns, Objects.requireNonNull(typed, "typed"));
+    }
+
+    @Override
+    public String toString() {
+        return "StoreOptions[busyTimeout=" + busyTimeout + ", clock=" + clock + ", drivesRuns=" + drivesRuns
+                + (password == null ? "" : ", password given") + "]";
     }
 }

@@ -94,6 +94,20 @@ class StoreLocationTest {
     }
 
     @Test
+    void aPostgresLocationSplitsIntoItsUrlAndLoginAndTakesAnotherLogin() {
+        StoreLocation.Postgres location = new StoreLocation.Postgres(
+                "jdbc:postgresql://db/cs?user=ana&currentSchema=team&password=env:CS_PW");
+
+        assertThat(location.user()).contains("ana");
+        assertThat(location.withoutLogin()).isEqualTo("jdbc:postgresql://db/cs?currentSchema=team");
+        assertThat(location.as("lena ö").jdbcUrl())
+                .isEqualTo("jdbc:postgresql://db/cs?currentSchema=team&user=lena+%C3%B6");
+        assertThat(new StoreLocation.Postgres("jdbc:postgresql://db/cs").as("lena").jdbcUrl())
+                .isEqualTo("jdbc:postgresql://db/cs?user=lena");
+        assertThat(new StoreLocation.Postgres("jdbc:postgresql://db/cs?user=lena").as("lena").user()).contains("lena");
+    }
+
+    @Test
     void aPasswordInTheUrlIsRefusedWithoutRepeatingIt() {
         assertThatThrownBy(() -> StoreLocation.resolve("jdbc:postgresql://db/cs?user=ana&password=hunter2", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -10,7 +10,8 @@ public enum FxmlView {
     NEW_RUN("new_run.fxml"),
     DENIALS("denials.fxml"),
     TOOL_SETTINGS("tool_settings.fxml"),
-    USERS("users.fxml");
+    USERS("users.fxml"),
+    SIGN_IN("sign_in.fxml");
 
     private final String fileName;
 
