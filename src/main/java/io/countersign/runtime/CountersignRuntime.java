@@ -39,8 +39,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Supplier;
-import okhttp3.OkHttpClient;
 
 /**
  * Everything a console or a command-line process needs, assembled over one store: the tool registry, the
@@ -55,30 +53,6 @@ public final class CountersignRuntime implements AutoCloseable {
     private final RemoteServers remoteServers;
     private volatile List<Resumption> resumedAtStart = List.of();
     private DeadlineSweeper deadlineSweeper;
-
-    /**
-     * The HTTP client the models and {@code web_fetch} share, made when one of them first needs it: making it
-     * loads the trusted certificates and the client's classes (about 0.2 s of a console's start, which needs no
-     * HTTP before the inbox shows).
-     */
-    private static final class SharedHttpClient implements Supplier<OkHttpClient> {
-        private OkHttpClient client;
-
-        @Override
-        public synchronized OkHttpClient get() {
-            if (client == null) {
-                client = new OkHttpClient();
-            }
-            return client;
-        }
-
-        synchronized void close() {
-            if (client != null) {
-                client.dispatcher().executorService().shutdown();
-                client.connectionPool().evictAll();
-            }
-        }
-    }
 
     /** What a process does with the store, which decides what it registers, connects and recovers. */
     public enum Work {
