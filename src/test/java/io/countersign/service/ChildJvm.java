@@ -197,6 +197,33 @@ final class ChildJvm implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * Starts one child per argument list, lets them all go at once (each says "ready" and waits for "go"), and
+     * waits until every one has ended on its own.
+     */
+    static void raceTogether(Class<?> main, Path errors, Duration timeout, List<List<String>> arguments)
+            throws Exception {
+        List<ChildJvm> racers = new ArrayList<>();
+        try {
+            for (List<String> args : arguments) {
+                racers.add(start(main, errors, args.toArray(String[]::new)));
+            }
+            for (ChildJvm racer : racers) {
+                racer.awaitLine("ready", timeout);
+            }
+            for (ChildJvm racer : racers) {
+                racer.send("go");
+            }
+            for (ChildJvm racer : racers) {
+                racer.awaitSuccess(timeout);
+            }
+        } finally {
+            for (ChildJvm racer : racers) {
+                racer.close();
+            }
+        }
+    }
+
     /** SIGKILL on Unix: no shutdown hook, no finally block, no flush runs in the child. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteDataSource;
 
 /**
@@ -58,40 +56,18 @@ class ConcurrentDecisionTest {
 
     @Test
     void twoProcessesOnOnePostgresDatabaseDecideEachCardOnce(EmbeddedPostgres postgres) throws Exception {
-        try (Connection connection = postgres.getPostgresDatabase().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA race");
-        }
-        String url = postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=race";
-        PGSimpleDataSource raw = new PGSimpleDataSource();
-        raw.setUrl(url);
-        race(new StoreLocation.Postgres(url), url, raw);
+        StoreLocation location = EmbeddedPostgresExtension.freshSchema(postgres, "race");
+        race(location, ((StoreLocation.Postgres) location).jdbcUrl(),
+                EmbeddedPostgresExtension.rawDataSource(location));
     }
 
     private void race(StoreLocation location, String storeArgument, DataSource raw) throws Exception {
         Path ledger = folder.resolve("ledger.txt");
         Path cards = folder.resolve("cards.txt");
         Files.write(cards, waitingCards(location, ledger));
-        List<ChildJvm> deciders = new ArrayList<>();
-        try {
-            for (String decider : DECIDERS) {
-                deciders.add(ChildJvm.start(RacingDecider.class, folder.resolve("errors.txt"), storeArgument,
-                        ledger.toString(), cards.toString(), folder.resolve(decider + ".txt").toString(), decider));
-            }
-            for (ChildJvm decider : deciders) {
-                decider.awaitLine("ready", TIMEOUT);
-            }
-            for (ChildJvm decider : deciders) {
-                decider.send("go");
-            }
-            for (ChildJvm decider : deciders) {
-                decider.awaitSuccess(TIMEOUT);
-            }
-        } finally {
-            for (ChildJvm decider : deciders) {
-                decider.close();
-            }
-        }
+        ChildJvm.raceTogether(RacingDecider.class, folder.resolve("errors.txt"), TIMEOUT, DECIDERS.stream()
+                .map(decider -> List.of(storeArgument, ledger.toString(), cards.toString(),
+                        folder.resolve(decider + ".txt").toString(), decider)).toList());
 
         Map<String, String> ana = answers("ana");
         Map<String, String> ben = answers("ben");

@@ -17,7 +17,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +24,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteDataSource;
 
 /**
@@ -51,14 +49,9 @@ class DeadlineRaceTest {
 
     @Test
     void aPersonAndTheDeadlineNeverBothWinOnPostgres(EmbeddedPostgres postgres) throws Exception {
-        try (Connection connection = postgres.getPostgresDatabase().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA deadline_race");
-        }
-        String url = postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=deadline_race";
-        PGSimpleDataSource raw = new PGSimpleDataSource();
-        raw.setUrl(url);
-        race(new StoreLocation.Postgres(url), url, raw);
+        StoreLocation location = EmbeddedPostgresExtension.freshSchema(postgres, "deadline_race");
+        race(location, ((StoreLocation.Postgres) location).jdbcUrl(),
+                EmbeddedPostgresExtension.rawDataSource(location));
     }
 
     private void race(StoreLocation location, String storeArgument, DataSource raw) throws Exception {
@@ -67,26 +60,9 @@ class DeadlineRaceTest {
         List<String> waiting = waitingCards(location, ledger);
         Files.write(cards, waiting);
         overdueInCardOrder(raw, waiting);
-        List<ChildJvm> racers = new ArrayList<>();
-        try {
-            for (String role : List.of("human", "deadline")) {
-                racers.add(ChildJvm.start(DeadlineRacer.class, folder.resolve("errors.txt"), storeArgument,
-                        ledger.toString(), cards.toString(), folder.resolve(role + ".txt").toString(), role));
-            }
-            for (ChildJvm racer : racers) {
-                racer.awaitLine("ready", TIMEOUT);
-            }
-            for (ChildJvm racer : racers) {
-                racer.send("go");
-            }
-            for (ChildJvm racer : racers) {
-                racer.awaitSuccess(TIMEOUT);
-            }
-        } finally {
-            for (ChildJvm racer : racers) {
-                racer.close();
-            }
-        }
+        ChildJvm.raceTogether(DeadlineRacer.class, folder.resolve("errors.txt"), TIMEOUT, List.of("human", "deadline")
+                .stream().map(role -> List.of(storeArgument, ledger.toString(), cards.toString(),
+                        folder.resolve(role + ".txt").toString(), role)).toList());
 
         Map<String, String> human = answers("human");
         Map<String, String> deadline = answers("deadline");

@@ -31,7 +31,7 @@ public final class EmbeddedPostgresExtension implements ParameterResolver {
     }
 
     /** A plain data source on the store's own URL, for tests that change rows behind the store's back. */
-    static DataSource rawDataSource(StoreLocation location) {
+    public static DataSource rawDataSource(StoreLocation location) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setUrl(((StoreLocation.Postgres) location).jdbcUrl());
         return dataSource;
