@@ -16,51 +16,21 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
-import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The audit chain against tampering with raw JDBC, bypassing the store: one byte changed, a row deleted, one
  * inserted, two rows' contents swapped; a purge verifies as a purge; concurrent appends keep one chain.
  */
-abstract class AuditChainSuite {
-    static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
-
-    StoreLocation location;
-    Store store;
-
-    abstract StoreLocation freshLocation() throws Exception;
-
-    abstract DataSource rawDataSource(StoreLocation location);
-
-    abstract Dialect dialect();
-
-    @BeforeEach
-    void openStore() throws Exception {
-        location = freshLocation();
-        store = open();
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
-
-    Store open() {
-        return Store.open(location, StoreOptions.defaults().withClock(Clock.fixed(NOW, ZoneOffset.UTC)));
-    }
+abstract class AuditChainSuite extends StoreFixture {
 
     private void execute(String sql, Object... values) throws SQLException {
         try (Connection connection = rawDataSource(location).getConnection();

@@ -52,7 +52,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -78,9 +77,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -91,35 +88,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The behaviour of the store, the same on every database: each subclass supplies a fresh, empty database per
  * test.
  */
-abstract class StoreSuite {
-    static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+abstract class StoreSuite extends StoreFixture {
     static final Actor ADMIN = Actor.of("ana", Role.ADMIN);
-
-    StoreLocation location;
-    Store store;
-
-    /** A new, empty database, used by one test only. */
-    abstract StoreLocation freshLocation() throws Exception;
-
-    /** A plain data source on the location, bypassing the store, to look at or tamper with the schema. */
-    abstract DataSource rawDataSource(StoreLocation location);
-
-    abstract Dialect dialect();
-
-    @BeforeEach
-    void openStore() throws Exception {
-        location = freshLocation();
-        store = open();
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
-
-    Store open() {
-        return Store.open(location, StoreOptions.defaults().withClock(Clock.fixed(NOW, ZoneOffset.UTC)));
-    }
 
     Set<String> columnsOf(String table) throws SQLException {
         try (Connection connection = rawDataSource(location).getConnection();
