@@ -30,6 +30,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +71,8 @@ public final class CommitsBenchmark {
     private static void run(StoreBenchmark.Target target, int turns) throws SQLException {
         try (Store store = Store.open(target.location());
              Connection bare = target.bareConnection()) {
+            // The service refuses actors the store does not know.
+            store.users().add(OPERATOR.name(), Set.of(Role.OPERATOR), Actor.of("bench-setup"));
             DefaultRunService service = service(store);
             try (Statement ddl = bare.createStatement()) {
                 ddl.execute("CREATE TABLE bench_commits (id BIGINT PRIMARY KEY, committed_at BIGINT NOT NULL)");
