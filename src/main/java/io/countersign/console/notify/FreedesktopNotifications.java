@@ -29,7 +29,7 @@ public interface FreedesktopNotifications extends DBusInterface {
      * @param expireTimeout milliseconds; -1 leaves it to the server, 0 never expires
      */
     @DBusMemberName("Notify")
-    UInt32 notify(String appName, UInt32 replacesId, String appIcon, String summary, String body,
+    UInt32 showNotification(String appName, UInt32 replacesId, String appIcon, String summary, String body,
                   List<String> actions, Map<String, Variant<?>> hints, int expireTimeout);
 
     @DBusMemberName("CloseNotification")

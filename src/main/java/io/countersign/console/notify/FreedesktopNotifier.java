@@ -24,6 +24,7 @@ public final class FreedesktopNotifier implements DesktopNotifier {
     static final String DESKTOP_ENTRY = "io.countersign.Countersign";
     static final String APP_NAME = "Countersign";
     static final String DEFAULT_ACTION = "default";
+    private static final int CONNECT_TIMEOUT_MILLIS = 2000;
     private static final byte NORMAL = 1;
     private static final byte CRITICAL = 2;
 
@@ -62,8 +63,11 @@ public final class FreedesktopNotifier implements DesktopNotifier {
         Objects.requireNonNull(openLabel, "openLabel");
         DBusConnection connection;
         try {
-            connection = (busAddress == null ? DBusConnectionBuilder.forSessionBus()
-                    : DBusConnectionBuilder.forAddress(busAddress)).withShared(false).build();
+            DBusConnectionBuilder builder = busAddress == null ? DBusConnectionBuilder.forSessionBus()
+                    : DBusConnectionBuilder.forAddress(busAddress);
+            // the library retries a refused connection for ten seconds by default: a desktop's bus answers at once
+            connection = builder.withShared(false).transportConfig().withTimeout(CONNECT_TIMEOUT_MILLIS).back()
+                    .build();
         } catch (DBusException | RuntimeException e) {
             throw new NotifierException("the session bus" + (busAddress == null ? "" : " at " + busAddress)
                     + " cannot be reached: " + e.getMessage(), e);
@@ -88,7 +92,7 @@ public final class FreedesktopNotifier implements DesktopNotifier {
                 "category", new Variant<>("im.received"));
         try {
             // a second notice of the same card (escalated, then the deadline near) replaces the first
-            UInt32 id = service.notify(APP_NAME, new UInt32(earlier == null ? 0 : earlier), DESKTOP_ENTRY,
+            UInt32 id = service.showNotification(APP_NAME, new UInt32(earlier == null ? 0 : earlier), DESKTOP_ENTRY,
                     notice.summary(), markup ? escape(notice.body()) : notice.body(),
                     actions ? List.of(DEFAULT_ACTION, openLabel) : List.of(), hints, -1);
             runsById.put(id.longValue(), notice.runId());
