@@ -6,6 +6,7 @@ import io.countersign.console.common.FxmlView;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
+import io.countersign.console.notify.DesktopNotifiers;
 import io.countersign.console.opening.OpeningPane;
 import io.countersign.console.signin.SignInController;
 import io.countersign.console.signin.SignInRequired;
@@ -140,6 +141,7 @@ public final class ConsoleApplication extends Application {
         // the theme a person picks stays picked for the next start
         ConsoleSettings kept = settings;
         shown.viewModel().themeProperty().addListener((o, was, now) -> executor.execute(() -> kept.keepTheme(now)));
+        notifyOnTheDesktop(shown, context.actor().name(), kept);
         Runnable afterInbox = () -> background("console-after-inbox", opening::afterInboxShown);
         if (shown.viewModel().sections().contains(Section.INBOX)) {
             whenTrue(shown.viewModel().inbox().loadedProperty(), afterInbox);
@@ -147,6 +149,15 @@ public final class ConsoleApplication extends Application {
             // a supervisor's console has no inbox to wait for
             afterInbox.run();
         }
+    }
+
+    /** Desktop notices through the system's service, muted as this person last chose; the choice is kept. */
+    private void notifyOnTheDesktop(ConsoleWindow shown, String person, ConsoleSettings kept) {
+        shown.notices().mutedProperty().set(kept.noticesMuted(person));
+        shown.notices().mutedProperty().addListener((o, was, now) ->
+                executor.execute(() -> kept.keepNoticesMuted(person, now)));
+        shown.notifyThrough(DesktopNotifiers.forSystem(System.getProperty("os.name"), System.getenv(),
+                Messages.forLocale(Locale.getDefault()).get("notice.open")));
     }
 
     private static void whenTrue(ObservableBooleanValue condition, Runnable action) {

@@ -28,6 +28,8 @@ public final class ConsoleSettings {
     private static final String THEME = "theme";
     private static final String STORE_URL = "store.url";
     private static final String STORE_USER = "store.user";
+    /** Followed by the person's name: several people may sign in to the console on one machine account. */
+    private static final String NOTICES_MUTED = "notifications.muted.";
     private static final List<String> PLACEMENT = List.of("window.x", "window.y", "window.width", "window.height",
             "window.listWidth", "window.denialsDetailWidth");
 
@@ -119,6 +121,17 @@ public final class ConsoleSettings {
         picked = theme;
         values.setProperty(THEME, theme.name());
         write("the theme");
+    }
+
+    /** Whether the person of this name muted the desktop notifications; not muted until they do. */
+    synchronized boolean noticesMuted(String person) {
+        return Boolean.parseBoolean(values.getProperty(NOTICES_MUTED + person, "false"));
+    }
+
+    /** Keeps whether the person muted the desktop notifications. Writes the file, so not on the JavaFX thread. */
+    synchronized void keepNoticesMuted(String person, boolean muted) {
+        values.setProperty(NOTICES_MUTED + person, Boolean.toString(muted));
+        write("whether desktop notifications are muted");
     }
 
     /** Where the window stood when it last closed; empty when the file says nothing usable about it. */

@@ -25,6 +25,8 @@ import io.countersign.console.main.MainWindowViewModel;
 import io.countersign.console.main.RoleWatch;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
+import io.countersign.console.notify.DesktopNotices;
+import io.countersign.console.notify.DesktopNotifier;
 import io.countersign.console.settings.ToolSettingsController;
 import io.countersign.console.settings.ToolSettingsViewModel;
 import io.countersign.console.timeline.RunsViewModel;
@@ -64,10 +66,11 @@ public final class ConsoleWindow {
     private final Stage stage;
     private final PaneWidths paneWidths;
     private final AskedQuestionsViewModel asked;
+    private final DesktopNotices notices;
 
     private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene,
                           DenialsViewModel denials, Stage stage, PaneWidths paneWidths,
-                          AskedQuestionsViewModel asked) {
+                          AskedQuestionsViewModel asked, DesktopNotices notices) {
         this.viewModel = viewModel;
         this.controller = controller;
         this.scene = scene;
@@ -75,6 +78,7 @@ public final class ConsoleWindow {
         this.stage = stage;
         this.paneWidths = paneWidths;
         this.asked = asked;
+        this.notices = notices;
     }
 
     /** Builds the console for a context and shows it on the stage at its default size. */
@@ -119,6 +123,7 @@ public final class ConsoleWindow {
         main.watchRoles(new RoleWatch(context.services().users(), actor, executor));
         AskedQuestionsViewModel asked = new AskedQuestionsViewModel(context.services().asked(), actor, executor,
                 messages);
+        DesktopNotices notices = new DesktopNotices(service, actor, inbox, liveClock, messages, executor);
         // the inbox is fetched while the views load and the window renders for the first time
         main.start();
         asked.start();
@@ -141,7 +146,7 @@ public final class ConsoleWindow {
                         messages, clock.getZone()), messages, paneWidths.denialsDetailProperty()));
         FxmlLoaderFactory details = new FxmlLoaderFactory(controllers, messages.bundle());
         controllers.put(MainWindowController.class,
-                () -> new MainWindowController(main, messages, details, newRun, paneWidths));
+                () -> new MainWindowController(main, messages, details, newRun, paneWidths, notices.mutedProperty()));
         Loaded<MainWindowController> window =
                 new FxmlLoaderFactory(controllers, messages.bundle()).load(FxmlView.MAIN_WINDOW);
 
@@ -151,6 +156,7 @@ public final class ConsoleWindow {
         context.theme().apply(scene);
         stage.titleProperty().bind(main.titleProperty());
         main.windowFocusedProperty().bind(stage.focusedProperty());
+        notices.windowFocusedProperty().bind(stage.focusedProperty());
         stage.setMinWidth(WindowPlacement.MIN_WIDTH);
         stage.setMinHeight(WindowPlacement.MIN_HEIGHT);
         stage.setScene(scene);
@@ -162,7 +168,7 @@ public final class ConsoleWindow {
             stage.setHeight(kept.height());
         });
         stage.show();
-        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths, asked);
+        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths, asked, notices);
     }
 
     /** Whether the window's title bar would show on a screen: a screen since unplugged takes its windows with it. */
@@ -177,8 +183,27 @@ public final class ConsoleWindow {
                 paneWidths.denialsDetailProperty().get());
     }
 
+    /**
+     * Announces the cards that start waiting, are escalated or near their deadline on the desktop while the
+     * window is in the background; a click on a notification brings the window forward with the card open.
+     */
+    public void notifyThrough(DesktopNotifier desktop) {
+        notices.deliverTo(desktop, runId -> {
+            stage.setIconified(false);
+            stage.toFront();
+            stage.requestFocus();
+            viewModel.openCard(runId);
+        });
+    }
+
+    /** Whether this person gets desktop notices, and whether the window has the focus. */
+    public DesktopNotices notices() {
+        return notices;
+    }
+
     /** Stops listening to the service and stops the window's clock. */
     public void close() {
+        notices.stop();
         asked.stop();
         viewModel.stop();
         controller.stop();

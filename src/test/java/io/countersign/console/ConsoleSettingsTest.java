@@ -22,6 +22,18 @@ class ConsoleSettingsTest {
     }
 
     @Test
+    void mutedNotificationsAreRememberedForThePersonWhoMutedThem() {
+        Path file = folder.resolve("console.properties");
+        ConsoleSettings.read(file).keepNoticesMuted("maria", true);
+        ConsoleSettings.read(file).keepNoticesMuted("jonas@example.org", false);
+
+        ConsoleSettings read = ConsoleSettings.read(file);
+        assertThat(read.noticesMuted("maria")).isTrue();
+        assertThat(read.noticesMuted("jonas@example.org")).isFalse();
+        assertThat(read.noticesMuted("ada")).as("a person who never chose").isFalse();
+    }
+
+    @Test
     void withNoFileTheFallbackApplies() {
         assertThat(ConsoleSettings.read(folder.resolve("absent.properties")).theme(Theme.DARK)).isEqualTo(Theme.DARK);
     }

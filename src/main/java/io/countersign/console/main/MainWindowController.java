@@ -14,6 +14,7 @@ import io.countersign.console.inbox.InboxController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.engine.run.RunStatus;
+import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.service.RunSummary;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.BooleanProperty;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
@@ -72,6 +74,7 @@ public final class MainWindowController implements FxController {
     private KeysSheet keysSheet;
     private Sidebar sidebarEntries;
     private final PaneWidths paneWidths;
+    private final BooleanProperty noticesMuted;
 
     @FXML
     private StackPane root;
@@ -124,15 +127,19 @@ public final class MainWindowController implements FxController {
     @FXML
     private Button themeToggle;
     @FXML
+    private ToggleSwitch noticesSwitch;
+    @FXML
     private VBox toasts;
 
     /**
      * @param views  loads the detail views and the New run dialog, each once, when first needed
      * @param newRun the New run dialog's view model, reset each time it opens
      * @param paneWidths the list's width the person chose, kept through narrow windows
+     * @param noticesMuted whether this person muted the desktop notifications, which the status bar switches
      */
     public MainWindowController(MainWindowViewModel viewModel, Messages messages, FxmlLoaderFactory views,
-                                NewRunViewModel newRun, PaneWidths paneWidths) {
+                                NewRunViewModel newRun, PaneWidths paneWidths, BooleanProperty noticesMuted) {
+        this.noticesMuted = Objects.requireNonNull(noticesMuted, "noticesMuted");
         this.paneWidths = Objects.requireNonNull(paneWidths, "paneWidths");
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.messages = Objects.requireNonNull(messages, "messages");
@@ -186,6 +193,13 @@ public final class MainWindowController implements FxController {
                 () -> messages.get("main.switchTo." + viewModel.themeProperty().get().other().name()),
                 viewModel.themeProperty()));
         themeToggle.setOnAction(event -> viewModel.toggleTheme());
+        noticesSwitch.setSelected(!noticesMuted.get());
+        noticesSwitch.selectedProperty().addListener((o, was, now) -> noticesMuted.set(!now));
+        noticesMuted.addListener((o, was, now) -> noticesSwitch.setSelected(!now));
+        // notices announce cards: a person without an inbox gets none
+        noticesSwitch.visibleProperty().bind(Bindings.createBooleanBinding(
+                () -> viewModel.sections().contains(Section.INBOX), viewModel.sections()));
+        noticesSwitch.managedProperty().bind(noticesSwitch.visibleProperty());
 
         // over the foot of the list, clear of the decision bar where the person works next
         toasts.translateXProperty().bind(sidebar.widthProperty().add(TOAST_MARGIN));
