@@ -26,6 +26,7 @@ import io.countersign.service.RunService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
+import io.countersign.service.WebhookService;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreOptions;
@@ -92,7 +93,8 @@ public final class CountersignRuntime implements AutoCloseable {
 
     /** The use cases beside the run service, over the same store and loop. */
     private record Services(EventService events, AuditService audit, SettingsService settings, UserService users,
-                            AgentService agents, ExecutionService execution, ServerService servers) {
+                            AgentService agents, ExecutionService execution, ServerService servers,
+                            WebhookWiring webhooks) {
     }
 
     private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, DefaultRunService runs,
@@ -217,7 +219,8 @@ public final class CountersignRuntime implements AutoCloseable {
                             store.users()),
                     new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(), clock,
                             ids),
-                    new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()));
+                    new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()),
+                    new WebhookWiring(store, http, clock));
             return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
@@ -288,7 +291,7 @@ public final class CountersignRuntime implements AutoCloseable {
     /**
      * Applies overdue deadlines at once, on the calling thread, and then every {@code period} on a thread of its
      * own, until this runtime closes: a console or a worker applies the deadlines of a store no process watched as
-     * soon as it starts. Denying calls the runs' models, so the caller is never the JavaFX thread.
+     * soon as it starts. The process delivers the outbox's webhook events from then on too. Denying calls the runs' models, so the caller is never the JavaFX thread.
      */
     public void sweepDeadlinesEvery(Duration period) {
         DeadlineSweeper started;
@@ -298,6 +301,7 @@ public final class CountersignRuntime implements AutoCloseable {
             }
             started = new DeadlineSweeper(runs::applyDeadlines, period);
             deadlineSweeper = started;
+            services.webhooks().startDelivering();
         }
         started.sweepNow();
     }
@@ -344,6 +348,10 @@ public final class CountersignRuntime implements AutoCloseable {
         return services.servers();
     }
 
+    public WebhookService webhooks() {
+        return services.webhooks().service();
+    }
+
     public Store store() {
         return store;
     }
@@ -373,6 +381,7 @@ public final class CountersignRuntime implements AutoCloseable {
                 deadlineSweeper.close();
             }
         }
+        services.webhooks().close();
         if (remoteServers != null) {
             remoteServers.close();
         }

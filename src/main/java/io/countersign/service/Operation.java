@@ -30,6 +30,9 @@ public enum Operation {
     /** Connecting to a server to see its tools starts the server's process or reaches its address. */
     TEST_SERVERS(Role.ADMIN),
     MANAGE_USERS(Role.ADMIN),
+    /** The outgoing webhooks and how their deliveries stand. */
+    VIEW_WEBHOOKS(Role.ADMIN),
+    CHANGE_WEBHOOKS(Role.ADMIN),
     SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
     /** Moving a waiting card's deadline once by its span. */
     EXTEND_DEADLINE(Role.OPERATOR, Role.ADMIN),

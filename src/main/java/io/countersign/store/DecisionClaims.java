@@ -139,6 +139,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     "its calls were not started");
         }
         AuditChain.decisions(connection, database.clock().instant(), List.of(decisionId));
+        OutboxRows.decided(connection, claimed.lastDecision(), start);
     }
 
     /**

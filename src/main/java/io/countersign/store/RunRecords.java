@@ -103,6 +103,9 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                 }
             }
             CallJournal.clear(connection, runId);
+            if (state != null) {
+                OutboxRows.waiting(connection, state, at);
+            }
             return null;
         });
     }

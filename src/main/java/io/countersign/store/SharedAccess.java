@@ -92,7 +92,13 @@ final class SharedAccess {
             // never changed, and supervisors read them to verify
             Map.entry("audit_chain", new TableAccess("SELECT, INSERT", READ, "SELECT, INSERT", "SELECT, INSERT")),
             Map.entry("audit_head", new TableAccess("SELECT, UPDATE", READ, "SELECT, UPDATE", "SELECT, UPDATE")),
-            Map.entry("audit_unchained", new TableAccess(READ, READ, READ, READ)));
+            Map.entry("audit_unchained", new TableAccess(READ, READ, READ, READ)),
+            // admins keep the webhooks; whoever commits a pause, a decision or a deadline's fallback queues its
+            // events, and whichever process runs (a supervisor's console too) delivers them; removing a hook
+            // removes its queue
+            Map.entry("webhooks", ADMINS_CHANGE),
+            Map.entry("webhook_outbox", new TableAccess("SELECT, INSERT, UPDATE", "SELECT, UPDATE", ALL,
+                    "SELECT, INSERT, UPDATE")));
 
     private SharedAccess() {
     }

@@ -1,0 +1,71 @@
+package io.countersign.store;
+
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.webhook.CardEventType;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * Queues a card's event in the outbox of every webhook that subscribes to it, inside the transaction of the change
+ * it reports: one statement, which inserts nothing when no hook subscribes. What the event says comes from the
+ * run's row as the change left it (agent, who started it, the waiting tools, the deadline) and from the change
+ * itself (who decided, the summary or the fallback), never from the run's arguments or results.
+ */
+final class OutboxRows {
+    private static final String INSERT = "INSERT INTO webhook_outbox (event_id, hook_id, type, run_id, agent,"
+            + " started_by, tools, waiting_for, actor, outcome, deadline, occurred_at, attempts, next_attempt)"
+            + " SELECT :eventId, h.id, :type, r.id, r.agent, r.initiator, r.waiting_tools, :waitingFor, :actor, %s,"
+            + " r.deadline, :at, 0, :at FROM webhooks h JOIN runs r ON r.id = :runId WHERE h.events LIKE :subscribed";
+
+    private OutboxRows() {
+    }
+
+    /** A run paused on a card. */
+    static void waiting(Connection connection, PausedState state, Instant at) throws SQLException {
+        append(connection, CardEventType.WAITING, state.runId(), waitingFor(state.status()), null, null, at);
+    }
+
+    /** A decision was claimed: a person's ({@code decided}) or a deadline's fallback ({@code expired}). */
+    static void decided(Connection connection, DecisionRecord decision, DecisionStart start) throws SQLException {
+        String waitingFor = decision.kind() == DecisionRecord.Kind.APPROVAL ? "approval" : "input";
+        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
+            String fallback = start.decisionEvent() == null ? null : start.decisionEvent().reasonCode();
+            append(connection, CardEventType.EXPIRED, decision.runId(), waitingFor, decision.decidedBy(), fallback,
+                    decision.decidedAt());
+        } else {
+            append(connection, CardEventType.DECIDED, decision.runId(), waitingFor, decision.decidedBy(),
+                    decision.summary(), decision.decidedAt());
+        }
+    }
+
+    /** A card was escalated; the event names the role it is shown to first. */
+    static void escalated(Connection connection, String runId, Instant at) throws SQLException {
+        append(connection, CardEventType.ESCALATED, runId, "approval", DecisionDeadlines.ACTOR, null, at);
+    }
+
+    private static void append(Connection connection, CardEventType type, String runId, String waitingFor,
+                               String actor, String outcome, Instant at) throws SQLException {
+        boolean escalated = type == CardEventType.ESCALATED;
+        try (NamedStatement insert = NamedStatement.prepare(connection, String.format(Locale.ROOT, INSERT,
+                escalated ? "r.escalation_role" : ":outcome"))) {
+            insert.set("eventId", UUID.randomUUID().toString()).set("type", type.code()).set("waitingFor", waitingFor)
+                    .set("actor", actor).set("at", at).set("runId", runId)
+                    .set("subscribed", "%," + type.code() + ",%");
+            if (!escalated) {
+                insert.set("outcome", outcome);
+            }
+            insert.executeUpdate();
+        }
+    }
+
+    private static String waitingFor(RunStatus status) {
+        return status == RunStatus.WAITING_FOR_INPUT ? "input" : "approval";
+    }
+}
