@@ -65,6 +65,7 @@ record DeadlineRows(Database database) {
                         }
                     }
                     EventStore.insert(connection, database.clock().instant(), List.of(event));
+                    DecisionLatencies.escalated(connection, runId, now);
                     return true;
                 });
     }

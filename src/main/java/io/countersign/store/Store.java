@@ -22,6 +22,7 @@ public final class Store implements AutoCloseable {
     private final ConfigurationStore configurations;
     private final RunStore runs;
     private final AuditStore audit;
+    private final DecisionStatsStore decisionStats;
 
     private Store(Database database, StoreSession session) {
         this.database = database;
@@ -33,6 +34,7 @@ public final class Store implements AutoCloseable {
         this.configurations = new ConfigurationStore(database);
         this.runs = new RunStore(database, session);
         this.audit = new AuditStore(database);
+        this.decisionStats = new DecisionStatsStore(database);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -149,6 +151,11 @@ public final class Store implements AutoCloseable {
     /** The audit chain over events, decisions and purges. */
     public AuditStore audit() {
         return audit;
+    }
+
+    /** How long decisions take, from the counts kept with each decision. */
+    public DecisionStatsStore decisionStats() {
+        return decisionStats;
     }
 
     /** Signals that runs, decisions or settings changed, here or in another process on the same database. */
