@@ -60,6 +60,7 @@ final class CommandTree {
         commands.put("settle", RunCommands.Settle.class);
         commands.put("events", EventCommands.Events.class);
         commands.put("audit", AuditCommands.AuditGroup.class);
+        commands.put("stats", StatsCommands.StatsGroup.class);
         commands.put("tools", SettingCommands.Tools.class);
         commands.put("tool", SettingCommands.ToolSet.class);
         commands.put("server", SettingCommands.ServerSet.class);

@@ -11,6 +11,8 @@ import io.countersign.service.DeadlineApplied;
 import io.countersign.service.DefaultAgentService;
 import io.countersign.service.AuditService;
 import io.countersign.service.DefaultAuditService;
+import io.countersign.service.DecisionStatsService;
+import io.countersign.service.DefaultDecisionStatsService;
 import io.countersign.service.DefaultEventService;
 import io.countersign.service.DefaultExecutionService;
 import io.countersign.service.AskedInputs;
@@ -326,6 +328,10 @@ public final class CountersignRuntime implements AutoCloseable {
 
     public AuditService audit() {
         return services.audit();
+    }
+
+    public DecisionStatsService decisionStats() {
+        return new DefaultDecisionStatsService(store.decisionStats(), store.users(), Clock.systemUTC());
     }
 
     public SettingsService settings() {

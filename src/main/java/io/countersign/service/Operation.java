@@ -19,6 +19,8 @@ public enum Operation {
     VIEW_TIMELINE(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN),
     QUERY_EVENTS(Role.SUPERVISOR, Role.ADMIN),
     PURGE_EVENTS(Role.ADMIN),
+    /** How long decisions take, by agent, tool and operator, and the cards waiting now by age. */
+    VIEW_DECISION_STATS(Role.SUPERVISOR, Role.ADMIN),
     /** Walking the audit chain over events, decisions and purges, and reading its head. */
     VERIFY_AUDIT(Role.SUPERVISOR, Role.ADMIN),
     VIEW_TOOL_SETTINGS(Role.ADMIN),

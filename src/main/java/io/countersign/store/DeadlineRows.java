@@ -66,6 +66,7 @@ record DeadlineRows(Database database) {
                     }
                     EventStore.insert(connection, database.clock().instant(), List.of(event));
                     OutboxRows.escalated(connection, runId, now);
+                    DecisionLatencies.escalated(connection, runId, now);
                     return true;
                 });
     }

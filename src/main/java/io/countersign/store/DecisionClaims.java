@@ -127,7 +127,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
 
     /**
      * Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction, and chains the
-     * decision last: the event's insert takes the rows of counts before the chain's head, as every append does.
+     * decision: the event's insert takes the rows of counts before the chain's head, as every append does. The
+     * decision's latency is counted after, under the head.
      */
     private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, long decisionId)
             throws SQLException {
@@ -140,6 +141,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         }
         AuditChain.decisions(connection, database.clock().instant(), List.of(decisionId));
         OutboxRows.decided(connection, claimed.lastDecision(), start);
+        DecisionLatencies.decided(connection, claimed);
     }
 
     /**

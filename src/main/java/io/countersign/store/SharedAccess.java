@@ -67,6 +67,9 @@ final class SharedAccess {
             Map.entry("governance_event_code_counts", DERIVED_FROM_EVENTS),
             Map.entry("governance_event_code_day_counts", DERIVED_FROM_EVENTS),
             Map.entry("governance_event_day_counts", DERIVED_FROM_EVENTS),
+            // kept by whoever decides or escalates a card: operators, admins, a worker's deadline fallback
+            Map.entry("decision_latency_counts", DERIVED_FROM_EVENTS),
+            Map.entry("decision_fallback_counts", DERIVED_FROM_EVENTS),
             Map.entry("tool_settings", ADMINS_CHANGE),
             Map.entry("setting_changes", new TableAccess(READ, READ, "SELECT, INSERT", READ)),
             Map.entry("users", ADMINS_CHANGE),

@@ -23,6 +23,7 @@ public final class Store implements AutoCloseable {
     private final RunStore runs;
     private final AuditStore audit;
     private final WebhookStore webhooks;
+    private final DecisionStatsStore decisionStats;
 
     private Store(Database database, StoreSession session) {
         this.database = database;
@@ -35,6 +36,7 @@ public final class Store implements AutoCloseable {
         this.runs = new RunStore(database, session);
         this.audit = new AuditStore(database);
         this.webhooks = new WebhookStore(database);
+        this.decisionStats = new DecisionStatsStore(database);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -156,6 +158,11 @@ public final class Store implements AutoCloseable {
     /** The admins' outgoing webhooks and the outbox of their events. */
     public WebhookStore webhooks() {
         return webhooks;
+    }
+
+    /** How long decisions take, from the counts kept with each decision. */
+    public DecisionStatsStore decisionStats() {
+        return decisionStats;
     }
 
     /** Signals that runs, decisions or settings changed, here or in another process on the same database. */

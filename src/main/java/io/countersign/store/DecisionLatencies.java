@@ -1,0 +1,136 @@
+package io.countersign.store;
+
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.stats.LatencyBuckets;
+import io.countersign.engine.stats.StatsDimension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Keeps the counts of how long decisions take (migration V18), in the transaction that records each decision or
+ * escalation: a person's decision adds its latency to its agent's, each waiting tool's and its operator's row of
+ * the day; a deadline's fallback counts the card expired; an escalation counts it escalated. Rows are written in
+ * one order (dimension, day, name, bucket), and every writer holds the audit chain's head before them, so two
+ * writers on PostgreSQL never wait on each other's rows crosswise.
+ */
+final class DecisionLatencies {
+    private static final String ADD_LATENCY = "INSERT INTO decision_latency_counts (dimension, decision_day, name,"
+            + " bucket, decisions, latency_sum, latency_max) VALUES (?, ?, ?, ?, 1, ?, ?)"
+            + " ON CONFLICT (dimension, decision_day, name, bucket) DO UPDATE"
+            + " SET decisions = decision_latency_counts.decisions + excluded.decisions,"
+            + " latency_sum = decision_latency_counts.latency_sum + excluded.latency_sum,"
+            + " latency_max = CASE WHEN excluded.latency_max > decision_latency_counts.latency_max"
+            + " THEN excluded.latency_max ELSE decision_latency_counts.latency_max END";
+    private static final String ADD_FALLBACK = "INSERT INTO decision_fallback_counts (dimension, decision_day, name,"
+            + " expired, escalated) VALUES (?, ?, ?, ?, ?) ON CONFLICT (dimension, decision_day, name) DO UPDATE"
+            + " SET expired = decision_fallback_counts.expired + excluded.expired,"
+            + " escalated = decision_fallback_counts.escalated + excluded.escalated";
+    private static final Comparator<Key> ORDER = Comparator.comparing(Key::dimension)
+            .thenComparing(Key::name);
+
+    private DecisionLatencies() {
+    }
+
+    /** One row's dimension and name. */
+    private record Key(StatsDimension dimension, String name) {
+    }
+
+    /** The UTC day an instant falls on, counted from the epoch. */
+    static long dayOf(Instant at) {
+        return Math.floorDiv(at.getEpochSecond(), 86_400L);
+    }
+
+    /** The latency in whole milliseconds from waiting to decision; a decision stamped earlier counts as zero. */
+    static long millisBetween(Instant waitingSince, Instant decidedAt) {
+        return Math.max(0, Duration.between(waitingSince, decidedAt).toMillis());
+    }
+
+    /**
+     * Counts the decision a claim just recorded on {@code claimed} (its {@link StoredRun#lastDecision}): the
+     * latency of a person's, the expiry of a deadline's fallback.
+     */
+    static void decided(Connection connection, StoredRun claimed) throws SQLException {
+        DecisionRecord decision = claimed.lastDecision();
+        if (decision == null || claimed.waitingSince() == null) {
+            return;
+        }
+        List<String> tools = claimed.pausedState() == null ? List.of() : claimed.pausedState().waitingToolNames();
+        long day = dayOf(decision.decidedAt());
+        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
+            addFallback(connection, day, keys(claimed.agent(), tools, decision.decidedBy()), 1, 0);
+            return;
+        }
+        long millis = millisBetween(claimed.waitingSince(), decision.decidedAt());
+        int bucket = LatencyBuckets.of(millis);
+        try (PreparedStatement add = connection.prepareStatement(ADD_LATENCY)) {
+            for (Key key : keys(claimed.agent(), tools, decision.decidedBy())) {
+                add.setString(1, key.dimension().code());
+                add.setLong(2, day);
+                add.setString(3, key.name());
+                add.setInt(4, bucket);
+                add.setLong(5, millis);
+                add.setLong(6, millis);
+                add.addBatch();
+            }
+            add.executeBatch();
+        }
+    }
+
+    /** Counts the card of run {@code runId} escalated at {@code at}, by its agent and waiting tools. */
+    static void escalated(Connection connection, String runId, Instant at) throws SQLException {
+        String agent;
+        String tools;
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT agent, waiting_tools FROM runs WHERE id = ?")) {
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    return;
+                }
+                agent = row.getString(1);
+                tools = row.getString(2);
+            }
+        }
+        addFallback(connection, dayOf(at), keys(agent, tools == null ? List.of() : List.of(tools.split("\n")),
+                null), 0, 1);
+    }
+
+    private static void addFallback(Connection connection, long day, List<Key> keys, long expired, long escalated)
+            throws SQLException {
+        try (PreparedStatement add = connection.prepareStatement(ADD_FALLBACK)) {
+            for (Key key : keys) {
+                add.setString(1, key.dimension().code());
+                add.setLong(2, day);
+                add.setString(3, key.name());
+                add.setLong(4, expired);
+                add.setLong(5, escalated);
+                add.addBatch();
+            }
+            add.executeBatch();
+        }
+    }
+
+    /** The rows a decision counts in, in the one order writers take them: no operator for an escalation. */
+    private static List<Key> keys(String agent, List<String> tools, String operator) {
+        List<Key> keys = new ArrayList<>();
+        keys.add(new Key(StatsDimension.AGENT, agent));
+        Set<String> distinct = new LinkedHashSet<>(tools);
+        distinct.forEach(tool -> keys.add(new Key(StatsDimension.TOOL, tool)));
+        if (operator != null) {
+            keys.add(new Key(StatsDimension.OPERATOR, operator));
+        }
+        keys.sort(ORDER);
+        return keys;
+    }
+}

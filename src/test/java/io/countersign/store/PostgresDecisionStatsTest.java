@@ -1,0 +1,32 @@
+package io.countersign.store;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The decision statistics on a real PostgreSQL, one schema per test. */
+@ExtendWith(EmbeddedPostgresExtension.class)
+class PostgresDecisionStatsTest extends DecisionStatsSuite {
+    private static EmbeddedPostgres postgres;
+
+    @BeforeAll
+    static void usePostgres(EmbeddedPostgres server) {
+        postgres = server;
+    }
+
+    @Override
+    StoreLocation freshLocation() throws Exception {
+        return EmbeddedPostgresExtension.freshSchema(postgres, "stats");
+    }
+
+    @Override
+    DataSource rawDataSource(StoreLocation location) {
+        return EmbeddedPostgresExtension.rawDataSource(location);
+    }
+
+    @Override
+    Dialect dialect() {
+        return Dialect.POSTGRESQL;
+    }
+}
