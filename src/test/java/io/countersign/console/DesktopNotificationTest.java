@@ -1,0 +1,167 @@
+package io.countersign.console;
+
+import static io.countersign.console.RealConsole.await;
+import static io.countersign.console.RealConsole.onFx;
+import static org.assertj.core.api.Assertions.assertThat;
+import com.sun.javafx.stage.WindowHelper;
+import atlantafx.base.controls.ToggleSwitch;
+import io.countersign.console.common.Messages;
+import io.countersign.console.common.Theme;
+import io.countersign.console.main.Detail;
+import io.countersign.console.notify.FreedesktopNotifier;
+import io.countersign.console.notify.NotificationRecorder;
+import io.countersign.console.notify.SessionBus;
+import io.countersign.engine.Actor;
+import io.countersign.runtime.CountersignRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * The console's desktop notifications over a real session bus, received by a recording notification server: a
+ * card that starts waiting elsewhere while the window is in the background is announced, a click on the
+ * notification opens it; a focused window or a muted person gets none.
+ */
+@ExtendWith(ApplicationExtension.class)
+class DesktopNotificationTest {
+    private static final String PROMPT = "Compare the changelog of the release candidate";
+
+    @TempDir
+    Path folder;
+    private Stage stage;
+    private RealConsole console;
+    private ConsoleWindow window;
+    private SessionBus bus;
+    private NotificationRecorder server;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void open(FxRobot robot) throws Exception {
+        bus = SessionBus.start(Files.createDirectories(folder.resolve("bus")));
+        server = NotificationRecorder.serve(bus.address(), List.of("actions", "body", "body-markup"));
+        console = RealConsole.withDemo(Files.createDirectories(folder.resolve("store")));
+        window = console.open(robot, stage, console.user("maria"), Theme.LIGHT);
+        WindowSize.SMALLEST.apply(robot, stage);
+        FreedesktopNotifier desktop = FreedesktopNotifier.connect(bus.address(), "Open card");
+        robot.interact(() -> window.notifyThrough(desktop));
+        await(() -> window.viewModel().inbox().allRuns().size() == 3);
+    }
+
+    @AfterEach
+    void close() {
+        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+        console.close();
+        server.close();
+        bus.close();
+    }
+
+    @Test
+    void aCardThatStartsWaitingWhileTheWindowIsInTheBackgroundIsAnnouncedWithoutItsArguments(FxRobot robot) {
+        leaveTheWindow(robot);
+
+        startElsewhere();
+
+        await(() -> server.received().size() == 1);
+        NotificationRecorder.Received notice = server.received().get(0);
+        assertThat(notice.appName()).isEqualTo("Countersign");
+        assertThat(notice.summary()).isEqualTo("Approval waiting: web_fetch");
+        assertThat(notice.body()).isEqualTo("web-research · started by jonas");
+        assertThat(notice.actions()).containsExactly("default", "Open card");
+        assertThat(notice.summary() + notice.body()).doesNotContain("example.com", "changelog", "url");
+    }
+
+    @Test
+    void aFocusedWindowSendsNothing(FxRobot robot) {
+        robot.interact(() -> WindowHelper.setFocused(stage, true));
+        startElsewhere();
+        await(() -> window.viewModel().inbox().allRuns().size() == 4);
+
+        leaveTheWindow(robot);
+        String later = startElsewhere();
+
+        await(() -> server.received().size() == 1);
+        await(() -> window.viewModel().inbox().allRuns().size() == 5);
+        assertThat(server.received()).singleElement().satisfies(notice ->
+                assertThat(notice.summary()).isEqualTo("Approval waiting: web_fetch"));
+        clickAndAwaitCard(robot, later);
+    }
+
+    @Test
+    void theSwitchMutesTheNoticesAndTurnsThemOnAgain(FxRobot robot) {
+        leaveTheWindow(robot);
+        robot.clickOn(".status-switch .thumb-area");
+        assertThat(window.notices().mutedProperty().get()).isTrue();
+        startElsewhere();
+        await(() -> window.viewModel().inbox().allRuns().size() == 4);
+
+        robot.clickOn(".status-switch .thumb-area");
+        leaveTheWindow(robot);
+        String later = startElsewhere();
+
+        await(() -> server.received().size() == 1);
+        assertThat(window.notices().mutedProperty().get()).isFalse();
+        clickAndAwaitCard(robot, later);
+    }
+
+    @Test
+    void clickingTheNotificationBringsTheWindowForwardWithTheCardOpen(FxRobot robot) {
+        leaveTheWindow(robot);
+        String runId = startElsewhere();
+
+        await(() -> server.received().size() == 1);
+        clickAndAwaitCard(robot, runId);
+
+        assertThat(onFx(() -> window.viewModel().detailProperty().get())).isEqualTo(new Detail.ApprovalCard(runId));
+    }
+
+    @Test
+    void theSwitchInTheStatusBarLightAndDark(FxRobot robot) {
+        assertThat(onFx(() -> robot.lookup(".status-switch").queryAs(ToggleSwitch.class).getText()))
+                .isEqualTo("Desktop notifications");
+        assertThat(onFx(() -> robot.lookup(".status-switch").queryAs(ToggleSwitch.class).isSelected())).isTrue();
+        ScreenshotWriter.write(window.scene(), "notifications-switch-light");
+        robot.clickOn(".status-switch .thumb-area");
+        robot.interact(() -> window.viewModel().toggleTheme());
+        ScreenshotWriter.write(window.scene(), "notifications-switch-muted-dark");
+    }
+
+    /** The headless platform moves no focus between windows: the desktop would say the person went elsewhere. */
+    private void leaveTheWindow(FxRobot robot) {
+        robot.interact(() -> WindowHelper.setFocused(stage, false));
+    }
+
+    /** Jonas starts a web research in another process; it waits for approval of its web_fetch. */
+    private String startElsewhere() {
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+        return other.runs().start(jonas, "web-research", PROMPT, false).runId();
+    }
+
+    private void clickAndAwaitCard(FxRobot robot, String runId) {
+        long id = server.received().get(server.received().size() - 1).id();
+        try {
+            server.click(id);
+        } catch (Exception e) {
+            throw new AssertionError("the click could not be sent over the bus", e);
+        }
+        String title = Messages.forLocale(Locale.ENGLISH).get("card.title", "web-research",
+                Messages.forLocale(Locale.ENGLISH).shortRunId(runId), "jonas");
+        await(() -> robot.lookup(".card-title").queryAllAs(Label.class).stream()
+                .anyMatch(shown -> shown.isVisible() && shown.getText().equals(title)));
+    }
+}
