@@ -65,16 +65,23 @@ final class DecisionLatencies {
         if (decision == null || claimed.waitingSince() == null) {
             return;
         }
-        List<String> tools = claimed.pausedState() == null ? List.of() : claimed.pausedState().waitingToolNames();
-        long day = dayOf(decision.decidedAt());
-        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
-            addFallback(connection, day, keys(claimed.agent(), tools, decision.decidedBy()), 1, 0);
+        decided(connection, claimed.agent(), claimed.pausedState() == null ? List.of()
+                : claimed.pausedState().waitingToolNames(), decision.decidedBy(), claimed.waitingSince(),
+                decision.decidedAt());
+    }
+
+    /** Counts a decision by {@code decidedBy} on a card of the agent waiting on the tools since {@code waitingSince}. */
+    static void decided(Connection connection, String agent, List<String> tools, String decidedBy,
+                        Instant waitingSince, Instant decidedAt) throws SQLException {
+        long day = dayOf(decidedAt);
+        if (decidedBy.equals(DecisionDeadlines.ACTOR)) {
+            addFallback(connection, day, keys(agent, tools, decidedBy), 1, 0);
             return;
         }
-        long millis = millisBetween(claimed.waitingSince(), decision.decidedAt());
+        long millis = millisBetween(waitingSince, decidedAt);
         int bucket = LatencyBuckets.of(millis);
         try (PreparedStatement add = connection.prepareStatement(ADD_LATENCY)) {
-            for (Key key : keys(claimed.agent(), tools, decision.decidedBy())) {
+            for (Key key : keys(agent, tools, decidedBy)) {
                 add.setString(1, key.dimension().code());
                 add.setLong(2, day);
                 add.setString(3, key.name());
