@@ -41,7 +41,7 @@ final class StatsCommands {
 
     @Command(name = "decisions", description = "How long cards waited for a decision: p50, p90 and the largest, by"
             + " agent, tool or operator, with the cards that expired or were escalated, and the cards waiting now by"
-            + " age. Counted by whole UTC days; the percentiles are read from log-scale buckets, within 4.5 %.")
+            + " age. Counted by whole UTC days; the percentiles are read from log-scale buckets, within 4.4 %.")
     static final class Decisions extends Subcommand {
         @Option(names = "--since", paramLabel = "SPAN|DATE", defaultValue = "30d", description = "From this many"
                 + " days (30d) or hours (12h) back, or from this UTC date (2026-03-01), through today; the days are"

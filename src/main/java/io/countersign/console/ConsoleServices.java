@@ -2,6 +2,7 @@ package io.countersign.console;
 
 import io.countersign.service.AskedInputs;
 import io.countersign.service.AuditService;
+import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
@@ -9,12 +10,12 @@ import io.countersign.service.UserService;
 import java.util.Objects;
 
 /**
- * The use cases the console's screens call: runs for operators, events and the audit chain for supervisors, tool
- * settings and users for admins; the questions servers ask during this process's calls. Each service checks the
+ * The use cases the console's screens call: runs for operators, events, the audit chain and how long decisions
+ * take for supervisors, tool settings and users for admins; the questions servers ask during this process's calls. Each service checks the
  * acting person's roles itself; the console only hides what they may not use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
-                              UserService users, AskedInputs asked) {
+                              UserService users, AskedInputs asked, DecisionStatsService decisionStats) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
@@ -22,10 +23,11 @@ public record ConsoleServices(RunService runs, EventService events, AuditService
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(users, "users");
         Objects.requireNonNull(asked, "asked");
+        Objects.requireNonNull(decisionStats, "decisionStats");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
-        return new ConsoleServices(replacement, events, audit, settings, users, asked);
+        return new ConsoleServices(replacement, events, audit, settings, users, asked, decisionStats);
     }
 }

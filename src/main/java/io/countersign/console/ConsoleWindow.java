@@ -13,6 +13,8 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.PaneWidths;
 import io.countersign.console.denials.AuditStatus;
 import io.countersign.console.denials.DenialsController;
+import io.countersign.console.insights.InsightsController;
+import io.countersign.console.insights.InsightsViewModel;
 import io.countersign.console.denials.DenialsViewModel;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.inbox.InboxViewModel;
@@ -141,6 +143,9 @@ public final class ConsoleWindow {
             paneWidths.listProperty().set(kept.listWidth());
             paneWidths.denialsDetailProperty().set(kept.denialsDetailWidth());
         });
+        InsightsViewModel insights = new InsightsViewModel(context.services().decisionStats(), actor, executor,
+                messages, clock);
+        controllers.put(InsightsController.class, () -> new InsightsController(insights));
         controllers.put(DenialsController.class,
                 () -> new DenialsController(denials, new AuditStatus(context.services().audit(), actor, executor,
                         messages, clock.getZone()), messages, paneWidths.denialsDetailProperty()));

@@ -15,23 +15,33 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Keeps the counts of how long decisions take (migration V18), in the transaction that records each decision or
  * escalation: a person's decision adds its latency to its agent's, each waiting tool's and its operator's row of
  * the day; a deadline's fallback counts the card expired; an escalation counts it escalated. Rows are written in
- * one order (dimension, day, name, bucket), and every writer holds the audit chain's head before them, so two
+ * one order (dimension, then name; one day each), and every writer holds the audit chain's head before them, so two
  * writers on PostgreSQL never wait on each other's rows crosswise.
  */
 final class DecisionLatencies {
+    /**
+     * Adds one decision to its row, creating it if need be, and returns the row's count and histogram as they stand:
+     * a row that held decisions before gets its histogram in a second statement, under the lock this one took.
+     */
     private static final String ADD_LATENCY = "INSERT INTO decision_latency_counts (dimension, decision_day, name,"
-            + " bucket, decisions, latency_sum, latency_max) VALUES (?, ?, ?, ?, 1, ?, ?)"
-            + " ON CONFLICT (dimension, decision_day, name, bucket) DO UPDATE"
+            + " decisions, latency_sum, latency_max, histogram) VALUES (?, ?, ?, 1, ?, ?, ?)"
+            + " ON CONFLICT (dimension, decision_day, name) DO UPDATE"
             + " SET decisions = decision_latency_counts.decisions + excluded.decisions,"
             + " latency_sum = decision_latency_counts.latency_sum + excluded.latency_sum,"
             + " latency_max = CASE WHEN excluded.latency_max > decision_latency_counts.latency_max"
-            + " THEN excluded.latency_max ELSE decision_latency_counts.latency_max END";
+            + " THEN excluded.latency_max ELSE decision_latency_counts.latency_max END"
+            + " RETURNING decisions, histogram";
+    private static final String SET_HISTOGRAM = "UPDATE decision_latency_counts SET histogram = ?"
+            + " WHERE dimension = ? AND decision_day = ? AND name = ?";
     private static final String ADD_FALLBACK = "INSERT INTO decision_fallback_counts (dimension, decision_day, name,"
             + " expired, escalated) VALUES (?, ?, ?, ?, ?) ON CONFLICT (dimension, decision_day, name) DO UPDATE"
             + " SET expired = decision_fallback_counts.expired + excluded.expired,"
@@ -65,25 +75,45 @@ final class DecisionLatencies {
         if (decision == null || claimed.waitingSince() == null) {
             return;
         }
-        List<String> tools = claimed.pausedState() == null ? List.of() : claimed.pausedState().waitingToolNames();
-        long day = dayOf(decision.decidedAt());
-        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
-            addFallback(connection, day, keys(claimed.agent(), tools, decision.decidedBy()), 1, 0);
+        decided(connection, claimed.agent(), claimed.pausedState() == null ? List.of()
+                : claimed.pausedState().waitingToolNames(), decision.decidedBy(), claimed.waitingSince(),
+                decision.decidedAt());
+    }
+
+    /** Counts a decision by {@code decidedBy} on a card of the agent waiting on the tools since {@code waitingSince}. */
+    static void decided(Connection connection, String agent, List<String> tools, String decidedBy,
+                        Instant waitingSince, Instant decidedAt) throws SQLException {
+        long day = dayOf(decidedAt);
+        if (decidedBy.equals(DecisionDeadlines.ACTOR)) {
+            addFallback(connection, day, keys(agent, tools, decidedBy), 1, 0);
             return;
         }
-        long millis = millisBetween(claimed.waitingSince(), decision.decidedAt());
+        long millis = millisBetween(waitingSince, decidedAt);
         int bucket = LatencyBuckets.of(millis);
-        try (PreparedStatement add = connection.prepareStatement(ADD_LATENCY)) {
-            for (Key key : keys(claimed.agent(), tools, decision.decidedBy())) {
+        String alone = HistogramText.of(new TreeMap<>(Map.of(bucket, 1L)));
+        try (PreparedStatement add = connection.prepareStatement(ADD_LATENCY);
+             PreparedStatement set = connection.prepareStatement(SET_HISTOGRAM)) {
+            for (Key key : keys(agent, tools, decidedBy)) {
                 add.setString(1, key.dimension().code());
                 add.setLong(2, day);
                 add.setString(3, key.name());
-                add.setInt(4, bucket);
+                add.setLong(4, millis);
                 add.setLong(5, millis);
-                add.setLong(6, millis);
-                add.addBatch();
+                add.setString(6, alone);
+                try (ResultSet row = add.executeQuery()) {
+                    row.next();
+                    if (row.getLong(1) == 1) {
+                        continue;
+                    }
+                    SortedMap<Integer, Long> histogram = HistogramText.parse(row.getString(2));
+                    histogram.merge(bucket, 1L, Long::sum);
+                    set.setString(1, HistogramText.of(histogram));
+                }
+                set.setString(2, key.dimension().code());
+                set.setLong(3, day);
+                set.setString(4, key.name());
+                set.executeUpdate();
             }
-            add.executeBatch();
         }
     }
 

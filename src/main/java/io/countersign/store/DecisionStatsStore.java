@@ -17,10 +17,12 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
- * How long decisions take, added up from the counts {@link DecisionLatencies} keeps by UTC day: a range of months
- * reads some thousands of rows whatever the number of decisions. The cards waiting now are counted from the runs'
+ * How long decisions take, added up from the counts {@link DecisionLatencies} keeps by UTC day: a range reads one
+ * row per day and name, whatever the number of decisions. The cards waiting now are counted from the runs'
  * status index, one pass over the waiting runs.
  */
 public final class DecisionStatsStore implements DecisionStatistics {
@@ -36,17 +38,17 @@ public final class DecisionStatsStore implements DecisionStatistics {
     @Override
     public List<DecisionLatencyRow> latencies(DecisionStatsQuery query) {
         return database.read("add up how long decisions took by " + query.by().code(), connection -> {
-            Map<String, Latencies> latencies = new HashMap<>();
-            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT name, bucket, SUM(decisions),"
-                    + " SUM(latency_sum), MAX(latency_max) FROM decision_latency_counts WHERE " + days(query)
-                    + " GROUP BY name, bucket")) {
+            Map<String, Counted> counted = new HashMap<>();
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT name, decisions, latency_sum,"
+                    + " latency_max, histogram FROM decision_latency_counts WHERE " + days(query))) {
                 try (ResultSet rows = bindDays(select, query).executeQuery()) {
                     while (rows.next()) {
-                        latencies.merge(rows.getString(1), Latencies.NONE.plus(rows.getInt(2), rows.getLong(3),
-                                rows.getLong(4), rows.getLong(5)), Latencies::plus);
+                        counted.computeIfAbsent(rows.getString(1), name -> new Counted()).add(rows);
                     }
                 }
             }
+            Map<String, Latencies> latencies = new HashMap<>();
+            counted.forEach((name, sums) -> latencies.put(name, sums.latencies()));
             Map<String, long[]> fallbacks = new HashMap<>();
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT name, SUM(expired),"
                     + " SUM(escalated) FROM decision_fallback_counts WHERE " + days(query) + " GROUP BY name")) {
@@ -57,9 +59,9 @@ public final class DecisionStatsStore implements DecisionStatistics {
                 }
             }
             List<DecisionLatencyRow> found = new ArrayList<>();
-            latencies.forEach((name, counted) -> {
+            latencies.forEach((name, figures) -> {
                 long[] fallback = fallbacks.getOrDefault(name, new long[2]);
-                found.add(new DecisionLatencyRow(name, counted, fallback[0], fallback[1]));
+                found.add(new DecisionLatencyRow(name, figures, fallback[0], fallback[1]));
             });
             fallbacks.forEach((name, fallback) -> {
                 if (!latencies.containsKey(name)) {
@@ -123,6 +125,29 @@ public final class DecisionStatsStore implements DecisionStatistics {
                 }
             }
         });
+    }
+
+    /** The rows of one name added up, the histograms merged. */
+    private static final class Counted {
+        private final SortedMap<Integer, Long> buckets = new TreeMap<>();
+        private long decisions;
+        private long total;
+        private long max;
+
+        void add(ResultSet row) throws SQLException {
+            decisions += row.getLong(2);
+            total += row.getLong(3);
+            max = Math.max(max, row.getLong(4));
+            try {
+                HistogramText.addTo(buckets, row.getString(5));
+            } catch (IllegalArgumentException e) {
+                throw new SQLException(e.getMessage(), e);
+            }
+        }
+
+        Latencies latencies() {
+            return new Latencies(decisions, total, max, buckets);
+        }
     }
 
     private static String days(DecisionStatsQuery query) {

@@ -1,6 +1,7 @@
 package io.countersign.console;
 
 import io.countersign.service.AuditService;
+import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
@@ -28,7 +29,8 @@ final class FxThreadGuard {
         return new ConsoleServices(wrap(RunService.class, services.runs()),
                 wrap(EventService.class, services.events()), wrap(AuditService.class, services.audit()),
                 wrap(SettingsService.class, services.settings()),
-                wrap(UserService.class, services.users()), services.asked());
+                wrap(UserService.class, services.users()), services.asked(),
+                wrap(DecisionStatsService.class, services.decisionStats()));
     }
 
     private <T> T wrap(Class<T> type, T service) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.stats.DecisionStatsQuery;
+import io.countersign.engine.stats.StatsDimension;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.run.ApprovalDecision;
@@ -52,6 +54,7 @@ class RoleMatrixTest {
             Map.entry(Operation.QUERY_EVENTS, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
             Map.entry(Operation.VIEW_SETTING_CHANGES, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
             Map.entry(Operation.VERIFY_AUDIT, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
+            Map.entry(Operation.VIEW_DECISION_STATS, EnumSet.of(Role.SUPERVISOR, Role.ADMIN)),
             // admin: tools, server records, users and roles, configurations, retention
             Map.entry(Operation.PURGE_EVENTS, EnumSet.of(Role.ADMIN)),
             Map.entry(Operation.VIEW_TOOL_SETTINGS, EnumSet.of(Role.ADMIN)),
@@ -90,6 +93,8 @@ class RoleMatrixTest {
                 Map.entry(Operation.PURGE_EVENTS, actor -> demo.runtime.events().purgeOlderThan(actor,
                         Duration.ofDays(3650))),
                 Map.entry(Operation.VERIFY_AUDIT, actor -> demo.runtime.audit().verify(actor, null, null)),
+                Map.entry(Operation.VIEW_DECISION_STATS, actor -> demo.runtime.decisionStats().decisions(actor,
+                        DecisionStatsQuery.all(StatsDimension.TOOL))),
                 Map.entry(Operation.VIEW_TOOL_SETTINGS, actor -> demo.runtime.settings().tools(actor)),
                 Map.entry(Operation.CHANGE_TOOL_SETTINGS, actor -> demo.runtime.settings().change(actor,
                         List.of(new SettingRequest.ToolEnabled("web_fetch", true)))),

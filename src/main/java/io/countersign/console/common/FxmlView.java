@@ -9,6 +9,7 @@ public enum FxmlView {
     TIMELINE("timeline.fxml"),
     NEW_RUN("new_run.fxml"),
     DENIALS("denials.fxml"),
+    INSIGHTS("insights.fxml"),
     TOOL_SETTINGS("tool_settings.fxml"),
     USERS("users.fxml"),
     SIGN_IN("sign_in.fxml");

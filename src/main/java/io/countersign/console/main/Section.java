@@ -15,6 +15,7 @@ public enum Section {
     INBOX(Operation.VIEW_INBOX, "fth-inbox", null),
     RUNS(Operation.VIEW_TIMELINE, "fth-list", null),
     DENIALS(Operation.QUERY_EVENTS, "fth-shield-off", FxmlView.DENIALS),
+    INSIGHTS(Operation.VIEW_DECISION_STATS, "fth-clock", FxmlView.INSIGHTS),
     SETTINGS(Operation.VIEW_TOOL_SETTINGS, "fth-sliders", FxmlView.TOOL_SETTINGS),
     USERS(Operation.MANAGE_USERS, "fth-users", FxmlView.USERS);
 
