@@ -72,6 +72,7 @@ final class CommandTree {
         commands.put("store", StoreCommands.StoreGroup.class);
         commands.put("deadlines", DeadlineCommands.Sweep.class);
         commands.put("extend", DeadlineCommands.Extend.class);
+        commands.put("webhooks", WebhookCommands.Webhooks.class);
         return commands;
     }
 }

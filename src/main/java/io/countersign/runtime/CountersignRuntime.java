@@ -293,7 +293,8 @@ public final class CountersignRuntime implements AutoCloseable {
     /**
      * Applies overdue deadlines at once, on the calling thread, and then every {@code period} on a thread of its
      * own, until this runtime closes: a console or a worker applies the deadlines of a store no process watched as
-     * soon as it starts. The process delivers the outbox's webhook events from then on too. Denying calls the runs' models, so the caller is never the JavaFX thread.
+     * soon as it starts, and delivers the webhooks' events. Denying calls the runs' models, so the caller is never
+     * the JavaFX thread.
      */
     public void sweepDeadlinesEvery(Duration period) {
         DeadlineSweeper started;

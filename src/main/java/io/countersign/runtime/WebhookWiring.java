@@ -21,9 +21,9 @@ final class WebhookWiring implements AutoCloseable {
 
     WebhookWiring(Store store, Supplier<OkHttpClient> http, Clock clock) {
         this.store = store;
-        this.service = new DefaultWebhookService(store.webhooks(), store.users(), clock);
         this.deliveries = new WebhookDeliveries(store.webhooks(), new HttpWebhookSender(http, System::getenv), clock,
                 WebhookDeliveries.Policy.DEFAULTS);
+        this.service = new DefaultWebhookService(store.webhooks(), store.users(), clock, deliveries);
     }
 
     WebhookService service() {

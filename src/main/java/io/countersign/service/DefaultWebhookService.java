@@ -16,11 +16,14 @@ public final class DefaultWebhookService implements WebhookService {
     private final WebhookRegistry registry;
     private final Permissions permissions;
     private final Clock clock;
+    private final WebhookDeliveries deliveries;
 
-    public DefaultWebhookService(WebhookRegistry registry, ActorDirectory users, Clock clock) {
+    public DefaultWebhookService(WebhookRegistry registry, ActorDirectory users, Clock clock,
+                                 WebhookDeliveries deliveries) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.permissions = new Permissions(users);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
     }
 
     @Override
@@ -43,5 +46,10 @@ public final class DefaultWebhookService implements WebhookService {
     public List<HookStatus> list(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_WEBHOOKS);
         return registry.list();
+    }
+
+    @Override
+    public int deliverDue() {
+        return deliveries.deliverDue();
     }
 }

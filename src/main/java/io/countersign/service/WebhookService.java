@@ -29,4 +29,12 @@ public interface WebhookService {
 
     /** Every webhook, oldest first, with its last delivery and what waits to be sent. */
     List<HookStatus> list(Actor actor);
+
+    /**
+     * Sends the events due now from this process, once, as a cron job would; a console or a worker does this on
+     * its own. Needs no role, as the deadline sweep needs none: it sends only what was committed.
+     *
+     * @return how many attempts were made
+     */
+    int deliverDue();
 }

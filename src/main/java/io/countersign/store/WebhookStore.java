@@ -46,8 +46,9 @@ public final class WebhookStore implements WebhookRegistry, WebhookOutbox {
         Webhook hook = new Webhook("wh-" + UUID.randomUUID().toString().substring(0, 8), url, events, secret, slack,
                 by, at);
         database.write("add the webhook " + url, ChangeKind.SETTINGS, connection -> {
-            try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO webhooks (id, url, events,"
-                    + " secret, slack, created_by, created_at) VALUES (:id, :url, :events, :secret, :slack, :by, :at)")) {
+            try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO webhooks (id, url,"
+                    + " events, secret, slack, created_by, created_at)"
+                    + " VALUES (:id, :url, :events, :secret, :slack, :by, :at)")) {
                 insert.set("id", hook.id()).set("url", url.toString()).set("events", "," + hook.eventList() + ",")
                         .set("secret", secret.toString()).set("slack", slack).set("by", by).set("at", at)
                         .executeUpdate();

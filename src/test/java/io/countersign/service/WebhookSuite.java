@@ -103,7 +103,9 @@ abstract class WebhookSuite {
         return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
                 ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), clock,
                 IdGenerator.random(), Locale.ENGLISH), new DefaultWebhookService(store.webhooks(), store.users(),
-                clock), this);
+                clock, new WebhookDeliveries(store.webhooks(), delivery -> {
+                    throw new AssertionError("the tests deliver through their own policy");
+                }, clock, QUICK)), this);
     }
 
     record Rig(Store store, DefaultRunService service, DefaultWebhookService webhooks, WebhookSuite suite)
