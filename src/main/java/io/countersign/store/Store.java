@@ -22,6 +22,7 @@ public final class Store implements AutoCloseable {
     private final ConfigurationStore configurations;
     private final RunStore runs;
     private final AuditStore audit;
+    private final GrantStore grants;
 
     private Store(Database database, StoreSession session) {
         this.database = database;
@@ -33,6 +34,7 @@ public final class Store implements AutoCloseable {
         this.configurations = new ConfigurationStore(database);
         this.runs = new RunStore(database, session);
         this.audit = new AuditStore(database);
+        this.grants = new GrantStore(database);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -144,6 +146,11 @@ public final class Store implements AutoCloseable {
     /** Runs, their decisions and the execution journal. */
     public RunStore runs() {
         return runs;
+    }
+
+    /** The standing grants people made from cards, and the agents whose grants are off. */
+    public GrantStore grants() {
+        return grants;
     }
 
     /** The audit chain over events, decisions and purges. */
