@@ -58,6 +58,7 @@ final class CommandTree {
         commands.put("decide", RunCommands.Decide.class);
         commands.put("input", RunCommands.Input.class);
         commands.put("settle", RunCommands.Settle.class);
+        commands.put("grants", GrantCommands.GrantsGroup.class);
         commands.put("events", EventCommands.Events.class);
         commands.put("audit", AuditCommands.AuditGroup.class);
         commands.put("stats", StatsCommands.StatsGroup.class);

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -194,6 +195,9 @@ final class RunCommands {
         @Option(names = "--queue", description = "Commit the decision and leave carrying it out to a worker.")
         boolean queue;
 
+        @Mixin
+        DecisionEdits changes;
+
         static final class Verdicts {
             @Option(names = "--approve-all", required = true, description = "Approve every waiting call.")
             boolean approveAll;
@@ -223,8 +227,10 @@ final class RunCommands {
                             : ApprovalDecision.CallVerdict.deny(index, reason));
                 }
             }
+            changes.requireNotQueued(queue);
             DecisionResult result = queue ? runtime().execution().decideForWorker(actor(), runId, digest, given)
-                    : runtime().runs().decide(actor(), runId, digest, given);
+                    : runtime().runs().decide(actor(), runId, digest, changes.applyTo(runId, given),
+                    changes.allowance());
             return report(this, result);
         }
 
@@ -363,6 +369,9 @@ final class RunCommands {
                     + String.join(", ", notConnected.servers()) + " did not connect, so nothing was decided and the"
                     + " card still waits (countersign servers test " + notConnected.servers().get(0)
                     + " shows what is wrong)");
+        }
+        if (result instanceof DecisionResult.EditRefused refused) {
+            return DecisionEdits.refusal(refused);
         }
         DecisionResult.NotWaiting notWaiting = (DecisionResult.NotWaiting) result;
         if (notWaiting.status() == null) {

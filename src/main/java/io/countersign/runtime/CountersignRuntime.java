@@ -24,6 +24,7 @@ import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.Resumption;
 import io.countersign.service.ServerConnections;
+import io.countersign.service.Grants;
 import io.countersign.service.RunService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
@@ -39,6 +40,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -321,6 +323,10 @@ public final class CountersignRuntime implements AutoCloseable {
 
     public RunService runs() {
         return runs;
+    }
+
+    public Optional<Grants> grants() {
+        return runs.grants();
     }
 
     public EventService events() {

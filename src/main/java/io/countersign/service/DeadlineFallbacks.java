@@ -139,4 +139,26 @@ final class DeadlineFallbacks {
         return new GovernanceEvent(ids.next(), now, type, reason, state.waitingToolNames().get(0), null, run.runId(),
                 run.agent(), DecisionDeadlines.ACTOR, state.model().name(), detail);
     }
+
+    /** See {@link RunService#extend}; the caller checked the actor's role. */
+    DeadlineExtension extend(Actor actor, String runId) {
+        Optional<StoredRun> found = runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null);
+        if (found.isEmpty()) {
+            return new DeadlineExtension.Refused(runId, "run " + runId + " does not wait for a decision");
+        }
+        StoredRun run = found.get();
+        Instant now = clock.instant();
+        GovernanceEvent event = new GovernanceEvent(ids.next(), now, EventType.DEADLINE_EXTENDED, null,
+                run.pausedState().waitingToolNames().get(0), null, runId, run.agent(), actor.name(),
+                run.pausedState().model().name(), null);
+        RunDeadlines.ExtendResult result = deadlines.extend(runId, actor.name(), now, event);
+        if (result instanceof RunDeadlines.ExtendResult.Extended extended) {
+            return new DeadlineExtension.Extended(runId, extended.deadline());
+        }
+        if (result instanceof RunDeadlines.ExtendResult.AlreadyExtended before) {
+            return new DeadlineExtension.Refused(runId, "the deadline of run " + runId + " was already extended by "
+                    + before.by() + " at " + before.at() + "; a deadline extends only once");
+        }
+        return new DeadlineExtension.Refused(runId, "run " + runId + " waits without a deadline");
+    }
 }

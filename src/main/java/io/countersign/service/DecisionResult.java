@@ -79,6 +79,14 @@ public sealed interface DecisionResult {
         }
     }
 
+    /**
+     * A person's arguments for call {@code index} did not pass: they do not fit the call ({@code rule} is
+     * {@code null}) or a pre-approval rule refused the call as edited, with its explanation. Nothing was decided;
+     * the card still waits.
+     */
+    record EditRefused(String runId, int index, String rule, String explanation) implements DecisionResult {
+    }
+
     /** The run does not wait for this kind of decision (it finished, or waits for the other kind). */
     record NotWaiting(String runId, RunStatus status) implements DecisionResult {
     }

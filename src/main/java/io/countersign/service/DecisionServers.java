@@ -58,7 +58,7 @@ final class DecisionServers {
                 .filter(call -> switch (call.disposition()) {
                     case AWAITS_APPROVAL -> approved.contains(call.index());
                     case AWAITS_INPUT -> kind == DecisionRecord.Kind.INPUT;
-                    case RUNS_ON_RESUME -> true;
+                    case RUNS_ON_RESUME, APPROVED_BY_GRANT -> true;
                     case REFUSED -> false;
                 })
                 .map(PendingCall::call)

@@ -8,8 +8,6 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.event.EventType;
-import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
@@ -17,6 +15,7 @@ import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.PreparedResume;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunOptions;
@@ -32,7 +31,6 @@ import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
 import io.countersign.store.Store;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -60,6 +58,7 @@ public final class DefaultRunService implements RunService {
     private final Permissions permissions;
     private final RunDeadlines deadlines;
     private final DeadlineFallbacks fallbacks;
+    private final EditsAndGrants extras;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
@@ -68,11 +67,12 @@ public final class DefaultRunService implements RunService {
      * @param users       the people and the roles they hold now, checked on every call
      * @param locale      the locale of the people behind runs started here, for rule explanations
      * @param asked       the questions the loop's tools ask during calls, which it was built with
+     * @param grants      the standing grants this service makes ({@code null}: none, and an allowance is refused)
      */
     public DefaultRunService(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, ToolLoop loop,
                              ToolRegistry registry, EventStore events, Function<Runnable, AutoCloseable> changes,
                              ServerRecords servers, ServerConnections connections, ActorDirectory users, Clock clock,
-                             IdGenerator ids, Locale locale, AskedInputs asked) {
+                             IdGenerator ids, Locale locale, AskedInputs asked, DefaultGrants grants) {
         this.asked = Objects.requireNonNull(asked, "asked");
         this.runs = Objects.requireNonNull(runs, "runs");
         this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
@@ -91,6 +91,7 @@ public final class DefaultRunService implements RunService {
         this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
         this.permissions = new Permissions(users);
         this.fallbacks = new DeadlineFallbacks(runs, deadlines, agents, decisions, clock, ids);
+        this.extras = new EditsAndGrants(new CallEdits(loop, registry), grants, runs, agents);
     }
 
     /**
@@ -113,7 +114,10 @@ public final class DefaultRunService implements RunService {
                                               InvocationRules rules, ServerConnections connections, Clock clock,
                                               IdGenerator ids, Locale locale) {
         AskedInputs asked = new AskedInputs(clock, ids);
+        AgentDirectory agents = new AgentDirectory(store.configurations());
+        DefaultGrants grants = new DefaultGrants(store.grants(), store.users(), agents, clock, ids);
         ToolLoop loop = ToolLoop.builder(registry, model)
+                .grants(grants.forLoop())
                 .inputPrompts(asked)
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
@@ -121,13 +125,17 @@ public final class DefaultRunService implements RunService {
                 .clock(clock)
                 .ids(ids)
                 .build();
-        return new DefaultRunService(store.runs(), store.runs(), new AgentDirectory(store.configurations()), loop,
-                registry,
-                store.events(), listener -> store.changes().subscribe(kind -> {
+        return new DefaultRunService(store.runs(), store.runs(), agents, loop, registry, store.events(),
+                listener -> store.changes().subscribe(kind -> {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), store.servers(), connections, store.users(), clock, ids, locale, asked);
+                }), store.servers(), connections, store.users(), clock, ids, locale, asked, grants);
+    }
+
+    /** The standing grants this service makes and its loop consults; empty when it keeps none. */
+    public Optional<Grants> grants() {
+        return extras.grants().map(Grants.class::cast);
     }
 
     /** The questions this process's calls wait on; a surface attaches to them to show and answer them. */
@@ -212,24 +220,7 @@ public final class DefaultRunService implements RunService {
     @Override
     public DeadlineExtension extend(Actor actor, String runId) {
         Permissions.require(actor, Operation.EXTEND_DEADLINE);
-        Optional<StoredRun> found = runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null);
-        if (found.isEmpty()) {
-            return new DeadlineExtension.Refused(runId, "run " + runId + " does not wait for a decision");
-        }
-        StoredRun run = found.get();
-        Instant now = clock.instant();
-        GovernanceEvent event = new GovernanceEvent(ids.next(), now, EventType.DEADLINE_EXTENDED, null,
-                run.pausedState().waitingToolNames().get(0), null, runId, run.agent(), actor.name(),
-                run.pausedState().model().name(), null);
-        RunDeadlines.ExtendResult result = deadlines.extend(runId, actor.name(), now, event);
-        if (result instanceof RunDeadlines.ExtendResult.Extended extended) {
-            return new DeadlineExtension.Extended(runId, extended.deadline());
-        }
-        if (result instanceof RunDeadlines.ExtendResult.AlreadyExtended before) {
-            return new DeadlineExtension.Refused(runId, "the deadline of run " + runId + " was already extended by "
-                    + before.by() + " at " + before.at() + "; a deadline extends only once");
-        }
-        return new DeadlineExtension.Refused(runId, "run " + runId + " waits without a deadline");
+        return fallbacks.extend(actor, runId);
     }
 
     /**
@@ -281,14 +272,25 @@ public final class DefaultRunService implements RunService {
     }
 
     @Override
-    public DecisionResult decide(Actor actor, String runId, String digest,
-                                 List<ApprovalDecision.CallVerdict> verdicts) {
-        return decideHere(actor, runId, digest, CardAnswer.verdicts(verdicts));
+    public DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
+                                 Allowance allowance) {
+        return decideHere(actor, runId, digest, CardAnswer.verdicts(verdicts), allowance);
+    }
+
+    @Override
+    public EditCheck checkEdit(Actor actor, String runId, int index, ObjectNode arguments) {
+        return extras.checkEdit(permissions.requireNow(actor, Operation.DECIDE), runId, index, arguments);
+    }
+
+    @Override
+    public Optional<ObjectNode> argumentSchema(Actor actor, String tool) {
+        permissions.requireNow(actor, Operation.VIEW_INBOX);
+        return extras.argumentSchema(tool);
     }
 
     @Override
     public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
-        return decideHere(actor, runId, digest, CardAnswer.input(values));
+        return decideHere(actor, runId, digest, CardAnswer.input(values), null);
     }
 
     /**
@@ -296,11 +298,16 @@ public final class DefaultRunService implements RunService {
      * tools too), prepares its resume, and commits it with this process's claim together with everything written
      * ahead of its calls (its event, their intents); then carries it out here.
      */
-    private DecisionResult decideHere(Actor asked, String runId, String digest, CardAnswer answer) {
+    private DecisionResult decideHere(Actor asked, String runId, String digest, CardAnswer answer,
+                                      Allowance allowance) {
         Actor decider = permissions.current(asked);
         DecisionChecks.Checked checked = check(decider, runId, digest, answer);
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
+        }
+        EditsAndGrants.Checked added = extras.check(ready.run(), ready.configuration(), decider, answer, allowance);
+        if (added instanceof EditsAndGrants.Checked.Refused refused) {
+            return refused.result();
         }
         DecisionRecord decision = ready.decision();
         PreparedResume prepared;
@@ -320,6 +327,7 @@ public final class DefaultRunService implements RunService {
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
         RunRepository.ClaimResult claim = runs.claim(decision, resume.start());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
+            extras.claimed(added, claimed.run());
             return decisions.carryOut(claimed.run(), decision, resume);
         }
         return DecisionChecks.refusedClaim(runId, claim);

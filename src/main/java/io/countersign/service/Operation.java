@@ -36,6 +36,12 @@ public enum Operation {
     VIEW_WEBHOOKS(Role.ADMIN),
     CHANGE_WEBHOOKS(Role.ADMIN),
     SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
+    /** Seeing the standing grants people made from cards. */
+    VIEW_GRANTS(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN),
+    /** Revoking a standing grant: an admin any, an operator their own (checked on the grant). */
+    REVOKE_GRANT(Role.OPERATOR, Role.ADMIN),
+    /** Switching an agent's standing grants off or back on. */
+    SWITCH_GRANTS(Role.ADMIN),
     /** Moving a waiting card's deadline once by its span. */
     EXTEND_DEADLINE(Role.OPERATOR, Role.ADMIN),
     /**

@@ -3,6 +3,7 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.RunDeadline;
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +64,30 @@ public interface RunService {
      * Decides an approval card. The decision is committed before this returns; exactly one of several
      * concurrent deciders wins, the others get {@link DecisionResult.AlreadyDecided}.
      */
-    DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts);
+    default DecisionResult decide(Actor actor, String runId, String digest,
+                                  List<ApprovalDecision.CallVerdict> verdicts) {
+        return decide(actor, runId, digest, verdicts, null);
+    }
+
+    /**
+     * Decides an approval card as {@link #decide(Actor, String, String, List)} does; a verdict may carry a person's
+     * arguments in place of the model's ({@link ApprovalDecision.CallVerdict#approveEdited}), which are checked at
+     * once (a refusal is {@link DecisionResult.EditRefused} and nothing is decided). The digest is that of the card
+     * as shown before the edit; the edit is part of the decision. With an {@code allowance} ({@code null} for none)
+     * each approved call, as it finally is, also becomes a standing grant once the decision is committed.
+     */
+    DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
+                          Allowance allowance);
+
+    /**
+     * Checks a person's arguments for a waiting call before they approve it, as the decision will: the tool's
+     * schema, the size, the pre-approval rules; with the preview of the call as edited. Nothing is recorded.
+     * Operators and admins.
+     */
+    EditCheck checkEdit(Actor actor, String runId, int index, ObjectNode arguments);
+
+    /** The JSON Schema of a tool's arguments, for the form that edits them; empty when the tool is not known here. */
+    Optional<ObjectNode> argumentSchema(Actor actor, String tool);
 
     /** Submits typed input for an input card; invalid values leave the run waiting. */
     DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values);

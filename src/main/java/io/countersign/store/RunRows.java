@@ -239,8 +239,12 @@ final class RunRows {
     private static String verdictsToJson(List<ApprovalDecision.CallVerdict> verdicts) {
         ArrayNode array = JsonNodeFactory.instance.arrayNode();
         for (ApprovalDecision.CallVerdict verdict : verdicts) {
-            array.addObject().put("index", verdict.index()).put("approved", verdict.approved())
+            ObjectNode item = array.addObject().put("index", verdict.index()).put("approved", verdict.approved())
                     .put("reason", verdict.reason());
+            if (verdict.edited()) {
+                // a person's arguments in place of the model's: the run's own data, carried out again after a crash
+                item.set("arguments", verdict.arguments());
+            }
         }
         return array.toString();
     }
@@ -249,8 +253,10 @@ final class RunRows {
         List<ApprovalDecision.CallVerdict> verdicts = new ArrayList<>();
         for (JsonNode item : readJson(json)) {
             JsonNode reason = item.get("reason");
+            JsonNode arguments = item.get("arguments");
             verdicts.add(new ApprovalDecision.CallVerdict(item.path("index").asInt(),
-                    item.path("approved").asBoolean(), reason == null || reason.isNull() ? null : reason.asText()));
+                    item.path("approved").asBoolean(), reason == null || reason.isNull() ? null : reason.asText(),
+                    arguments instanceof ObjectNode edited ? edited : null));
         }
         return verdicts;
     }

@@ -88,6 +88,11 @@ final class SharedAccess {
                     "SELECT, INSERT, UPDATE (event_recorded), DELETE",
                     "SELECT, INSERT, UPDATE (event_recorded), DELETE")),
             Map.entry("call_intents", new TableAccess(ALL, READ, ALL, ALL)),
+            // operators make grants when they decide and revoke their own; whoever drives a run counts a use;
+            // admins revoke any
+            Map.entry("grants", new TableAccess("SELECT, INSERT, UPDATE", READ, ALL, "SELECT, UPDATE (uses)")),
+            // admins switch an agent's grants off and on
+            Map.entry("agent_grant_switches", ADMINS_CHANGE),
             // every process that drives runs registers itself, a supervisor's console too
             Map.entry("store_sessions", new TableAccess(ALL, ALL, ALL, ALL)),
             Map.entry("flyway_schema_history", new TableAccess(READ, READ, READ, READ)),

@@ -24,6 +24,7 @@ public final class Store implements AutoCloseable {
     private final AuditStore audit;
     private final WebhookStore webhooks;
     private final DecisionStatsStore decisionStats;
+    private final GrantStore grants;
 
     private Store(Database database, StoreSession session) {
         this.database = database;
@@ -37,6 +38,7 @@ public final class Store implements AutoCloseable {
         this.audit = new AuditStore(database);
         this.webhooks = new WebhookStore(database);
         this.decisionStats = new DecisionStatsStore(database);
+        this.grants = new GrantStore(database);
     }
 
     /** Opens a store with the default options; see {@link #open(StoreLocation, StoreOptions)}. */
@@ -148,6 +150,11 @@ public final class Store implements AutoCloseable {
     /** Runs, their decisions and the execution journal. */
     public RunStore runs() {
         return runs;
+    }
+
+    /** The standing grants people made from cards, and the agents whose grants are off. */
+    public GrantStore grants() {
+        return grants;
     }
 
     /** The audit chain over events, decisions and purges. */

@@ -73,13 +73,24 @@ final class InMemoryRunService implements RunService {
 
     @Override
     public synchronized DecisionResult decide(Actor actor, String runId, String digest,
-                                              List<ApprovalDecision.CallVerdict> verdicts) {
+                                              List<ApprovalDecision.CallVerdict> verdicts,
+                                              io.countersign.service.Allowance allowance) {
         RunCard card = cards.remove(runId);
         if (card == null) {
             return new DecisionResult.NotWaiting(runId, RunStatus.COMPLETED);
         }
         int approved = (int) verdicts.stream().filter(ApprovalDecision.CallVerdict::approved).count();
         return new DecisionResult.Done(runId, RunStatus.COMPLETED, approved, verdicts.size() - approved);
+    }
+
+    @Override
+    public io.countersign.engine.run.EditCheck checkEdit(Actor actor, String runId, int index, ObjectNode arguments) {
+        return new io.countersign.engine.run.EditCheck.Fits(index, arguments, List.of(), null);
+    }
+
+    @Override
+    public Optional<ObjectNode> argumentSchema(Actor actor, String tool) {
+        return Optional.empty();
     }
 
     @Override

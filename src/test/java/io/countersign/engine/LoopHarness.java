@@ -12,6 +12,7 @@ import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
 import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.port.StandingGrants;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.RunOutcome;
@@ -35,6 +36,7 @@ final class LoopHarness {
     volatile ToolSettings settings = ToolSettings.defaults();
     ToolInvocationPolicy invocationPolicy = context -> InvocationVerdict.allowed(null);
     PreApprovalInvocationPolicy preApprovalPolicy = context -> InvocationVerdict.allowed(null);
+    StandingGrants grants = StandingGrants.NONE;
     AgentConfiguration agent = AgentConfiguration.of("helper", ModelConfiguration.scripted("script"),
             List.of("files"));
     final Actor maria = Actor.of("maria", Role.OPERATOR);
@@ -64,6 +66,7 @@ final class LoopHarness {
                 .invocationPolicies(invocation, preApproval)
                 .events(events::add)
                 .cancellation(cancelled::contains)
+                .grants(grants)
                 .build();
     }
 

@@ -13,6 +13,7 @@ import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.Tool;
@@ -86,9 +87,15 @@ class GovernanceCanaryTest {
                 RunCard card = rig.service.card(JONAS, written).orElseThrow();
                 assertThat(card.refused()).singleElement()
                         .satisfies(refused -> assertThat(refused.explanation()).contains(MARKER));
-                ApprovalDecision.CallVerdict verdict = i % 2 == 0 ? ApprovalDecision.CallVerdict.approve(0)
+                // every fourth card is approved with the person's arguments in place of the model's, and the last
+                // approval also allows the same call for an hour
+                ApprovalDecision.CallVerdict verdict = i % 4 == 0 ? ApprovalDecision.CallVerdict.approveEdited(0,
+                        JSON.createObjectNode().put("path", "edited-" + marker("edit")).put("content",
+                                marker("edit")))
+                        : i % 2 == 0 || i == RUNS - 1 ? ApprovalDecision.CallVerdict.approve(0)
                         : ApprovalDecision.CallVerdict.deny(0, "no, " + marker("reason"));
-                assertThat(rig.service.decide(JONAS, written, card.digest(), List.of(verdict)))
+                Allowance allow = i == RUNS - 1 ? Allowance.sameArguments(GrantSpan.ONE_HOUR) : null;
+                assertThat(rig.service.decide(JONAS, written, card.digest(), List.of(verdict), allow))
                         .isInstanceOf(DecisionResult.Done.class);
 
                 String noted = rig.service.start(OLGA, NoteFormTool.AGENT, "Take a note " + marker("prompt"), false)
@@ -102,12 +109,22 @@ class GovernanceCanaryTest {
                     rig.service.timeline(OLGA, runId).entries().forEach(entry -> timelines.add(entry.body()));
                 }
             }
+
+            // the grant approves the same call of the next run without a card, and is then revoked
+            String granted = rig.service.start(OLGA, WRITER, "Tidy again " + marker("prompt"), false).runId();
+            assertThat(rig.service.card(JONAS, granted)).isEmpty();
+            Grants grants = rig.service.grants().orElseThrow();
+            assertThat(grants.list(JONAS)).singleElement().satisfies(grant -> {
+                assertThat(grant.uses()).isEqualTo(1);
+                assertThat(grants.revoke(JONAS, grant.id()).id()).isEqualTo(grant.id());
+            });
         }
 
         assertThat(String.join("\n", timelines)).contains(marker("argument"), marker("result"),
                 marker("explanation"), marker("reason"), marker("input"), marker("model"));
         List<String> rows = governanceEventRows();
         assertThat(eventTypes(rows)).contains("approval_decided", "input_submitted", "invocation_denied",
+                "grant_made", "approved_by_grant", "grant_revoked",
                 "tool_denied");
         assertThat(rows).noneMatch(row -> row.toLowerCase(Locale.ROOT).contains(MARKER.toLowerCase(Locale.ROOT)));
     }

@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * A committed decision on a paused run: who, when, which kind, the digest of the card that was decided, a
  * summary ("approved 2, denied 1"), and what is needed to carry it out again after a crash: the verdicts of an
- * approval, or the values of an input. The values stay with the run; they never go into a governance event.
+ * approval (with the arguments of the calls a person edited), or the values of an input. The values stay with the run; they never go into a governance event.
  */
 public record DecisionRecord(String runId, String decidedBy, Instant decidedAt, Kind kind, String digest,
                              String summary, List<ApprovalDecision.CallVerdict> verdicts, ObjectNode input) {
@@ -28,9 +28,8 @@ public record DecisionRecord(String runId, String decidedBy, Instant decidedAt, 
 
     public static DecisionRecord approval(String runId, String decidedBy, Instant at, String digest,
                                           List<ApprovalDecision.CallVerdict> verdicts) {
-        long approved = verdicts.stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionRecord(runId, decidedBy, at, Kind.APPROVAL, digest,
-                "approved " + approved + ", denied " + (verdicts.size() - approved), verdicts, null);
+        return new DecisionRecord(runId, decidedBy, at, Kind.APPROVAL, digest, ApprovalDecision.summary(verdicts),
+                verdicts, null);
     }
 
     public static DecisionRecord input(String runId, String decidedBy, Instant at, String digest, ObjectNode values) {

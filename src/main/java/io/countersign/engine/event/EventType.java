@@ -24,7 +24,13 @@ public enum EventType {
     /** No one decided a card before its deadline: it was escalated, and its deadline moved once. */
     APPROVAL_ESCALATED("approval_escalated"),
     /** A person moved a card's deadline once by its span. */
-    DEADLINE_EXTENDED("deadline_extended");
+    DEADLINE_EXTENDED("deadline_extended"),
+    /** A call that needs approval ran without a pause on a person's standing grant (the grant's id in the detail). */
+    APPROVED_BY_GRANT("approved_by_grant"),
+    /** A person made a standing grant from a card (its id, span and kind of scope in the detail, never arguments). */
+    GRANT_MADE("grant_made"),
+    /** A person revoked a standing grant (its id in the detail). */
+    GRANT_REVOKED("grant_revoked");
 
     private final String code;
 

@@ -53,10 +53,14 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             String result = switch (call.disposition()) {
                 case REFUSED -> run.settle(call, call.refusal().resultText());
                 case RUNS_ON_RESUME -> execute(run, configuration, offered, call.call(), PauseAnswer.Grant.NONE);
+                // a standing grant approved it at the scan; it still goes through every gate and rule
+                case APPROVED_BY_GRANT -> execute(run, configuration, offered, call.call(),
+                        PauseAnswer.Grant.APPROVED);
                 case AWAITS_APPROVAL, AWAITS_INPUT -> {
                     PauseAnswer.Step step = answer.stepFor(call);
                     if (step instanceof PauseAnswer.Step.Run runs) {
-                        yield execute(run, configuration, offered, runs.call(), runs.grant());
+                        String text = execute(run, configuration, offered, runs.call(), runs.grant());
+                        yield runs.editedBy() == null ? text : text + editedNote(runs.editedBy());
                     }
                     yield run.settle(call, ((PauseAnswer.Step.Refuse) step).resultText());
                 }
@@ -68,6 +72,12 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             run.transcript.add(ChatMessage.tool(call.call().id(), result));
         }
         return Optional.empty();
+    }
+
+    /** What the model reads after the result of a call a person edited: who changed it, never what. */
+    static String editedNote(String person) {
+        return "\n(Note: " + person + " changed the arguments of this call before approving it; the result above is"
+                + " of the call as they changed it.)";
     }
 
     /**

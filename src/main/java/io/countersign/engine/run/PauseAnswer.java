@@ -30,9 +30,12 @@ sealed interface PauseAnswer {
         INPUT
     }
 
-    /** A waiting call either runs, with the grant the answer gave it, or is refused with the text the model sees. */
+    /**
+     * A waiting call either runs, with the grant the answer gave it, or is refused with the text the model sees. A
+     * call a person edited runs with their arguments; {@code editedBy} names them ({@code null} when unedited).
+     */
     sealed interface Step {
-        record Run(ToolCall call, Grant grant) implements Step {
+        record Run(ToolCall call, Grant grant, String editedBy) implements Step {
         }
 
         record Refuse(String resultText) implements Step {
@@ -72,10 +75,9 @@ sealed interface PauseAnswer {
             return verdict != null && verdict.approved();
         }
 
-        /** The event's summary: how many calls were approved and how many denied. */
+        /** The event's summary: how many calls were approved (and edited) and how many denied. */
         String summary() {
-            long approved = verdicts.values().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-            return "approved " + approved + ", denied " + (verdicts.size() - approved);
+            return ApprovalDecision.summary(List.copyOf(verdicts.values()));
         }
 
         @Override
@@ -84,7 +86,12 @@ sealed interface PauseAnswer {
                 throw new IllegalStateException("approval pause holds an input call");
             }
             if (approves(call)) {
-                return new Step.Run(call.call(), Grant.APPROVED);
+                ApprovalDecision.CallVerdict verdict = verdicts.get(call.index());
+                if (verdict.edited()) {
+                    return new Step.Run(call.call().withTarget(call.call().name(), verdict.arguments()),
+                            Grant.APPROVED, decidedBy.name());
+                }
+                return new Step.Run(call.call(), Grant.APPROVED, null);
             }
             String reason = verdicts.get(call.index()).reason();
             String why = reason == null || reason.isBlank() ? "no reason given" : reason.strip();
@@ -114,7 +121,7 @@ sealed interface PauseAnswer {
                 throw new IllegalStateException("input pause holds an approval call");
             }
             ObjectNode arguments = InputValidation.overlay(call.call().arguments(), fields, values);
-            return new Step.Run(call.call().withTarget(call.call().name(), arguments), Grant.INPUT);
+            return new Step.Run(call.call().withTarget(call.call().name(), arguments), Grant.INPUT, null);
         }
     }
 

@@ -1,6 +1,10 @@
 package io.countersign.engine.run;
 
 import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.grant.Grant;
+import io.countersign.engine.port.StandingGrants;
+import java.time.Instant;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
 import io.countersign.engine.invocation.ToolExecutionContext;
@@ -20,11 +24,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Decides whether a turn pauses: the approval scan, then the input scan. It also takes the previews a card shows,
+ * Decides whether a turn pauses: the approval scan (where a person's standing grant may approve a call), then the
+ * input scan. It also takes the previews a card shows,
  * at the pause and again when the card is decided.
  */
 record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprovalInvocationPolicy preApprovalPolicy,
-                 LoopEvents events) {
+                 StandingGrants grants, LoopEvents events) {
     private static final Logger LOG = Logger.getLogger(PauseScan.class.getName());
 
     /** What the scan found: the turn pauses, or its calls run now, in order. */
@@ -58,6 +63,8 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
                     disposition = PendingCall.Disposition.REFUSED;
                     refusal = PendingCall.Refusal.of(verdict);
                     events.invocationDenied(run, roundConfiguration, call.name(), verdict);
+                } else if (verdict.allowed() && granted(run, roundConfiguration, call, target)) {
+                    disposition = PendingCall.Disposition.APPROVED_BY_GRANT;
                 } else {
                     disposition = PendingCall.Disposition.AWAITS_APPROVAL;
                     awaitsApproval = true;
@@ -105,6 +112,33 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
     }
 
     /**
+     * Whether a standing grant approves the call as it finally is (after any redirect), on the target the rules
+     * resolved; the first that does is counted and recorded as {@code approved_by_grant}. A grant store that fails
+     * approves nothing: the call waits for a person, as without grants.
+     */
+    private boolean granted(RunSegment run, AgentConfiguration roundConfiguration, ToolCall call,
+                            ToolInvocationTarget target) {
+        Instant now = events.clock().instant();
+        String agent = run.configuration.name();
+        String initiator = run.context.initiatingActor().name();
+        Optional<Grant> grant;
+        try {
+            grant = grants.live(agent, call.name(), now).stream()
+                    .filter(g -> g.approves(agent, run.runId, initiator, run.configuration.fourEyes(), call, target,
+                            now))
+                    .findFirst();
+            grant.ifPresent(g -> grants.used(g.id(), now));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "standing grants of {0} could not be read: {1}",
+                    new Object[] {agent, e.getClass().getName()});
+            return false;
+        }
+        grant.ifPresent(g -> events.record(EventType.APPROVED_BY_GRANT, null, call.name(), null, run,
+                roundConfiguration, g.grantedBy(), "grant " + g.id()));
+        return grant.isPresent();
+    }
+
+    /**
      * Takes the previews of the approved calls again. Returns the calls with the new previews, those that changed
      * marked stale, when any changed (the card is then shown again and nothing executes); else empty.
      */
@@ -126,7 +160,7 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
     }
 
     /** What the call would do, or {@code null} when the tool says nothing; a failing preview says so. */
-    private ToolPreview preview(ToolCall call, AgentConfiguration configuration, ToolExecutionContext context) {
+    ToolPreview preview(ToolCall call, AgentConfiguration configuration, ToolExecutionContext context) {
         Optional<Tool> tool = registry.find(call.name());
         if (tool.isEmpty()) {
             return null;

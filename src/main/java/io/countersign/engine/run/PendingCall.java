@@ -38,7 +38,12 @@ public record PendingCall(int index, ToolCall call, Disposition disposition, Too
         /** The call that waits for typed input. */
         AWAITS_INPUT,
         /** Needs nobody; it goes through the gates and rules when the turn resumes. */
-        RUNS_ON_RESUME
+        RUNS_ON_RESUME,
+        /**
+         * Needs approval and a person's standing grant gave it at the scan (recorded then as
+         * {@code approved_by_grant}); it goes through the gates and rules like any approved call.
+         */
+        APPROVED_BY_GRANT
     }
 
     /** A pre-approval rule's refusal, with the explanation shown on the card and passed to the model. */

@@ -57,7 +57,7 @@ public sealed interface PreparedResume {
     static List<ExecutionJournal.Intent> intents(List<PendingCall> calls, PauseAnswer answer) {
         return calls.stream().filter(call -> switch (call.disposition()) {
             case REFUSED -> false;
-            case RUNS_ON_RESUME -> true;
+            case RUNS_ON_RESUME, APPROVED_BY_GRANT -> true;
             case AWAITS_APPROVAL, AWAITS_INPUT -> answer.stepFor(call) instanceof PauseAnswer.Step.Run;
         }).map(call -> new ExecutionJournal.Intent(call.call().id(), call.call().name())).toList();
     }

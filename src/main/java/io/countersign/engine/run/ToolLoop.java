@@ -1,5 +1,6 @@
 package io.countersign.engine.run;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
@@ -20,6 +21,7 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.StandingGrants;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.ToolRegistry;
@@ -47,6 +49,7 @@ public final class ToolLoop {
     private final Rounds rounds;
     private final RoleModelResolver roleModelResolver;
     private final ToolCallDispatchHook dispatchHook;
+    private final ArgumentEdits edits;
 
     private ToolLoop(Builder builder) {
         this.events = new LoopEvents(builder.events, builder.clock, builder.ids);
@@ -55,12 +58,14 @@ public final class ToolLoop {
         ToolApprovalRule approvalRule = new ToolApprovalRule(builder.settings);
         this.offeredTools = new OfferedTools(builder.registry, accessPolicy,
                 new UnattendedToolFilter(builder.registry, approvalRule));
-        this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, events);
+        this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, builder.grants,
+                events);
         CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
                 builder.invocationPolicy, builder.cancellation, events, builder.prompts);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
         this.roleModelResolver = builder.roleModelResolver;
         this.dispatchHook = builder.dispatchHook;
+        this.edits = new ArgumentEdits(builder.registry, builder.preApprovalPolicy, pauseScan);
     }
 
     public static Builder builder(ToolRegistry registry, ChatModel chatModel) {
@@ -143,6 +148,13 @@ public final class ToolLoop {
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
+        for (ApprovalDecision.CallVerdict verdict : decision.verdicts()) {
+            if (verdict.edited() && !(edits.check(state, run, roundConfiguration, verdict.index(),
+                    verdict.arguments()) instanceof EditCheck.Fits)) {
+                throw new RunStateException("the edited arguments of call " + verdict.index() + " of run "
+                        + state.runId() + " no longer pass the checks before approval; nothing was decided");
+            }
+        }
         Optional<List<PendingCall>> stale = pauseScan.recheckPreviews(state, answer, roundConfiguration,
                 run.context);
         if (stale.isPresent()) {
@@ -152,6 +164,19 @@ public final class ToolLoop {
         GovernanceEvent event = events.event(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
                 decision.decidedBy().name(), answer.summary());
         return ready(run, roundConfiguration, offered, state, answer, event);
+    }
+
+    /**
+     * Checks a person's arguments for a waiting call of an approval pause, as they would be checked when decided:
+     * size, the tool's schema, the pre-approval rules; with the preview taken again for them. Nothing is recorded.
+     *
+     * @throws RunStateException when the state is not an approval pause of this agent
+     */
+    public EditCheck checkEdit(PausedState state, AgentConfiguration configuration, int index,
+                               ObjectNode arguments) {
+        requireResumable(state, configuration, RunStatus.WAITING_FOR_APPROVAL);
+        RunSegment run = resumed(state, configuration);
+        return edits.check(state, run, run.configurationFor(state.model()), index, arguments);
     }
 
     /**
@@ -221,6 +246,7 @@ public final class ToolLoop {
         private RoleModelResolver roleModelResolver;
         private ToolCallDispatchHook dispatchHook;
         private InputPrompts prompts = InputPrompts.DECLINE;
+        private StandingGrants grants = StandingGrants.NONE;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -273,6 +299,12 @@ public final class ToolLoop {
         /** Whom a tool may ask for typed input during a call of an attended run; by default no one. */
         public Builder inputPrompts(InputPrompts value) {
             this.prompts = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** The standing grants the approval scan consults; by default none, so every such call pauses. */
+        public Builder grants(StandingGrants value) {
+            this.grants = Objects.requireNonNull(value);
             return this;
         }
 
