@@ -333,6 +333,17 @@ final class RunCommands {
             }
             return unavailableIfProviderFailed(command, done.runId(), done.status());
         }
+        if (result instanceof DecisionResult.PartlyApproved partly) {
+            // counted and kept: the card waits for the other approvers, which is an answer, not a refusal
+            ObjectNode view = Views.object().put("runId", partly.runId())
+                    .put("status", RunStatus.WAITING_FOR_APPROVAL.code())
+                    .put("approvals", partly.progress().approvals().size())
+                    .put("required", partly.progress().required());
+            Views.strings(view, "approvedBy", partly.progress().approvals().stream()
+                    .map(approver -> approver.name()).toList());
+            command.print(view);
+            return Cli.DONE;
+        }
         throw refusal(result);
     }
 

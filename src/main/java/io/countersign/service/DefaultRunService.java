@@ -6,6 +6,7 @@ import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.event.EventType;
@@ -60,6 +61,7 @@ public final class DefaultRunService implements RunService {
     private final Permissions permissions;
     private final RunDeadlines deadlines;
     private final DeadlineFallbacks fallbacks;
+    private final QuorumGate quorum;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
@@ -68,11 +70,12 @@ public final class DefaultRunService implements RunService {
      * @param users       the people and the roles they hold now, checked on every call
      * @param locale      the locale of the people behind runs started here, for rule explanations
      * @param asked       the questions the loop's tools ask during calls, which it was built with
+     * @param approvals   the approvals cards collect while they need more than one person
      */
     public DefaultRunService(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, ToolLoop loop,
                              ToolRegistry registry, EventStore events, Function<Runnable, AutoCloseable> changes,
                              ServerRecords servers, ServerConnections connections, ActorDirectory users, Clock clock,
-                             IdGenerator ids, Locale locale, AskedInputs asked) {
+                             IdGenerator ids, Locale locale, AskedInputs asked, ApprovalQuorums approvals) {
         this.asked = Objects.requireNonNull(asked, "asked");
         this.runs = Objects.requireNonNull(runs, "runs");
         this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
@@ -84,7 +87,8 @@ public final class DefaultRunService implements RunService {
         this.locale = Objects.requireNonNull(locale, "locale");
         this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
-        this.cards = new RunCards(this.servers, agents);
+        this.quorum = new QuorumGate(approvals);
+        this.cards = new RunCards(this.servers, agents, quorum);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
                 clock);
@@ -127,7 +131,7 @@ public final class DefaultRunService implements RunService {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), store.servers(), connections, store.users(), clock, ids, locale, asked);
+                }), store.servers(), connections, store.users(), clock, ids, locale, asked, store.approvals());
     }
 
     /** The questions this process's calls wait on; a surface attaches to them to show and answer them. */
@@ -318,6 +322,11 @@ public final class DefaultRunService implements RunService {
             return DecisionChecks.refusedClaim(runId, claim);
         }
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
+        DecisionChecks.Checked counted = quorum.count(ready);
+        if (!(counted instanceof DecisionChecks.Checked.Claimable last)) {
+            return ((DecisionChecks.Checked.Refused) counted).result();
+        }
+        decision = last.decision();
         RunRepository.ClaimResult claim = runs.claim(decision, resume.start());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
             return decisions.carryOut(claimed.run(), decision, resume);
@@ -347,6 +356,11 @@ public final class DefaultRunService implements RunService {
             return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));
         }
         return checks.check(decider, runId, found, digest, answer);
+    }
+
+    /** Counts an approval that needs more people than one, for whoever claims it next; see {@link QuorumGate}. */
+    DecisionChecks.Checked countApproval(DecisionChecks.Checked.Claimable ready) {
+        return quorum.count(ready);
     }
 
     /** The person with the roles they hold now, which the checks of their decision go by. */

@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.port.ApprovalQuorums;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ public final class Store implements AutoCloseable {
     private final UserStore users;
     private final ConfigurationStore configurations;
     private final RunStore runs;
+    private final ApprovalRows approvals;
     private final AuditStore audit;
 
     private Store(Database database, StoreSession session) {
@@ -32,6 +34,7 @@ public final class Store implements AutoCloseable {
         this.users = new UserStore(database);
         this.configurations = new ConfigurationStore(database);
         this.runs = new RunStore(database, session);
+        this.approvals = new ApprovalRows(database);
         this.audit = new AuditStore(database);
     }
 
@@ -144,6 +147,11 @@ public final class Store implements AutoCloseable {
     /** Runs, their decisions and the execution journal. */
     public RunStore runs() {
         return runs;
+    }
+
+    /** The approvals cards collect while they need more than one person. */
+    public ApprovalQuorums approvals() {
+        return approvals;
     }
 
     /** The audit chain over events, decisions and purges. */
