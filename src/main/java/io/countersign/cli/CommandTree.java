@@ -57,7 +57,7 @@ final class CommandTree {
         commands.put("show", RunCommands.Show.class);
         commands.put("decide", RunCommands.Decide.class);
         commands.put("input", RunCommands.Input.class);
-        commands.put("settle", RunCommands.Settle.class);
+        commands.put("settle", SettleCommand.class);
         commands.put("grants", GrantCommands.GrantsGroup.class);
         commands.put("events", EventCommands.Events.class);
         commands.put("audit", AuditCommands.AuditGroup.class);

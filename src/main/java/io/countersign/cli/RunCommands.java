@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -178,13 +179,16 @@ final class RunCommands {
     }
 
     @Command(name = "decide", description = "Decide the approval card of a waiting run, on the digest of the card"
-            + " you read (countersign inbox or show).")
+            + " you read (countersign inbox or show); or, with --all-matching, every card of an agent or a tool.")
     static final class Decide extends Subcommand {
-        @Parameters(paramLabel = "RUN", description = "The run's id.")
+        @Parameters(paramLabel = "RUN", arity = "0..1", description = "The run's id.")
         String runId;
 
-        @Option(names = "--digest", required = true, paramLabel = "D", description = "The card's digest as read.")
+        @Option(names = "--digest", paramLabel = "D", description = "The card's digest as read.")
         String digest;
+
+        @Mixin
+        BatchDecide matching;
 
         @ArgGroup(exclusive = true, multiplicity = "1")
         Verdicts verdicts;
@@ -217,6 +221,15 @@ final class RunCommands {
 
         @Override
         public Integer call() {
+            if (matching.allMatching) {
+                if (runId != null || digest != null) {
+                    throw CliFailure.usage("--all-matching takes no RUN and no --digest: it reads each card itself");
+                }
+                return matching.decide(this, verdicts.approveAll, reason, verdicts.each != null, queue);
+            }
+            if (runId == null || digest == null) {
+                throw CliFailure.usage("decide needs RUN and --digest D (the card as read), or --all-matching");
+            }
             List<ApprovalDecision.CallVerdict> given = new ArrayList<>();
             if (verdicts.each != null) {
                 verdicts.each.forEach((index, verdict) -> given.add(verdict == Verdict.APPROVE
@@ -284,41 +297,6 @@ final class RunCommands {
         }
     }
 
-    @Command(name = "settle", description = "Settle a run whose call outcome a crash made unknown: wait on its card"
-            + " again (--retry), or end it as failed (--fail).")
-    static final class Settle extends Subcommand {
-        @Parameters(paramLabel = "RUN", description = "The run's id.")
-        String runId;
-
-        @ArgGroup(exclusive = true, multiplicity = "1")
-        How how;
-
-        static final class How {
-            @Option(names = "--retry", required = true, description = "Show the card again; approving runs the"
-                    + " calls again.")
-            boolean retry;
-
-            @Option(names = "--fail", required = true, description = "End the run as failed.")
-            boolean fail;
-        }
-
-        @Override
-        CountersignRuntime.Work work() {
-            // it reconciles first, so that a run whose process just stopped is flagged before it is settled
-            return CountersignRuntime.Work.DECIDE;
-        }
-
-        @Override
-        public Integer call() {
-            DecisionResult result = runtime().execution().settleUnknownOutcome(actor(), runId, how.retry);
-            if (result instanceof DecisionResult.NotWaiting notFlagged && notFlagged.status() != null) {
-                throw CliFailure.refused("run " + runId + " has no call whose outcome is unknown (it is "
-                        + notFlagged.status().code() + "); there is nothing to settle");
-            }
-            return report(this, result);
-        }
-    }
-
     /** Prints a committed decision, or ends the command with the refusal's exit code and reason. */
     static int report(Subcommand command, DecisionResult result) {
         if (result instanceof DecisionResult.Done done) {
@@ -338,6 +316,17 @@ final class RunCommands {
                         + " test " + done.waitingForServers().get(0) + " shows what is wrong)");
             }
             return unavailableIfProviderFailed(command, done.runId(), done.status());
+        }
+        if (result instanceof DecisionResult.PartlyApproved partly) {
+            // counted and kept: the card waits for the other approvers, which is an answer, not a refusal
+            ObjectNode view = Views.object().put("runId", partly.runId())
+                    .put("status", RunStatus.WAITING_FOR_APPROVAL.code())
+                    .put("approvals", partly.progress().approvals().size())
+                    .put("required", partly.progress().required());
+            Views.strings(view, "approvedBy", partly.progress().approvals().stream()
+                    .map(approver -> approver.name()).toList());
+            command.print(view);
+            return Cli.DONE;
         }
         throw refusal(result);
     }

@@ -16,7 +16,9 @@ import io.countersign.console.denials.DenialsController;
 import io.countersign.console.insights.InsightsController;
 import io.countersign.console.insights.InsightsViewModel;
 import io.countersign.console.denials.DenialsViewModel;
+import io.countersign.console.inbox.BatchViewModel;
 import io.countersign.console.inbox.InboxController;
+import io.countersign.console.inbox.InboxSelection;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.console.input.AskedQuestionsViewModel;
 import io.countersign.console.input.InputCardController;
@@ -37,6 +39,7 @@ import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.console.users.UsersController;
 import io.countersign.console.users.UsersViewModel;
 import io.countersign.engine.Actor;
+import io.countersign.service.BatchDecisions;
 import io.countersign.service.RunService;
 import java.time.Clock;
 import java.util.HashMap;
@@ -131,7 +134,9 @@ public final class ConsoleWindow {
         asked.start();
 
         Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers = new HashMap<>();
-        controllers.put(InboxController.class, () -> new InboxController(inbox, asked, messages));
+        BatchViewModel batch = new BatchViewModel(new BatchDecisions(service), actor, executor, messages,
+                new InboxSelection(inbox.visibleRuns()), inbox::refresh);
+        controllers.put(InboxController.class, () -> new InboxController(inbox, asked, messages, batch));
         controllers.put(ApprovalCardController.class, () -> new ApprovalCardController(approval, messages));
         controllers.put(InputCardController.class, () -> new InputCardController(input, messages));
         controllers.put(TimelineController.class, () -> new TimelineController(timeline));

@@ -9,6 +9,7 @@ import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.intent.ToolCallPolicies;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalQuorum;
 import io.countersign.engine.run.DeadlineAction;
 import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.ModelConfiguration;
@@ -39,7 +40,7 @@ final class AgentFile {
             "temperature", "maxTokens", "apiKeyEnvironment", "apiKeyFile");
     private static final List<String> AGENT_FIELDS = Stream.concat(Stream.of("name",
             "systemPrompt", "model", "toolGroups", "allowedTools", "workspace", "toolCallPolicies", "maxRounds",
-            "fourEyes"), DecisionDeadlines.FIELDS.stream()).toList();
+            "fourEyes"), Stream.concat(DecisionDeadlines.FIELDS.stream(), ApprovalQuorum.FIELDS.stream())).toList();
 
     /** What a valid file holds. */
     record Contents(List<ModelConfiguration> models, List<StoredAgentConfiguration> agents) {
@@ -198,12 +199,32 @@ final class AgentFile {
         Integer maxRounds = entry.integer("maxRounds", 1);
         Boolean fourEyes = entry.bool("fourEyes");
         DecisionDeadlines deadlines = deadlines(entry, node);
+        ApprovalQuorum approvals = approvals(entry, node);
         if (entry.failed()) {
             return null;
         }
         return new StoredAgentConfiguration(name, systemPrompt, modelName, toolGroups, allowedTools, workspace,
                 policies.toString(), maxRounds == null ? AgentConfiguration.DEFAULT_MAX_ROUNDS : maxRounds,
-                fourEyes != null && fourEyes, deadlines);
+                fourEyes != null && fourEyes, deadlines, approvals);
+    }
+
+    /** The entry's approval counts; a tool's count names a known tool that waits for approval at all. */
+    private ApprovalQuorum approvals(Entry entry, JsonNode node) {
+        ApprovalQuorum approvals;
+        try {
+            approvals = ApprovalQuorum.read(node);
+        } catch (IllegalArgumentException e) {
+            entry.problem(e.getMessage());
+            return null;
+        }
+        approvals.tools().keySet().forEach(tool -> {
+            known.toolProblem(tool).ifPresent(problem -> entry.problem("toolApprovals", problem));
+            if (known.asksForInput(tool)) {
+                entry.problem("toolApprovals", "\"" + tool + "\" asks for typed input, which one person gives;"
+                        + " only calls that wait for approval can need more approvals");
+            }
+        });
+        return approvals;
     }
 
     /** The entry's deadlines; a tool's deadline names a known tool, and an input form's may only cancel. */

@@ -48,6 +48,7 @@ final class AgentFileWriter {
             }
             node.put("maxRounds", agent.maxRounds()).put("fourEyes", agent.fourEyes());
             agent.deadlines().writeTo(node);
+            agent.approvals().writeTo(node);
         }
         try {
             return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + System.lineSeparator();

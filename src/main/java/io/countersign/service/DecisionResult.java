@@ -42,6 +42,13 @@ public sealed interface DecisionResult {
     record FailedCall(String tool, boolean refused, String error) {
     }
 
+    /**
+     * The card needs approvals from more people than one, and this person's approval is counted: nothing executed,
+     * and the card waits for the others in {@code progress}. Any denial still ends it.
+     */
+    record PartlyApproved(String runId, ApprovalProgress progress) implements DecisionResult {
+    }
+
     /** The card changed since the person saw it; nothing executed. Reload and decide again. */
     record Stale(String runId, String currentDigest) implements DecisionResult {
     }

@@ -63,6 +63,9 @@ public final class DefaultExecutionService implements ExecutionService {
     /** Checks a decision as the run service does and commits it with a worker's claim; a worker carries it out. */
     private DecisionResult queueForWorker(Actor decider, String runId, String digest, CardAnswer answer) {
         DecisionChecks.Checked checked = runs.check(runs.currentRoles(decider), runId, digest, answer);
+        if (checked instanceof DecisionChecks.Checked.Claimable counted) {
+            checked = runs.countApproval(counted);
+        }
         if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
             return ((DecisionChecks.Checked.Refused) checked).result();
         }

@@ -6,6 +6,7 @@ import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunDeadlines;
@@ -59,6 +60,7 @@ public final class DefaultRunService implements RunService {
     private final RunDeadlines deadlines;
     private final DeadlineFallbacks fallbacks;
     private final EditsAndGrants extras;
+    private final QuorumGate quorum;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
@@ -68,11 +70,13 @@ public final class DefaultRunService implements RunService {
      * @param locale      the locale of the people behind runs started here, for rule explanations
      * @param asked       the questions the loop's tools ask during calls, which it was built with
      * @param grants      the standing grants this service makes ({@code null}: none, and an allowance is refused)
+     * @param approvals   the approvals cards collect while they need more than one person
      */
     public DefaultRunService(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, ToolLoop loop,
                              ToolRegistry registry, EventStore events, Function<Runnable, AutoCloseable> changes,
                              ServerRecords servers, ServerConnections connections, ActorDirectory users, Clock clock,
-                             IdGenerator ids, Locale locale, AskedInputs asked, DefaultGrants grants) {
+                             IdGenerator ids, Locale locale, AskedInputs asked, DefaultGrants grants,
+                             ApprovalQuorums approvals) {
         this.asked = Objects.requireNonNull(asked, "asked");
         this.runs = Objects.requireNonNull(runs, "runs");
         this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
@@ -84,7 +88,8 @@ public final class DefaultRunService implements RunService {
         this.locale = Objects.requireNonNull(locale, "locale");
         this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
-        this.cards = new RunCards(this.servers, agents);
+        this.quorum = new QuorumGate(approvals);
+        this.cards = new RunCards(this.servers, agents, quorum);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
                 clock);
@@ -130,7 +135,8 @@ public final class DefaultRunService implements RunService {
                     if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
                         listener.run();
                     }
-                }), store.servers(), connections, store.users(), clock, ids, locale, asked, grants);
+                }), store.servers(), connections, store.users(), clock, ids, locale, asked, grants,
+                store.approvals());
     }
 
     /** The standing grants this service makes and its loop consults; empty when it keeps none. */
@@ -325,6 +331,11 @@ public final class DefaultRunService implements RunService {
             return DecisionChecks.refusedClaim(runId, claim);
         }
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
+        DecisionChecks.Checked counted = quorum.count(ready);
+        if (!(counted instanceof DecisionChecks.Checked.Claimable last)) {
+            return ((DecisionChecks.Checked.Refused) counted).result();
+        }
+        decision = last.decision();
         RunRepository.ClaimResult claim = runs.claim(decision, resume.start());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
             extras.claimed(added, claimed.run());
@@ -355,6 +366,11 @@ public final class DefaultRunService implements RunService {
             return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));
         }
         return checks.check(decider, runId, found, digest, answer);
+    }
+
+    /** Counts an approval that needs more people than one, for whoever claims it next; see {@link QuorumGate}. */
+    DecisionChecks.Checked countApproval(DecisionChecks.Checked.Claimable ready) {
+        return quorum.count(ready);
     }
 
     /** The person with the roles they hold now, which the checks of their decision go by. */

@@ -17,13 +17,24 @@ import java.util.Map;
  * @param selfStarted  the viewer started this run
  * @param fourEyes     the agent requires someone other than the initiator to approve
  * @param input        the typed input asked for, on an input pause; {@code null} on an approval pause
+ * @param approvals    how many people approving all its calls needs, and who approved it already
  */
 public record RunCard(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
                       String prompt, String lastModelMessage, String digest, List<PendingCallView> pending,
-                      List<RefusedCallView> refused, InputRequest input, boolean selfStarted, boolean fourEyes) {
+                      List<RefusedCallView> refused, InputRequest input, boolean selfStarted, boolean fourEyes,
+                      ApprovalProgress approvals) {
     public RunCard {
         pending = List.copyOf(pending);
         refused = List.copyOf(refused);
+        approvals = approvals == null ? ApprovalProgress.SINGLE : approvals;
+    }
+
+    /** A card one approval decides. */
+    public RunCard(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
+                   String prompt, String lastModelMessage, String digest, List<PendingCallView> pending,
+                   List<RefusedCallView> refused, InputRequest input, boolean selfStarted, boolean fourEyes) {
+        this(runId, status, agent, initiator, waitingSince, prompt, lastModelMessage, digest, pending, refused, input,
+                selfStarted, fourEyes, ApprovalProgress.SINGLE);
     }
 
     /** A call that waits for a verdict; {@code argumentsJson} is pretty-printed JSON. */

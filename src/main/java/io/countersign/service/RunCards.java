@@ -22,10 +22,12 @@ import java.util.Optional;
 final class RunCards {
     private final DecisionServers servers;
     private final AgentDirectory agents;
+    private final QuorumGate quorum;
 
-    RunCards(DecisionServers servers, AgentDirectory agents) {
+    RunCards(DecisionServers servers, AgentDirectory agents, QuorumGate quorum) {
         this.servers = Objects.requireNonNull(servers, "servers");
         this.agents = Objects.requireNonNull(agents, "agents");
+        this.quorum = Objects.requireNonNull(quorum, "quorum");
     }
 
     /** The card of a run that waits with a paused state, as {@code viewer} sees it. */
@@ -39,10 +41,13 @@ final class RunCards {
                         PrettyJson.of(call.call().arguments()), call.target(), call.refusal().ruleIdentifier(), call.refusal().reasonCode(), call.refusal().explanation()))
                 .toList();
         RunCard.InputRequest input = state.status() == RunStatus.WAITING_FOR_INPUT ? inputRequest(state) : null;
-        boolean fourEyes = agentConfiguration(run).map(AgentConfiguration::fourEyes).orElse(false);
+        Optional<AgentConfiguration> configuration = agentConfiguration(run);
+        boolean fourEyes = configuration.map(AgentConfiguration::fourEyes).orElse(false);
+        ApprovalProgress approvals = state.status() != RunStatus.WAITING_FOR_APPROVAL ? ApprovalProgress.SINGLE
+                : configuration.map(agent -> quorum.progress(agent, state)).orElse(ApprovalProgress.SINGLE);
         return new RunCard(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(), run.prompt(),
                 state.lastAssistantMessage(), state.digest(), pending, refused, input,
-                viewer.name().equals(run.initiator()), fourEyes);
+                viewer.name().equals(run.initiator()), fourEyes, approvals);
     }
 
     private static RunCard.PendingCallView pending(PendingCall call, ToolFacts facts) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Json;
 import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.run.ApprovalQuorum;
 import io.countersign.engine.run.ModelConfiguration;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,16 +14,20 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 
 /** Model and agent configurations, saved whole and found by name. */
 public final class ConfigurationStore {
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
+    private static final TypeReference<Map<String, Integer>> COUNTS = new TypeReference<>() {
+    };
     private static final String MODEL_COLUMNS = "name, provider, model, endpoint, trust_zone, temperature,"
             + " max_tokens, api_key_environment, api_key_file";
     private static final String AGENT_COLUMNS = "name, system_prompt, model_name, tool_groups, allowed_tools,"
-            + " workspace, tool_call_policies, max_rounds, four_eyes, decision_deadlines";
+            + " workspace, tool_call_policies, max_rounds, four_eyes, decision_deadlines, approvals, tool_approvals";
 
     private final Database database;
 
@@ -119,12 +124,13 @@ public final class ConfigurationStore {
                     + " not have; save the model configuration first");
         }
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO agent_configurations ("
-                + AGENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                + AGENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
                 + " system_prompt = excluded.system_prompt, model_name = excluded.model_name,"
                 + " tool_groups = excluded.tool_groups, allowed_tools = excluded.allowed_tools,"
                 + " workspace = excluded.workspace, tool_call_policies = excluded.tool_call_policies,"
                 + " max_rounds = excluded.max_rounds, four_eyes = excluded.four_eyes,"
-                + " decision_deadlines = excluded.decision_deadlines")) {
+                + " decision_deadlines = excluded.decision_deadlines, approvals = excluded.approvals,"
+                + " tool_approvals = excluded.tool_approvals")) {
             upsert.setString(1, agent.name());
             upsert.setString(2, agent.systemPrompt());
             upsert.setString(3, agent.modelName());
@@ -135,6 +141,9 @@ public final class ConfigurationStore {
             upsert.setInt(8, agent.maxRounds());
             upsert.setBoolean(9, agent.fourEyes());
             upsert.setString(10, StoredDeadlines.toJson(agent.deadlines()));
+            upsert.setInt(11, agent.approvals().approvals());
+            upsert.setString(12, agent.approvals().tools().isEmpty() ? null
+                    : Json.mapper().writeValueAsString(new TreeMap<>(agent.approvals().tools())));
             upsert.executeUpdate();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a list of names did not turn into JSON", e);
@@ -222,7 +231,9 @@ public final class ConfigurationStore {
                     agents.add(stored(() -> new StoredAgentConfiguration(rows.getString(1), rows.getString(2),
                             rows.getString(3), Json.mapper().readValue(rows.getString(4), STRINGS),
                             Json.mapper().readValue(rows.getString(5), STRINGS), rows.getString(6), rows.getString(7),
-                            rows.getInt(8), rows.getBoolean(9), StoredDeadlines.fromJson(rows.getString(10)))));
+                            rows.getInt(8), rows.getBoolean(9), StoredDeadlines.fromJson(rows.getString(10)),
+                            new ApprovalQuorum(rows.getInt(11), rows.getString(12) == null ? Map.of()
+                                    : Json.mapper().readValue(rows.getString(12), COUNTS)))));
                 }
                 return agents;
             }

@@ -236,7 +236,7 @@ final class RunRows {
         return calls;
     }
 
-    private static String verdictsToJson(List<ApprovalDecision.CallVerdict> verdicts) {
+    static String verdictsToJson(List<ApprovalDecision.CallVerdict> verdicts) {
         ArrayNode array = JsonNodeFactory.instance.arrayNode();
         for (ApprovalDecision.CallVerdict verdict : verdicts) {
             ObjectNode item = array.addObject().put("index", verdict.index()).put("approved", verdict.approved())
@@ -249,7 +249,7 @@ final class RunRows {
         return array.toString();
     }
 
-    private static List<ApprovalDecision.CallVerdict> verdictsFromJson(String json) {
+    static List<ApprovalDecision.CallVerdict> verdictsFromJson(String json) {
         List<ApprovalDecision.CallVerdict> verdicts = new ArrayList<>();
         for (JsonNode item : readJson(json)) {
             JsonNode reason = item.get("reason");

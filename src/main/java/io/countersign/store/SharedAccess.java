@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * What each group of a shared PostgreSQL store may do with each table: the one map {@code store init} grants from.
  * A new table needs one entry here, or {@code store init} refuses the store. Privileges are SQL privilege lists
- * ({@code ""} for none); rows of {@code decisions} are further held by the policy {@link SharedStoreInit} writes.
+ * ({@code ""} for none); rows of {@code decisions} and
+ * {@code approvals} are further held by the policies {@link SharedStoreInit} writes.
  */
 final class SharedAccess {
     /** The role that owns every table; no person logs in as it. */
@@ -87,6 +88,8 @@ final class SharedAccess {
             Map.entry("decisions", new TableAccess("SELECT, INSERT, UPDATE (event_recorded), DELETE", READ,
                     "SELECT, INSERT, UPDATE (event_recorded), DELETE",
                     "SELECT, INSERT, UPDATE (event_recorded), DELETE")),
+            // an approval before a card's last is written by operators and admins only, as its policy allows
+            Map.entry("approvals", new TableAccess("SELECT, INSERT", READ, "SELECT, INSERT", READ)),
             Map.entry("call_intents", new TableAccess(ALL, READ, ALL, ALL)),
             // operators make grants when they decide and revoke their own; whoever drives a run counts a use;
             // admins revoke any

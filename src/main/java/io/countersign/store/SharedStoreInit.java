@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -84,6 +85,7 @@ final class SharedStoreInit {
                 + SharedAccess.Group.OPERATOR.roleName() + ", " + SharedAccess.Group.ADMIN.roleName() + ", "
                 + SharedAccess.Group.WORKER.roleName());
         sql.addAll(decisionPolicies(schema + ".decisions", schema));
+        sql.addAll(approvalPolicies(schema + ".approvals", schema));
         sql.addAll(purgeFunction(schema));
         sql.addAll(memberships(connection));
         return sql;
@@ -101,7 +103,13 @@ final class SharedStoreInit {
                 + " AND r.status IN (" + waiting + ") AND r.digest = decisions.digest)"
                 + " AND NOT (decisions.kind = 'APPROVAL' AND decisions.verdicts::jsonb @> '[{\"approved\": true}]'"
                 + " AND EXISTS (SELECT 1 FROM " + schema + ".runs r JOIN " + schema + ".agent_configurations a"
-                + " ON a.name = r.agent WHERE r.id = decisions.run_id AND a.four_eyes AND r.initiator = session_user))";
+                + " ON a.name = r.agent WHERE r.id = decisions.run_id AND a.four_eyes AND r.initiator = session_user))"
+                // an approval that needs more people than one comes last, after the agent's count less one others
+                + " AND NOT (decisions.kind = 'APPROVAL' AND decisions.verdicts::jsonb @> '[{\"approved\": true}]'"
+                + " AND (SELECT a.approvals FROM " + schema + ".runs r JOIN " + schema + ".agent_configurations a"
+                + " ON a.name = r.agent WHERE r.id = decisions.run_id) > 1 + (SELECT count(*) FROM " + schema
+                + ".approvals p WHERE p.run_id = decisions.run_id AND p.digest = decisions.digest"
+                + " AND p.approved_by <> session_user))";
         // A deadline's fallback, which any process that sweeps may record: never an approval, and only on a card
         // whose deadline passed by the database's clock (with 30 s for the clocks of the sweeping machines).
         String deadline = "decided_by = '" + DecisionDeadlines.ACTOR + "'"
@@ -124,6 +132,30 @@ final class SharedStoreInit {
                 + SharedAccess.Group.WORKER.roleName() + " WITH CHECK (" + deadline + ")");
         sql.add("CREATE POLICY countersign_mark ON " + decisions + " FOR UPDATE USING (true)");
         sql.add("CREATE POLICY countersign_take_back ON " + decisions + " FOR DELETE USING (true)");
+        return sql;
+    }
+
+    /**
+     * Approvals before a card's last: everyone with a privilege reads them; a new one passes only for the login
+     * writing it, on the card its run waits on for approval now, and never by the run's own initiator when the
+     * agent wants four eyes. Nobody changes or removes one.
+     */
+    private static List<String> approvalPolicies(String approvals, String schema) {
+        String approve = "approved_by = session_user"
+                + " AND EXISTS (SELECT 1 FROM " + schema + ".runs r WHERE r.id = approvals.run_id"
+                + " AND r.status = '" + RunStatus.WAITING_FOR_APPROVAL.code() + "' AND r.digest = approvals.digest"
+                + " AND r.pause_number = approvals.pause_number)"
+                + " AND NOT EXISTS (SELECT 1 FROM " + schema + ".runs r JOIN " + schema + ".agent_configurations a"
+                + " ON a.name = r.agent WHERE r.id = approvals.run_id AND a.four_eyes AND r.initiator = session_user)";
+        List<String> sql = new ArrayList<>();
+        sql.add("ALTER TABLE " + approvals + " ENABLE ROW LEVEL SECURITY");
+        for (String policy : List.of("countersign_read", "countersign_approve")) {
+            sql.add("DROP POLICY IF EXISTS " + policy + " ON " + approvals);
+        }
+        sql.add("CREATE POLICY countersign_read ON " + approvals + " FOR SELECT USING (true)");
+        sql.add("CREATE POLICY countersign_approve ON " + approvals + " FOR INSERT TO "
+                + SharedAccess.Group.OPERATOR.roleName() + ", " + SharedAccess.Group.ADMIN.roleName()
+                + " WITH CHECK (" + approve + ")");
         return sql;
     }
 

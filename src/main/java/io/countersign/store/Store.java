@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.port.ApprovalQuorums;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ public final class Store implements AutoCloseable {
     private final UserStore users;
     private final ConfigurationStore configurations;
     private final RunStore runs;
+    private final ApprovalRows approvals;
     private final AuditStore audit;
     private final WebhookStore webhooks;
     private final DecisionStatsStore decisionStats;
@@ -35,6 +37,7 @@ public final class Store implements AutoCloseable {
         this.users = new UserStore(database);
         this.configurations = new ConfigurationStore(database);
         this.runs = new RunStore(database, session);
+        this.approvals = new ApprovalRows(database);
         this.audit = new AuditStore(database);
         this.webhooks = new WebhookStore(database);
         this.decisionStats = new DecisionStatsStore(database);
@@ -155,6 +158,11 @@ public final class Store implements AutoCloseable {
     /** The standing grants people made from cards, and the agents whose grants are off. */
     public GrantStore grants() {
         return grants;
+    }
+
+    /** The approvals cards collect while they need more than one person. */
+    public ApprovalQuorums approvals() {
+        return approvals;
     }
 
     /** The audit chain over events, decisions and purges. */

@@ -3,6 +3,7 @@ package io.countersign.store;
 import io.countersign.engine.Names;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalQuorum;
 import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.ModelConfiguration;
 import java.util.List;
@@ -11,13 +12,15 @@ import java.util.Objects;
 /**
  * An agent configuration as the store keeps it: the model by name, and the declarative tool-call policies as
  * the JSON text the caller gave (the caller parses it; the store checks only that it is a JSON array), and its
- * decision deadlines.
+ * decision deadlines and how many people approve its cards.
  */
 public record StoredAgentConfiguration(String name, String systemPrompt, String modelName, List<String> toolGroups,
                                        List<String> allowedTools, String workspace, String toolCallPolicies,
-                                       int maxRounds, boolean fourEyes, DecisionDeadlines deadlines) {
+                                       int maxRounds, boolean fourEyes, DecisionDeadlines deadlines,
+                                       ApprovalQuorum approvals) {
     public StoredAgentConfiguration {
         deadlines = deadlines == null ? DecisionDeadlines.NONE : deadlines;
+        approvals = approvals == null ? ApprovalQuorum.ONE : approvals;
         Names.requireCode(name, "agent configuration name");
         Names.requireCode(modelName, "agent configuration \"" + name + "\": model configuration name");
         systemPrompt = systemPrompt == null ? "" : systemPrompt;
@@ -28,6 +31,14 @@ public record StoredAgentConfiguration(String name, String systemPrompt, String 
             throw new IllegalArgumentException("agent configuration \"" + name + "\": maxRounds must be at least 1,"
                     + " got " + maxRounds);
         }
+    }
+
+    /** A configuration whose cards one person decides. */
+    public StoredAgentConfiguration(String name, String systemPrompt, String modelName, List<String> toolGroups,
+                                    List<String> allowedTools, String workspace, String toolCallPolicies,
+                                    int maxRounds, boolean fourEyes, DecisionDeadlines deadlines) {
+        this(name, systemPrompt, modelName, toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds,
+                fourEyes, deadlines, ApprovalQuorum.ONE);
     }
 
     /** A configuration whose cards wait without a deadline. */
@@ -42,7 +53,7 @@ public record StoredAgentConfiguration(String name, String systemPrompt, String 
     public static StoredAgentConfiguration of(AgentConfiguration agent, String toolCallPoliciesJson) {
         return new StoredAgentConfiguration(agent.name(), agent.systemPrompt(), agent.model().name(),
                 agent.toolGroups(), agent.allowedTools(), agent.workspace(), toolCallPoliciesJson, agent.maxRounds(),
-                agent.fourEyes(), agent.deadlines());
+                agent.fourEyes(), agent.deadlines(), agent.approvals());
     }
 
     /** The engine configuration, given the model it names and the policies the caller parsed. */
@@ -53,6 +64,6 @@ public record StoredAgentConfiguration(String name, String systemPrompt, String 
                     + modelName + "\", not \"" + model.name() + "\"");
         }
         return new AgentConfiguration(name, systemPrompt, model, toolGroups, allowedTools, workspace, policies,
-                maxRounds, fourEyes, deadlines);
+                maxRounds, fourEyes, deadlines, approvals);
     }
 }

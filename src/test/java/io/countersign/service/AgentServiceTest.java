@@ -152,7 +152,7 @@ class AgentServiceTest {
                         "agents[0] \"triage\": \"maxRounds\" must be a whole number of at least 1, got 0",
                         "agents[1] \"ok\": unknown field \"colour\"; expected one of name, systemPrompt, model,"
                                 + " toolGroups, allowedTools, workspace, toolCallPolicies, maxRounds, fourEyes,"
-                                + " decisionDeadline, onDeadline, escalationRole, toolDeadlines"))
+                                + " decisionDeadline, onDeadline, escalationRole, toolDeadlines, approvals, toolApprovals"))
                 .hasMessageStartingWith("the configuration: 6 problems: ")
                 .hasMessageEndingWith("; nothing was imported");
         assertThat(demo.runtime.store().configurations().findModel("replay")).isEmpty();

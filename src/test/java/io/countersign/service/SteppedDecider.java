@@ -53,7 +53,8 @@ public final class SteppedDecider {
             DefaultRunService service = new DefaultRunService(runs, store.runs(), new AgentDirectory(store.configurations()), loop,
                     registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
                     store.users(), Clock.systemUTC(), IdGenerator.random(),
-                    Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random()), null);
+                    Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random()), null,
+                    store.approvals());
             switch (args[2]) {
                 case "standby" -> {
                     System.out.println("ready");

@@ -92,6 +92,8 @@ public final class ApprovalCardViewModel {
             session.say(Banner.info(messages.get("card.readOnlyRole")));
         } else if (shown.selfStarted() && shown.fourEyes()) {
             session.say(Banner.warning(messages.get("card.fourEyes")));
+        } else if (shown.approvals().quorum()) {
+            session.say(Banner.info(session.approvalsText(shown.approvals())));
         }
     }
 

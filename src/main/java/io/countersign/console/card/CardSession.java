@@ -7,6 +7,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.service.ApprovalProgress;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunCard;
@@ -164,6 +165,11 @@ public final class CardSession {
         if (card.get() != null && !finished.get()) {
             banner.set(new Banner(Banner.Kind.WARNING, messages.get("card.stale"), true));
         }
+    }
+
+    /** How far a card that needs several approvals is, as the card says it. */
+    public String approvalsText(ApprovalProgress progress) {
+        return banners.approvals(progress);
     }
 
     /** Shows a banner of the card's own. */

@@ -2,10 +2,12 @@ package io.countersign.console.card;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
+import io.countersign.service.ApprovalProgress;
 import io.countersign.service.DecisionResult;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What a card shows when the service turns a decision down. Shared by the approval and the input card; a
@@ -35,6 +37,9 @@ public final class DecisionBanners {
                     : messages.get("card.decided.both", decided.approved(), decided.denied());
             return Optional.of(Banner.info(messages.get("card.decidedBy", decided.decidedBy(), time(decided), what)));
         }
+        if (result instanceof DecisionResult.PartlyApproved partly) {
+            return Optional.of(Banner.info(messages.get("card.approvals.counted", approvals(partly.progress()))));
+        }
         if (result instanceof DecisionResult.FourEyes) {
             return Optional.of(Banner.warning(messages.get("card.fourEyes")));
         }
@@ -54,6 +59,16 @@ public final class DecisionBanners {
                     invalid.errors().stream().map(error -> error.message()).toList()))));
         }
         return Optional.empty();
+    }
+
+    /** "1 of 2 approvals — approved by maria at 10:42", or what a card that needs several and has none says. */
+    public String approvals(ApprovalProgress progress) {
+        if (progress.approvals().isEmpty()) {
+            return messages.get("card.approvals.none", progress.required());
+        }
+        String by = progress.approvals().stream().map(approver -> messages.get("card.approvals.by", approver.name(),
+                TIME_OF_DAY.format(approver.at().atZone(zone)))).collect(Collectors.joining(", "));
+        return messages.get("card.approvals.some", progress.approvals().size(), progress.required(), by);
     }
 
     /** Whether the card can no longer be decided after this answer. */

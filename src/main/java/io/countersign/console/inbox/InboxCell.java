@@ -6,10 +6,14 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.service.WaitingRun;
 import javafx.beans.InvalidationListener;
 import javafx.beans.WeakInvalidationListener;
+import javafx.collections.SetChangeListener;
+import javafx.collections.WeakSetChangeListener;
+import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -20,6 +24,7 @@ import javafx.scene.layout.VBox;
  * what they asked. The waiting time follows the live clock.
  */
 final class InboxCell extends ListCell<WaitingRun> {
+    private static final PseudoClass PICKED = PseudoClass.getPseudoClass("picked");
     private final InboxViewModel viewModel;
     private final Messages messages;
     private final Label agent = new Label();
@@ -29,10 +34,24 @@ final class InboxCell extends ListCell<WaitingRun> {
     private final Label who = new Label();
     private final VBox graphic;
     private final InvalidationListener clockListener = observable -> showWaiting();
+    private final InboxSelection selection;
+    private final Label picked = new Label("\u2713");
+    private final SetChangeListener<String> pickedListener = change -> showPicked();
 
-    InboxCell(InboxViewModel viewModel, Messages messages) {
+    InboxCell(InboxViewModel viewModel, Messages messages, InboxSelection selection) {
         this.viewModel = viewModel;
         this.messages = messages;
+        this.selection = selection;
+        picked.getStyleClass().add("inbox-picked");
+        picked.setMinWidth(Region.USE_PREF_SIZE);
+        selection.chosen().addListener(new WeakSetChangeListener<>(pickedListener));
+        // Shift-click picks the range from the last picked card to this one, and opens nothing
+        addEventFilter(MouseEvent.MOUSE_PRESSED, event -> {
+            if (event.isShiftDown() && getItem() != null) {
+                selection.extendTo(getItem());
+                event.consume();
+            }
+        });
         getStyleClass().add("inbox-cell");
         agent.getStyleClass().add("inbox-agent");
         agent.setMinWidth(0);
@@ -45,7 +64,7 @@ final class InboxCell extends ListCell<WaitingRun> {
         who.setMinWidth(0);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox top = new HBox(8, agent, spacer, waiting);
+        HBox top = new HBox(8, picked, agent, spacer, waiting);
         top.setAlignment(Pos.BASELINE_LEFT);
         HBox middle = new HBox(6, tool, badges);
         middle.setAlignment(Pos.CENTER_LEFT);
@@ -59,6 +78,7 @@ final class InboxCell extends ListCell<WaitingRun> {
     @Override
     protected void updateItem(WaitingRun run, boolean empty) {
         super.updateItem(run, empty);
+        showPicked();
         if (empty || run == null) {
             setGraphic(null);
             setAccessibleText(null);
@@ -92,6 +112,13 @@ final class InboxCell extends ListCell<WaitingRun> {
         who.setText(messages.get("inbox.who", run.initiator(), oneLine(run.prompt())));
         showWaiting();
         setGraphic(graphic);
+    }
+
+    private void showPicked() {
+        boolean chosen = !isEmpty() && getItem() != null && selection.isSelected(getItem().runId());
+        pseudoClassStateChanged(PICKED, chosen);
+        picked.setVisible(chosen);
+        picked.setManaged(chosen);
     }
 
     private void showWaiting() {

@@ -12,6 +12,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.fxml.FXML;
+import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
@@ -22,7 +23,7 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 
-/** Wires the inbox view to its view model: the list, the search box and the three filters. */
+/** Wires the inbox view to its view model: the list, the search box, the three filters and the batch. */
 public final class InboxController implements FxController {
     private static final String ANY = "";
 
@@ -50,11 +51,39 @@ public final class InboxController implements FxController {
     private VBox noMatch;
     @FXML
     private Hyperlink clearFilters;
+    @FXML
+    private VBox batchPanel;
+    @FXML
+    private Label batchTitle;
+    @FXML
+    private VBox batchLines;
+    @FXML
+    private Button batchConfirm;
+    @FXML
+    private Button batchBack;
+    @FXML
+    private VBox batchBar;
+    @FXML
+    private Label batchCount;
+    @FXML
+    private TextField batchReason;
+    @FXML
+    private Label batchProblem;
+    @FXML
+    private Button approveSelected;
+    @FXML
+    private Button denySelected;
+    @FXML
+    private Button clearSelection;
 
-    public InboxController(InboxViewModel viewModel, AskedQuestionsViewModel asked, Messages messages) {
+    private final BatchViewModel batch;
+
+    public InboxController(InboxViewModel viewModel, AskedQuestionsViewModel asked, Messages messages,
+                           BatchViewModel batch) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.asked = Objects.requireNonNull(asked, "asked");
         this.messages = Objects.requireNonNull(messages, "messages");
+        this.batch = Objects.requireNonNull(batch, "batch");
     }
 
     @FXML
@@ -82,7 +111,10 @@ public final class InboxController implements FxController {
         sortChoice.valueProperty().bindBidirectional(viewModel.orderProperty());
 
         list.setItems(viewModel.visibleRuns());
-        list.setCellFactory(view -> new InboxCell(viewModel, messages));
+        list.setCellFactory(view -> new InboxCell(viewModel, messages, batch.selection()));
+        BatchView.wire(new BatchView.Controls(list, batchPanel, batchTitle, batchLines, batchConfirm, batchBack,
+                batchBar, batchCount, batchReason, batchProblem, approveSelected, denySelected, clearSelection),
+                batch, messages);
         // an empty inbox says so in the detail pane; here only a filter that hides everything needs words
         noMatch.visibleProperty().bind(viewModel.filteredProperty());
         clearFilters.setOnAction(event -> viewModel.clearFilters());
@@ -163,6 +195,11 @@ public final class InboxController implements FxController {
     /** Puts the focus on the list (Esc from the search box). */
     public void focusList() {
         list.requestFocus();
+    }
+
+    /** The cards picked for a batch, which X and Ctrl+A change. */
+    public InboxSelection selection() {
+        return batch.selection();
     }
 
     /** Whether the search box has the focus. */

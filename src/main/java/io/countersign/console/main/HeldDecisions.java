@@ -114,6 +114,12 @@ final class HeldDecisions {
             toasts.replace(shown, DecisionToastText.of(card, messages), !done.failed().isEmpty(),
                     Toast.Link.TIMELINE);
             inbox.refresh();
+        } else if (result instanceof DecisionResult.PartlyApproved partly) {
+            // counted, and the card waits for the next approver: it comes back to the inbox as it stands now
+            inbox.release(decision.runId());
+            toasts.replace(shown, messages.get("toast.partlyApproved", decision.agent(),
+                    banners.approvals(partly.progress())), false, Toast.Link.CARD);
+            inbox.refresh();
         } else {
             notRecorded(decision, shown, !DecisionBanners.endsTheCard(result), banners.of(result).orElseThrow().text());
         }

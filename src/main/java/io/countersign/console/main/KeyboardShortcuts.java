@@ -1,5 +1,6 @@
 package io.countersign.console.main;
 
+import io.countersign.console.inbox.InboxSelection;
 import java.util.Objects;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -18,6 +19,7 @@ final class KeyboardShortcuts {
     private final MainWindowViewModel viewModel;
     private final Node detailPane;
     private final FocusMoves focus;
+    private final InboxSelection selection;
     /** A press was taken as a shortcut: the character it types must not reach the field the focus moved to. */
     private boolean swallowTyped;
 
@@ -38,9 +40,13 @@ final class KeyboardShortcuts {
         }
     }
 
-    /** @param detailPane the pane of the card or timeline, where Enter submits even in a text field */
-    KeyboardShortcuts(MainWindowViewModel viewModel, Node detailPane, FocusMoves focus) {
+    /**
+     * @param detailPane the pane of the card or timeline, where Enter submits even in a text field
+     * @param selection  the inbox's cards picked for a batch, which X and Ctrl+A change
+     */
+    KeyboardShortcuts(MainWindowViewModel viewModel, Node detailPane, FocusMoves focus, InboxSelection selection) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
+        this.selection = Objects.requireNonNull(selection, "selection");
         this.detailPane = Objects.requireNonNull(detailPane, "detailPane");
         this.focus = Objects.requireNonNull(focus, "focus");
     }
@@ -96,6 +102,8 @@ final class KeyboardShortcuts {
                 focusReasonOnACard();
             }
             case TOGGLE -> viewModel.cards().toggle(shortcut.position());
+            case SELECT -> selection.toggle(viewModel.inbox().selectedProperty().get());
+            case SELECT_ALL -> selection.selectAll();
             case SUBMIT -> viewModel.cards().submit();
             case SEARCH -> {
                 if (viewModel.sections().contains(Section.INBOX)) {

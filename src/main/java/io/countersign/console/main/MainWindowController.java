@@ -216,7 +216,8 @@ public final class MainWindowController implements FxController {
         ticker.play();
         KeyboardShortcuts keys = new KeyboardShortcuts(viewModel, detailPane, new KeyboardShortcuts.FocusMoves(
                 this::focusList, () -> details.approval().controller().focusReason(),
-                inboxPaneController::focusSearch, () -> keysSheet.show(root.getScene().getWindow())));
+                inboxPaneController::focusSearch, () -> keysSheet.show(root.getScene().getWindow())),
+                inboxPaneController.selection());
         root.sceneProperty().addListener((o, was, now) -> {
             if (now != null) {
                 keys.install(now);

@@ -7,8 +7,8 @@ import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 
 /**
- * A keyboard shortcut of the window. Letters, digits and {@code ?} act only while the person is not typing into
- * a field; Enter, Esc and Ctrl+F act everywhere. The cheat sheet reads its keys from {@link Action}, so that it
+ * A keyboard shortcut of the window. Letters, digits, {@code ?} and Ctrl+A act only while the person is not
+ * typing into a field; Enter, Esc and Ctrl+F act everywhere. The cheat sheet reads its keys from {@link Action}, so that it
  * lists exactly the keys this class answers to.
  *
  * @param position the call a digit toggles (1 to 9), 0 for every other action
@@ -23,6 +23,8 @@ public record Shortcut(Action action, int position) {
         TOGGLE(null),
         APPROVE_ALL(KeyCode.A),
         DENY_ALL(KeyCode.D),
+        SELECT(KeyCode.X),
+        SELECT_ALL(KeyCode.A),
         SUBMIT(KeyCode.ENTER),
         SEARCH(KeyCode.F),
         BACK(KeyCode.ESCAPE),
@@ -40,7 +42,8 @@ public record Shortcut(Action action, int position) {
             return switch (this) {
                 case TOGGLE -> "1–9";
                 case KEYS -> SHEET_CHARACTER;
-                case SEARCH -> new KeyCodeCombination(code, KeyCombination.SHORTCUT_DOWN).getDisplayText();
+                case SEARCH, SELECT_ALL -> new KeyCodeCombination(code, KeyCombination.SHORTCUT_DOWN)
+                        .getDisplayText();
                 default -> code.getName();
             };
         }
@@ -59,6 +62,10 @@ public record Shortcut(Action action, int position) {
      */
     public static Optional<Shortcut> of(KeyCode code, boolean shortcutDown, boolean typing) {
         if (shortcutDown) {
+            if (code == Action.SELECT_ALL.code) {
+                // in a text field Ctrl+A selects its text, as it always does
+                return typing ? Optional.empty() : Optional.of(new Shortcut(Action.SELECT_ALL, 0));
+            }
             return code == Action.SEARCH.code ? Optional.of(new Shortcut(Action.SEARCH, 0)) : Optional.empty();
         }
         if (code == Action.SUBMIT.code || code == Action.BACK.code) {
@@ -83,7 +90,8 @@ public record Shortcut(Action action, int position) {
     }
 
     private static Optional<Action> actionOf(KeyCode code) {
-        return Arrays.stream(Action.values()).filter(action -> action.code == code && action != Action.SEARCH)
+        return Arrays.stream(Action.values()).filter(action -> action.code == code && action != Action.SEARCH
+                        && action != Action.SELECT_ALL)
                 .findFirst();
     }
 

@@ -1,0 +1,99 @@
+package io.countersign.service;
+
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.ApprovalQuorums;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PendingCall;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Two-person approval between a decision's checks and its claim: an approval of calls whose agent or tools want
+ * more than one person is counted, and only the one that completes the count goes on to be claimed, as the
+ * decision, naming everyone who approved. A decision that approves nothing (a denial) passes at once: any denial
+ * ends the wait. The checks before (four eyes, the approver's rights) hold for every one of the approvers.
+ */
+final class QuorumGate {
+    private final ApprovalQuorums quorums;
+
+    QuorumGate(ApprovalQuorums quorums) {
+        this.quorums = Objects.requireNonNull(quorums, "quorums");
+    }
+
+    /** The approvals a decision with these verdicts needs on this paused state. */
+    static int required(AgentConfiguration configuration, PausedState state,
+                        List<ApprovalDecision.CallVerdict> verdicts) {
+        return configuration.approvals().required(verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
+                .map(verdict -> state.calls().get(verdict.index()).call().name()).toList());
+    }
+
+    /** How far the run's current card is: what approving all its calls needs, and who approved it already. */
+    ApprovalProgress progress(AgentConfiguration configuration, PausedState state) {
+        int required = configuration.approvals().required(state.awaitingApproval().stream()
+                .map(PendingCall::call).map(call -> call.name()).toList());
+        if (required <= 1) {
+            return ApprovalProgress.SINGLE;
+        }
+        return new ApprovalProgress(required, quorums.approvals(state.runId(), state.digest()).stream()
+                .map(approval -> new ApprovalProgress.Approver(approval.approvedBy(), approval.approvedAt()))
+                .toList());
+    }
+
+    /**
+     * Counts the checked decision: claimable as it is when it needs one person; claimable, its summary naming the
+     * earlier approvers, when it is the last approval; otherwise the answer for the person (their approval kept,
+     * or why it does not count).
+     */
+    DecisionChecks.Checked count(DecisionChecks.Checked.Claimable ready) {
+        DecisionRecord decision = ready.decision();
+        if (decision.kind() != DecisionRecord.Kind.APPROVAL) {
+            return ready;
+        }
+        PausedState state = ready.run().pausedState();
+        int required = required(ready.configuration(), state, decision.verdicts());
+        if (required <= 1) {
+            return ready;
+        }
+        String runId = decision.runId();
+        ApprovalQuorums.Tally tally = quorums.approve(decision, required);
+        if (tally instanceof ApprovalQuorums.Tally.Last last) {
+            List<String> names = last.before().stream().map(ApprovalQuorums.Approval::approvedBy).toList();
+            DecisionRecord named = new DecisionRecord(runId, decision.decidedBy(), decision.decidedAt(),
+                    decision.kind(), decision.digest(), decision.summary() + " (" + required + " approvals: "
+                    + String.join(", ", names) + " and " + decision.decidedBy() + ")", decision.verdicts(), null);
+            return new DecisionChecks.Checked.Claimable(ready.run(), ready.configuration(), named);
+        }
+        return new DecisionChecks.Checked.Refused(answer(runId, decision, required, tally));
+    }
+
+    private static DecisionResult answer(String runId, DecisionRecord decision, int required,
+                                         ApprovalQuorums.Tally tally) {
+        if (tally instanceof ApprovalQuorums.Tally.Kept kept) {
+            return new DecisionResult.PartlyApproved(runId, new ApprovalProgress(required, kept.approvals().stream()
+                    .map(approval -> new ApprovalProgress.Approver(approval.approvedBy(), approval.approvedAt()))
+                    .toList()));
+        }
+        if (tally instanceof ApprovalQuorums.Tally.AlreadyApproved again) {
+            return new DecisionResult.NotPermitted(runId, decision.decidedBy() + " approved this card already at "
+                    + again.earlier().approvedAt() + "; it needs " + required + " approvals from distinct people, so"
+                    + " someone else must approve it");
+        }
+        if (tally instanceof ApprovalQuorums.Tally.OtherVerdicts other) {
+            return new DecisionResult.NotPermitted(runId, other.earlier().approvedBy() + " approved calls "
+                    + approvedIndexes(other.earlier().verdicts()) + " of this card, and approvals add up only when they"
+                    + " agree: approve calls " + approvedIndexes(other.earlier().verdicts()) + " too, or deny");
+        }
+        if (tally instanceof ApprovalQuorums.Tally.Stale stale) {
+            return new DecisionResult.Stale(runId, stale.currentDigest());
+        }
+        return new DecisionResult.NotWaiting(runId, ((ApprovalQuorums.Tally.NotWaiting) tally).status());
+    }
+
+    private static String approvedIndexes(List<ApprovalDecision.CallVerdict> verdicts) {
+        return verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
+                .map(verdict -> Integer.toString(verdict.index())).collect(Collectors.joining(", ", "[", "]"));
+    }
+}

@@ -1,0 +1,54 @@
+package io.countersign.service;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The child process of {@link QuorumRaceTest}: opens the store as it is (its agents need two approvals), prints
+ * "ready", waits for a line on standard input, then approves every card of the card list, in its order, as the
+ * named operator, and writes one line per card: {@code <run> <answer>}.
+ *
+ * <p>Arguments: the store (a file or a {@code jdbc:postgresql://} URL), the ledger file, the card list
+ * ({@code <run> <digest>} per line), the result file, the operator's name.
+ */
+public final class QuorumRacer {
+    private QuorumRacer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Actor operator = Actor.of(args[4], Role.OPERATOR);
+        List<String> cards = Files.readAllLines(Path.of(args[2]));
+        try (Store store = Store.open(StoreLocation.resolve(args[0], Map.of()))) {
+            DefaultRunService service = DefaultRunService.overStore(store,
+                    ToolRegistry.of(new LedgerTool(Path.of(args[1]))), ScriptedChatModel.byModel(LedgerTool.scripts()),
+                    InvocationRules.none(), Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
+            System.out.println("ready");
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            List<String> answers = new ArrayList<>();
+            for (String card : cards) {
+                String[] runAndDigest = card.split(" ");
+                DecisionResult result = service.decide(operator, runAndDigest[0], runAndDigest[1],
+                        List.of(ApprovalDecision.CallVerdict.approve(0)));
+                answers.add(runAndDigest[0] + " " + result.getClass().getSimpleName().toLowerCase(Locale.ROOT));
+            }
+            Files.write(Path.of(args[3]), answers, StandardCharsets.UTF_8);
+        }
+    }
+}
