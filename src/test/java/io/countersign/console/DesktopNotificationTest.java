@@ -8,15 +8,20 @@ import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Detail;
+import io.countersign.console.notify.DesktopNotifier;
 import io.countersign.console.notify.FreedesktopNotifier;
 import io.countersign.console.notify.NotificationRecorder;
 import io.countersign.console.notify.SessionBus;
+import io.countersign.console.notify.ShownNotice;
 import io.countersign.engine.Actor;
 import io.countersign.runtime.CountersignRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import javafx.application.Platform;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +49,7 @@ class DesktopNotificationTest {
     private ConsoleWindow window;
     private SessionBus bus;
     private NotificationRecorder server;
+    private final List<String> desktopCallsOnFxThread = new CopyOnWriteArrayList<>();
 
     @Start
     void start(Stage stage) {
@@ -57,7 +63,7 @@ class DesktopNotificationTest {
         console = RealConsole.withDemo(Files.createDirectories(folder.resolve("store")));
         window = console.open(robot, stage, console.user("maria"), Theme.LIGHT);
         WindowSize.SMALLEST.apply(robot, stage);
-        FreedesktopNotifier desktop = FreedesktopNotifier.connect(bus.address(), "Open card");
+        DesktopNotifier desktop = offTheFxThread(FreedesktopNotifier.connect(bus.address(), "Open card"));
         robot.interact(() -> window.notifyThrough(desktop));
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
     }
@@ -65,6 +71,7 @@ class DesktopNotificationTest {
     @AfterEach
     void close() {
         assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+        assertThat(desktopCallsOnFxThread).as("calls to the desktop on the JavaFX thread").isEmpty();
         console.close();
         server.close();
         bus.close();
@@ -130,6 +137,22 @@ class DesktopNotificationTest {
     }
 
     @Test
+    void aCardDecidedElsewhereTakesItsNotificationBack(FxRobot robot) {
+        leaveTheWindow(robot);
+        String runId = startElsewhere();
+        await(() -> server.received().size() == 1);
+
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+        var card = other.runs().card(jonas, runId).orElseThrow();
+        other.runs().decide(jonas, runId, card.digest(), List.of(
+                new io.countersign.engine.run.ApprovalDecision.CallVerdict(card.pending().get(0).index(), false,
+                        "not today")));
+
+        await(() -> server.closed().contains(server.received().get(0).id()));
+    }
+
+    @Test
     void theSwitchInTheStatusBarLightAndDark(FxRobot robot) {
         assertThat(onFx(() -> robot.lookup(".status-switch").queryAs(ToggleSwitch.class).getText()))
                 .isEqualTo("Desktop notifications");
@@ -138,6 +161,45 @@ class DesktopNotificationTest {
         robot.clickOn(".status-switch .thumb-area");
         robot.interact(() -> window.viewModel().toggleTheme());
         ScreenshotWriter.write(window.scene(), "notifications-switch-muted-dark");
+    }
+
+    /** The notifier, noting every call that reaches it on the JavaFX thread. */
+    private DesktopNotifier offTheFxThread(DesktopNotifier notifier) {
+        return new DesktopNotifier() {
+            @Override
+            public void show(ShownNotice notice) {
+                note("show");
+                notifier.show(notice);
+            }
+
+            @Override
+            public void withdraw(String runId) {
+                note("withdraw");
+                notifier.withdraw(runId);
+            }
+
+            @Override
+            public void onOpen(Consumer<String> listener) {
+                notifier.onOpen(listener);
+            }
+
+            @Override
+            public String description() {
+                return notifier.description();
+            }
+
+            @Override
+            public void close() {
+                note("close");
+                notifier.close();
+            }
+
+            private void note(String call) {
+                if (Platform.isFxApplicationThread()) {
+                    desktopCallsOnFxThread.add(call);
+                }
+            }
+        };
     }
 
     /** The headless platform moves no focus between windows: the desktop would say the person went elsewhere. */
