@@ -14,7 +14,17 @@ import io.countersign.console.notify.NotificationRecorder;
 import io.countersign.console.notify.SessionBus;
 import io.countersign.console.notify.ShownNotice;
 import io.countersign.engine.Actor;
+import io.countersign.engine.run.DeadlineAction;
+import io.countersign.engine.run.DeadlineRule;
+import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.runtime.CountersignRuntime;
+import io.countersign.store.StoredAgentConfiguration;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,7 +71,7 @@ class DesktopNotificationTest {
         bus = SessionBus.start(Files.createDirectories(folder.resolve("bus")));
         server = NotificationRecorder.serve(bus.address(), List.of("actions", "body", "body-markup"));
         console = RealConsole.withDemo(Files.createDirectories(folder.resolve("store")));
-        window = console.open(robot, stage, console.user("maria"), Theme.LIGHT);
+        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
         WindowSize.SMALLEST.apply(robot, stage);
         DesktopNotifier desktop = offTheFxThread(FreedesktopNotifier.connect(bus.address(), "Open card"));
         robot.interact(() -> window.notifyThrough(desktop));
@@ -161,6 +171,50 @@ class DesktopNotificationTest {
         robot.clickOn(".status-switch .thumb-area");
         robot.interact(() -> window.viewModel().toggleTheme());
         ScreenshotWriter.write(window.scene(), "notifications-switch-muted-dark");
+    }
+
+    @Test
+    void anEscalationAndANearDeadlineAreUrgentAndReplaceTheCardsFirstNotification(FxRobot robot) throws Exception {
+        StoredAgentConfiguration web = console.runtime().store().configurations().findAgent("web-research")
+                .orElseThrow();
+        console.runtime().store().configurations().saveAgent(new StoredAgentConfiguration(web.name(),
+                web.systemPrompt(), web.modelName(), web.toolGroups(), web.allowedTools(), web.workspace(),
+                web.toolCallPolicies(), web.maxRounds(), web.fourEyes(), new DecisionDeadlines(
+                new DeadlineRule(Duration.ofMinutes(30), DeadlineAction.ESCALATE), Map.of(), null)));
+        leaveTheWindow(robot);
+        String runId = startElsewhere();
+        await(() -> server.received().size() == 1);
+        NotificationRecorder.Received waiting = server.received().get(0);
+        assertThat(waiting.body()).matches("web-research · started by jonas · (30m 0\\ds|29m \\d\\ds) left");
+
+        // the first deadline passes; another process's sweep escalates the card to the admins, for 30 more minutes
+        dueIn(runId, Duration.ofSeconds(-1));
+        assertThat(console.otherProcess().applyDeadlines()).hasSize(1);
+        await(() -> server.received().size() == 2);
+        NotificationRecorder.Received escalated = server.received().get(1);
+        assertThat(escalated.summary()).isEqualTo("Escalated to you: web_fetch");
+        assertThat(escalated.hints()).containsEntry("urgency", (byte) 2);
+        assertThat(escalated.replacesId()).isEqualTo(waiting.id());
+
+        // as if 29 of those minutes had passed; the inbox learns the new time at its next refresh
+        dueIn(runId, Duration.ofSeconds(40));
+        robot.interact(() -> window.viewModel().inbox().refresh());
+        await(() -> server.received().size() == 3);
+        assertThat(server.received().get(2).summary()).matches("(4\\d|3\\d)s left: web_fetch");
+        assertThat(server.received().get(2).replacesId()).isEqualTo(waiting.id());
+        clickAndAwaitCard(robot, runId);
+    }
+
+    /** Moves a waiting run's stored deadline to this far from now. */
+    private void dueIn(String runId, Duration left) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:"
+                + console.folder().resolve("countersign.db"));
+             PreparedStatement update = connection.prepareStatement("UPDATE runs SET deadline = ? WHERE id = ?")) {
+            Instant due = Instant.now().plus(left);
+            update.setLong(1, due.getEpochSecond() * 1_000_000_000L + due.getNano());
+            update.setString(2, runId);
+            assertThat(update.executeUpdate()).isEqualTo(1);
+        }
     }
 
     /** The notifier, noting every call that reaches it on the JavaFX thread. */
