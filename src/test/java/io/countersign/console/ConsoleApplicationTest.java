@@ -2,6 +2,7 @@ package io.countersign.console;
 
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.app.ConsoleLauncher;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
@@ -146,6 +147,42 @@ class ConsoleApplicationTest {
         next.go.countDown();
         await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
         assertThat(stylesheets()).anyMatch(sheet -> sheet.endsWith("/styles/dark.css"));
+    }
+
+    @Test
+    void desktopNotificationsAPersonMutesStayMutedForThemAlone() throws Exception {
+        DemoOpening opening = new DemoOpening();
+        opening.person = new Actor("maria", Set.of(Role.OPERATOR));
+        opening.go.countDown();
+        launch(opening);
+        await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+        assertThat(noticesSwitch().isSelected()).isTrue();
+
+        WaitForAsyncUtils.asyncFx(() -> noticesSwitch().setSelected(false)).get();
+        Path file = folder.resolve("console.properties");
+        await(() -> Files.exists(file) && readUnchecked(file).contains("notifications.muted.maria=true"));
+        FxToolkit.cleanupApplication(application);
+        runtime.close();
+
+        DemoOpening again = new DemoOpening();
+        again.person = new Actor("maria", Set.of(Role.OPERATOR));
+        again.go.countDown();
+        launch(again);
+        await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+        assertThat(noticesSwitch().isSelected()).isFalse();
+        FxToolkit.cleanupApplication(application);
+        runtime.close();
+
+        DemoOpening jonas = new DemoOpening();
+        jonas.person = new Actor("jonas", Set.of(Role.OPERATOR));
+        jonas.go.countDown();
+        launch(jonas);
+        await(() -> shownStage().map(Stage::getTitle).filter(WAITING_TITLE::equals).isPresent());
+        assertThat(noticesSwitch().isSelected()).isTrue();
+    }
+
+    private static ToggleSwitch noticesSwitch() {
+        return (ToggleSwitch) shownStage().orElseThrow().getScene().lookup("#noticesSwitch");
     }
 
     /** Starts the console as its launcher does, with the given opening. */

@@ -8,15 +8,30 @@ import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Detail;
+import io.countersign.console.notify.DesktopNotifier;
 import io.countersign.console.notify.FreedesktopNotifier;
 import io.countersign.console.notify.NotificationRecorder;
 import io.countersign.console.notify.SessionBus;
+import io.countersign.console.notify.ShownNotice;
 import io.countersign.engine.Actor;
+import io.countersign.engine.run.DeadlineAction;
+import io.countersign.engine.run.DeadlineRule;
+import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.runtime.CountersignRuntime;
+import io.countersign.store.StoredAgentConfiguration;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import javafx.application.Platform;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +59,7 @@ class DesktopNotificationTest {
     private ConsoleWindow window;
     private SessionBus bus;
     private NotificationRecorder server;
+    private final List<String> desktopCallsOnFxThread = new CopyOnWriteArrayList<>();
 
     @Start
     void start(Stage stage) {
@@ -55,9 +71,9 @@ class DesktopNotificationTest {
         bus = SessionBus.start(Files.createDirectories(folder.resolve("bus")));
         server = NotificationRecorder.serve(bus.address(), List.of("actions", "body", "body-markup"));
         console = RealConsole.withDemo(Files.createDirectories(folder.resolve("store")));
-        window = console.open(robot, stage, console.user("maria"), Theme.LIGHT);
+        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
         WindowSize.SMALLEST.apply(robot, stage);
-        FreedesktopNotifier desktop = FreedesktopNotifier.connect(bus.address(), "Open card");
+        DesktopNotifier desktop = offTheFxThread(FreedesktopNotifier.connect(bus.address(), "Open card"));
         robot.interact(() -> window.notifyThrough(desktop));
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
     }
@@ -65,6 +81,7 @@ class DesktopNotificationTest {
     @AfterEach
     void close() {
         assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+        assertThat(desktopCallsOnFxThread).as("calls to the desktop on the JavaFX thread").isEmpty();
         console.close();
         server.close();
         bus.close();
@@ -130,6 +147,22 @@ class DesktopNotificationTest {
     }
 
     @Test
+    void aCardDecidedElsewhereTakesItsNotificationBack(FxRobot robot) {
+        leaveTheWindow(robot);
+        String runId = startElsewhere();
+        await(() -> server.received().size() == 1);
+
+        CountersignRuntime other = console.otherProcess();
+        Actor jonas = other.store().users().find("jonas").orElseThrow();
+        var card = other.runs().card(jonas, runId).orElseThrow();
+        other.runs().decide(jonas, runId, card.digest(), List.of(
+                new io.countersign.engine.run.ApprovalDecision.CallVerdict(card.pending().get(0).index(), false,
+                        "not today")));
+
+        await(() -> server.closed().contains(server.received().get(0).id()));
+    }
+
+    @Test
     void theSwitchInTheStatusBarLightAndDark(FxRobot robot) {
         assertThat(onFx(() -> robot.lookup(".status-switch").queryAs(ToggleSwitch.class).getText()))
                 .isEqualTo("Desktop notifications");
@@ -138,6 +171,89 @@ class DesktopNotificationTest {
         robot.clickOn(".status-switch .thumb-area");
         robot.interact(() -> window.viewModel().toggleTheme());
         ScreenshotWriter.write(window.scene(), "notifications-switch-muted-dark");
+    }
+
+    @Test
+    void anEscalationAndANearDeadlineAreUrgentAndReplaceTheCardsFirstNotification(FxRobot robot) throws Exception {
+        StoredAgentConfiguration web = console.runtime().store().configurations().findAgent("web-research")
+                .orElseThrow();
+        console.runtime().store().configurations().saveAgent(new StoredAgentConfiguration(web.name(),
+                web.systemPrompt(), web.modelName(), web.toolGroups(), web.allowedTools(), web.workspace(),
+                web.toolCallPolicies(), web.maxRounds(), web.fourEyes(), new DecisionDeadlines(
+                new DeadlineRule(Duration.ofMinutes(30), DeadlineAction.ESCALATE), Map.of(), null)));
+        leaveTheWindow(robot);
+        String runId = startElsewhere();
+        await(() -> server.received().size() == 1);
+        NotificationRecorder.Received waiting = server.received().get(0);
+        assertThat(waiting.body()).matches("web-research · started by jonas · (30m 0\\ds|29m \\d\\ds) left");
+
+        // the first deadline passes; another process's sweep escalates the card to the admins, for 30 more minutes
+        dueIn(runId, Duration.ofSeconds(-1));
+        assertThat(console.otherProcess().applyDeadlines()).hasSize(1);
+        await(() -> server.received().size() == 2);
+        NotificationRecorder.Received escalated = server.received().get(1);
+        assertThat(escalated.summary()).isEqualTo("Escalated to you: web_fetch");
+        assertThat(escalated.hints()).containsEntry("urgency", (byte) 2);
+        assertThat(escalated.replacesId()).isEqualTo(waiting.id());
+
+        // as if 29 of those minutes had passed; the inbox learns the new time at its next refresh
+        dueIn(runId, Duration.ofSeconds(40));
+        robot.interact(() -> window.viewModel().inbox().refresh());
+        await(() -> server.received().size() == 3);
+        assertThat(server.received().get(2).summary()).matches("(4\\d|3\\d)s left: web_fetch");
+        assertThat(server.received().get(2).replacesId()).isEqualTo(waiting.id());
+        clickAndAwaitCard(robot, runId);
+    }
+
+    /** Moves a waiting run's stored deadline to this far from now. */
+    private void dueIn(String runId, Duration left) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:"
+                + console.folder().resolve("countersign.db"));
+             PreparedStatement update = connection.prepareStatement("UPDATE runs SET deadline = ? WHERE id = ?")) {
+            Instant due = Instant.now().plus(left);
+            update.setLong(1, due.getEpochSecond() * 1_000_000_000L + due.getNano());
+            update.setString(2, runId);
+            assertThat(update.executeUpdate()).isEqualTo(1);
+        }
+    }
+
+    /** The notifier, noting every call that reaches it on the JavaFX thread. */
+    private DesktopNotifier offTheFxThread(DesktopNotifier notifier) {
+        return new DesktopNotifier() {
+            @Override
+            public void show(ShownNotice notice) {
+                note("show");
+                notifier.show(notice);
+            }
+
+            @Override
+            public void withdraw(String runId) {
+                note("withdraw");
+                notifier.withdraw(runId);
+            }
+
+            @Override
+            public void onOpen(Consumer<String> listener) {
+                notifier.onOpen(listener);
+            }
+
+            @Override
+            public String description() {
+                return notifier.description();
+            }
+
+            @Override
+            public void close() {
+                note("close");
+                notifier.close();
+            }
+
+            private void note(String call) {
+                if (Platform.isFxApplicationThread()) {
+                    desktopCallsOnFxThread.add(call);
+                }
+            }
+        };
     }
 
     /** The headless platform moves no focus between windows: the desktop would say the person went elsewhere. */
