@@ -6,6 +6,7 @@ import io.countersign.service.EventService;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
+import io.countersign.service.WebhookService;
 import java.util.Objects;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Objects;
  * acting person's roles itself; the console only hides what they may not use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
-                              UserService users, AskedInputs asked) {
+                              UserService users, AskedInputs asked, WebhookService webhooks) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
@@ -22,10 +23,11 @@ public record ConsoleServices(RunService runs, EventService events, AuditService
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(users, "users");
         Objects.requireNonNull(asked, "asked");
+        Objects.requireNonNull(webhooks, "webhooks");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
-        return new ConsoleServices(replacement, events, audit, settings, users, asked);
+        return new ConsoleServices(replacement, events, audit, settings, users, asked, webhooks);
     }
 }
