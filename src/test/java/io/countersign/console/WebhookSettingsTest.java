@@ -68,8 +68,17 @@ class WebhookSettingsTest {
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
         ToolSettingsTest.openSection(robot, Section.SETTINGS);
         robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
-        await(() -> robot.lookup("#webhooksPane").queryAs(TitledPane.class).isExpanded());
+        await(() -> robot.lookup("#webhooksPane").queryAs(TitledPane.class).isExpanded()
+                && robot.lookup("#hookUrl").query().isVisible());
         return window;
+    }
+
+    /** Closes the pane and opens it again, as a person does to see it read anew. */
+    private static void reopen(FxRobot robot) {
+        robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
+        await(() -> !robot.lookup("#webhooksPane").queryAs(TitledPane.class).isExpanded());
+        robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
+        await(() -> robot.lookup("#webhooksPane").queryAs(TitledPane.class).isExpanded());
     }
 
     @SuppressWarnings("unchecked")
@@ -113,8 +122,7 @@ class WebhookSettingsTest {
         receiver.enqueue(new MockResponse.Builder().code(200).build());
         console.runtime().runs().start(console.user("jonas"), "web-research", "Check the changelog", false);
         assertThat(console.runtime().webhooks().deliverDue()).isEqualTo(1);
-        robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
-        robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
+        reopen(robot);
         await(() -> rows(robot).size() == 1 && rows(robot).get(0).lastDelivery().equals("delivered (200)"));
         assertThat(rows(robot).get(0).queue()).isEqualTo("0 to send");
     }
@@ -167,8 +175,7 @@ class WebhookSettingsTest {
         receiver.enqueue(new MockResponse.Builder().code(200).build());
         console.runtime().runs().start(console.user("jonas"), "web-research", "Check the changelog", false);
         console.runtime().webhooks().deliverDue();
-        robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
-        robot.clickOn(robot.lookup(".webhooks-pane > .title").<Node>query());
+        reopen(robot);
         await(() -> rows(robot).size() == 2 && rows(robot).get(1).lastDelivery().startsWith("failed"));
         String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
         Path shot = ScreenshotWriter.write(window.scene(), "settings-webhooks" + suffix);
