@@ -33,6 +33,8 @@ import io.countersign.console.notify.DesktopNotices;
 import io.countersign.console.notify.DesktopNotifier;
 import io.countersign.console.settings.ToolSettingsController;
 import io.countersign.console.settings.ToolSettingsViewModel;
+import io.countersign.console.settings.WebhooksController;
+import io.countersign.console.settings.WebhooksViewModel;
 import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineController;
 import io.countersign.console.timeline.TimelineViewModel;
@@ -120,6 +122,7 @@ public final class ConsoleWindow {
         ToolSettingsViewModel settings = new ToolSettingsViewModel(context.services().settings(), actor, executor,
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
+        WebhooksViewModel webhooks = new WebhooksViewModel(context.services().webhooks(), actor, executor, messages);
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
                 context.store(), context.theme(), messages, liveClock, connection,
                 new DecisionSending(service, executor, DecisionSending.Delays.fx(), UNDO_TIME));
@@ -143,6 +146,7 @@ public final class ConsoleWindow {
         controllers.put(NewRunController.class, () -> new NewRunController(newRun));
         controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
+        controllers.put(WebhooksController.class, () -> new WebhooksController(webhooks, messages));
         PaneWidths paneWidths = new PaneWidths();
         placement.ifPresent(kept -> {
             paneWidths.listProperty().set(kept.listWidth());

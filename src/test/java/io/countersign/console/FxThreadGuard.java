@@ -6,6 +6,7 @@ import io.countersign.service.EventService;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
+import io.countersign.service.WebhookService;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -30,7 +31,8 @@ final class FxThreadGuard {
                 wrap(EventService.class, services.events()), wrap(AuditService.class, services.audit()),
                 wrap(SettingsService.class, services.settings()),
                 wrap(UserService.class, services.users()), services.asked(),
-                wrap(DecisionStatsService.class, services.decisionStats()));
+                wrap(DecisionStatsService.class, services.decisionStats()),
+                wrap(WebhookService.class, services.webhooks()));
     }
 
     private <T> T wrap(Class<T> type, T service) {

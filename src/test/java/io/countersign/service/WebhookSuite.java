@@ -364,6 +364,17 @@ abstract class WebhookSuite {
     }
 
     @Test
+    void aRoundWithNothingDueCommitsNothing() throws Exception {
+        try (Rig rig = rig("{}")) {
+            rig.webhooks().add(ADA, hookUrl(), "decided", "env:HOOK_SECRET", false);
+            rig.startLedger();
+            var before = rig.store().commits();
+            assertThat(rig.deliver()).isZero();
+            assertThat(rig.store().commits()).isEqualTo(before);
+        }
+    }
+
+    @Test
     void removingAHookDropsWhatWasQueuedForIt() throws Exception {
         try (Rig rig = rig("{}")) {
             String id = rig.webhooks().add(ADA, hookUrl(), "waiting", "env:HOOK_SECRET", false).id();
