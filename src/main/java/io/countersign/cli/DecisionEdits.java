@@ -20,9 +20,10 @@ import picocli.CommandLine.Option;
  * digest stays that of the card as read before the edit; the edit is part of the decision.
  */
 final class DecisionEdits {
-    @Option(names = "--edit", paramLabel = "INDEX=JSON", description = "Approve waiting call INDEX with these"
-            + " arguments in place of the model's (a JSON object); they are checked against the tool's schema and"
-            + " the rules before anything is decided.")
+    @Option(names = "--edit", paramLabel = "INDEX=JSON", description = "Approve waiting call INDEX with its"
+            + " arguments changed: the JSON object is merged into the model's arguments (a JSON merge patch: a key"
+            + " set to null is removed). They are checked against the tool's schema and the rules before anything"
+            + " is decided.")
     Map<Integer, String> edits = new TreeMap<>();
 
     @Option(names = "--allow", paramLabel = "1h|8h|run", description = "Also let the agent make the approved calls"
@@ -46,8 +47,15 @@ final class DecisionEdits {
      *
      * @throws CliFailure naming the index or the JSON that does not fit
      */
-    List<ApprovalDecision.CallVerdict> applyTo(String runId, List<ApprovalDecision.CallVerdict> verdicts) {
+    List<ApprovalDecision.CallVerdict> applyTo(Subcommand command, String runId,
+                                               List<ApprovalDecision.CallVerdict> verdicts) {
         List<ApprovalDecision.CallVerdict> applied = new ArrayList<>(verdicts);
+        if (edits.isEmpty()) {
+            return applied;
+        }
+        Map<Integer, String> model = new TreeMap<>();
+        command.runtime().runs().card(command.actor(), runId).ifPresent(card -> card.pending()
+                .forEach(call -> model.put(call.index(), call.argumentsJson())));
         for (Map.Entry<Integer, String> edit : edits.entrySet()) {
             int index = edit.getKey();
             int at = -1;
@@ -63,7 +71,9 @@ final class DecisionEdits {
                 throw CliFailure.usage("--edit " + index + ": call " + index + " is denied; only a call that is"
                         + " approved can be edited");
             }
-            applied.set(at, ApprovalDecision.CallVerdict.approveEdited(index, arguments(index, edit.getValue())));
+            ObjectNode merged = (ObjectNode) mergePatch(arguments(index, model.getOrDefault(index, "{}")),
+                    arguments(index, edit.getValue()));
+            applied.set(at, ApprovalDecision.CallVerdict.approveEdited(index, merged));
         }
         return applied;
     }
@@ -91,6 +101,23 @@ final class DecisionEdits {
         }
         return CliFailure.refused(where + "rule " + refused.rule() + " refuses the call as edited: "
                 + refused.explanation() + "; nothing was decided");
+    }
+
+    /** RFC 7386: the patch's members replace the target's, objects merge, and {@code null} removes a member. */
+    static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+        if (!patch.isObject()) {
+            return patch;
+        }
+        ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy()
+                : Output.JSON.createObjectNode();
+        patch.fields().forEachRemaining(member -> {
+            if (member.getValue().isNull()) {
+                result.remove(member.getKey());
+            } else {
+                result.set(member.getKey(), mergePatch(result.get(member.getKey()), member.getValue()));
+            }
+        });
+        return result;
     }
 
     private static ObjectNode arguments(int index, String json) {

@@ -242,7 +242,7 @@ final class RunCommands {
             }
             changes.requireNotQueued(queue);
             DecisionResult result = queue ? runtime().execution().decideForWorker(actor(), runId, digest, given)
-                    : runtime().runs().decide(actor(), runId, digest, changes.applyTo(runId, given),
+                    : runtime().runs().decide(actor(), runId, digest, changes.applyTo(this, runId, given),
                     changes.allowance());
             return report(this, result);
         }

@@ -1,5 +1,7 @@
 package io.countersign.console.card;
 
+import io.countersign.engine.grant.GrantSpan;
+
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
 import io.countersign.service.RunCard;
@@ -42,6 +44,8 @@ public final class ApprovalCardController implements FxController {
     @FXML
     private Button submit;
     @FXML
+    private ComboBox<GrantSpan> allow;
+    @FXML
     private VBox decisionBar;
 
     public ApprovalCardController(ApprovalCardViewModel viewModel, Messages messages) {
@@ -76,6 +80,21 @@ public final class ApprovalCardController implements FxController {
             focusReason();
         });
         denyAll.disableProperty().bind(viewModel.editableProperty().not());
+        allow.getItems().setAll(java.util.Arrays.asList(null, GrantSpan.ONE_HOUR, GrantSpan.EIGHT_HOURS,
+                GrantSpan.REST_OF_RUN));
+        allow.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(GrantSpan span) {
+                return messages.get(span == null ? "card.allow.none" : "card.allow." + span.code());
+            }
+
+            @Override
+            public GrantSpan fromString(String text) {
+                return null;
+            }
+        });
+        allow.valueProperty().bindBidirectional(viewModel.allowForProperty());
+        allow.disableProperty().bind(viewModel.editableProperty().not());
         submit.textProperty().bind(viewModel.submitTextProperty());
         submit.disableProperty().bind(viewModel.canSubmitProperty().not());
         submit.setOnAction(event -> viewModel.submit());

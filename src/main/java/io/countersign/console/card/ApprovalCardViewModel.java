@@ -1,5 +1,10 @@
 package io.countersign.console.card;
 
+import io.countersign.engine.grant.GrantSpan;
+import io.countersign.service.Allowance;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.run.ApprovalDecision.CallVerdict;
@@ -32,6 +37,10 @@ public final class ApprovalCardViewModel {
     private final ReadOnlyIntegerWrapper approving = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper denying = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper undecided = new ReadOnlyIntegerWrapper();
+    /** Open edits not yet checked fine: the card waits for them. */
+    private final ReadOnlyIntegerWrapper editsBlocking = new ReadOnlyIntegerWrapper();
+    /** "Approve and allow": the span of the standing grants the approval makes, or {@code null} for none. */
+    private final ObjectProperty<GrantSpan> allowFor = new SimpleObjectProperty<>();
     private final BooleanBinding editable;
     private final BooleanBinding fourEyesBlocks;
     private final BooleanBinding canSubmit;
@@ -53,8 +62,9 @@ public final class ApprovalCardViewModel {
                 () -> card.get() != null && card.get().selfStarted() && card.get().fourEyes() && approving.get() > 0,
                 card, approving);
         canSubmit = Bindings.createBooleanBinding(
-                () -> editable.get() && !calls.isEmpty() && undecided.get() == 0 && !fourEyesBlocks.get(),
-                editable, calls, undecided, fourEyesBlocks);
+                () -> editable.get() && !calls.isEmpty() && undecided.get() == 0 && !fourEyesBlocks.get()
+                        && editsBlocking.get() == 0,
+                editable, calls, undecided, fourEyesBlocks, editsBlocking);
         submitText = Bindings.createStringBinding(this::describeSubmit, editable, session.busyProperty(),
                 approving, denying, undecided, fourEyesBlocks);
     }
@@ -78,13 +88,16 @@ public final class ApprovalCardViewModel {
     public void show(RunCard shown) {
         List<PendingCallItem> items = new ArrayList<>();
         for (RunCard.PendingCallView call : shown.pending()) {
-            PendingCallItem item = new PendingCallItem(items.size() + 1, call);
+            PendingCallItem item = new PendingCallItem(items.size() + 1, call,
+                    new CallEdit(session, shown.runId(), call.index(), call.argumentsJson()));
             item.verdictProperty().addListener((o, was, now) -> recount());
+            item.edit().blocksProperty().addListener((o, was, now) -> recount());
             items.add(item);
         }
         calls.setAll(items);
         refused.setAll(shown.refused());
         denyReason.set("");
+        allowFor.set(null);
         restore(shown, items);
         session.shown(shown);
         recount();
@@ -149,16 +162,20 @@ public final class ApprovalCardViewModel {
         }
         RunCard shown = session.cardProperty().get();
         String reason = denyReason.get() == null || denyReason.get().isBlank() ? null : denyReason.get().strip();
-        onSubmit.accept(new HeldDecision(shown.runId(), shown.agent(), shown.digest(), verdicts(), reason));
+        Allowance allowance = allowFor.get() == null || approving.get() == 0 ? null
+                : Allowance.sameArguments(allowFor.get());
+        onSubmit.accept(new HeldDecision(shown.runId(), shown.agent(), shown.digest(), verdicts(), reason,
+                allowance));
     }
 
     /** The verdicts as the service takes them; a denial carries the reason, if the person gave one. */
     public List<CallVerdict> verdicts() {
         String reason = denyReason.get() == null || denyReason.get().isBlank() ? null : denyReason.get().strip();
         return calls.stream()
-                .map(call -> call.verdict() == Verdict.APPROVE
-                        ? CallVerdict.approve(call.call().index())
-                        : CallVerdict.deny(call.call().index(), reason))
+                .map(call -> call.verdict() != Verdict.APPROVE ? CallVerdict.deny(call.call().index(), reason)
+                        : call.edit().editedArguments() != null
+                        ? CallVerdict.approveEdited(call.call().index(), call.edit().editedArguments())
+                        : CallVerdict.approve(call.call().index()))
                 .toList();
     }
 
@@ -171,6 +188,8 @@ public final class ApprovalCardViewModel {
         approving.set((int) calls.stream().filter(call -> call.verdict() == Verdict.APPROVE).count());
         denying.set((int) calls.stream().filter(call -> call.verdict() == Verdict.DENY).count());
         undecided.set((int) calls.stream().filter(call -> call.verdict() == Verdict.UNDECIDED).count());
+        editsBlocking.set((int) calls.stream().filter(call -> call.verdict() == Verdict.APPROVE
+                && call.edit().blocksProperty().get()).count());
     }
 
     private String describeSubmit() {
@@ -209,6 +228,11 @@ public final class ApprovalCardViewModel {
     /** The calls a rule refused before the card was shown. */
     public ObservableList<RunCard.RefusedCallView> refused() {
         return refused;
+    }
+
+    /** The span of the grants an approval makes ("Approve and allow"), or {@code null} to ask every time. */
+    public ObjectProperty<GrantSpan> allowForProperty() {
+        return allowFor;
     }
 
     /** The reason sent with denials ("Wrong target" or the person's own words); may stay empty. */

@@ -199,6 +199,11 @@ public final class CardSession {
         return actor;
     }
 
+    /** Where the card's background work runs. */
+    public Executor executor() {
+        return executor;
+    }
+
     private void gone() {
         banner.set(Banner.info(messages.get("card.gone")));
         finished.set(true);

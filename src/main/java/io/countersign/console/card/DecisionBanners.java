@@ -54,6 +54,10 @@ public final class DecisionBanners {
             return Optional.of(Banner.info(notWaiting.status() == null ? messages.get("card.gone")
                     : messages.get("card.notWaiting", notWaiting.status().code().replace('_', ' '))));
         }
+        if (result instanceof DecisionResult.EditRefused refused) {
+            return Optional.of(Banner.danger(messages.get("card.editRefused", refused.index(),
+                    refused.explanation())));
+        }
         if (result instanceof DecisionResult.InvalidInput invalid) {
             return Optional.of(Banner.danger(messages.get("card.invalidInput", String.join("; ",
                     invalid.errors().stream().map(error -> error.message()).toList()))));

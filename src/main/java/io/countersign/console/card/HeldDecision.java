@@ -1,5 +1,7 @@
 package io.countersign.console.card;
 
+import io.countersign.service.Allowance;
+
 import io.countersign.engine.run.ApprovalDecision.CallVerdict;
 import java.util.List;
 import java.util.Objects;
@@ -8,9 +10,16 @@ import java.util.Objects;
  * Verdicts a person submitted on an approval card, not yet sent: the window holds them for a few seconds, so that
  * Undo can take them back, and then sends them against the card as the person saw it.
  *
+ * @param allowance the standing grants the approval makes ("Approve and allow"), or {@code null}
  * @param digest the card's digest as shown: the service refuses the verdicts if the card changed since
  */
-public record HeldDecision(String runId, String agent, String digest, List<CallVerdict> verdicts, String reason) {
+public record HeldDecision(String runId, String agent, String digest, List<CallVerdict> verdicts, String reason,
+                           Allowance allowance) {
+    /** Verdicts without a standing grant. */
+    public HeldDecision(String runId, String agent, String digest, List<CallVerdict> verdicts, String reason) {
+        this(runId, agent, digest, verdicts, reason, null);
+    }
+
     public HeldDecision {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(agent, "agent");

@@ -14,9 +14,17 @@ public final class PendingCallItem {
     private final PendingCallView call;
     private final ObjectProperty<Verdict> verdict = new SimpleObjectProperty<>(Verdict.UNDECIDED);
 
-    PendingCallItem(int position, PendingCallView call) {
+    private final CallEdit edit;
+
+    PendingCallItem(int position, PendingCallView call, CallEdit edit) {
         this.position = position;
         this.call = call;
+        this.edit = edit;
+    }
+
+    /** The person's edit of this call's arguments (closed until they press Edit). */
+    public CallEdit edit() {
+        return edit;
     }
 
     /** The call's place on the card, from 1: the digit key that toggles it. */

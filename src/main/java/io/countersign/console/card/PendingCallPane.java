@@ -1,5 +1,7 @@
 package io.countersign.console.card;
 
+import javafx.scene.control.Button;
+
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.Badge;
 import io.countersign.console.controls.DiffView;
@@ -71,7 +73,23 @@ final class PendingCallPane extends VBox {
         verdict.selectedToggleProperty().addListener((o, was, now) -> item.verdictProperty().set(
                 now == approve ? Verdict.APPROVE : now == deny ? Verdict.DENY : Verdict.UNDECIDED));
 
-        HBox head = new HBox(10, number, tool, badges, spacer, toggle);
+        CallEdit edit = item.edit();
+        Button editButton = new Button(messages.get("card.edit"), new FontIcon(Feather.EDIT_2));
+        editButton.getStyleClass().add("edit-call");
+        editButton.setAccessibleText(messages.get("card.edit.editCall", item.position(), call.tool()));
+        editButton.disableProperty().bind(editable.not());
+        editButton.setMinWidth(Region.USE_PREF_SIZE);
+        editButton.setOnAction(event -> {
+            if (edit.openProperty().get()) {
+                edit.cancel();
+            } else {
+                edit.start();
+            }
+        });
+        editButton.textProperty().bind(javafx.beans.binding.Bindings.when(edit.openProperty())
+                .then(messages.get("card.edit.cancel")).otherwise(messages.get("card.edit")));
+
+        HBox head = new HBox(10, number, tool, badges, spacer, editButton, toggle);
         head.setAlignment(Pos.CENTER_LEFT);
         getChildren().add(head);
 
@@ -82,6 +100,10 @@ final class PendingCallPane extends VBox {
             getChildren().add(preview);
         }
         getChildren().add(CallDetails.arguments(call.argumentsJson(), false, messages));
+        CallEditPane editPane = new CallEditPane(edit, messages);
+        editPane.visibleProperty().bind(edit.openProperty());
+        editPane.managedProperty().bind(edit.openProperty());
+        getChildren().add(editPane);
         updateStyle(item.verdict());
         item.verdictProperty().addListener((o, was, now) -> updateStyle(now));
     }

@@ -95,7 +95,8 @@ final class HeldDecisions {
         // past its undo time: the toast no longer offers to take it back
         Toast shown = toasts.replace(sending.toast(), messages.get("toast.sending", describe(decision)), false,
                 Toast.Link.NONE);
-        Tasks.create(() -> service.decide(actor, runId, decision.digest(), decision.verdicts()))
+        Tasks.create(() -> service.decide(actor, runId, decision.digest(), decision.verdicts(),
+                decision.allowance()))
                 .onSuccess(result -> {
                     connection.succeeded();
                     answered(decision, shown, result);
