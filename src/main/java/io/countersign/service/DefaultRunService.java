@@ -142,12 +142,7 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<AgentSummary> agents(Actor actor) {
         permissions.requireNow(actor, Operation.LIST_AGENTS);
-        return agents.list().stream().map(stored -> {
-            var model = agents.findModel(stored.modelName());
-            return new AgentSummary(stored.name(), stored.modelName(),
-                    model.map(m -> m.trustZone().code()).orElse("unknown"), stored.toolGroups(), stored.fourEyes(),
-                    model.map(m -> m.provider().equals("scripted")).orElse(false), stored.deadlines());
-        }).toList();
+        return agents.summaries();
     }
 
     @Override
