@@ -247,6 +247,24 @@ abstract class QuorumSuite {
     }
 
     @Test
+    void approvalsLeftToAWorkerCountTheSameWay() throws Exception {
+        try (Rig rig = rig("{\"approvals\": 2}")) {
+            DefaultExecutionService execution = new DefaultExecutionService(rig.service(), rig.store().runs(),
+                    rig.store().runs(), rig.store().users(), rig.store().changes(), clock, IdGenerator.random());
+            String run = rig.startLedger();
+            String digest = rig.digest(run);
+            assertThat(execution.decideForWorker(MARIA, run, digest, APPROVE))
+                    .isInstanceOf(DecisionResult.PartlyApproved.class);
+            assertThat(rig.status(run)).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(execution.decideForWorker(MARIA, run, digest, APPROVE))
+                    .isInstanceOf(DecisionResult.NotPermitted.class);
+            assertThat(execution.decideForWorker(JONAS, run, digest, APPROVE)).isInstanceOfSatisfying(
+                    DecisionResult.Done.class, done -> assertThat(done.status()).isEqualTo(RunStatus.QUEUED));
+            assertThat(executions()).isZero();
+        }
+    }
+
+    @Test
     void aCardOnePersonDecidesShowsNoCount() throws Exception {
         try (Rig rig = rig("{}")) {
             String run = rig.startLedger();
