@@ -87,7 +87,7 @@ public final class DefaultRunService implements RunService {
         this.locale = Objects.requireNonNull(locale, "locale");
         this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
-        this.quorum = new QuorumGate(approvals);
+        this.quorum = new QuorumGate(approvals, ids);
         this.cards = new RunCards(this.servers, agents, quorum);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),

@@ -60,7 +60,7 @@ final class TimelineOrder {
     private void place(GovernanceEvent event, RunTimeline.Entry entry) {
         int slot = switch (event.type()) {
             // A deadline's events come while the card waits, before the round resumes, as a decision does.
-            case APPROVAL_DECIDED, APPROVAL_EXPIRED, APPROVAL_ESCALATED, DEADLINE_EXTENDED ->
+            case APPROVAL_DECIDED, APPROVAL_EXPIRED, APPROVAL_ESCALATED, DEADLINE_EXTENDED, APPROVAL_COUNTED ->
                     firstResultOfRound(this::hasApprovalBoundCall);
             case INPUT_SUBMITTED -> firstResultOfRound(round -> hasCall(round, event.toolName()));
             case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED -> afterCall(event.toolName());

@@ -24,7 +24,12 @@ public enum EventType {
     /** No one decided a card before its deadline: it was escalated, and its deadline moved once. */
     APPROVAL_ESCALATED("approval_escalated"),
     /** A person moved a card's deadline once by its span. */
-    DEADLINE_EXTENDED("deadline_extended");
+    DEADLINE_EXTENDED("deadline_extended"),
+    /**
+     * A person approved a card that needs more than one approval, and the card waits for the others; the last
+     * approval is an {@link #APPROVAL_DECIDED}.
+     */
+    APPROVAL_COUNTED("approval_counted");
 
     private final String code;
 
