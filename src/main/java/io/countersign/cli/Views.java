@@ -54,6 +54,8 @@ final class Views {
         node.put("fourEyes", agent.fourEyes()).put("scripted", agent.scripted());
         // the deadline fields as the agents file writes them; none when cards wait without one
         agent.deadlines().writeTo(node);
+        // and the approval counts, when a card needs more than one person
+        agent.approvals().writeTo(node);
         return node;
     }
 

@@ -68,6 +68,17 @@ public final class AgentDirectory {
         return stored.toAgentConfiguration(model, policies);
     }
 
+    /** Every agent configuration as a list of agents shows it, with its model's trust zone. */
+    List<AgentSummary> summaries() {
+        return list().stream().map(stored -> {
+            var model = findModel(stored.modelName());
+            return new AgentSummary(stored.name(), stored.modelName(),
+                    model.map(m -> m.trustZone().code()).orElse("unknown"), stored.toolGroups(), stored.fourEyes(),
+                    model.map(m -> m.provider().equals("scripted")).orElse(false), stored.deadlines(),
+                    stored.approvals());
+        }).toList();
+    }
+
     public Optional<ModelConfiguration> findModel(String name) {
         return configurations.findModel(name);
     }

@@ -88,7 +88,7 @@ public final class DefaultRunService implements RunService {
         this.locale = Objects.requireNonNull(locale, "locale");
         this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
-        this.quorum = new QuorumGate(approvals);
+        this.quorum = new QuorumGate(approvals, ids);
         this.cards = new RunCards(this.servers, agents, quorum);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
@@ -152,12 +152,7 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<AgentSummary> agents(Actor actor) {
         permissions.requireNow(actor, Operation.LIST_AGENTS);
-        return agents.list().stream().map(stored -> {
-            var model = agents.findModel(stored.modelName());
-            return new AgentSummary(stored.name(), stored.modelName(),
-                    model.map(m -> m.trustZone().code()).orElse("unknown"), stored.toolGroups(), stored.fourEyes(),
-                    model.map(m -> m.provider().equals("scripted")).orElse(false), stored.deadlines());
-        }).toList();
+        return agents.summaries();
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.countersign.service;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ApprovalQuorums;
+import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
@@ -18,9 +21,11 @@ import java.util.stream.Collectors;
  */
 final class QuorumGate {
     private final ApprovalQuorums quorums;
+    private final IdGenerator ids;
 
-    QuorumGate(ApprovalQuorums quorums) {
+    QuorumGate(ApprovalQuorums quorums, IdGenerator ids) {
         this.quorums = Objects.requireNonNull(quorums, "quorums");
+        this.ids = Objects.requireNonNull(ids, "ids");
     }
 
     /** The approvals a decision with these verdicts needs on this paused state. */
@@ -58,7 +63,11 @@ final class QuorumGate {
             return ready;
         }
         String runId = decision.runId();
-        ApprovalQuorums.Tally tally = quorums.approve(decision, required);
+        // who approved which run of which agent when, as a decision's event says it: never the calls' arguments
+        GovernanceEvent counted = new GovernanceEvent(ids.next(), decision.decidedAt(), EventType.APPROVAL_COUNTED,
+                null, state.waitingToolNames().get(0), null, runId, ready.run().agent(), decision.decidedBy(),
+                state.model().name(), null);
+        ApprovalQuorums.Tally tally = quorums.approve(decision, required, counted);
         if (tally instanceof ApprovalQuorums.Tally.Last last) {
             List<String> names = last.before().stream().map(ApprovalQuorums.Approval::approvedBy).toList();
             DecisionRecord named = new DecisionRecord(runId, decision.decidedBy(), decision.decidedAt(),

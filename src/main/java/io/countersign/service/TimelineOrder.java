@@ -60,7 +60,8 @@ final class TimelineOrder {
     private void place(GovernanceEvent event, RunTimeline.Entry entry) {
         int slot = switch (event.type()) {
             // A deadline's events come while the card waits, before the round resumes, as a decision does.
-            case APPROVAL_DECIDED, APPROVAL_EXPIRED, APPROVAL_ESCALATED, DEADLINE_EXTENDED, GRANT_MADE, GRANT_REVOKED ->
+            case APPROVAL_DECIDED, APPROVAL_EXPIRED, APPROVAL_ESCALATED, DEADLINE_EXTENDED, GRANT_MADE, GRANT_REVOKED,
+                    APPROVAL_COUNTED ->
                     firstResultOfRound(this::hasApprovalBoundCall);
             case INPUT_SUBMITTED -> firstResultOfRound(round -> hasCall(round, event.toolName()));
             case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED, APPROVED_BY_GRANT ->

@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
@@ -27,7 +28,7 @@ final class ApprovalRows implements ApprovalQuorums {
     }
 
     @Override
-    public Tally approve(DecisionRecord approval, int required) {
+    public Tally approve(DecisionRecord approval, int required, GovernanceEvent event) {
         if (approval.kind() != DecisionRecord.Kind.APPROVAL) {
             throw new IllegalArgumentException("only an approval counts towards a card's approvals, not "
                     + approval);
@@ -73,6 +74,7 @@ final class ApprovalRows implements ApprovalQuorums {
                                 .set("approvedBy", approval.decidedBy()).set("approvedAt", approval.decidedAt())
                                 .set("verdicts", RunRows.verdictsToJson(approval.verdicts())).executeUpdate();
                     }
+                    EventStore.insert(connection, database.clock().instant(), List.of(event));
                     List<Approval> now = new ArrayList<>(before);
                     now.add(new Approval(approval.decidedBy(), approval.decidedAt(), approval.verdicts()));
                     return new Tally.Kept(now);

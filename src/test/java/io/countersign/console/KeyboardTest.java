@@ -213,7 +213,8 @@ class KeyboardTest {
         await(() -> robot.lookup(".keys-sheet").tryQuery().isPresent());
         List<String> keys = onFx(() -> robot.lookup(".key-cap").queryAllAs(Label.class).stream()
                 .map(Label::getText).toList());
-        assertThat(keys).containsExactly("J", "K", "1–9", "A", "D", "Enter", "Ctrl+F", "Esc", "?");
+        assertThat(keys).containsExactly("J", "K", "1–9", "A", "D", "X", "Ctrl+A", "Enter", "Ctrl+F", "Esc",
+                "?");
         ScreenshotWriter.write(robot.lookup(".keys-sheet").query().getScene(), "keys-sheet-" + size);
         robot.type(KeyCode.ESCAPE);
         await(() -> robot.lookup(".keys-sheet").tryQuery().isEmpty());

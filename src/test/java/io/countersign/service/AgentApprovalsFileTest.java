@@ -56,6 +56,9 @@ class AgentApprovalsFileTest {
                 .spliterator(), false).filter(agent -> agent.get("name").asText().equals("workspace-auditor"))
                 .findFirst().orElseThrow();
         assertThat(auditor.has("approvals")).as("one approval is the default and not written").isFalse();
+        assertThat(demo.runtime.runs().agents(demo.admin)).filteredOn(agent -> agent.name().equals("payroll"))
+                .singleElement().satisfies(agent -> assertThat(agent.approvals())
+                        .isEqualTo(new ApprovalQuorum(2, Map.of("fs_delete", 3))));
     }
 
     @Test

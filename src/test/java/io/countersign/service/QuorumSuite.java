@@ -7,6 +7,9 @@ import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.IdGenerator;
@@ -136,6 +139,12 @@ abstract class QuorumSuite {
             assertThat(executions()).isEqualTo(1);
             assertThat(rig.store().runs().find(run).orElseThrow().lastDecision().summary())
                     .isEqualTo("approved 1, denied 0 (2 approvals: maria and jonas)");
+            List<GovernanceEvent> events = rig.store().events().page(EventFilter.all(), PageRequest.first(100))
+                    .events().stream().filter(event -> run.equals(event.runId())).toList();
+            assertThat(events).extracting(event -> event.type().code() + " " + event.actor())
+                    .containsExactlyInAnyOrder("approval_counted maria", "approval_decided jonas");
+            // who, when, which run and tool: never the call's arguments (the entry "only")
+            assertThat(events).allSatisfy(event -> assertThat(event.toString()).doesNotContain("only"));
         }
     }
 
@@ -243,6 +252,24 @@ abstract class QuorumSuite {
                             .containsExactly("maria", "lena"));
             assertThat(rig.approve(JONAS, run)).isInstanceOf(DecisionResult.Done.class);
             assertThat(executions()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void approvalsLeftToAWorkerCountTheSameWay() throws Exception {
+        try (Rig rig = rig("{\"approvals\": 2}")) {
+            DefaultExecutionService execution = new DefaultExecutionService(rig.service(), rig.store().runs(),
+                    rig.store().runs(), rig.store().users(), rig.store().changes(), clock, IdGenerator.random());
+            String run = rig.startLedger();
+            String digest = rig.digest(run);
+            assertThat(execution.decideForWorker(MARIA, run, digest, APPROVE))
+                    .isInstanceOf(DecisionResult.PartlyApproved.class);
+            assertThat(rig.status(run)).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(execution.decideForWorker(MARIA, run, digest, APPROVE))
+                    .isInstanceOf(DecisionResult.NotPermitted.class);
+            assertThat(execution.decideForWorker(JONAS, run, digest, APPROVE)).isInstanceOfSatisfying(
+                    DecisionResult.Done.class, done -> assertThat(done.status()).isEqualTo(RunStatus.QUEUED));
+            assertThat(executions()).isZero();
         }
     }
 

@@ -53,6 +53,8 @@ public final class BatchViewModel {
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ObservableList<String> lines = FXCollections.observableArrayList();
+    /** One wrapper for every listener: a wrapper made per call holds its listeners only while it lives. */
+    private final ObservableList<String> shownLines = FXCollections.unmodifiableObservableList(lines);
     private final ObjectProperty<BatchPlan> plan = new SimpleObjectProperty<>();
     private boolean approving;
 
@@ -213,7 +215,7 @@ public final class BatchViewModel {
 
     /** The summary's lines, then the result's. */
     public ObservableList<String> lines() {
-        return FXCollections.unmodifiableObservableList(lines);
+        return shownLines;
     }
 
     public InboxSelection selection() {

@@ -22,6 +22,8 @@ import javafx.collections.ObservableSet;
 public final class InboxSelection {
     private final ObservableList<WaitingRun> visible;
     private final ObservableSet<String> chosen = FXCollections.observableSet(new LinkedHashSet<>());
+    /** One wrapper for every listener: a wrapper made per call holds its listeners only while it lives. */
+    private final ObservableSet<String> shown = FXCollections.unmodifiableObservableSet(chosen);
     private final ReadOnlyIntegerWrapper count = new ReadOnlyIntegerWrapper();
     private String anchor;
 
@@ -104,7 +106,7 @@ public final class InboxSelection {
 
     /** The picked run ids, for cells that show whether theirs is picked. */
     public ObservableSet<String> chosen() {
-        return FXCollections.unmodifiableObservableSet(chosen);
+        return shown;
     }
 
     public ReadOnlyIntegerProperty countProperty() {

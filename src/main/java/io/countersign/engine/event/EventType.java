@@ -30,7 +30,12 @@ public enum EventType {
     /** A person made a standing grant from a card (its id, span and kind of scope in the detail, never arguments). */
     GRANT_MADE("grant_made"),
     /** A person revoked a standing grant (its id in the detail). */
-    GRANT_REVOKED("grant_revoked");
+    GRANT_REVOKED("grant_revoked"),
+    /**
+     * A person approved a card that needs more than one approval, and the card waits for the others; the last
+     * approval is an {@link #APPROVAL_DECIDED}.
+     */
+    APPROVAL_COUNTED("approval_counted");
 
     private final String code;
 

@@ -1,6 +1,7 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
@@ -17,9 +18,10 @@ public interface ApprovalQuorums {
     /**
      * Counts an approval of the card the run waits on now ({@code approval.digest()}), of a card that needs
      * {@code required} approvals: it is kept when it is not the last one, and reported as the last one (kept
-     * nowhere: the caller claims it as the decision) when the approvals before it make up the rest.
+     * nowhere: the caller claims it as the decision) when the approvals before it make up the rest. A kept
+     * approval records {@code event} with it, in the same transaction.
      */
-    Tally approve(DecisionRecord approval, int required);
+    Tally approve(DecisionRecord approval, int required, GovernanceEvent event);
 
     /** The approvals kept for the run's card of this digest, oldest first. */
     List<Approval> approvals(String runId, String digest);

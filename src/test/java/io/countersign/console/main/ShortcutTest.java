@@ -37,8 +37,17 @@ class ShortcutTest {
     }
 
     @Test
+    void xAndCtrlAPickCardsButNotWhileTyping() {
+        assertThat(Shortcut.of(KeyCode.X, false, false)).contains(new Shortcut(Action.SELECT, 0));
+        assertThat(Shortcut.of(KeyCode.A, true, false)).contains(new Shortcut(Action.SELECT_ALL, 0));
+        assertThat(Shortcut.of(KeyCode.A, false, false)).contains(new Shortcut(Action.APPROVE_ALL, 0));
+        assertThat(Shortcut.of(KeyCode.X, false, true)).isEmpty();
+        assertThat(Shortcut.of(KeyCode.A, true, true)).isEmpty();
+    }
+
+    @Test
     void otherKeysAreNoShortcut() {
-        assertThat(Shortcut.of(KeyCode.X, false, false)).isEqualTo(Optional.empty());
+        assertThat(Shortcut.of(KeyCode.Q, false, false)).isEqualTo(Optional.empty());
         assertThat(Shortcut.of(KeyCode.J, true, false)).isEmpty();
     }
 }
