@@ -38,6 +38,7 @@ import com.nimbusds.oauth2.sdk.token.RefreshToken;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -45,6 +46,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The MCP authorization flow for one Streamable HTTP server (MCP specification 2025-11-25, "Authorization"), on the
@@ -69,6 +71,12 @@ public final class OAuthAuthorizer {
         void ended();
     }
 
+    /** One HTTP exchange with the MCP server, sent with the given token (or none). */
+    @FunctionalInterface
+    public interface Exchange<T> {
+        HttpResponse<T> send(Optional<String> token) throws IOException, InterruptedException;
+    }
+
     private final String server;
     private final URI url;
     private final OAuthClientSettings settings;
@@ -76,6 +84,7 @@ public final class OAuthAuthorizer {
     private final SignInBrowser browser;
     private final Duration timeout;
     private final AuthorizationDiscovery discovery;
+    private final ClientRegistrar registrar;
     private final Clock clock = Clock.systemUTC();
     private volatile SignInListener listener = new SignInListener() {
         @Override
@@ -97,6 +106,7 @@ public final class OAuthAuthorizer {
         this.vault = Objects.requireNonNull(vault, "vault");
         this.browser = Objects.requireNonNull(browser, "browser");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.registrar = new ClientRegistrar(server, url, settings, this::send);
         this.discovery = new AuthorizationDiscovery(HttpClient.newBuilder().connectTimeout(timeout).build(), timeout);
     }
 
@@ -107,6 +117,12 @@ public final class OAuthAuthorizer {
     /** Where the grant is kept, in words for a person. */
     public String vaultDescription() {
         return vault.description();
+    }
+
+    /** Whether there is a token to send: a sign-in happened or a stored grant was found. */
+    public synchronized boolean hasGrant() {
+        StoredGrant current = current();
+        return current != null && current.accessToken() != null;
     }
 
     /** The access token to send now, refreshed first when it is about to expire; empty before any sign-in. */
@@ -157,6 +173,42 @@ public final class OAuthAuthorizer {
         return true;
     }
 
+    /**
+     * Sends an exchange with the grant's token. A 401 signs in (or refreshes) once and sends again; a 403
+     * {@code insufficient_scope} asks for the larger scope, up to {@link #MAX_STEP_UPS} times. A refused request was
+     * not carried out, so sending it again is safe. {@code discard} closes a refused answer's body.
+     *
+     * @throws OAuthException when the sign-in fails or the server wants scope that was already asked for
+     */
+    public <T> HttpResponse<T> exchange(Exchange<T> exchange, Consumer<HttpResponse<T>> discard)
+            throws IOException, InterruptedException {
+        boolean signedIn = false;
+        int stepUps = 0;
+        while (true) {
+            Optional<String> token = bearer();
+            HttpResponse<T> response = exchange.send(token);
+            int status = response.statusCode();
+            if (status != 401 && status != 403) {
+                return response;
+            }
+            OAuthChallenge challenge = OAuthChallenge.of(status, response.headers().firstValue("WWW-Authenticate"));
+            if (status == 401 && !signedIn) {
+                discard.accept(response);
+                unauthorized(challenge, token);
+                signedIn = true;
+            } else if (challenge.insufficientScope() && stepUps < MAX_STEP_UPS) {
+                discard.accept(response);
+                if (!stepUp(challenge)) {
+                    throw new OAuthException("server \"" + server + "\" refused the token for want of scope ("
+                            + String.join(" ", challenge.scopes()) + "), which the sign-in already asked for");
+                }
+                stepUps++;
+            } else {
+                return response;
+            }
+        }
+    }
+
     private StoredGrant current() {
         if (!loaded) {
             loaded = true;
@@ -175,7 +227,7 @@ public final class OAuthAuthorizer {
         if (!codeFlow) {
             if (grants.contains(GrantType.CLIENT_CREDENTIALS) && settings.clientId().isPresent()
                     && settings.clientSecret().isPresent()) {
-                StoredGrant client = preRegistered(target);
+                StoredGrant client = registrar.preRegistered(target);
                 token(client, new ClientCredentialsGrant(), target, scopes);
                 return;
             }
@@ -188,7 +240,7 @@ public final class OAuthAuthorizer {
                     + "\" names no authorization endpoint");
         }
         try (LoopbackCallback callback = LoopbackCallback.start()) {
-            StoredGrant client = client(target, callback.redirectUri());
+            StoredGrant client = registrar.client(target, callback.redirectUri(), current());
             CodeVerifier verifier = new CodeVerifier();
             State state = new State();
             AuthorizationRequest.Builder request = new AuthorizationRequest.Builder(ResponseType.CODE,
@@ -201,7 +253,11 @@ public final class OAuthAuthorizer {
             URI back;
             listener.started();
             try {
-                browser.open(request.build().toURI());
+                try {
+                    browser.open(request.build().toURI());
+                } catch (RuntimeException e) {
+                    throw new OAuthException("the sign-in page could not be opened: " + e.getMessage());
+                }
                 back = callback.await(settings.signInTimeout());
             } finally {
                 listener.ended();
@@ -226,82 +282,6 @@ public final class OAuthAuthorizer {
             throw new OAuthException("the sign-in was refused: " + describe(response.toErrorResponse().getErrorObject()));
         }
         return response.toSuccessResponse().getAuthorizationCode();
-    }
-
-    /** The client to authorize as: the one already registered with this issuer, or a new one. */
-    private StoredGrant client(AuthorizationTarget target, URI redirect) {
-        AuthorizationServerMetadata metadata = target.metadata();
-        String issuer = metadata.getIssuer().getValue();
-        StoredGrant current = current();
-        if (current != null && issuer.equals(current.issuer())) {
-            return current;
-        }
-        if (settings.clientId().isPresent()) {
-            return preRegistered(target);
-        }
-        if (Boolean.TRUE.equals(metadata.getCustomParameter("client_id_metadata_document_supported"))
-                && settings.clientMetadataDocument().isPresent()) {
-            return blank(target, settings.clientMetadataDocument().get().toString(), null, "none");
-        }
-        URI registration = metadata.getRegistrationEndpointURI();
-        if (registration == null) {
-            throw new OAuthException("the authorization server " + issuer + " of server \"" + server + "\" offers no"
-                    + " dynamic client registration: register Countersign there as a native client (redirect URI"
-                    + " http://127.0.0.1/callback on any port) and give its client id with --oauth-client-id");
-        }
-        ClientMetadata wanted = new ClientMetadata();
-        wanted.setName(settings.clientName());
-        wanted.setRedirectionURI(redirect);
-        wanted.setGrantTypes(Set.of(GrantType.AUTHORIZATION_CODE, GrantType.REFRESH_TOKEN));
-        wanted.setResponseTypes(Set.of(ResponseType.CODE));
-        wanted.setTokenEndpointAuthMethod(preferredMethod(metadata));
-        ClientRegistrationResponse response;
-        try {
-            response = ClientRegistrationResponse.parse(send(new ClientRegistrationRequest(registration, wanted, null)
-                    .toHTTPRequest()));
-        } catch (ParseException e) {
-            throw new OAuthException("the registration endpoint " + registration + " answered with something that is"
-                    + " not a client registration: " + e.getMessage());
-        }
-        if (!response.indicatesSuccess()) {
-            throw new OAuthException("the registration endpoint " + registration + " refused to register Countersign: "
-                    + describe(((ClientRegistrationErrorResponse) response).getErrorObject()));
-        }
-        ClientInformation information = ((ClientInformationResponse) response).getClientInformation();
-        String secret = information.getSecret() == null ? null : information.getSecret().getValue();
-        ClientAuthenticationMethod method = information.getMetadata().getTokenEndpointAuthMethod();
-        String chosen = method != null ? method.getValue() : secret != null ? secretMethod(metadata).getValue()
-                : ClientAuthenticationMethod.NONE.getValue();
-        return blank(target, information.getID().getValue(), secret, chosen);
-    }
-
-    private StoredGrant preRegistered(AuthorizationTarget target) {
-        String secret = settings.clientSecret().orElse(null);
-        String method = secret == null ? ClientAuthenticationMethod.NONE.getValue()
-                : secretMethod(target.metadata()).getValue();
-        return blank(target, settings.clientId().orElseThrow(), secret, method);
-    }
-
-    private StoredGrant blank(AuthorizationTarget target, String clientId, String secret, String method) {
-        return new StoredGrant(url.toString(), target.metadata().getIssuer().getValue(),
-                target.metadata().getTokenEndpointURI().toString(), target.resource().toString(), clientId, secret,
-                method, null, null, null, List.of());
-    }
-
-    /** A public client where the server allows it (a native app keeps no secret), else a secret as it prefers. */
-    private static ClientAuthenticationMethod preferredMethod(AuthorizationServerMetadata metadata) {
-        List<ClientAuthenticationMethod> offered = metadata.getTokenEndpointAuthMethods();
-        if (offered == null || offered.contains(ClientAuthenticationMethod.NONE)) {
-            return ClientAuthenticationMethod.NONE;
-        }
-        return secretMethod(metadata);
-    }
-
-    private static ClientAuthenticationMethod secretMethod(AuthorizationServerMetadata metadata) {
-        List<ClientAuthenticationMethod> offered = metadata.getTokenEndpointAuthMethods();
-        return offered != null && !offered.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-                && offered.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST)
-                ? ClientAuthenticationMethod.CLIENT_SECRET_POST : ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
     }
 
     private boolean refresh(StoredGrant current) {
@@ -363,7 +343,7 @@ public final class OAuthAuthorizer {
         }
     }
 
-    private static String describe(ErrorObject error) {
+    static String describe(ErrorObject error) {
         if (error == null) {
             return "no reason given";
         }
