@@ -43,6 +43,9 @@ final class ClientRegistrar {
         if (current != null && issuer.equals(current.issuer())) {
             return current;
         }
+        if (current != null && current.issuer() == null) { // a client id given before the first sign-in
+            return blank(target, current.clientId(), current.clientSecret(), current.authMethod());
+        }
         if (settings.clientId().isPresent()) {
             return preRegistered(target);
         }
