@@ -82,6 +82,7 @@ final class McpConnection implements AutoCloseable {
     private Instant nextAttempt = Instant.MIN;
     private boolean closed;
 
+    /** {@code oauth} null: a Streamable HTTP server is never signed in to through OAuth. */
     McpConnection(McpServerRecord server, SecretResolver secrets, Listener listener, Clock clock, OAuthSetup oauth) {
         this.server = server;
         this.transports = new McpTransports(server, secrets, json, oauth, new OAuthAuthorizer.SignInListener() {

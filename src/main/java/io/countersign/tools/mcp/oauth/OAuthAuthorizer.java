@@ -135,10 +135,11 @@ public final class OAuthAuthorizer {
         if (usable.isPresent()) {
             return usable;
         }
-        if (current.refreshToken() != null && refresh(current)) {
-            return Optional.ofNullable(grant.accessToken());
+        if (current.refreshToken() != null) {
+            // refreshed, or dropped when the server no longer honours the refresh token: a 401 then signs in
+            return refresh(current) ? Optional.ofNullable(grant.accessToken()) : Optional.empty();
         }
-        return Optional.of(current.accessToken()); // the server decides; a 401 then signs in again
+        return Optional.of(current.accessToken()); // no refresh token: the server decides, a 401 signs in again
     }
 
     /**

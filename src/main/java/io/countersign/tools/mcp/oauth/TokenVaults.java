@@ -7,6 +7,8 @@ import java.util.logging.Logger;
 /** Picks where this user's grants live: the operating system's credential store when there is one. */
 public final class TokenVaults {
     private static final Logger LOG = Logger.getLogger(TokenVaults.class.getName());
+    /** {@code COUNTERSIGN_OAUTH_STORE=file} keeps the grants in the file even where a credential store exists. */
+    public static final String CHOICE = "COUNTERSIGN_OAUTH_STORE";
     private static TokenVault chosen;
 
     private TokenVaults() {
@@ -14,7 +16,8 @@ public final class TokenVaults {
 
     /**
      * The credential store of the operating system (Secret Service, Keychain, Credential Manager) when one answers,
-     * otherwise {@link FileTokenVault#inUserConfig()}. Chosen once per process.
+     * otherwise {@link FileTokenVault#inUserConfig()}, as also when {@value #CHOICE} is {@code file}. Chosen once per
+     * process.
      */
     public static synchronized TokenVault forThisUser() {
         if (chosen == null) {
@@ -24,6 +27,9 @@ public final class TokenVaults {
     }
 
     private static TokenVault systemStore() {
+        if ("file".equals(System.getenv(CHOICE))) {
+            return FileTokenVault.inUserConfig();
+        }
         try {
             Keyring keyring = Keyring.create();
             return new KeyringTokenVault(keyring);
