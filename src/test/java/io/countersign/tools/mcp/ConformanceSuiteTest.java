@@ -28,7 +28,8 @@ class ConformanceSuiteTest {
             "auth/basic-cimd", "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback",
             "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
             "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/token-endpoint-auth-basic",
-            "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none", "auth/client-credentials-basic"})
+            "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none", "auth/client-credentials-basic",
+            "auth/client-credentials-jwt"})
     void ourClientPassesTheConformanceScenario(String scenario) throws Exception {
         Run run = run(scenario);
 

@@ -87,8 +87,11 @@ final class ClientRegistrar {
 
     StoredGrant preRegistered(AuthorizationTarget target) {
         String secret = settings.clientSecret().orElse(null);
-        String method = secret == null ? ClientAuthenticationMethod.NONE.getValue()
-                : secretMethod(target.metadata()).getValue();
+        List<ClientAuthenticationMethod> offered = target.metadata().getTokenEndpointAuthMethods();
+        String method = settings.signingKey().isPresent() && offered != null
+                && offered.contains(ClientAuthenticationMethod.PRIVATE_KEY_JWT)
+                ? ClientAuthenticationMethod.PRIVATE_KEY_JWT.getValue()
+                : secret == null ? ClientAuthenticationMethod.NONE.getValue() : secretMethod(target.metadata()).getValue();
         return blank(target, settings.clientId().orElseThrow(), secret, method);
     }
 

@@ -1,5 +1,7 @@
 package io.countersign.tools.mcp.oauth;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.oauth2.sdk.AccessTokenResponse;
 import com.nimbusds.oauth2.sdk.AuthorizationCode;
 import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
@@ -20,6 +22,8 @@ import com.nimbusds.oauth2.sdk.auth.ClientAuthentication;
 import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretPost;
+import com.nimbusds.oauth2.sdk.auth.JWTAuthenticationClaimsSet;
+import com.nimbusds.oauth2.sdk.auth.PrivateKeyJWT;
 import com.nimbusds.oauth2.sdk.auth.Secret;
 import com.nimbusds.oauth2.sdk.client.ClientInformation;
 import com.nimbusds.oauth2.sdk.client.ClientInformationResponse;
@@ -29,6 +33,7 @@ import com.nimbusds.oauth2.sdk.client.ClientRegistrationRequest;
 import com.nimbusds.oauth2.sdk.client.ClientRegistrationResponse;
 import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
+import com.nimbusds.oauth2.sdk.id.Audience;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.id.State;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
@@ -227,14 +232,14 @@ public final class OAuthAuthorizer {
         boolean codeFlow = grants == null || grants.contains(GrantType.AUTHORIZATION_CODE);
         if (!codeFlow) {
             if (grants.contains(GrantType.CLIENT_CREDENTIALS) && settings.clientId().isPresent()
-                    && settings.clientSecret().isPresent()) {
+                    && (settings.clientSecret().isPresent() || settings.signingKey().isPresent())) {
                 StoredGrant client = registrar.preRegistered(target);
                 token(client, new ClientCredentialsGrant(), target, scopes);
                 return;
             }
             throw new OAuthException("the authorization server " + metadata.getIssuer() + " of server \"" + server
-                    + "\" offers neither the authorization code grant nor, for a client with a secret, the client"
-                    + " credentials grant (it offers " + grants + ")");
+                    + "\" offers neither the authorization code grant nor, for a client with a secret or a key, the"
+                    + " client credentials grant (it offers " + grants + ")");
         }
         if (metadata.getAuthorizationEndpointURI() == null) {
             throw new OAuthException("the authorization server " + metadata.getIssuer() + " of server \"" + server
@@ -305,6 +310,7 @@ public final class OAuthAuthorizer {
         ClientAuthentication authentication = switch (client.authMethod()) {
             case "client_secret_basic" -> new ClientSecretBasic(id, new Secret(client.clientSecret()));
             case "client_secret_post" -> new ClientSecretPost(id, new Secret(client.clientSecret()));
+            case "private_key_jwt" -> signed(client, id);
             default -> null;
         };
         TokenRequest.Builder request = authentication != null
@@ -334,7 +340,20 @@ public final class OAuthAuthorizer {
         vault.save(server, grant);
     }
 
-    private HTTPResponse send(HTTPRequest request) {
+    /** RFC 7523 client authentication: a JWT for the authorization server (its issuer as audience), signed. */
+    private ClientAuthentication signed(StoredGrant client, ClientID id) {
+        OAuthClientSettings.SigningKey key = settings.signingKey().orElseThrow(() -> new OAuthException("server \""
+                + server + "\" wants private_key_jwt, but no signing key is configured"));
+        try {
+            return new PrivateKeyJWT(new JWTAuthenticationClaimsSet(id, new Audience(client.issuer())),
+                    JWSAlgorithm.parse(key.algorithm()), key.key(), null, null);
+        } catch (JOSEException e) {
+            throw new OAuthException("the client assertion for server \"" + server + "\" could not be signed with "
+                    + key.algorithm() + ": " + e.getMessage());
+        }
+    }
+
+    HTTPResponse send(HTTPRequest request) {
         request.setConnectTimeout((int) timeout.toMillis());
         request.setReadTimeout((int) timeout.toMillis());
         try {

@@ -1,6 +1,7 @@
 package io.countersign.tools.mcp.oauth;
 
 import java.net.URI;
+import java.security.PrivateKey;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,10 +15,21 @@ import java.util.Optional;
  * @param clientSecret           the secret of that pre-registered client, when it is a confidential one
  * @param clientMetadataDocument the URL of a client ID metadata document describing this client, used as its client
  *                               id where the authorization server says {@code client_id_metadata_document_supported}
+ * @param signingKey             the pre-registered client's key for {@code private_key_jwt} authentication
+ *                               (RFC 7523) at the token endpoint of a server that offers the client credentials grant
  * @param signInTimeout          how long a sign-in in the browser may take
  */
 public record OAuthClientSettings(String clientName, Optional<String> clientId, Optional<String> clientSecret,
-                                  Optional<URI> clientMetadataDocument, Duration signInTimeout) {
+                                  Optional<URI> clientMetadataDocument, Optional<SigningKey> signingKey,
+                                  Duration signInTimeout) {
+    /** A private key and the JWS algorithm it signs with, such as {@code ES256}. */
+    public record SigningKey(PrivateKey key, String algorithm) {
+        public SigningKey {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(algorithm, "algorithm");
+        }
+    }
+
     public static final Duration DEFAULT_SIGN_IN_TIMEOUT = Duration.ofMinutes(5);
 
     public OAuthClientSettings {
@@ -25,20 +37,28 @@ public record OAuthClientSettings(String clientName, Optional<String> clientId, 
         Objects.requireNonNull(clientId, "clientId");
         Objects.requireNonNull(clientSecret, "clientSecret");
         Objects.requireNonNull(clientMetadataDocument, "clientMetadataDocument");
+        Objects.requireNonNull(signingKey, "signingKey");
         Objects.requireNonNull(signInTimeout, "signInTimeout");
     }
 
     /** Countersign as a public native client that registers itself. */
     public static OAuthClientSettings defaults() {
         return new OAuthClientSettings("Countersign", Optional.empty(), Optional.empty(), Optional.empty(),
-                DEFAULT_SIGN_IN_TIMEOUT);
+                Optional.empty(), DEFAULT_SIGN_IN_TIMEOUT);
     }
 
     public OAuthClientSettings withClient(String id, Optional<String> secret) {
-        return new OAuthClientSettings(clientName, Optional.of(id), secret, clientMetadataDocument, signInTimeout);
+        return new OAuthClientSettings(clientName, Optional.of(id), secret, clientMetadataDocument, signingKey,
+                signInTimeout);
     }
 
     public OAuthClientSettings withClientMetadataDocument(URI document) {
-        return new OAuthClientSettings(clientName, clientId, clientSecret, Optional.of(document), signInTimeout);
+        return new OAuthClientSettings(clientName, clientId, clientSecret, Optional.of(document), signingKey,
+                signInTimeout);
+    }
+
+    public OAuthClientSettings withSigningKey(SigningKey key) {
+        return new OAuthClientSettings(clientName, clientId, clientSecret, clientMetadataDocument, Optional.of(key),
+                signInTimeout);
     }
 }
