@@ -7,9 +7,9 @@ import com.github.javakeyring.PasswordAccessException;
 import java.util.Optional;
 
 /**
- * The grants in the operating system's credential store through java-keyring: the Secret Service over D-Bus on
- * Linux (GNOME Keyring, KWallet), the Keychain on macOS, the Credential Manager on Windows. One entry per server,
- * under the service name {@value #SERVICE}.
+ * The grants in the operating system's credential store through java-keyring: the Keychain on macOS, the
+ * Credential Manager on Windows (on Linux, {@link SecretServiceTokenVault}). One entry per server, under the service
+ * name {@value #SERVICE}.
  */
 final class KeyringTokenVault implements TokenVault {
     static final String SERVICE = "countersign-mcp-oauth";

@@ -15,7 +15,8 @@ public final class TokenVaults {
     }
 
     /**
-     * The credential store of the operating system (Secret Service, Keychain, Credential Manager) when one answers,
+     * The credential store of the operating system when one answers: the Secret Service on the session bus (an
+     * unlocked default collection) on Linux, the Keychain on macOS, the Credential Manager on Windows;
      * otherwise {@link FileTokenVault#inUserConfig()}, as also when {@value #CHOICE} is {@code file}. Chosen once per
      * process.
      */
@@ -29,6 +30,11 @@ public final class TokenVaults {
     private static TokenVault systemStore() {
         if ("file".equals(System.getenv(CHOICE))) {
             return FileTokenVault.inUserConfig();
+        }
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        if (!os.contains("mac") && !os.contains("win")) {
+            // Linux and the other freedesktop systems: the Secret Service, spoken to over dbus-java directly
+            return SecretServiceTokenVault.available() ? new SecretServiceTokenVault() : FileTokenVault.inUserConfig();
         }
         try {
             Keyring keyring = Keyring.create();
