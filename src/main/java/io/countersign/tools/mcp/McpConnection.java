@@ -5,7 +5,6 @@ import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolCallRequest;
-import io.countersign.tools.mcp.oauth.OAuthAuthorizer;
 import io.countersign.tools.mcp.oauth.OAuthClientSettings;
 import io.countersign.tools.mcp.oauth.OAuthSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -70,7 +69,6 @@ final class McpConnection implements AutoCloseable {
     private final McpTransports transports;
     /** The deadlines of the handshake and listings under way; a sign-in in the browser stops them, as it does calls'. */
     private final Set<CallDeadline> running = ConcurrentHashMap.newKeySet();
-    private volatile List<CallDeadline> paused = List.of();
     private final Listener listener;
     private final Clock clock;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
@@ -85,19 +83,10 @@ final class McpConnection implements AutoCloseable {
     /** {@code oauth} null: a Streamable HTTP server is never signed in to through OAuth. */
     McpConnection(McpServerRecord server, SecretResolver secrets, Listener listener, Clock clock, OAuthSetup oauth) {
         this.server = server;
-        this.transports = new McpTransports(server, secrets, json, oauth, new OAuthAuthorizer.SignInListener() {
-            @Override
-            public void started() {
-                paused = new java.util.ArrayList<>(running);
-                openCalls.forEach(call -> paused.add(call.deadline()));
-                paused.forEach(CallDeadline::pause);
-            }
-
-            @Override
-            public void ended() {
-                paused.forEach(CallDeadline::resume);
-                paused = List.of();
-            }
+        this.transports = new McpTransports(server, secrets, json, oauth, () -> {
+            List<CallDeadline> all = new java.util.ArrayList<>(running);
+            openCalls.forEach(call -> all.add(call.deadline()));
+            return all;
         });
         this.listener = listener;
         this.clock = clock;

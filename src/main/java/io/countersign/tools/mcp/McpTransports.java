@@ -7,8 +7,10 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import java.net.http.HttpRequest;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Makes the transport a server record asks for. A Streamable HTTP server whose record sends no
@@ -21,9 +23,12 @@ final class McpTransports {
     private final McpJsonMapper json;
     private final OAuthAuthorizer authorizer;
 
-    /** {@code oauth} may be null for a stdio server. */
+    /**
+     * {@code oauth} may be null for a stdio server; {@code deadlines} are the connection's running deadlines, which
+     * stop while a sign-in waits for a person.
+     */
     McpTransports(McpServerRecord server, SecretResolver secrets, McpJsonMapper json, OAuthSetup oauth,
-                  OAuthAuthorizer.SignInListener listener) {
+                  Supplier<List<CallDeadline>> deadlines) {
         this.server = server;
         this.secrets = secrets;
         this.json = json;
@@ -31,7 +36,21 @@ final class McpTransports {
                 .noneMatch(header -> header.toLowerCase(Locale.ROOT).equals("authorization"))) {
             authorizer = new OAuthAuthorizer(server.name(), http.url(), oauth.client(), oauth.vault(),
                     oauth.browser(), server.connectTimeout());
-            authorizer.listener(listener);
+            authorizer.listener(new OAuthAuthorizer.SignInListener() {
+                private List<CallDeadline> paused = List.of();
+
+                @Override
+                public void started() {
+                    paused = deadlines.get();
+                    paused.forEach(CallDeadline::pause);
+                }
+
+                @Override
+                public void ended() {
+                    paused.forEach(CallDeadline::resume);
+                    paused = List.of();
+                }
+            });
         } else {
             authorizer = null;
         }
