@@ -82,6 +82,10 @@ final class AuthorizationDiscovery {
         URI issuer = uri(servers.get(0).asText(), "the authorization server named at " + where);
         URI resource = prm.path("resource").isTextual() ? uri(prm.path("resource").asText(), "the resource at " + where)
                 : server;
+        if (!covers(resource, server)) {
+            throw new OAuthException("the protected-resource metadata at " + where + " is for " + resource + ", not for "
+                    + server + "; no token is asked for another resource");
+        }
         List<String> scopes = new ArrayList<>();
         prm.path("scopes_supported").forEach(scope -> {
             if (scope.isTextual()) {
@@ -155,6 +159,16 @@ final class AuthorizationDiscovery {
         } catch (IllegalArgumentException e) {
             throw new OAuthException(what + " is not a URL: " + text);
         }
+    }
+
+    /** RFC 9728 section 3.3 and RFC 8707: the resource is the server's URL or a prefix of it on the same origin. */
+    static boolean covers(URI resource, URI server) {
+        if (!origin(resource).equals(origin(server)) || resource.getRawQuery() != null) {
+            return false;
+        }
+        String prefix = trimmedPath(resource);
+        String path = trimmedPath(server);
+        return path.equals(prefix) || path.startsWith(prefix + "/");
     }
 
     static URI origin(URI uri) {

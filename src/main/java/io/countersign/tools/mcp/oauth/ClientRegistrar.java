@@ -66,16 +66,17 @@ final class ClientRegistrar {
         wanted.setResponseTypes(Set.of(ResponseType.CODE));
         wanted.setTokenEndpointAuthMethod(preferredMethod(metadata));
         ClientRegistrationResponse response;
+        HTTPResponse answer = send.apply(new ClientRegistrationRequest(registration, wanted, null).toHTTPRequest());
         try {
-            response = ClientRegistrationResponse.parse(send.apply(new ClientRegistrationRequest(registration, wanted, null)
-                    .toHTTPRequest()));
+            response = ClientRegistrationResponse.parse(answer);
         } catch (ParseException e) {
             throw new OAuthException("the registration endpoint " + registration + " answered with something that is"
                     + " not a client registration: " + e.getMessage());
         }
         if (!response.indicatesSuccess()) {
             throw new OAuthException("the registration endpoint " + registration + " refused to register Countersign: "
-                    + OAuthAuthorizer.describe(((ClientRegistrationErrorResponse) response).getErrorObject()));
+                    + OAuthAuthorizer.describe(((ClientRegistrationErrorResponse) response).getErrorObject(),
+                    answer.getStatusCode()));
         }
         ClientInformation information = ((ClientInformationResponse) response).getClientInformation();
         String secret = information.getSecret() == null ? null : information.getSecret().getValue();

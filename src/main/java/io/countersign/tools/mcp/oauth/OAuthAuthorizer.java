@@ -285,7 +285,7 @@ public final class OAuthAuthorizer {
                     + " it was not used");
         }
         if (!response.indicatesSuccess()) {
-            throw new OAuthException("the sign-in was refused: " + describe(response.toErrorResponse().getErrorObject()));
+            throw new OAuthException("the sign-in was refused: " + describe(response.toErrorResponse().getErrorObject(), 0));
         }
         return response.toSuccessResponse().getAuthorizationCode();
     }
@@ -321,15 +321,16 @@ public final class OAuthAuthorizer {
             request.scope(new Scope(scopes.toArray(String[]::new)));
         }
         TokenResponse response;
+        HTTPResponse answer = send(request.build().toHTTPRequest());
         try {
-            response = TokenResponse.parse(send(request.build().toHTTPRequest()));
+            response = TokenResponse.parse(answer);
         } catch (ParseException e) {
             throw new OAuthException("the token endpoint " + endpoint + " answered with something that is not a token"
                     + " response: " + e.getMessage());
         }
         if (!response.indicatesSuccess()) {
             throw new OAuthException("the token endpoint " + endpoint + " refused: "
-                    + describe(response.toErrorResponse().getErrorObject()));
+                    + describe(response.toErrorResponse().getErrorObject(), answer.getStatusCode()));
         }
         AccessTokenResponse tokens = response.toSuccessResponse();
         AccessToken access = tokens.getTokens().getAccessToken();
@@ -363,11 +364,11 @@ public final class OAuthAuthorizer {
         }
     }
 
-    static String describe(ErrorObject error) {
-        if (error == null) {
-            return "no reason given";
+    static String describe(ErrorObject error, int status) {
+        if (error == null || error.getCode() == null && error.getDescription() == null) {
+            return status == 0 ? "no reason given" : "HTTP " + status;
         }
-        String code = error.getCode() == null ? "HTTP " + error.getHTTPStatusCode() : error.getCode();
+        String code = error.getCode() == null ? "HTTP " + status : error.getCode();
         String text = error.getDescription() == null ? "" : " (" + error.getDescription()
                 .replaceAll("[\\s\\p{Cntrl}]+", " ").strip() + ")";
         return code + text;

@@ -118,6 +118,17 @@ class AuthorizationDiscoveryTest {
     }
 
     @Test
+    void resourceMetadataForAnotherResourceIsRefusedBeforeAnyTokenIsAskedFor() {
+        documents = Map.of("/.well-known/oauth-protected-resource/mcp", "{\"resource\":\"https://elsewhere.example.org"
+                + "/mcp\",\"authorization_servers\":[\"BASE\"]}");
+
+        assertThatThrownBy(() -> discover(bare())).isInstanceOf(OAuthException.class)
+                .hasMessageContaining("is for https://elsewhere.example.org/mcp, not for " + base() + "/mcp");
+        assertThat(AuthorizationDiscovery.covers(URI.create("http://h:1/"), URI.create("http://h:1/mcp"))).isTrue();
+        assertThat(AuthorizationDiscovery.covers(URI.create("http://h:1/mc"), URI.create("http://h:1/mcp"))).isFalse();
+    }
+
+    @Test
     void aChallengeGivesItsErrorScopesAndMetadataUrl() {
         OAuthChallenge challenge = OAuthChallenge.of(403, Optional.of("Bearer error=\"insufficient_scope\","
                 + " scope=\"mcp:basic mcp:write\", resource_metadata=\"https://mcp.example.org/.well-known/x\""));
