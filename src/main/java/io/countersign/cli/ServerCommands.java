@@ -8,6 +8,7 @@ import io.countersign.service.ServerResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -124,12 +125,42 @@ final class ServerCommands {
         @Mixin
         Fields fields;
 
+        @Option(names = "--oauth", description = "The server (--url) authorizes through OAuth: sign in now in the"
+                + " browser (the address is printed too); the tokens go to your credential store, never the store."
+                + " A server that answers 401 is signed in to on first use anyway.")
+        boolean oauth;
+
+        @Option(names = "--oauth-client-id", paramLabel = "ID", description = "With --oauth: a client id registered"
+                + " beforehand with the server's authorization server, for one that offers no dynamic registration.")
+        String clientId;
+
         @Override
         public Integer call() {
             if (fields.approvalBound == null) {
                 throw CliFailure.usage(DECLARATION_REQUIRED);
             }
-            return saved(this, runtime().servers().add(actor(), name, fields.form()));
+            if (clientId != null && !oauth) {
+                throw CliFailure.usage("--oauth-client-id goes with --oauth");
+            }
+            if (oauth && fields.url == null) {
+                throw CliFailure.usage("--oauth needs --url: only a Streamable HTTP server signs in through OAuth");
+            }
+            if (oauth && fields.headers != null && fields.headers.keySet().stream()
+                    .anyMatch(header -> header.equalsIgnoreCase("Authorization"))) {
+                throw CliFailure.usage("--oauth and an Authorization header exclude each other: the sign-in provides"
+                        + " the Authorization header");
+            }
+            ServerResult result = runtime().servers().add(actor(), name, fields.form());
+            if (!oauth || !(result instanceof ServerResult.Saved)) {
+                return saved(this, result);
+            }
+            ServerCheck check = runtime().servers().signIn(actor(), name, Optional.ofNullable(clientId));
+            if (check instanceof ServerCheck.Unreachable failed) {
+                throw new CliFailure(Cli.UNAVAILABLE, "server \"" + name + "\" was added, but the sign-in failed: "
+                        + failed.message() + " (" + failed.problem() + "); try again with: countersign servers test "
+                        + name);
+            }
+            return saved(this, result);
         }
     }
 
@@ -197,6 +228,7 @@ final class ServerCommands {
             ArrayNode skipped = node.putArray("skipped");
             reachable.skipped().forEach(skip -> skipped.addObject().put("tool", skip.remoteName())
                     .put("reason", skip.reason()));
+            reachable.credentialStore().ifPresent(store -> node.put("oauthTokensIn", store));
             return print(node);
         }
     }

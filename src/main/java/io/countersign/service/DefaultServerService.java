@@ -9,6 +9,8 @@ import io.countersign.store.ServerStore;
 import io.countersign.tools.mcp.McpServerException;
 import io.countersign.tools.mcp.McpToolSource;
 import io.countersign.tools.mcp.SecretResolver;
+import io.countersign.tools.mcp.oauth.OAuthGrants;
+import io.countersign.tools.mcp.oauth.OAuthSetup;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -22,11 +24,26 @@ public final class DefaultServerService implements ServerService {
     private final ServerStore servers;
     private final SecretResolver secrets;
     private final Permissions permissions;
+    private final OAuthSetup oauthGiven;
+    private OAuthSetup oauthChosen;
 
     public DefaultServerService(ServerStore servers, SecretResolver secrets, ActorDirectory users) {
+        this(servers, secrets, users, null);
+    }
+
+    /** {@code oauth} null: the user's credential store and browser ({@link OAuthSetup#forThisUser()}), when needed. */
+    public DefaultServerService(ServerStore servers, SecretResolver secrets, ActorDirectory users, OAuthSetup oauth) {
+        this.oauthGiven = oauth;
         this.servers = Objects.requireNonNull(servers, "servers");
         this.secrets = Objects.requireNonNull(secrets, "secrets");
         this.permissions = new Permissions(users);
+    }
+
+    private synchronized OAuthSetup oauth() {
+        if (oauthChosen == null) {
+            oauthChosen = oauthGiven != null ? oauthGiven : OAuthSetup.forThisUser();
+        }
+        return oauthChosen;
     }
 
     @Override
@@ -69,11 +86,36 @@ public final class DefaultServerService implements ServerService {
         if (server.isEmpty()) {
             return new ServerCheck.NoSuchServer(name);
         }
+        return connect(server.get());
+    }
+
+    @Override
+    public ServerCheck signIn(Actor actor, String name, Optional<String> clientId) {
+        permissions.requireNow(actor, Operation.TEST_SERVERS);
+        Optional<McpServerRecord> server = servers.find(name);
+        if (server.isEmpty()) {
+            return new ServerCheck.NoSuchServer(name);
+        }
+        if (!(server.get().transport() instanceof McpServerRecord.StreamableHttp http)) {
+            return new ServerCheck.Unreachable(name, "configuration", "server \"" + name + "\" is started as a"
+                    + " program (stdio); only a Streamable HTTP server (--url) signs in through OAuth");
+        }
+        if (http.headers().keySet().stream().anyMatch(header -> header.equalsIgnoreCase("Authorization"))) {
+            return new ServerCheck.Unreachable(name, "configuration", "server \"" + name + "\" sends an"
+                    + " Authorization header of its own; remove it (servers edit " + name + " --header ...) to sign"
+                    + " in through OAuth instead");
+        }
+        clientId.ifPresent(id -> OAuthGrants.preRegister(oauth().vault(), name, http.url(), id));
+        return connect(server.get());
+    }
+
+    private ServerCheck connect(McpServerRecord record) {
+        String name = record.name();
         // A registry of its own: testing must not offer the tools to anyone.
-        try (McpToolSource source = McpToolSource.builder(server.get().withEnabled(true), new ToolRegistry())
-                .secrets(secrets).build()) {
+        try (McpToolSource source = McpToolSource.builder(record.withEnabled(true), new ToolRegistry())
+                .secrets(secrets).oauth(oauth()).build()) {
             ImportReport report = source.open();
-            return new ServerCheck.Reachable(name, report.registered(), report.skipped());
+            return new ServerCheck.Reachable(name, report.registered(), report.skipped(), source.credentialStore());
         } catch (McpServerException e) {
             return new ServerCheck.Unreachable(name, e.kind().name().toLowerCase(Locale.ROOT), e.getMessage());
         }

@@ -2,6 +2,8 @@ package io.countersign.service;
 
 import io.countersign.engine.tool.ImportReport;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /** What testing an MCP server found: its tools, or why it could not be used. Testing writes nothing. */
 public sealed interface ServerCheck {
@@ -11,12 +13,15 @@ public sealed interface ServerCheck {
      *
      * @param tools   the names its tools would have in the registry, in the server's order
      * @param skipped the tools that would not be imported, each with the reason
+     * @param credentialStore where the OAuth grant used is kept (such as "the Secret Service (D-Bus)"), when the
+     *                        server was reached through an OAuth sign-in
      */
-    record Reachable(String server, List<String> tools, List<ImportReport.SkippedTool> skipped)
-            implements ServerCheck {
+    record Reachable(String server, List<String> tools, List<ImportReport.SkippedTool> skipped,
+                     Optional<String> credentialStore) implements ServerCheck {
         public Reachable {
             tools = List.copyOf(tools);
             skipped = List.copyOf(skipped);
+            Objects.requireNonNull(credentialStore, "credentialStore");
         }
     }
 

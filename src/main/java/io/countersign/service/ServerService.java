@@ -3,6 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.tool.McpServerRecord;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The admin's use cases over MCP server records: list, add, edit, remove and test. Every method checks the acting
@@ -36,4 +37,11 @@ public interface ServerService {
      * tools; saves and registers nothing.
      */
     ServerCheck test(Actor actor, String name);
+
+    /**
+     * Signs in to a Streamable HTTP server through OAuth now, as a connection would on its first 401, and lists its
+     * tools; {@code clientId} is a client registered beforehand with the server's authorization server, for one
+     * that offers no dynamic registration. The grant goes to the user's credential store, never to the store.
+     */
+    ServerCheck signIn(Actor actor, String name, Optional<String> clientId);
 }

@@ -27,8 +27,10 @@ import java.util.Locale;
  * Streamable HTTP through {@link McpToolSource}, as the console does, so the handshake, the tool listing and the
  * calls are the console's own; then it calls every listed tool, as a model would, with arguments made from the
  * tool's input schema ({@link #exampleArguments}). A server's question during a call is answered as a person who
- * accepts the form as it is offered, each field at its default ({@link #acceptingDefaults}). The exit status is 0
- * when every step worked.
+ * accepts the form as it is offered, each field at its default ({@link #acceptingDefaults}). A server that wants
+ * OAuth is signed in to as {@link ConformanceSignIn} says: the suite's authorization server redirects at once, so
+ * the "browser" is an HTTP client that follows the redirect to the loopback listener. The exit status is 0 when
+ * every step worked.
  */
 public final class ConformanceClient {
     private static final String SERVER = "conformance";
@@ -89,7 +91,8 @@ public final class ConformanceClient {
                 .withCallTimeout(Duration.ofSeconds(10))
                 .withConnectTimeout(Duration.ofSeconds(10));
         ToolRegistry registry = new ToolRegistry();
-        try (McpToolSource source = McpToolSource.builder(record, registry).build()) {
+        try (McpToolSource source = McpToolSource.builder(record, registry).oauth(ConformanceSignIn.setup(
+                System.getenv("MCP_CONFORMANCE_CONTEXT"))).build()) {
             ImportReport report = source.open();
             out.println("connected; tools: " + report.registered());
             AgentConfiguration agent = AgentConfiguration.of(SERVER, ModelConfiguration.scripted(SERVER),

@@ -5,6 +5,8 @@ import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.tools.mcp.oauth.OAuthClientSettings;
+import io.countersign.tools.mcp.oauth.OAuthSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -12,11 +14,9 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,7 +66,9 @@ final class McpConnection implements AutoCloseable {
     }
 
     private final McpServerRecord server;
-    private final SecretResolver secrets;
+    private final McpTransports transports;
+    /** The deadlines of the handshake and listings under way; a sign-in in the browser stops them, as it does calls'. */
+    private final Set<CallDeadline> running = ConcurrentHashMap.newKeySet();
     private final Listener listener;
     private final Clock clock;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
@@ -78,9 +80,14 @@ final class McpConnection implements AutoCloseable {
     private Instant nextAttempt = Instant.MIN;
     private boolean closed;
 
-    McpConnection(McpServerRecord server, SecretResolver secrets, Listener listener, Clock clock) {
+    /** {@code oauth} null: a Streamable HTTP server is never signed in to through OAuth. */
+    McpConnection(McpServerRecord server, SecretResolver secrets, Listener listener, Clock clock, OAuthSetup oauth) {
         this.server = server;
-        this.secrets = secrets;
+        this.transports = new McpTransports(server, secrets, json, oauth, () -> {
+            List<CallDeadline> all = new java.util.ArrayList<>(running);
+            openCalls.forEach(call -> all.add(call.deadline()));
+            return all;
+        });
         this.listener = listener;
         this.clock = clock;
     }
@@ -99,8 +106,7 @@ final class McpConnection implements AutoCloseable {
         if (capabilities == null || capabilities.tools() == null) {
             return List.of(); // a server without the tools capability offers none and may not be asked
         }
-        McpSchema.ListToolsResult result = await(current, current.client().listTools(),
-                Mono.delay(server.connectTimeout()), server.connectTimeout(), "tools/list", false);
+        McpSchema.ListToolsResult result = watched(current, current.client().listTools(), "tools/list");
         if (result.tools() == null) {
             throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name()
                     + " answered tools/list without a list of tools");
@@ -194,7 +200,7 @@ final class McpConnection implements AutoCloseable {
     }
 
     private Session open() {
-        McpClientTransport transport = transport();
+        McpClientTransport transport = transports.create();
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(CLIENT)
@@ -203,15 +209,15 @@ final class McpConnection implements AutoCloseable {
                 .capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build())
                 .elicitation(this::elicit)
                 .applyElicitationDefaults(true)
-                .initializationTimeout(server.connectTimeout().plus(SDK_DEADLINE_MARGIN))
+                .initializationTimeout(server.connectTimeout().plus(OAuthClientSettings.DEFAULT_SIGN_IN_TIMEOUT)
+                        .plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
                 .build();
         Session fresh = new Session(client, gone, new AtomicBoolean());
         // a server that dies between calls is replaced at the next use instead of failing it
         gone.subscribe(reason -> fresh.lost().set(true));
         try {
-            await(fresh, client.initialize(), Mono.delay(server.connectTimeout()), server.connectTimeout(),
-                    "the handshake", false);
+            watched(fresh, client.initialize(), "the handshake");
         } catch (McpServerException e) {
             discard(fresh);
             throw withLastWords(e, transport);
@@ -233,18 +239,20 @@ final class McpConnection implements AutoCloseable {
                 + " stderr: " + String.join(" | ", lines));
     }
 
-    private McpClientTransport transport() {
-        if (server.transport() instanceof McpServerRecord.Stdio stdio) {
-            Map<String, String> environment = new LinkedHashMap<>();
-            stdio.env().forEach((variable, value) -> environment.put(variable, SecretValue.resolve(value, secrets,
-                    "environment variable \"" + variable + "\" of " + name())));
-            return new StdioProcessTransport(server.name(), stdio.command(), stdio.args(), environment, json);
+    /** Where the OAuth grant is kept, or null when the server is not authorized through OAuth. */
+    String credentialStore() {
+        return transports.sendsToken() ? transports.credentialStore() : null;
+    }
+
+    private <T> T watched(Session current, Mono<T> request, String what) {
+        CallDeadline deadline = new CallDeadline(server.connectTimeout());
+        running.add(deadline);
+        try {
+            return await(current, request, deadline.expired(), server.connectTimeout(), what, false);
+        } finally {
+            running.remove(deadline);
+            deadline.end();
         }
-        McpServerRecord.StreamableHttp http = (McpServerRecord.StreamableHttp) server.transport();
-        HttpRequest.Builder requests = HttpRequest.newBuilder();
-        http.headers().forEach((header, value) -> requests.header(header, SecretValue.resolve(value, secrets,
-                "header \"" + header + "\" of " + name())));
-        return new StreamableHttpTransport(server.name(), http.url(), requests, server.connectTimeout(), json);
     }
 
     /**
@@ -296,6 +304,10 @@ final class McpConnection implements AutoCloseable {
                 return McpServerException.stopped(name() + " lost the connection during " + what + ": "
                         + lost.getMessage() + (acts ? "; its outcome is unknown" : "") + "; the next use connects again",
                         lost.getMessage());
+            }
+            if (cause instanceof StreamableHttpTransport.AuthorizationFailed refused) {
+                return new McpServerException(McpServerException.Kind.UNAUTHORIZED, name() + " could not be"
+                        + " authorized for " + what + ": " + refused.getMessage());
             }
             if (cause instanceof StreamableHttpTransport.RefusedStatus refused) {
                 return refusedStatus(current, refused.status(), what);

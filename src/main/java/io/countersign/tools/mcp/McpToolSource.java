@@ -6,6 +6,7 @@ import io.countersign.engine.Names;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.tools.mcp.oauth.OAuthSetup;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -72,7 +73,8 @@ public final class McpToolSource implements AutoCloseable {
             public void reconnected() {
                 refreshLater(ImportReport.Trigger.RECONNECT);
             }
-        }, builder.clock);
+        }, builder.clock, builder.oauth != null || !(server.transport() instanceof McpServerRecord.StreamableHttp)
+                ? builder.oauth : OAuthSetup.forThisUser());
     }
 
     public static Builder builder(McpServerRecord server, ToolRegistry registry) {
@@ -101,6 +103,14 @@ public final class McpToolSource implements AutoCloseable {
 
     public McpServerRecord server() {
         return server;
+    }
+
+    /**
+     * Where the OAuth grant this connection signs in with is kept (such as "the Secret Service (D-Bus)"), when the
+     * server is authorized through OAuth.
+     */
+    public Optional<String> credentialStore() {
+        return Optional.ofNullable(connection.credentialStore());
     }
 
     /** The last import applied, or {@code null} before the first. */
@@ -258,6 +268,7 @@ public final class McpToolSource implements AutoCloseable {
         private Consumer<ImportReport> reports = report -> {
         };
         private Clock clock = Clock.systemUTC();
+        private OAuthSetup oauth;
 
         private Builder(McpServerRecord server, ToolRegistry registry) {
             this.server = Objects.requireNonNull(server, "server");
@@ -273,6 +284,14 @@ public final class McpToolSource implements AutoCloseable {
         /** Hears every import, also those that follow a change announced by the server or a reconnect. */
         public Builder onImport(Consumer<ImportReport> value) {
             this.reports = Objects.requireNonNull(value, "onImport");
+            return this;
+        }
+
+        /**
+         * How to sign in to a Streamable HTTP server that wants OAuth; by default {@link OAuthSetup#forThisUser()}.
+         */
+        public Builder oauth(OAuthSetup value) {
+            this.oauth = Objects.requireNonNull(value, "oauth");
             return this;
         }
 

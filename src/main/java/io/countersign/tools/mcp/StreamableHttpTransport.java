@@ -1,5 +1,7 @@
 package io.countersign.tools.mcp;
 
+import io.countersign.tools.mcp.oauth.OAuthAuthorizer;
+import io.countersign.tools.mcp.oauth.OAuthException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -18,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -53,6 +56,15 @@ final class StreamableHttpTransport implements McpClientTransport {
         }
     }
 
+    /** The OAuth sign-in or token request for the server failed; the message says why. */
+    static final class AuthorizationFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        AuthorizationFailed(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
     /** The server answered with an HTTP status that is not success. */
     static final class RefusedStatus extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -72,6 +84,8 @@ final class StreamableHttpTransport implements McpClientTransport {
     private final URI url;
     private final HttpRequest.Builder template;
     private final McpJsonMapper json;
+    /** Signs in and keeps the token for a server that wants OAuth; null when the record sends its own credentials. */
+    private final OAuthAuthorizer authorizer;
     private final HttpClient http;
     private final ExecutorService readers;
     private final Set<InputStream> openBodies = ConcurrentHashMap.newKeySet();
@@ -83,8 +97,9 @@ final class StreamableHttpTransport implements McpClientTransport {
 
     /** {@code template} carries the record's headers with their secrets resolved; it is copied for each request. */
     StreamableHttpTransport(String server, URI url, HttpRequest.Builder template, Duration connectTimeout,
-                            McpJsonMapper json) {
+                            McpJsonMapper json, OAuthAuthorizer authorizer) {
         this.server = server;
+        this.authorizer = authorizer;
         this.url = url;
         this.template = template;
         this.json = json;
@@ -115,10 +130,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         HttpResponse<InputStream> response;
         try {
             String body = json.writeValueAsString(message);
-            response = http.send(request().header("Accept", "application/json, " + EVENT_STREAM)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            response = authorized(body);
         } catch (ConnectException | HttpConnectTimeoutException e) {
             sink.error(e); // nothing reached the server
             return;
@@ -128,6 +140,9 @@ final class StreamableHttpTransport implements McpClientTransport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             sink.error(new StreamLost("the transport was closed"));
+            return;
+        } catch (OAuthException e) {
+            sink.error(new AuthorizationFailed(e.getMessage())); // the server refused it unread
             return;
         }
         boolean initializing = message instanceof McpSchema.JSONRPCRequest request
@@ -143,6 +158,16 @@ final class StreamableHttpTransport implements McpClientTransport {
                 readers.execute(this::listen);
             }
         }
+    }
+
+    /** Posts a message, through the OAuth sign-in and step-up when the server wants them. */
+    private HttpResponse<InputStream> authorized(String body) throws IOException, InterruptedException {
+        OAuthAuthorizer.Exchange<InputStream> post = token -> http.send(request(token)
+                .header("Accept", "application/json, " + EVENT_STREAM).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        return authorizer == null ? post.send(Optional.empty())
+                : authorizer.exchange(post, response -> discard(response.body()));
     }
 
     private void answer(HttpResponse<InputStream> response, Object requestId, MonoSink<Void> sink) {
@@ -307,7 +332,12 @@ final class StreamableHttpTransport implements McpClientTransport {
     }
 
     private HttpRequest.Builder request() {
+        return request(authorizer == null ? Optional.empty() : authorizer.bearer());
+    }
+
+    private HttpRequest.Builder request(Optional<String> token) {
         HttpRequest.Builder builder = template.copy().uri(url).header("MCP-Protocol-Version", protocolVersion);
+        token.ifPresent(value -> builder.header("Authorization", "Bearer " + value));
         String session = sessionId;
         if (session != null) {
             builder.header(SESSION_HEADER, session);

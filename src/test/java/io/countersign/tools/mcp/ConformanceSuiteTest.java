@@ -1,12 +1,15 @@
 package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,8 +22,52 @@ class ConformanceSuiteTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"initialize", "tools_call", "sse-retry",
-            "elicitation-sep1034-client-defaults"})
+            "elicitation-sep1034-client-defaults",
+            // MCP authorization (OAuth 2.1): discovery, registration, PKCE sign-in, scopes, token endpoint auth
+            "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
+            "auth/basic-cimd", "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback",
+            "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
+            "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/token-endpoint-auth-basic",
+            "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none", "auth/client-credentials-basic",
+            "auth/client-credentials-jwt"})
     void ourClientPassesTheConformanceScenario(String scenario) throws Exception {
+        Run run = run(scenario);
+
+        assertThat(run.finished()).as("the suite finished within %d s:%n%s", SCENARIO_TIMEOUT_SECONDS, run.output())
+                .isTrue();
+        assertThat(run.exitValue()).as("the suite's exit status; its output:%n%s", run.output()).isZero();
+        assertThat(run.output()).contains("OVERALL: PASSED");
+    }
+
+    /**
+     * The server refuses every token for want of a scope it never grants. The client stops after the step-ups it
+     * allows itself, says why, and exits 1: all the suite's checks pass, but it counts any non-zero exit as a
+     * failure, so this scenario cannot read "OVERALL: PASSED" for a client that reports the refusal.
+     */
+    @Test
+    void aServerThatWantsScopeItNeverGrantsIsGivenUpOnWithinTheRetryLimit() throws Exception {
+        Run run = run("auth/scope-retry-limit");
+
+        assertThat(run.finished()).as(run.output()).isTrue();
+        JsonNode checks = new ObjectMapper().readTree(Files.readString(run.checks()));
+        assertThat(checks.findValuesAsText("status")).as(run.output()).doesNotContain("FAILURE", "WARNING");
+        assertThat(checks).filteredOn(check -> check.path("id").asText().equals("scope-retry-limit"))
+                .singleElement().satisfies(check -> assertThat(check.path("status").asText()).isEqualTo("SUCCESS"));
+        assertThat(run.output()).contains("refused the token for want of scope (mcp:admin), which the sign-in"
+                + " already asked for", "Client exited with code 1");
+    }
+
+    private record Run(boolean finished, int exitValue, String output, Path workspace) {
+        /** The checks the suite saved for the scenario. */
+        Path checks() throws IOException {
+            try (var files = Files.walk(workspace.resolve("results"))) {
+                return files.filter(file -> file.getFileName().toString().equals("checks.json")).findFirst()
+                        .orElseThrow();
+            }
+        }
+    }
+
+    private static Run run(String scenario) throws Exception {
         Path workspace = Files.createTempDirectory("countersign-conformance-");
         Path log = workspace.resolve("suite.log");
         String client = quoted(ProcessHandle.current().info().command().orElseThrow()) + " -cp "
@@ -38,11 +85,7 @@ class ConformanceSuiteTest {
             suite.descendants().forEach(ProcessHandle::destroyForcibly);
             suite.destroyForcibly();
         }
-        String output = read(log);
-
-        assertThat(finished).as("the suite finished within %d s:%n%s", SCENARIO_TIMEOUT_SECONDS, output).isTrue();
-        assertThat(suite.exitValue()).as("the suite's exit status; its output:%n%s", output).isZero();
-        assertThat(output).contains("OVERALL: PASSED");
+        return new Run(finished, finished ? suite.exitValue() : -1, read(log), workspace);
     }
 
     /** The suite runs the command through a shell. */

@@ -93,7 +93,7 @@ class EverythingServerTest {
     void aReadOnlyHintDoesNotSpareAToolOfAnApprovalBoundServerItsApproval() {
         McpServerRecord record = everything();
         try (McpConnection direct = new McpConnection(record, SecretResolver.environment(), new IgnoringListener(),
-                Clock.systemUTC())) {
+                Clock.systemUTC(), null)) {
             McpSchema.Tool echo = direct.listTools().stream().filter(tool -> tool.name().equals("echo")).findFirst()
                     .orElseThrow();
             assertThat(echo.annotations().readOnlyHint()).isTrue();

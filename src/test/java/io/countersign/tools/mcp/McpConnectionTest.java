@@ -6,12 +6,16 @@ import com.sun.net.httpserver.HttpServer;
 import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.tools.mcp.oauth.FileTokenVault;
+import io.countersign.tools.mcp.oauth.OAuthClientSettings;
+import io.countersign.tools.mcp.oauth.OAuthSetup;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,7 +85,37 @@ class McpConnectionTest {
     }
 
     @Test
-    void anHttpServerThatAnswers401IsReportedAsRefusingAccessNotAsUnreachable() throws IOException {
+    void anHttpServerThatRefusesTheRecordsOwnCredentialsIsReportedAsRefusingAccessNotAsUnreachable()
+            throws IOException {
+        try (MockWebServer server = new MockWebServer()) {
+            server.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer").build();
+                }
+            });
+            server.start();
+            McpServerRecord docs = McpServerRecord.streamableHttp("docs", server.url("/mcp").uri())
+                    .withTransport(new McpServerRecord.StreamableHttp(server.url("/mcp").uri(),
+                            Map.of("Authorization", "env:PATH")))
+                    .withConnectTimeout(Duration.ofSeconds(5));
+            McpToolSource source = McpToolSource.builder(docs, registry).build();
+
+            assertThatThrownBy(source::open).isInstanceOfSatisfying(McpServerException.class, e -> {
+                assertThat(e.kind()).isEqualTo(McpServerException.Kind.UNAUTHORIZED);
+                assertThat(e).hasMessage("server \"docs\" refused access (HTTP 401) for the handshake: check the"
+                        + " credentials its record sends (a header such as Authorization=env:VARIABLE, and that"
+                        + " variable's value)");
+            });
+            source.close();
+            assertThat(server.getRequestCount()).as("no OAuth discovery for a record with its own credentials")
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anHttpServerThatAnswers401WithoutAnyOAuthEndpointsIsReportedAsRefusingAccessNamingTheStep()
+            throws IOException {
         try (MockWebServer server = new MockWebServer()) {
             server.setDispatcher(new Dispatcher() {
                 @Override
@@ -92,13 +126,16 @@ class McpConnectionTest {
             server.start();
             McpServerRecord docs = McpServerRecord.streamableHttp("docs", server.url("/mcp").uri())
                     .withConnectTimeout(Duration.ofSeconds(5));
-            McpToolSource source = McpToolSource.builder(docs, registry).build();
+            McpToolSource source = McpToolSource.builder(docs, registry).oauth(new OAuthSetup(
+                    OAuthClientSettings.defaults(), new FileTokenVault(Files.createTempDirectory("countersign-oauth-")
+                    .resolve("oauth-tokens.json")), url -> {
+                throw new AssertionError("no sign-in page without a registered client");
+            })).build();
 
             assertThatThrownBy(source::open).isInstanceOfSatisfying(McpServerException.class, e -> {
                 assertThat(e.kind()).isEqualTo(McpServerException.Kind.UNAUTHORIZED);
-                assertThat(e).hasMessage("server \"docs\" refused access (HTTP 401) for the handshake: check the"
-                        + " credentials its record sends (a header such as Authorization=env:VARIABLE, and that"
-                        + " variable's value)");
+                assertThat(e).hasMessage("server \"docs\" could not be authorized for the handshake: the registration"
+                        + " endpoint " + server.url("/register") + " refused to register Countersign: HTTP 401");
             });
             source.close();
         }
