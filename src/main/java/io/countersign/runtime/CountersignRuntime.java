@@ -8,18 +8,10 @@ import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.service.AgentService;
 import io.countersign.service.DeadlineApplied;
-import io.countersign.service.DefaultAgentService;
 import io.countersign.service.AuditService;
-import io.countersign.service.DefaultAuditService;
 import io.countersign.service.DecisionStatsService;
-import io.countersign.service.DefaultDecisionStatsService;
-import io.countersign.service.DefaultEventService;
-import io.countersign.service.DefaultExecutionService;
 import io.countersign.service.AskedInputs;
 import io.countersign.service.DefaultRunService;
-import io.countersign.service.DefaultServerService;
-import io.countersign.service.DefaultSettingsService;
-import io.countersign.service.DefaultUserService;
 import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.Resumption;
@@ -54,7 +46,7 @@ public final class CountersignRuntime implements AutoCloseable {
     private final SharedHttpClient http;
     private final ToolRegistry registry;
     private final DefaultRunService runs;
-    private final Services services;
+    private final UseCases services;
     private final RemoteServers remoteServers;
     private volatile List<Resumption> resumedAtStart = List.of();
     private DeadlineSweeper deadlineSweeper;
@@ -95,14 +87,8 @@ public final class CountersignRuntime implements AutoCloseable {
         NONE, ON_REQUEST, ALL
     }
 
-    /** The use cases beside the run service, over the same store and loop. */
-    private record Services(EventService events, AuditService audit, SettingsService settings, UserService users,
-                            AgentService agents, ExecutionService execution, ServerService servers,
-                            WebhookWiring webhooks) {
-    }
-
     private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, DefaultRunService runs,
-                               Services services, RemoteServers remoteServers) {
+                               UseCases services, RemoteServers remoteServers) {
         this.store = store;
         this.http = http;
         this.registry = registry;
@@ -215,16 +201,7 @@ public final class CountersignRuntime implements AutoCloseable {
             IdGenerator ids = IdGenerator.random();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
                     clock, ids, Locale.getDefault());
-            Services services = new Services(new DefaultEventService(store.events(), store.runs(), store.users()),
-                    new DefaultAuditService(store.audit()),
-                    new DefaultSettingsService(registry, store.settings(), store.runs(), store.users()),
-                    new DefaultUserService(store.users()),
-                    new DefaultAgentService(store.configurations(), registry, store.servers(), models::create,
-                            store.users()),
-                    new DefaultExecutionService(runs, store.runs(), store.runs(), store.users(), store.changes(), clock,
-                            ids),
-                    new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()),
-                    new WebhookWiring(store, http, clock));
+            UseCases services = UseCases.over(store, registry, runs, models, http, clock, ids);
             return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
@@ -338,7 +315,7 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     public DecisionStatsService decisionStats() {
-        return new DefaultDecisionStatsService(store.decisionStats(), store.users(), Clock.systemUTC());
+        return services.decisionStats();
     }
 
     public SettingsService settings() {
