@@ -24,9 +24,7 @@ import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.InvalidInputException;
-import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
@@ -204,7 +202,7 @@ public final class DefaultRunService implements RunService {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
         ToolFacts facts = servers.facts();
         return InboxOrder.WAITING.sorted(runs.waitingSummaries().stream()
-                .map(run -> waitingRun(run, facts).withDeadline(run.deadline())).toList(), actor);
+                .map(run -> WaitingRun.of(run, facts)).toList(), actor);
     }
 
     @Override
@@ -231,19 +229,6 @@ public final class DefaultRunService implements RunService {
      */
     public List<DeadlineApplied> applyDeadlines() {
         return fallbacks.sweep();
-    }
-
-    private WaitingRun waitingRun(WaitingRunSummary run, ToolFacts facts) {
-        if (run.damage() != null) {
-            return WaitingRun.damaged(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
-                    run.prompt(), run.damage());
-        }
-        boolean hasWrite = run.waitingTools().stream().anyMatch(tool -> facts.effect(tool) == ToolEffect.WRITE);
-        boolean hasRemote = run.waitingTools().stream().anyMatch(facts::remote);
-        return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
-                run.prompt(), run.waitingTools().get(0),
-                run.status() == RunStatus.WAITING_FOR_APPROVAL ? run.waitingTools().size() : 0, run.refusedCount(),
-                hasWrite, hasRemote, run.digest());
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.tool.ToolEffect;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -52,6 +54,20 @@ public record WaitingRun(String runId, RunStatus status, String agent, String in
                       boolean hasRemote, String digest) {
         this(runId, status, agent, initiator, waitingSince, prompt, firstTool, pendingCount, refusedCount, hasWrite,
                 hasRemote, digest, null);
+    }
+
+    /** The inbox line of a stored waiting run, its tools' effects and remoteness read from the facts. */
+    static WaitingRun of(WaitingRunSummary run, ToolFacts facts) {
+        if (run.damage() != null) {
+            return WaitingRun.damaged(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
+                    run.prompt(), run.damage()).withDeadline(run.deadline());
+        }
+        boolean hasWrite = run.waitingTools().stream().anyMatch(tool -> facts.effect(tool) == ToolEffect.WRITE);
+        boolean hasRemote = run.waitingTools().stream().anyMatch(facts::remote);
+        return new WaitingRun(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(),
+                run.prompt(), run.waitingTools().get(0),
+                run.status() == RunStatus.WAITING_FOR_APPROVAL ? run.waitingTools().size() : 0, run.refusedCount(),
+                hasWrite, hasRemote, run.digest(), null, run.deadline());
     }
 
     /** A waiting run whose stored state does not decode; see {@link #damage()}. */
