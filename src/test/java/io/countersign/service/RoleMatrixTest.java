@@ -46,6 +46,9 @@ class RoleMatrixTest {
             Map.entry(Operation.SUBMIT_INPUT, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
             Map.entry(Operation.EXTEND_DEADLINE, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.VIEW_GRANTS, EnumSet.of(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN)),
+            Map.entry(Operation.REVOKE_GRANT, EnumSet.of(Role.OPERATOR, Role.ADMIN)),
+            Map.entry(Operation.SWITCH_GRANTS, EnumSet.of(Role.ADMIN)),
             // worker: a worker process's login carries out what others decided, and nothing else; an operator or
             // admin may run their own worker on one desk
             Map.entry(Operation.RUN_WORKER, EnumSet.of(Role.WORKER, Role.OPERATOR, Role.ADMIN)),
@@ -108,6 +111,16 @@ class RoleMatrixTest {
                 Map.entry(Operation.SETTLE_UNKNOWN_OUTCOME, actor -> demo.runtime.execution()
                         .settleUnknownOutcome(actor, approval, false)),
                 Map.entry(Operation.EXTEND_DEADLINE, actor -> demo.runtime.runs().extend(actor, approval)),
+                Map.entry(Operation.VIEW_GRANTS, actor -> demo.runtime.grants().orElseThrow().list(actor)),
+                Map.entry(Operation.REVOKE_GRANT, actor -> {
+                    try {
+                        return demo.runtime.grants().orElseThrow().revoke(actor, "no-such-grant");
+                    } catch (IllegalArgumentException allowedButNoSuchGrant) {
+                        return allowedButNoSuchGrant.getMessage();
+                    }
+                }),
+                Map.entry(Operation.SWITCH_GRANTS, actor -> demo.runtime.grants().orElseThrow()
+                        .switchGrants(actor, "workspace-auditor", true)),
                 Map.entry(Operation.RUN_WORKER, actor -> demo.runtime.execution().worker(actor,
                         RunWorker.Options.defaults(), progress -> { })),
                 Map.entry(Operation.IMPORT_AGENTS, actor -> demo.runtime.agents().importJson(actor, "{}")),

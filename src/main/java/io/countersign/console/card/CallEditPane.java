@@ -119,7 +119,7 @@ final class CallEditPane extends VBox {
                 choice.getItems().add(value.isTextual() ? value.asText() : value.toString());
             });
             choice.setAccessibleText(name);
-            choice.valueProperty().addListener((o, was, now) -> write());
+            choice.valueProperty().addListener((o, was, now) -> write(name));
             return new Field(choice, () -> {
                 int at = choice.getSelectionModel().getSelectedIndex();
                 return at < 0 ? null : values.get(at);
@@ -130,7 +130,8 @@ final class CallEditPane extends VBox {
                 TextField text = new TextField();
                 text.setAccessibleText(name);
                 text.getStyleClass().add("mono");
-                text.textProperty().addListener((o, was, now) -> write());
+                text.textProperty().addListener((o, was, now) -> write(name));
+                text.setPrefColumnCount(16);
                 boolean numeric = !type.equals("string");
                 return new Field(text, () -> {
                     String typed = text.getText();
@@ -152,7 +153,7 @@ final class CallEditPane extends VBox {
             case "boolean" -> {
                 CheckBox box = new CheckBox();
                 box.setAccessibleText(name);
-                box.selectedProperty().addListener((o, was, now) -> write());
+                box.selectedProperty().addListener((o, was, now) -> write(name));
                 return new Field(box, () -> JsonNodeFactory.instance.booleanNode(box.isSelected()),
                         value -> box.setSelected(value != null && value.asBoolean()));
             }
@@ -162,8 +163,11 @@ final class CallEditPane extends VBox {
         }
     }
 
-    /** The form's values written into the JSON, keeping the members the form does not show. */
-    private void write() {
+    /**
+     * The value of the field the person changed written into the JSON; every other member stays as it is (a
+     * one-line field cannot hold a multi-line value, so it never writes one it did not change).
+     */
+    private void write(String name) {
         if (writing) {
             return;
         }
@@ -174,13 +178,11 @@ final class CallEditPane extends VBox {
         } catch (Exception e) {
             arguments = edit.modelArguments();
         }
-        for (Map.Entry<String, Field> field : fields.entrySet()) {
-            JsonNode value = field.getValue().value().get();
-            if (value == null) {
-                arguments.remove(field.getKey());
-            } else {
-                arguments.set(field.getKey(), value);
-            }
+        JsonNode value = fields.get(name).value().get();
+        if (value == null) {
+            arguments.remove(name);
+        } else {
+            arguments.set(name, value);
         }
         writing = true;
         try {
