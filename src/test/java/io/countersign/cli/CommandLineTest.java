@@ -163,7 +163,7 @@ class CommandLineTest {
 
     @Test
     void missingArgumentsAreBadUsageInOneLine() {
-        assertOneLineError(countersign.run("decide", "some-run"), 2, "Missing required option");
+        assertOneLineError(countersign.run("decide", "some-run"), 2, "Missing required argument");
     }
 
     @Test
