@@ -245,6 +245,11 @@ class ToolSettingsTest {
 
     @Test
     void anUndeclaredServerShowsAnAmberBadgeSayingItsToolsRunWithoutApproval(FxRobot robot) {
+        // The server's tools come after the local ones: scrolled to, as a person would.
+        robot.interact(() -> {
+            TableView<?> table = robot.lookup("#toolTable").queryAs(TableView.class);
+            table.scrollTo(table.getItems().size() - 1);
+        });
         List<Label> badges = onFx(() -> robot.lookup(".badge-undeclared").queryAllAs(Label.class).stream()
                 .filter(Node::isVisible).toList());
 
