@@ -70,6 +70,7 @@ final class CommandTree {
         commands.put("user", UserCommands.UserSet.class);
         commands.put("demo", DemoCommand.class);
         commands.put("worker", WorkerCommand.class);
+        commands.put("gateway", GatewayCommand.class);
         commands.put("store", StoreCommands.StoreGroup.class);
         commands.put("deadlines", DeadlineCommands.Sweep.class);
         commands.put("extend", DeadlineCommands.Extend.class);

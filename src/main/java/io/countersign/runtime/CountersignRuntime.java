@@ -3,6 +3,7 @@ package io.countersign.runtime;
 import io.countersign.engine.Actor;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
@@ -196,7 +197,8 @@ public final class CountersignRuntime implements AutoCloseable {
             }
             InvocationRules rules = InvocationRules.discover(List.of(), List.of());
             ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
-                    .with(ScriptedModels.PROVIDER, ScriptedModels::load);
+                    .with(ScriptedModels.PROVIDER, ScriptedModels::load)
+                    .with(ModelConfiguration.GATEWAY_PROVIDER, GatewayWiring::hostOnly);
             Clock clock = Clock.systemUTC();
             IdGenerator ids = IdGenerator.random();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
@@ -340,6 +342,10 @@ public final class CountersignRuntime implements AutoCloseable {
 
     public WebhookService webhooks() {
         return services.webhooks().service();
+    }
+
+    public GatewayWiring gateway() {
+        return new GatewayWiring(store, registry, remoteServers);
     }
 
     public Store store() {

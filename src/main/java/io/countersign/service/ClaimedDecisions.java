@@ -31,8 +31,16 @@ final class ClaimedDecisions {
     private final ToolLoop loop;
     private final DecisionServers servers;
     private final Clock clock;
+    private final boolean drivesHostRuns;
 
     ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers, Clock clock) {
+        this(runs, agents, loop, servers, clock, false);
+    }
+
+    /** @param drivesHostRuns true for a gateway's own, which carries out the decisions of its host's runs */
+    ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers, Clock clock,
+                     boolean drivesHostRuns) {
+        this.drivesHostRuns = drivesHostRuns;
         this.runs = runs;
         this.agents = agents;
         this.loop = loop;
@@ -56,6 +64,24 @@ final class ClaimedDecisions {
      */
     private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
                                          DecisionRecord decision) {
+        if (configuration.model().hostDriven()) {
+            return handBackToGateway(run.lease(), decision);
+        }
+        return resumeClaimedHere(run, configuration, decider, decision);
+    }
+
+    /**
+     * A gateway run's decision is carried out by the gateway that holds its host's connection, never here: it is
+     * left committed for that gateway to take over ({@link RunRepository#takeOver}).
+     */
+    DecisionResult handBackToGateway(RunLease lease, DecisionRecord decision) {
+        runs.handBack(lease, clock.instant());
+        return DecisionChecks.done(lease.runId(), RunStatus.RUNNING, decision, List.of());
+    }
+
+    /** As {@link #resumeClaimed}, carried out in this process whoever drives the run. */
+    DecisionResult resumeClaimedHere(StoredRun run, AgentConfiguration configuration, Actor decider,
+                                     DecisionRecord decision) {
         List<String> missing = servers.missing(run.runId(), servers.needed(run.pausedState(), decision));
         if (!missing.isEmpty()) {
             // Without its tools an approved call would become a refusal: the decision waits for a process that
@@ -93,6 +119,9 @@ final class ClaimedDecisions {
      * write the lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
      */
     DecisionResult carryOut(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
+        if (claimed.pausedState() != null && claimed.pausedState().model().hostDriven() && !drivesHostRuns) {
+            return handBackToGateway(claimed.lease(), decision);
+        }
         RunLease lease = claimed.lease();
         RunOutcome outcome = resume.carryOut(runs.journal(lease));
         runs.recordOutcome(lease, outcome, clock.instant());

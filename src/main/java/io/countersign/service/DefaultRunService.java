@@ -316,10 +316,13 @@ public final class DefaultRunService implements RunService {
             return ((DecisionChecks.Checked.Refused) counted).result();
         }
         decision = last.decision();
-        RunRepository.ClaimResult claim = runs.claim(decision, resume.start());
+        boolean hostDriven = ready.configuration().model().hostDriven();
+        // A gateway run's decision is committed here and carried out by the gateway holding its host's connection.
+        RunRepository.ClaimResult claim = hostDriven ? runs.claim(decision) : runs.claim(decision, resume.start());
         if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
             extras.claimed(added, claimed.run());
-            return decisions.carryOut(claimed.run(), decision, resume);
+            return hostDriven ? decisions.handBackToGateway(claimed.run().lease(), decision)
+                    : decisions.carryOut(claimed.run(), decision, resume);
         }
         return DecisionChecks.refusedClaim(runId, claim);
     }

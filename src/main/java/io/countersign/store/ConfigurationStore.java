@@ -159,6 +159,21 @@ public final class ConfigurationStore {
                 connection -> database.changes().readCounter(connection, ChangeKind.SETTINGS));
     }
 
+    /**
+     * Removes an agent configuration; the runs it made stay, naming it.
+     *
+     * @return whether the store had it
+     */
+    public boolean removeAgent(String name) {
+        return database.write("remove the agent configuration " + name, ChangeKind.SETTINGS, connection -> {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM agent_configurations"
+                    + " WHERE name = ?")) {
+                delete.setString(1, name);
+                return delete.executeUpdate() == 1;
+            }
+        });
+    }
+
     /** The agent configuration of this name, if the store has it. */
     public Optional<StoredAgentConfiguration> findAgent(String name) {
         return database.read("read the agent configuration " + name,

@@ -40,6 +40,21 @@ record HandedBackRuns(Database database, StoreSession session, RunRows rows) {
                 });
     }
 
+    /** See {@link RunStore#takeOver}. */
+    boolean takeOver(String runId, Instant at) {
+        return database.writeIf("take over the decided run " + runId + " to carry out its decision here",
+                ChangeKind.RUN, Boolean::booleanValue, connection -> {
+                    // The epoch grows, so that whatever held the run before writes nothing more for it.
+                    try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET owner = :owner,"
+                            + " updated_at = :at, epoch = epoch + 1 WHERE id = :runId AND status = :running"
+                            + " AND claimed_decision IS NOT NULL AND owner IS NULL AND worker_id IS NULL"
+                            + " AND outcome_unknown IS NULL")) {
+                        return update.set("owner", session.id()).set("at", at).set("runId", runId)
+                                .set("running", RunStatus.RUNNING.code()).executeUpdate() == 1;
+                    }
+                });
+    }
+
     /** See {@link RunStore#handedBack}. */
     List<StoredRun> list() {
         return database.read("list the decided runs that wait for a process to carry them out", connection -> {

@@ -190,6 +190,11 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     }
 
     @Override
+    public Optional<StoredRun> takeOver(String runId, Instant at) {
+        return handedBack.takeOver(runId, at) ? find(runId) : Optional.empty();
+    }
+
+    @Override
     public List<StoredRun> handedBack() {
         return handedBack.list();
     }

@@ -116,6 +116,11 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
+    public Optional<StoredRun> takeOver(String runId, Instant at) {
+        return runs.takeOver(runId, at);
+    }
+
+    @Override
     public List<StoredRun> handedBack() {
         return runs.handedBack();
     }

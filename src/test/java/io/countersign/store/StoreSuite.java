@@ -953,6 +953,18 @@ abstract class StoreSuite extends StoreFixture {
         }
 
         @Test
+        void aRemovedAgentIsGoneAndRemovingItAgainSaysSo() {
+            store.configurations().saveModel(full);
+            store.configurations().saveAgent(agent);
+
+            assertThat(store.configurations().removeAgent("triage")).isTrue();
+
+            assertThat(store.configurations().findAgent("triage")).isEmpty();
+            assertThat(store.configurations().removeAgent("triage")).isFalse();
+            assertThat(store.configurations().findModel("gpt-eu")).contains(full);
+        }
+
+        @Test
         void aStoreHasAgentsOnceOneIsSaved() {
             boolean before = store.configurations().hasAgents();
             store.configurations().saveModel(full);
@@ -1895,6 +1907,26 @@ abstract class StoreSuite extends StoreFixture {
                 assertThatThrownBy(() -> store.runs().handBack(lease, later))
                         .isInstanceOf(RunTakenOverException.class).hasMessageContaining("not driven by this process");
             }
+        }
+
+        @Test
+        void theProcessThatAloneCanCarryOutAHandedBackDecisionTakesThatRunOverOnce() {
+            DecisionRecord decision = claimed(store.runs(), "r1");
+            RunLease lease = store.runs().find("r1").orElseThrow().lease();
+            store.runs().handBack(lease, later);
+
+            try (Store gateway = open()) {
+                StoredRun taken = gateway.runs().takeOver("r1", later).orElseThrow();
+
+                assertThat(taken.lastDecision()).isEqualTo(decision);
+                assertThat(taken.lease().epoch()).isGreaterThan(lease.epoch());
+                assertThat(gateway.runs().handedBack()).isEmpty();
+                assertThat(store.runs().takeOver("r1", later)).isEmpty();
+                assertThat(store.runs().reconcile(later)).isEmpty();
+                gateway.runs().release(taken.lease(), taken.pausedState(), later);
+            }
+            assertThat(store.runs().find("r1").orElseThrow().status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+            assertThat(store.runs().takeOver("r1", later)).isEmpty();
         }
 
         @Test

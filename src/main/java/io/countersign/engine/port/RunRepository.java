@@ -95,6 +95,15 @@ public interface RunRepository {
      */
     void handBack(RunLease lease, Instant at);
 
+    /**
+     * Takes over one run {@linkplain #handBack handed back}, to carry out its committed decision here: the run is
+     * this process's under a new epoch, as after {@link #reconcile}. For the process that alone can carry it out,
+     * such as the gateway that holds the host connection of a gateway run.
+     *
+     * @return the run under its new lease; empty when it is not handed back (any more)
+     */
+    Optional<StoredRun> takeOver(String runId, Instant at);
+
     /** The runs {@linkplain #handBack handed back} and not taken over since, oldest first. */
     List<StoredRun> handedBack();
 

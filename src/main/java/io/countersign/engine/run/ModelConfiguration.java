@@ -25,6 +25,22 @@ public record ModelConfiguration(String name, String provider, String model, Str
         }
     }
 
+    /**
+     * The provider of a gateway profile's "model": the MCP host connected to the gateway, which asks for the calls.
+     * Only the gateway holding that host's connection carries out the decisions of its runs.
+     */
+    public static final String GATEWAY_PROVIDER = "gateway";
+
+    /** A gateway profile's stand-in for a model: the connected MCP host, in the given trust zone. */
+    public static ModelConfiguration gateway(String name, TrustZone zone) {
+        return new ModelConfiguration(name, GATEWAY_PROVIDER, "mcp-host", null, zone, null, null, null, null);
+    }
+
+    /** True when an MCP host connected to a gateway asks for this configuration's calls. */
+    public boolean hostDriven() {
+        return GATEWAY_PROVIDER.equals(provider);
+    }
+
     /** A configuration for a scripted (replayed) model, which runs locally. */
     public static ModelConfiguration scripted(String name) {
         return new ModelConfiguration(name, "scripted", name, null, TrustZone.LOCAL, null, null, null, null);

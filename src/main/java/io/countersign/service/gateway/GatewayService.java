@@ -1,0 +1,123 @@
+package io.countersign.service.gateway;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.access.ToolAccessDecision;
+import io.countersign.engine.access.ToolAccessPolicy;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.service.AgentDirectory;
+import io.countersign.service.HostRunDecisions;
+import io.countersign.service.ServerConnections;
+import io.countersign.store.ChangeKind;
+import io.countersign.store.Store;
+import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Countersign as an MCP gateway: the tools a profile offers a host, through the access gates, and one run per
+ * host connection, driven by the same tool loop, rules, cards and journal as a run of an agent.
+ */
+public final class GatewayService {
+    private final Store store;
+    private final ToolRegistry registry;
+    private final InvocationRules rules;
+    private final ServerConnections connections;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final Locale locale;
+    private final ToolAccessPolicy access;
+    private final AgentDirectory agents;
+
+    public GatewayService(Store store, ToolRegistry registry, InvocationRules rules, ServerConnections connections,
+                          Clock clock, IdGenerator ids, Locale locale) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        this.locale = Objects.requireNonNull(locale, "locale");
+        this.access = new ToolAccessPolicy(registry, store.settings(), store.events().forRunLoop(), clock, ids);
+        this.agents = new AgentDirectory(store.configurations());
+    }
+
+    /** See {@link HostRunDecisions#profile}. */
+    public HostRunDecisions.Profiled profile(Actor actor, String name) {
+        return decisions(loop(new HostTurns())).profile(actor, name);
+    }
+
+    /**
+     * The tools the profile offers now, through the five access gates, recording a {@code tool_denied} event for
+     * each refused one; a host sees them under the names and schemas their servers give.
+     */
+    public List<Tool> offered(HostRunDecisions.Profiled profiled) {
+        return access.filterOfferable(candidates(profiled.profile()), profiled.profile(), profiled.actor()).stream()
+                .map(registry::find).flatMap(java.util.Optional::stream).toList();
+    }
+
+    /** The names {@link #offered} would give now, recording nothing: to tell whether they changed. */
+    public List<String> offerable(HostRunDecisions.Profiled profiled) {
+        return access.explain(candidates(profiled.profile()), profiled.profile(), profiled.actor()).stream()
+                .filter(ToolAccessDecision::permitted).map(ToolAccessDecision::toolName).toList();
+    }
+
+    /** A host connected: its calls will run as one run of the profile, started by its first call. */
+    public GatewaySession connect(HostRunDecisions.Profiled profiled, String host) {
+        HostTurns turns = new HostTurns();
+        ToolLoop loop = loop(turns);
+        return new GatewaySession(profiled.actor(), profiled.profile(), host, turns, loop, decisions(loop),
+                store.runs(), clock, ids, locale);
+    }
+
+    /** Tells the listener of every change of the store's settings (records, declarations, tool settings). */
+    public AutoCloseable onSettingsChange(Runnable listener) {
+        return store.changes().subscribe(kind -> {
+            if (kind != ChangeKind.RUN && kind != ChangeKind.DECISION) {
+                listener.run();
+            }
+        });
+    }
+
+    /** Tells the listener of every change of runs and decisions. */
+    public AutoCloseable onRunChange(Runnable listener) {
+        return store.changes().subscribe(kind -> {
+            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                listener.run();
+            }
+        });
+    }
+
+    private List<String> candidates(AgentConfiguration profile) {
+        Set<String> names = new LinkedHashSet<>();
+        for (Tool tool : registry.tools()) {
+            if (GatewaySession.candidate(profile, tool)) {
+                names.add(tool.name());
+            }
+        }
+        names.addAll(profile.allowedTools());
+        return List.copyOf(names);
+    }
+
+    private ToolLoop loop(HostTurns turns) {
+        return ToolLoop.builder(registry, turns)
+                .settings(store.settings())
+                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .events(store.events().forRunLoop())
+                .clock(clock)
+                .ids(ids)
+                .build();
+    }
+
+    private HostRunDecisions decisions(ToolLoop loop) {
+        return new HostRunDecisions(store.runs(), agents, store.users(), loop, registry, store.servers(), connections,
+                clock);
+    }
+}

@@ -1,0 +1,94 @@
+package io.countersign.service.gateway;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.port.TokenUsage;
+import io.countersign.engine.port.ToolCall;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The "model" of a gateway run: the MCP host. Each round hands the loop the host's next {@code tools/call} as a
+ * turn of one call, and the round after it answers that call from the transcript, so every call goes through the
+ * loop's approval scan, access gates, invocation rules and journal exactly as a model's would. When the host has
+ * gone, the turn is a final answer and the run completes.
+ */
+final class HostTurns implements ChatModel {
+    private static final String GONE = "The MCP host disconnected.";
+
+    /** A host's call and where its answer goes. */
+    record HostCall(ToolCall call, CompletableFuture<HostAnswer> answer) {
+    }
+
+    private final LinkedBlockingQueue<HostCall> calls = new LinkedBlockingQueue<>();
+    private final AtomicLong ids = new AtomicLong();
+    private volatile HostCall current;
+    private volatile boolean gone;
+
+    /** Queues a host's call for the loop's next round; the future completes with what the call came to. */
+    CompletableFuture<HostAnswer> submit(String toolName, ObjectNode arguments) {
+        HostCall call = new HostCall(new ToolCall("host-" + ids.incrementAndGet(), toolName, arguments),
+                new CompletableFuture<>());
+        if (gone) {
+            call.answer().completeExceptionally(new IllegalStateException("the host's connection is closed"));
+        } else {
+            calls.add(call);
+        }
+        return call.answer();
+    }
+
+    /** The host disconnected: the run's next turn ends it, and a call still open is abandoned. */
+    void hostGone() {
+        gone = true;
+        HostCall open = current;
+        if (open != null) {
+            open.answer().completeExceptionally(new IllegalStateException("the host disconnected"));
+        }
+        for (HostCall queued; (queued = calls.poll()) != null; ) {
+            queued.answer().completeExceptionally(new IllegalStateException("the host disconnected"));
+        }
+    }
+
+    boolean hostConnected() {
+        return !gone;
+    }
+
+    @Override
+    public AssistantTurn complete(ChatRequest request) {
+        answerCurrent(request.messages());
+        try {
+            while (!gone) {
+                HostCall next = calls.poll(200, TimeUnit.MILLISECONDS);
+                if (next != null) {
+                    current = next;
+                    return new AssistantTurn("", List.of(next.call()), TokenUsage.NONE);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return new AssistantTurn(GONE, List.of(), TokenUsage.NONE);
+    }
+
+    /** The transcript's answer to the call handed out last, passed on to the host. */
+    private void answerCurrent(List<ChatMessage> messages) {
+        HostCall open = current;
+        if (open == null) {
+            return;
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            ChatMessage message = messages.get(i);
+            if (message.role() == ChatMessage.Role.TOOL && open.call().id().equals(message.toolCallId())) {
+                current = null;
+                open.answer().complete(HostAnswer.of(message.content()));
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.countersign.tools.gateway;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.tool.Tool;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Port: what the MCP server side of the gateway serves a host from. The tools a profile offers through the access
+ * gates, and one connection per host whose calls go through the approval rule, the invocation rules and the cards.
+ */
+public interface GatewayBackend {
+
+    /** The tools offered now, each refused one recorded as a {@code tool_denied} event. */
+    List<Tool> offered();
+
+    /** The names {@link #offered} would give now, recording nothing. */
+    List<String> offerable();
+
+    /** A host connected, telling who it is ({@code clientInfo}'s name and version). */
+    Connection connect(String host);
+
+    /** Tells the listener when the offered tools may have changed: a server record or a setting changed. */
+    AutoCloseable onToolsChange(Runnable listener);
+
+    /** One host's connection; closing it says the host went away. */
+    interface Connection extends AutoCloseable {
+        /**
+         * Carries out a host's call of a tool (by its registry name) and waits for what it came to.
+         *
+         * @param progress told every {@code every} while the call waits for a person
+         */
+        Answer call(String toolName, ObjectNode arguments, Duration every, Consumer<String> progress)
+                throws InterruptedException;
+
+        @Override
+        void close();
+    }
+
+    /** A call's result text; {@code error} for a refusal, a denial or a failure. */
+    record Answer(String text, boolean error) {
+    }
+}

@@ -1,0 +1,236 @@
+package io.countersign.tools.gateway;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Json;
+import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.Tool;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The gateway's MCP server side, on the official MCP Java SDK: it offers the host the tools of the fronted servers
+ * under the names and schemas those servers give (prefixed with the server's name only where two servers use the
+ * same name), sends {@code notifications/tools/list_changed} when the offered set changes, and hands every
+ * {@code tools/call} to the {@link GatewayBackend}, sending progress notifications while a call waits for a person.
+ */
+public final class McpGateway implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(McpGateway.class.getName());
+    private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
+    };
+
+    private final GatewayBackend backend;
+    private final Duration progressEvery;
+    private final Map<String, GatewayBackend.Connection> connections = new ConcurrentHashMap<>();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "countersign-gateway-tools");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private McpSyncServer server;
+    private CoalescedListChanges transport;
+    private AutoCloseable subscription;
+    /** Host-visible name → registry name, as offered last; guarded by this. */
+    private Map<String, String> offered = Map.of();
+
+    private McpGateway(GatewayBackend backend, Duration progressEvery) {
+        this.backend = backend;
+        this.progressEvery = progressEvery;
+    }
+
+    /**
+     * Serves the backend over stdio: the host started this process as its server command. Returns once the
+     * server answers; {@link #awaitClosed()} waits until the host closes standard input.
+     *
+     * @param progressEvery how often a call that waits for a person tells the host it is still alive
+     */
+    public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
+        McpGateway gateway = new McpGateway(backend, progressEvery);
+        InputStream watched = new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                return ended(super.read());
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                return ended(super.read(buffer, offset, length));
+            }
+
+            private int ended(int read) {
+                if (read < 0) {
+                    gateway.hostGone();
+                }
+                return read;
+            }
+        };
+        gateway.start(new CoalescedListChanges(new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
+                watched, out)));
+        return gateway;
+    }
+
+    private void start(CoalescedListChanges transport) {
+        this.transport = transport;
+        server = McpServer.sync(transport)
+                .serverInfo("countersign-gateway", ProjectVersion.current())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .validateToolInputs(false)
+                .build();
+        syncTools(true);
+        subscription = backend.onToolsChange(() -> syncTools(false));
+        // A server's tools arrive when it has connected, and leave when it stops: no setting says so.
+        poll.scheduleWithFixedDelay(this::followTools, 1, 1, TimeUnit.SECONDS);
+    }
+
+    private void followTools() {
+        try {
+            syncTools(false);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the gateway could not bring its tools list up to date: " + e.getMessage(), e);
+        }
+    }
+
+    /** Offers the tools the backend offers now; tells the host when they changed. */
+    private synchronized void syncTools(boolean first) {
+        if (closed.getCount() == 0) {
+            return;
+        }
+        if (!first && List.copyOf(offered.values()).equals(backend.offerable())) {
+            return;
+        }
+        List<Tool> tools = backend.offered();
+        Map<String, String> next = hostNames(tools);
+        Map<String, Tool> byName = new HashMap<>();
+        tools.forEach(tool -> byName.put(tool.name(), tool));
+        transport.hold();
+        try {
+            for (String name : offered.keySet()) {
+                server.removeTool(name);
+            }
+            next.forEach((hostName, registryName) -> server.addTool(specification(hostName,
+                    byName.get(registryName))));
+            offered = next;
+        } finally {
+            transport.release(!first);
+        }
+    }
+
+    /** The name a host sees for each offered tool: the server's own, unless two offered tools share it. */
+    private static Map<String, String> hostNames(List<Tool> tools) {
+        Map<String, Integer> uses = new HashMap<>();
+        Map<String, String> own = new LinkedHashMap<>();
+        for (Tool tool : tools) {
+            String shortName = ownName(tool);
+            own.put(tool.name(), shortName);
+            uses.merge(shortName, 1, Integer::sum);
+        }
+        Map<String, String> names = new LinkedHashMap<>();
+        own.forEach((registryName, shortName) -> names.put(uses.get(shortName) == 1 ? shortName : registryName,
+                registryName));
+        return names;
+    }
+
+    private static String ownName(Tool tool) {
+        return tool instanceof RemoteTool remote && tool.name().startsWith(remote.serverName() + ".")
+                ? tool.name().substring(remote.serverName().length() + 1) : tool.name();
+    }
+
+    private McpServerFeatures.SyncToolSpecification specification(String hostName, Tool tool) {
+        McpSchema.Tool described = McpSchema.Tool.builder().name(hostName).description(tool.description())
+                .inputSchema(Json.mapper().convertValue(tool.argumentSchema(), OBJECT)).build();
+        return McpServerFeatures.SyncToolSpecification.builder().tool(described)
+                .callHandler((exchange, request) -> call(exchange, tool.name(), request)).build();
+    }
+
+    private McpSchema.CallToolResult call(McpSyncServerExchange exchange, String registryName,
+                                          McpSchema.CallToolRequest request) {
+        ObjectNode arguments = Json.mapper().valueToTree(request.arguments() == null ? Map.of()
+                : request.arguments());
+        Object token = request.meta() == null ? null : request.meta().get("progressToken");
+        AtomicInteger step = new AtomicInteger();
+        try {
+            GatewayBackend.Answer answer = connection(exchange).call(registryName, arguments, progressEvery,
+                    message -> {
+                        if (token != null) {
+                            exchange.progressNotification(new McpSchema.ProgressNotification(token,
+                                    step.incrementAndGet(), null, message));
+                        }
+                    });
+            return McpSchema.CallToolResult.builder().addTextContent(answer.text()).isError(answer.error())
+                    .build();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failure("Error: the gateway stopped before the call was answered");
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", e);
+            return failure("Error: " + e.getMessage());
+        }
+    }
+
+    private static McpSchema.CallToolResult failure(String text) {
+        return McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();
+    }
+
+    private GatewayBackend.Connection connection(McpSyncServerExchange exchange) {
+        String session = exchange.sessionId() == null ? "stdio" : exchange.sessionId();
+        return connections.computeIfAbsent(session, ignored -> {
+            McpSchema.Implementation client = exchange.getClientInfo();
+            return backend.connect(client == null ? "(unnamed host)" : client.name() + " " + client.version());
+        });
+    }
+
+    /**
+     * The host closed the connection, or stopped this server: its run ends, and a card still waiting takes no
+     * decision.
+     */
+    public void hostGone() {
+        connections.values().forEach(GatewayBackend.Connection::close);
+        connections.clear();
+        closed.countDown();
+    }
+
+    /** Waits until the host closed the connection. */
+    public void awaitClosed() throws InterruptedException {
+        closed.await();
+    }
+
+    @Override
+    public void close() {
+        hostGone();
+        poll.shutdownNow();
+        try {
+            if (subscription != null) {
+                subscription.close();
+            }
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "closing the change subscription failed", e);
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+}
