@@ -58,7 +58,7 @@ class LiveRolesTest {
 
         admin.users().setRoles(admin.localUser(), "maria", Set.of(Role.SUPERVISOR));
         await(() -> !sidebar(robot).contains(Section.INBOX));
-        assertThat(sidebar(robot)).containsExactly(Section.RUNS, Section.DENIALS);
+        assertThat(sidebar(robot)).containsExactly(Section.RUNS, Section.DENIALS, Section.INSIGHTS);
         await(() -> toastSays(robot, "An admin changed your roles: now supervisor. The sidebar shows what you may"
                 + " use."));
         assertThat(onFx(() -> robot.lookup("#userRoles").queryAs(Label.class).getText())).isEqualTo("supervisor");
