@@ -2,8 +2,6 @@ package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,16 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import io.countersign.tools.mcp.OAuthProtectedServer;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,97 +27,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerOAuthCommandsTest {
     private static final Pattern SIGN_IN = Pattern.compile("open this address in a browser: (\\S+)");
-    private static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     Path folder;
     CommandProcess countersign;
     Path config;
-    private final MockWebServer web = new MockWebServer();
-    private final Set<String> tokens = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger authorizations = new AtomicInteger();
+    private OAuthProtectedServer server;
 
     @BeforeEach
     void start() throws Exception {
         countersign = new CommandProcess(folder, folder.resolve("countersign.db").toString());
         config = Files.createDirectories(folder.resolve("config"));
-        web.setDispatcher(new Dispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest request) {
-                return answer(request);
-            }
-        });
-        web.start();
+        server = OAuthProtectedServer.start();
     }
 
     @AfterEach
     void stop() {
-        web.close();
+        server.close();
     }
 
     private String base() {
-        String url = web.url("/").toString();
-        return url.substring(0, url.length() - 1);
-    }
-
-    private MockResponse answer(RecordedRequest request) {
-        String path = request.getUrl().encodedPath();
-        String body = request.getBody() == null ? "" : request.getBody().string(StandardCharsets.UTF_8);
-        switch (path) {
-            case "/.well-known/oauth-protected-resource/mcp":
-                return json(200, "{\"resource\":\"" + base() + "/mcp\",\"authorization_servers\":[\"" + base()
-                        + "\"]}");
-            case "/.well-known/oauth-authorization-server":
-                return json(200, "{\"issuer\":\"" + base() + "\",\"authorization_endpoint\":\"" + base()
-                        + "/authorize\",\"token_endpoint\":\"" + base() + "/token\",\"registration_endpoint\":\""
-                        + base() + "/register\",\"response_types_supported\":[\"code\"]}");
-            case "/register":
-                return json(201, "{\"client_id\":\"cli-client\",\"token_endpoint_auth_method\":\"none\"}");
-            case "/authorize": {
-                authorizations.incrementAndGet();
-                String redirect = request.getUrl().queryParameter("redirect_uri");
-                String state = request.getUrl().queryParameter("state");
-                return new MockResponse.Builder().code(302).addHeader("Location", redirect + "?code=c1&state="
-                        + state).build();
-            }
-            case "/token": {
-                String token = "token-" + tokens.size();
-                tokens.add(token);
-                return json(200, "{\"access_token\":\"" + token + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
-            }
-            case "/mcp":
-                return mcp(request, body);
-            default:
-                return new MockResponse.Builder().code(404).build();
-        }
-    }
-
-    /** Just enough MCP over Streamable HTTP: the handshake and an empty tool list, for a valid token only. */
-    private MockResponse mcp(RecordedRequest request, String body) {
-        String authorization = request.getHeaders().get("Authorization");
-        if (authorization == null || !tokens.contains(authorization.substring("Bearer ".length()))) {
-            return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer resource_metadata=\""
-                    + base() + "/.well-known/oauth-protected-resource/mcp\"").build();
-        }
-        if (!"POST".equals(request.getMethod())) {
-            return new MockResponse.Builder().code(405).build();
-        }
-        try {
-            JsonNode message = JSON.readTree(body);
-            if (!message.has("id")) {
-                return new MockResponse.Builder().code(202).build();
-            }
-            String result = message.path("method").asText().equals("initialize")
-                    ? "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},\"serverInfo\":"
-                    + "{\"name\":\"docs\",\"version\":\"1.0.0\"}}"
-                    : "{\"tools\":[]}";
-            return json(200, "{\"jsonrpc\":\"2.0\",\"id\":" + message.get("id") + ",\"result\":" + result + "}");
-        } catch (Exception e) {
-            return new MockResponse.Builder().code(400).build();
-        }
-    }
-
-    private static MockResponse json(int code, String body) {
-        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+        return server.base();
     }
 
     private static void assertOneLineError(CommandProcess.Result result, int exitCode, String contains) {
@@ -182,6 +104,6 @@ class ServerOAuthCommandsTest {
         CommandProcess.Result tested = countersign.start(environment, "servers", "test", "docs").await();
         assertThat(tested.exitCode()).as(tested.err()).isZero();
         assertThat(tested.json().path("oauthTokensIn").asText()).contains(file.toString(), "0600");
-        assertThat(authorizations).as("the stored token was used: no second sign-in").hasValue(1);
+        assertThat(server.authorizations()).as("the stored token was used: no second sign-in").hasValue(1);
     }
 }
