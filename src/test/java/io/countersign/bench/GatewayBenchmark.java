@@ -70,6 +70,9 @@ public final class GatewayBenchmark {
                     directMs[turn] = a;
                     gatewayMs[turn] = b;
                 }
+                if ((turn + untimed) % 100 == 99) {
+                    System.out.printf("turn %d: direct %.3f ms, through the gateway %.3f ms%n", turn, a, b);
+                }
             }
             double[] added = new double[timed];
             for (int i = 0; i < timed; i++) {
