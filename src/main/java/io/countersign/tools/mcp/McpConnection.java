@@ -55,8 +55,17 @@ final class McpConnection implements AutoCloseable {
         void reconnected();
     }
 
-    /** A call waiting for its result, and whom its server's questions go to. */
+    /** A call waiting for its result, and whom its server's questions go to; equal only to itself, hashed cheaply. */
     private record OpenCall(ToolCallRequest request, CallDeadline deadline) {
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
     }
 
     private record Session(McpAsyncClient client, Mono<String> gone, AtomicBoolean lost) {
