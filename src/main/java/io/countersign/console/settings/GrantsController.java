@@ -60,11 +60,7 @@ public final class GrantsController implements FxController {
 
     @FXML
     private void initialize() {
-        grantsPane.expandedProperty().addListener((o, was, expanded) -> {
-            if (expanded) {
-                viewModel.load();
-            }
-        });
+        grantsPane.expandedProperty().addListener((o, was, expanded) -> viewModel.setShown(expanded));
         grantTable.setItems(viewModel.grants());
         text(grantAgentColumn, GrantRow::agent);
         text(grantToolColumn, GrantRow::tool);

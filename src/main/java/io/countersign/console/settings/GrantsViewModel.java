@@ -21,6 +21,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.Bindings;
+import javafx.application.Platform;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -44,6 +45,7 @@ public final class GrantsViewModel {
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final BooleanBinding revocable;
+    private AutoCloseable subscription;
 
     public GrantsViewModel(Optional<Grants> service, RunService runs, Actor actor, Executor executor,
                            Messages messages, ZoneId zone) {
@@ -58,6 +60,25 @@ public final class GrantsViewModel {
     }
 
     private record Read(List<Grant> grants, List<String> off, List<AgentSummary> agents) {
+    }
+
+    /**
+     * Reads the grants and follows the runs' changes while {@code shown}: grants are made with decisions, and their
+     * uses grow as calls run. Stops following when it is not shown.
+     */
+    public void setShown(boolean shown) {
+        if (shown && subscription == null) {
+            subscription = runs.onChange(() -> Platform.runLater(this::load));
+            load();
+        } else if (!shown && subscription != null) {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                System.getLogger(GrantsViewModel.class.getName()).log(System.Logger.Level.DEBUG,
+                        "closing the change subscription failed", e);
+            }
+            subscription = null;
+        }
     }
 
     /** Reads the live grants, the agents and which of them have grants switched off. */
@@ -76,12 +97,19 @@ public final class GrantsViewModel {
     private void show(Read read) {
         Set<String> off = Set.copyOf(read.off());
         String previous = selected.get() == null ? null : selected.get().id();
-        grants.setAll(read.grants().stream().map(grant -> GrantRow.of(grant, zone, messages.get("grants.thisRun"),
-                messages.get("grants.live"), off.contains(grant.agent()) ? messages.get("grants.agentOff") : null))
-                .toList());
-        selected.set(grants.stream().filter(row -> row.id().equals(previous)).findFirst().orElse(null));
-        agents.setAll(read.agents().stream().map(agent -> new AgentGrantSwitch(agent.name(),
-                off.contains(agent.name()))).toList());
+        List<GrantRow> rows = read.grants().stream().map(grant -> GrantRow.of(grant, zone,
+                messages.get("grants.thisRun"), messages.get("grants.live"),
+                off.contains(grant.agent()) ? messages.get("grants.agentOff") : null)).toList();
+        // the runs change often; a list that did not change is left as it is, with its selection
+        if (!rows.equals(grants)) {
+            grants.setAll(rows);
+            selected.set(grants.stream().filter(row -> row.id().equals(previous)).findFirst().orElse(null));
+        }
+        List<AgentGrantSwitch> switches = read.agents().stream().map(agent -> new AgentGrantSwitch(agent.name(),
+                off.contains(agent.name()))).toList();
+        if (!switches.equals(agents)) {
+            agents.setAll(switches);
+        }
     }
 
     /** Revokes the selected grant; the loop no longer consults it. */
