@@ -179,6 +179,7 @@ public final class ConsoleLauncher {
     /** The services the console's screens call, over one runtime. */
     public static ConsoleServices servicesOf(CountersignRuntime runtime) {
         return new ConsoleServices(runtime.runs(), runtime.events(), runtime.audit(), runtime.settings(),
-                runtime.users(), runtime.askedInputs(), runtime.decisionStats(), runtime.webhooks());
+                runtime.users(), runtime.askedInputs(), runtime.decisionStats(), runtime.webhooks(),
+                runtime.grants());
     }
 }

@@ -4,21 +4,23 @@ import io.countersign.service.AskedInputs;
 import io.countersign.service.AuditService;
 import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
+import io.countersign.service.Grants;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
 import io.countersign.service.WebhookService;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The use cases the console's screens call: runs for operators; events, the audit chain and how long decisions
- * take for supervisors; tool settings, users and webhooks for admins; the questions servers ask during this
+ * take for supervisors; tool settings, users and webhooks for admins; the standing grants (absent when the store keeps none); the questions servers ask during this
  * process's calls. Each service checks the acting person's roles itself; the console only hides what they may not
  * use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
                                UserService users, AskedInputs asked, DecisionStatsService decisionStats,
-                               WebhookService webhooks) {
+                               WebhookService webhooks, Optional<Grants> grants) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
@@ -28,10 +30,12 @@ public record ConsoleServices(RunService runs, EventService events, AuditService
         Objects.requireNonNull(asked, "asked");
         Objects.requireNonNull(decisionStats, "decisionStats");
         Objects.requireNonNull(webhooks, "webhooks");
+        Objects.requireNonNull(grants, "grants");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
-        return new ConsoleServices(replacement, events, audit, settings, users, asked, decisionStats, webhooks);
+        return new ConsoleServices(replacement, events, audit, settings, users, asked, decisionStats, webhooks,
+                grants);
     }
 }

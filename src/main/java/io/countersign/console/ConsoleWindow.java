@@ -33,6 +33,8 @@ import io.countersign.console.notify.DesktopNotices;
 import io.countersign.console.notify.DesktopNotifier;
 import io.countersign.console.settings.ToolSettingsController;
 import io.countersign.console.settings.ToolSettingsViewModel;
+import io.countersign.console.settings.GrantsController;
+import io.countersign.console.settings.GrantsViewModel;
 import io.countersign.console.settings.WebhooksController;
 import io.countersign.console.settings.WebhooksViewModel;
 import io.countersign.console.timeline.RunsViewModel;
@@ -123,6 +125,8 @@ public final class ConsoleWindow {
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         WebhooksViewModel webhooks = new WebhooksViewModel(context.services().webhooks(), actor, executor, messages);
+        GrantsViewModel grants = new GrantsViewModel(context.services().grants(), service, actor, executor, messages,
+                clock.getZone());
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
                 context.store(), context.theme(), messages, liveClock, connection,
                 new DecisionSending(service, executor, DecisionSending.Delays.fx(), UNDO_TIME));
@@ -147,6 +151,7 @@ public final class ConsoleWindow {
         controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
         controllers.put(WebhooksController.class, () -> new WebhooksController(webhooks, messages));
+        controllers.put(GrantsController.class, () -> new GrantsController(grants, messages));
         PaneWidths paneWidths = new PaneWidths();
         placement.ifPresent(kept -> {
             paneWidths.listProperty().set(kept.listWidth());

@@ -10,9 +10,12 @@ import io.countersign.service.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import javafx.geometry.Orientation;
 import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollBar;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
@@ -57,6 +60,19 @@ class EditCardTest extends DemoConsoleTest {
         });
     }
 
+    /** Whether the card's scroll pane shows its horizontal bar: the edit area is wider than the card. */
+    private static boolean horizontalScrollShown(FxRobot robot) {
+        return onFx(() -> {
+            Parent parent = robot.lookup(".call-edit").<Node>query().getParent();
+            while (parent != null && !(parent instanceof ScrollPane)) {
+                parent = parent.getParent();
+            }
+            ScrollPane scroll = (ScrollPane) parent;
+            return scroll.getChildrenUnmodifiable().stream().anyMatch(node -> node instanceof ScrollBar bar
+                    && bar.getOrientation() == Orientation.HORIZONTAL && bar.isVisible());
+        });
+    }
+
     private static void typePath(FxRobot robot, String path) {
         scrollTo(robot, pathField(robot));
         robot.clickOn(pathField(robot));
@@ -91,6 +107,7 @@ class EditCardTest extends DemoConsoleTest {
         assertThat(onFx(() -> robot.lookup(".call-edit .diff-line").queryAllAs(Label.class).stream()
                 .map(Label::getText).toList())).anySatisfy(line -> assertThat(line).contains("docs/NOTES.md"));
         scrollTo(robot, robot.lookup(".call-edit").query());
+        assertThat(horizontalScrollShown(robot)).as("a horizontal scroll bar on the card at 1024 px").isFalse();
         Path shot = ScreenshotWriter.write(window.scene(), "approval-card-edit-1024x700-"
                 + theme.name().toLowerCase(Locale.ROOT));
         assertThat(Files.size(shot)).isGreaterThan(10_000);

@@ -6,6 +6,7 @@ import io.countersign.service.EventService;
 import io.countersign.service.RunService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
+import io.countersign.service.Grants;
 import io.countersign.service.WebhookService;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -32,7 +33,8 @@ final class FxThreadGuard {
                 wrap(SettingsService.class, services.settings()),
                 wrap(UserService.class, services.users()), services.asked(),
                 wrap(DecisionStatsService.class, services.decisionStats()),
-                wrap(WebhookService.class, services.webhooks()));
+                wrap(WebhookService.class, services.webhooks()),
+                services.grants().map(grants -> wrap(Grants.class, grants)));
     }
 
     private <T> T wrap(Class<T> type, T service) {

@@ -12,6 +12,7 @@ import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -38,7 +39,9 @@ final class PendingCallPane extends VBox {
         Label tool = new Label(call.tool());
         tool.getStyleClass().addAll("call-tool", "mono");
         tool.setMinWidth(Region.USE_PREF_SIZE);
-        HBox badges = new HBox(4);
+        // the badges wrap onto a second line when the card is narrow, so the head never outgrows the card (its Edit
+        // button reads "Cancel edit" while an edit is open)
+        FlowPane badges = new FlowPane(4, 4);
         badges.setAlignment(Pos.CENTER_LEFT);
         if (call.effect() == ToolEffect.WRITE) {
             badges.getChildren().add(new Badge(messages.get("badge.write"), Badge.Kind.WRITE));
