@@ -26,7 +26,8 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule adaptersDoNotReachUpwards = noClasses().that().resideInAnyPackage(
-                    "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..")
+                    "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
+                    "io.countersign.webhook..")
             .should().dependOnClassesThat().resideInAnyPackage("io.countersign.service..",
                     "io.countersign.console..", "io.countersign.cli..", "io.countersign.runtime..",
                     "io.countersign.app..", "javafx..", "picocli..")
@@ -34,7 +35,8 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule storeKnowsNoOtherAdapter = noClasses().that().resideInAPackage("io.countersign.store..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.countersign.model..", "io.countersign.tools..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.countersign.model..", "io.countersign.tools..",
+                    "io.countersign.webhook..")
             .because("the values a store keeps belong to the engine, not to another adapter");
 
     @ArchTest
@@ -48,14 +50,14 @@ class ArchitectureTest {
     static final ArchRule consoleTalksToTheServices = noClasses().that().resideInAPackage("io.countersign.console..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "okhttp3..",
                     "picocli..", "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.cli..", "io.countersign.runtime..", "io.countersign.app..")
+                    "io.countersign.webhook..", "io.countersign.cli..", "io.countersign.runtime..", "io.countersign.app..")
             .because("screens talk to the service layer, never to the store, the adapters or the wiring");
 
     @ArchTest
     static final ArchRule commandLineHasNoScreens = noClasses().that().resideInAPackage("io.countersign.cli..")
             .should().dependOnClassesThat().resideInAnyPackage("javafx..", "java.sql..", "javax.sql..",
                     "okhttp3..", "io.countersign.console..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.app..")
+                    "io.countersign.webhook..", "io.countersign.app..")
             .because("commands call the use cases over the wiring; only the top (app) starts the console");
 
     @ArchTest
