@@ -18,18 +18,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The real MCP peers of the integration tests: the reference servers and the client conformance suite from the
- * npm registry, installed once into a cache folder and run with the {@code node} found on the PATH.
+ * The real MCP peers of the integration tests: the reference servers, the client conformance suite and the
+ * reference Inspector (a host) from the npm registry, installed once into a cache folder and run with the
+ * {@code node} found on the PATH.
  *
  * <p>The cache folder is {@code ~/.cache/countersign-mcp}, or the system property {@code countersign.mcp.cache},
  * or the environment variable {@code COUNTERSIGN_MCP_CACHE}; the servers go to its {@code servers} folder, the suite
- * to its {@code conformance} folder. Without node and npm the tests fail and say what to install: they are never
- * skipped.
+ * to its {@code conformance} folder, the Inspector to its {@code hosts} folder. Without node and npm the tests fail
+ * and say what to install: they are never skipped.
  */
 public final class McpPeers {
     public static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
     public static final String EVERYTHING = "@modelcontextprotocol/server-everything";
     static final String CONFORMANCE = "@modelcontextprotocol/conformance";
+    public static final String INSPECTOR = "@modelcontextprotocol/inspector";
     static final int MIN_NODE_MAJOR = 20;
     /** The reference servers, pinned; both run on Node 20. */
     private static final Installation SERVERS = new Installation("servers",
@@ -40,10 +42,18 @@ public final class McpPeers {
      */
     private static final Installation SUITE = new Installation("conformance",
             Map.of(CONFORMANCE, "0.1.9", "@modelcontextprotocol/sdk", "1.25.1"));
+    /**
+     * The reference Inspector, whose command-line mode is a host: 1.0.3 is the newest whose CLI runs on Node 20
+     * (its package asks for Node 22.7.5 for the web client; 2.x needs Node 22.19); its CLI half and the MCP SDK the
+     * CLI runs on are pinned with it.
+     */
+    private static final Installation HOSTS = new Installation("hosts",
+            Map.of(INSPECTOR, "1.0.3", INSPECTOR + "-cli", "1.0.3", "@modelcontextprotocol/sdk", "1.32.2"));
+    private static final List<Installation> INSTALLATIONS = List.of(SERVERS, SUITE, HOSTS);
     private static final String INSTALL_HINT = "Install Node.js " + MIN_NODE_MAJOR + " or newer with npm (for"
             + " example `apt-get install -y nodejs npm` on Debian or Ubuntu, or from nodejs.org) and make sure `node`"
-            + " and `npm` are on the PATH; the tests then install " + String.join(", ", SERVERS.specs()) + ", "
-            + String.join(", ", SUITE.specs())
+            + " and `npm` are on the PATH; the tests then install "
+            + String.join(", ", INSTALLATIONS.stream().flatMap(installation -> installation.specs().stream()).toList())
             + " from the npm registry into " + cacheFolder() + ".";
     private static final long INSTALL_TIMEOUT_MINUTES = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -78,7 +88,9 @@ public final class McpPeers {
 
     /** The main script of an installed package, such as {@code dist/index.js}. */
     public static String script(String npmPackage, String relativePath) {
-        Installation installation = SERVERS.packages().containsKey(npmPackage) ? SERVERS : SUITE;
+        Installation installation = INSTALLATIONS.stream().filter(each -> each.packages().containsKey(npmPackage))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException(npmPackage + " is not one of the pinned"
+                        + " MCP peers"));
         Path script = modules(installation).resolve(npmPackage).resolve(relativePath);
         if (!Files.isRegularFile(script)) {
             throw new AssertionError("the installed package " + npmPackage + " has no " + relativePath + " at "
