@@ -42,13 +42,12 @@ import org.junit.jupiter.api.io.TempDir;
  * decision taken through the run service of another runtime on the same store, as a console would.
  */
 class GatewayEndToEndTest {
-    private static final String ME = System.getProperty("user.name", "operator");
-    private static final Actor RITA = Actor.of("rita", Role.OPERATOR);
+    private static final Actor RITA = GatewayTestBed.RITA;
 
     @TempDir
     Path folder;
+    private GatewayTestBed bed;
     private Path workspace;
-    private Path db;
     private CountersignRuntime console;
     private McpSyncClient host;
     private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
@@ -56,28 +55,11 @@ class GatewayEndToEndTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        workspace = Files.createDirectories(folder.resolve("workspace")).toRealPath();
-        db = folder.resolve("countersign.db");
-        try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
-            Actor admin = store.users().signedIn(ME);
-            store.users().add(RITA.name(), Set.of(Role.OPERATOR), admin);
-            String filesystem = McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js");
-            store.servers().add(McpServerRecord.stdio("docs", McpPeers.node(),
-                    List.of(filesystem, workspace.toString())), admin);
-            store.servers().add(McpServerRecord.stdio("disk", McpPeers.node(),
-                    List.of(filesystem, workspace.toString())), admin);
-            store.servers().add(McpServerRecord.stdio("everything", McpPeers.node(),
-                    List.of(McpPeers.script(McpPeers.EVERYTHING, "dist/index.js"), "stdio")), admin);
-            store.settings().setServerApprovalBound("docs", false, admin);
-            store.settings().setServerApprovalBound("disk", true, admin);
-            store.settings().setServerApprovalBound("everything", false, admin);
-        }
-        console = CountersignRuntime.open(new StoreLocation.SqliteFile(db), CountersignRuntime.Work.DECIDE,
-                Duration.ofSeconds(30));
-        console.gateway().profiles().add(console.localUser(), "desk", List.of("docs", "disk", "everything"),
-                List.of(), "local", false, null, null);
-        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(javaCommand())
-                .args(gatewayArguments()).build(), McpJsonDefaults.getMapper());
+        bed = new GatewayTestBed(folder);
+        workspace = bed.workspace();
+        console = bed.console();
+        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(
+                GatewayTestBed.javaCommand()).args(bed.gatewayArguments()).build(), McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> System.err.println("gateway: " + line));
         host = McpClient.sync(transport)
                 .clientInfo(new McpSchema.Implementation("gateway-test-host", "1.0"))
@@ -99,8 +81,8 @@ class GatewayEndToEndTest {
         if (host != null) {
             host.closeGracefully();
         }
-        if (console != null) {
-            console.close();
+        if (bed != null) {
+            bed.close();
         }
     }
 
@@ -129,7 +111,7 @@ class GatewayEndToEndTest {
         assertThat(text(echo)).contains("hello");
         assertThat(console.runs().recent(RITA, 5)).anySatisfy(run -> {
             assertThat(run.agent()).isEqualTo("desk");
-            assertThat(run.initiator()).isEqualTo(ME);
+            assertThat(run.initiator()).isEqualTo(GatewayTestBed.ME);
             assertThat(run.prompt()).isEqualTo("MCP host gateway-test-host 1.0");
             assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
         });
@@ -241,18 +223,11 @@ class GatewayEndToEndTest {
     }
 
     private WaitingRun awaitCard() {
-        AtomicInteger polls = new AtomicInteger();
-        await().atMost(30, TimeUnit.SECONDS).until(() -> {
-            polls.incrementAndGet();
-            return !console.runs().inbox(RITA).isEmpty();
-        });
-        return console.runs().inbox(RITA).get(0);
+        return bed.awaitCard();
     }
 
     private static McpSchema.CallToolRequest writeRequest(Path file, String content, String token) {
-        return McpSchema.CallToolRequest.builder("disk.write_file")
-                .arguments(Map.of("path", file.toString(), "content", content))
-                .progressToken(token).build();
+        return GatewayTestBed.writeRequest(file, content, token);
     }
 
     private List<String> toolNames() {
@@ -260,21 +235,6 @@ class GatewayEndToEndTest {
     }
 
     private static String text(McpSchema.CallToolResult result) {
-        return ((McpSchema.TextContent) result.content().get(0)).text();
-    }
-
-    private static String javaCommand() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /** The test class path, with a services file that adds {@link NoSecretFilesRule} to the gateway's rules. */
-    private List<String> gatewayArguments() throws Exception {
-        Path plugin = Files.createDirectories(folder.resolve("rules-plugin/META-INF/services"));
-        Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()), NoSecretFilesRule.class.getName()
-                + "\n");
-        String classpath = folder.resolve("rules-plugin") + java.io.File.pathSeparator
-                + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "io.countersign.app.Main",
-                "--store", db.toString(), "gateway", "--profile", "desk", "--progress-every", "1");
+        return GatewayTestBed.text(result);
     }
 }

@@ -1,0 +1,117 @@
+package io.countersign.tools.gateway;
+
+import static org.awaitility.Awaitility.await;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.engine.invocation.ToolInvocationRule;
+import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.runtime.CountersignRuntime;
+import io.countersign.service.WaitingRun;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import io.countersign.tools.mcp.McpPeers;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the gateway's end-to-end tests stand on: a store whose profile {@code desk} fronts two
+ * {@code server-filesystem} records over one workspace ({@code docs} free, {@code disk} approval-bound) and
+ * {@code server-everything}; a runtime on the same store that decides as a console would; and the command line
+ * that starts {@code countersign gateway} as a child process, with {@link NoSecretFilesRule} among its rules.
+ */
+final class GatewayTestBed implements AutoCloseable {
+    static final String ME = System.getProperty("user.name", "operator");
+    static final Actor RITA = Actor.of("rita", Role.OPERATOR);
+
+    private final Path folder;
+    private final Path workspace;
+    private final Path db;
+    private final CountersignRuntime console;
+
+    GatewayTestBed(Path folder) throws Exception {
+        this.folder = folder;
+        workspace = Files.createDirectories(folder.resolve("workspace")).toRealPath();
+        db = folder.resolve("countersign.db");
+        try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
+            Actor admin = store.users().signedIn(ME);
+            store.users().add(RITA.name(), Set.of(Role.OPERATOR), admin);
+            String filesystem = McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js");
+            store.servers().add(McpServerRecord.stdio("docs", McpPeers.node(),
+                    List.of(filesystem, workspace.toString())), admin);
+            store.servers().add(McpServerRecord.stdio("disk", McpPeers.node(),
+                    List.of(filesystem, workspace.toString())), admin);
+            store.servers().add(McpServerRecord.stdio("everything", McpPeers.node(),
+                    List.of(McpPeers.script(McpPeers.EVERYTHING, "dist/index.js"), "stdio")), admin);
+            store.settings().setServerApprovalBound("docs", false, admin);
+            store.settings().setServerApprovalBound("disk", true, admin);
+            store.settings().setServerApprovalBound("everything", false, admin);
+        }
+        console = CountersignRuntime.open(new StoreLocation.SqliteFile(db), CountersignRuntime.Work.DECIDE,
+                Duration.ofSeconds(30));
+        console.gateway().profiles().add(console.localUser(), "desk", List.of("docs", "disk", "everything"),
+                List.of(), "local", false, null, null);
+    }
+
+    /** The runtime a person decides through, on the gateway's store. */
+    CountersignRuntime console() {
+        return console;
+    }
+
+    /** The folder both filesystem servers serve. */
+    Path workspace() {
+        return workspace;
+    }
+
+    /** The Java executable the tests run on. */
+    static String javaCommand() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * The arguments after {@link #javaCommand()} of {@code countersign gateway --profile desk --progress-every 1}
+     * and {@code extra}: the test class path, with a services file that adds {@link NoSecretFilesRule}.
+     */
+    List<String> gatewayArguments(String... extra) throws Exception {
+        Path plugin = Files.createDirectories(folder.resolve("rules-plugin/META-INF/services"));
+        Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()), NoSecretFilesRule.class.getName()
+                + "\n");
+        String classpath = folder.resolve("rules-plugin") + File.pathSeparator
+                + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> arguments = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                classpath, "io.countersign.app.Main", "--store", db.toString(), "gateway", "--profile", "desk",
+                "--progress-every", "1"));
+        arguments.addAll(List.of(extra));
+        return arguments;
+    }
+
+    /** The first card in Rita's inbox, once there is one. */
+    WaitingRun awaitCard() {
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !console.runs().inbox(RITA).isEmpty());
+        return console.runs().inbox(RITA).get(0);
+    }
+
+    /** A call of the approval-bound {@code disk.write_file}, asking for progress under {@code token}. */
+    static McpSchema.CallToolRequest writeRequest(Path file, String content, String token) {
+        return McpSchema.CallToolRequest.builder("disk.write_file")
+                .arguments(Map.of("path", file.toString(), "content", content))
+                .progressToken(token).build();
+    }
+
+    static String text(McpSchema.CallToolResult result) {
+        return ((McpSchema.TextContent) result.content().get(0)).text();
+    }
+
+    @Override
+    public void close() {
+        console.close();
+    }
+}
