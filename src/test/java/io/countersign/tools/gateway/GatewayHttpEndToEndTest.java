@@ -1,0 +1,280 @@
+package io.countersign.tools.gateway;
+
+import static io.countersign.tools.gateway.GatewayTestBed.RITA;
+import static io.countersign.tools.gateway.GatewayTestBed.text;
+import static io.countersign.tools.gateway.GatewayTestBed.writeRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.runtime.CountersignRuntime;
+import io.countersign.service.DecisionResult;
+import io.countersign.service.WaitingRun;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway over Streamable HTTP with real parts: {@code countersign gateway --listen 127.0.0.1:0} as a child
+ * process in front of the reference filesystem and everything servers, the official SDK's streamable HTTP client
+ * as the host, and a person's decision taken through another runtime on the same store.
+ */
+class GatewayHttpEndToEndTest {
+    private static final Pattern SERVING = Pattern.compile("over (http://\\S+/mcp) as ");
+
+    @TempDir
+    Path folder;
+    private GatewayTestBed bed;
+    private CountersignRuntime console;
+    private Process gateway;
+    private URI url;
+    private final List<String> gatewayErrors = new CopyOnWriteArrayList<>();
+    private final List<McpSyncClient> hosts = new ArrayList<>();
+    private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
+    private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        bed = new GatewayTestBed(folder);
+        console = bed.console();
+        List<String> command = new ArrayList<>(List.of(GatewayTestBed.javaCommand()));
+        command.addAll(bed.gatewayArguments("--listen", "127.0.0.1:0"));
+        gateway = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        CompletableFuture<URI> served = new CompletableFuture<>();
+        Thread errors = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(gateway.getErrorStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    gatewayErrors.add(line);
+                    System.err.println("gateway: " + line);
+                    Matcher serving = SERVING.matcher(line);
+                    if (serving.find()) {
+                        served.complete(URI.create(serving.group(1)));
+                    }
+                }
+            } catch (java.io.IOException e) {
+                served.completeExceptionally(e);
+            }
+            served.completeExceptionally(new AssertionError("the gateway ended without serving: " + gatewayErrors));
+        }, "gateway-stderr");
+        errors.setDaemon(true);
+        errors.start();
+        url = served.get(60, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (McpSyncClient host : hosts) {
+            host.closeGracefully();
+        }
+        if (gateway != null) {
+            gateway.destroy();
+            gateway.waitFor(30, TimeUnit.SECONDS);
+        }
+        if (bed != null) {
+            bed.close();
+        }
+    }
+
+    @Test
+    void printsTheRealPortAndOffersTheToolsOverHttp() {
+        assertThat(url.toString()).matches("http://127\\.0\\.0\\.1:\\d+/mcp").doesNotContain(":0/");
+        McpSyncClient host = host("first-host");
+
+        McpSchema.Tool write = host.listTools().tools().stream().filter(t -> t.name().equals("disk.write_file"))
+                .findFirst().orElseThrow();
+        assertThat(write.inputSchema().get("required")).isEqualTo(List.of("path", "content"));
+    }
+
+    @Test
+    void aReadPassesAndAWriteWaitsAsACardThatWritesOnceWhenApproved() throws Exception {
+        McpSyncClient host = host("first-host");
+        Files.writeString(bed.workspace().resolve("notes.txt"), "ship on Friday");
+        Path plan = bed.workspace().resolve("plan.txt");
+
+        McpSchema.CallToolResult read = host.callTool(new McpSchema.CallToolRequest("docs.read_text_file",
+                Map.of("path", bed.workspace().resolve("notes.txt").toString())));
+        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
+                writeRequest(plan, "step one", "w1")));
+        WaitingRun card = bed.awaitCard();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> !progress.isEmpty());
+
+        assertThat(text(read)).isEqualTo("ship on Friday");
+        assertThat(card.firstTool()).isEqualTo("disk.write_file");
+        assertThat(plan).doesNotExist();
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+        McpSchema.CallToolResult written = write.get(60, TimeUnit.SECONDS);
+        assertThat(written.isError()).isFalse();
+        assertThat(plan).hasContent("step one");
+        assertThat(progress).allSatisfy(note -> assertThat(note.progressToken()).isEqualTo("w1"));
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)))).isNotInstanceOf(DecisionResult.Done.class);
+        Files.writeString(plan, "changed by hand");
+        assertThat(host.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
+                .isError()).isFalse();
+        assertThat(plan).hasContent("changed by hand");
+    }
+
+    @Test
+    void aDenialComesBackAsAnErrorNamingWhoDeclinedIt() throws Exception {
+        McpSyncClient host = host("first-host");
+        Path draft = bed.workspace().resolve("draft.txt");
+        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
+                writeRequest(draft, "half done", "d1")));
+        WaitingRun card = bed.awaitCard();
+
+        console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(new ApprovalDecision.CallVerdict(0, false, "not in the plan")));
+
+        McpSchema.CallToolResult denied = write.get(60, TimeUnit.SECONDS);
+        assertThat(denied.isError()).isTrue();
+        assertThat(text(denied)).isEqualTo("Error: declined by rita: not in the plan. Nothing was executed.");
+        assertThat(draft).doesNotExist();
+    }
+
+    @Test
+    void twoSessionsAreTwoRunsAndDeletingOneEndsOnlyItsRun() throws Exception {
+        McpSyncClient leaving = host("leaving-host");
+        McpSyncClient staying = host("staying-host");
+        Path late = bed.workspace().resolve("late.txt");
+        CompletableFuture.runAsync(() -> {
+            try {
+                leaving.callTool(writeRequest(late, "too late", "g1"));
+            } catch (RuntimeException closed) {
+                // the host itself went away
+            }
+        });
+        WaitingRun card = bed.awaitCard();
+        assertThat(staying.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "here")))
+                .isError()).isFalse();
+        assertThat(console.runs().recent(RITA, 5)).extracting(run -> run.prompt())
+                .contains("MCP host leaving-host 1.0", "MCP host staying-host 1.0");
+
+        // The SDK's client deletes its session (HTTP DELETE) when it closes.
+        leaving.closeGracefully();
+        hosts.remove(leaving);
+
+        await().atMost(20, TimeUnit.SECONDS).until(() -> console.runs().inbox(RITA).isEmpty());
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0))))
+                .isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
+                        refused -> assertThat(refused.decidedBy()).isEqualTo("gateway"));
+        assertThat(console.runs().recent(RITA, 5)).anySatisfy(run -> {
+            assertThat(run.prompt()).isEqualTo("MCP host leaving-host 1.0");
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(run.failure()).contains("host_disconnected");
+        }).anySatisfy(run -> {
+            assertThat(run.prompt()).isEqualTo("MCP host staying-host 1.0");
+            assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+        });
+        assertThat(staying.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
+                .isError()).isFalse();
+        assertThat(late).doesNotExist();
+    }
+
+    @Test
+    void theHttpHostHearsListChangedWhenASettingChanges() {
+        McpSyncClient host = host("first-host");
+        listChanges.clear();
+
+        console.store().settings().setGroupEnabled("everything", false, console.localUser());
+
+        await().atMost(20, TimeUnit.SECONDS).until(() -> !listChanges.isEmpty());
+        assertThat(toolNames(host)).doesNotContain("echo").contains("disk.write_file");
+    }
+
+    @Test
+    void aRequestFromAForeignOriginOrForAnotherHostIsRefused() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"page\",\"version\":\"1\"}}}";
+
+        HttpResponse<String> foreign = http.send(post(initialize).header("Origin", "http://evil.example")
+                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> own = http.send(post(initialize).header("Origin", "http://" + url.getAuthority())
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(foreign.statusCode()).isEqualTo(403);
+        assertThat(own.statusCode()).isEqualTo(200);
+        assertThat(own.headers().firstValue("Mcp-Session-Id")).isPresent();
+        assertThat(console.runs().recent(RITA, 5)).isEmpty();
+    }
+
+    @Test
+    void sigtermEndsEverySessionAsADisconnect() throws Exception {
+        McpSyncClient host = host("first-host");
+        CompletableFuture.runAsync(() -> {
+            try {
+                host.callTool(writeRequest(bed.workspace().resolve("stopped.txt"), "never", "s1"));
+            } catch (RuntimeException closed) {
+                // the gateway went away
+            }
+        });
+        WaitingRun card = bed.awaitCard();
+
+        gateway.destroy();
+
+        assertThat(gateway.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(gateway.exitValue()).isZero();
+        assertThat(console.runs().inbox(RITA)).isEmpty();
+        assertThat(console.runs().recent(RITA, 5)).anySatisfy(run -> {
+            assertThat(run.runId()).isEqualTo(card.runId());
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(run.failure()).contains("host_disconnected");
+        });
+    }
+
+    private HttpRequest.Builder post(String body) {
+        return HttpRequest.newBuilder(url).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    /** A host connected over HTTP, once the fronted servers' tools are all offered. */
+    private McpSyncClient host(String name) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+                .builder("http://" + url.getAuthority()).endpoint(url.getPath()).build();
+        McpSyncClient host = McpClient.sync(transport)
+                .clientInfo(new McpSchema.Implementation(name, "1.0"))
+                .requestTimeout(Duration.ofMinutes(2))
+                .initializationTimeout(Duration.ofMinutes(1))
+                .toolsChangeConsumer(listChanges::add)
+                .progressConsumer(progress::add)
+                .build();
+        host.initialize();
+        hosts.add(host);
+        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().pollDelay(Duration.ofMillis(500))
+                .until(() -> toolNames(host).containsAll(List.of("echo", "docs.read_text_file",
+                        "disk.write_file")));
+        return host;
+    }
+
+    private static List<String> toolNames(McpSyncClient host) {
+        return host.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+    }
+}
