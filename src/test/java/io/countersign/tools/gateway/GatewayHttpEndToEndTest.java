@@ -15,13 +15,10 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +28,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,15 +39,13 @@ import org.junit.jupiter.api.io.TempDir;
  * as the host, and a person's decision taken through another runtime on the same store.
  */
 class GatewayHttpEndToEndTest {
-    private static final Pattern SERVING = Pattern.compile("over (http://\\S+/mcp) as ");
-
     @TempDir
     Path folder;
     private GatewayTestBed bed;
     private CountersignRuntime console;
+    private HttpGatewayProcess listener;
     private Process gateway;
     private URI url;
-    private final List<String> gatewayErrors = new CopyOnWriteArrayList<>();
     private final List<McpSyncClient> hosts = new ArrayList<>();
     private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
     private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
@@ -63,27 +56,9 @@ class GatewayHttpEndToEndTest {
         console = bed.console();
         List<String> command = new ArrayList<>(List.of(GatewayTestBed.javaCommand()));
         command.addAll(bed.gatewayArguments("--listen", "127.0.0.1:0"));
-        gateway = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        CompletableFuture<URI> served = new CompletableFuture<>();
-        Thread errors = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(gateway.getErrorStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    gatewayErrors.add(line);
-                    System.err.println("gateway: " + line);
-                    Matcher serving = SERVING.matcher(line);
-                    if (serving.find()) {
-                        served.complete(URI.create(serving.group(1)));
-                    }
-                }
-            } catch (java.io.IOException e) {
-                served.completeExceptionally(e);
-            }
-            served.completeExceptionally(new AssertionError("the gateway ended without serving: " + gatewayErrors));
-        }, "gateway-stderr");
-        errors.setDaemon(true);
-        errors.start();
-        url = served.get(60, TimeUnit.SECONDS);
+        listener = HttpGatewayProcess.start(command);
+        gateway = listener.process();
+        url = listener.url();
     }
 
     @AfterEach
@@ -91,9 +66,8 @@ class GatewayHttpEndToEndTest {
         for (McpSyncClient host : hosts) {
             host.closeGracefully();
         }
-        if (gateway != null) {
-            gateway.destroy();
-            gateway.waitFor(30, TimeUnit.SECONDS);
+        if (listener != null) {
+            listener.close();
         }
         if (bed != null) {
             bed.close();

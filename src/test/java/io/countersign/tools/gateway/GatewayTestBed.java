@@ -78,16 +78,25 @@ final class GatewayTestBed implements AutoCloseable {
 
     /**
      * The arguments after {@link #javaCommand()} of {@code countersign gateway --profile desk --progress-every 1}
-     * and {@code extra}: the test class path, with a services file that adds {@link NoSecretFilesRule}.
+     * and {@code extra}.
      */
     List<String> gatewayArguments(String... extra) throws Exception {
+        return gatewayArguments(folder, db, "desk", extra);
+    }
+
+    /**
+     * The arguments after {@link #javaCommand()} of {@code countersign --store DB gateway --profile PROFILE
+     * --progress-every 1} and {@code extra}: the test class path, with a services file (in {@code folder}) that adds
+     * {@link NoSecretFilesRule} to the gateway's rules.
+     */
+    static List<String> gatewayArguments(Path folder, Path db, String profile, String... extra) throws Exception {
         Path plugin = Files.createDirectories(folder.resolve("rules-plugin/META-INF/services"));
         Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()), NoSecretFilesRule.class.getName()
                 + "\n");
         String classpath = folder.resolve("rules-plugin") + File.pathSeparator
                 + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> arguments = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                classpath, "io.countersign.app.Main", "--store", db.toString(), "gateway", "--profile", "desk",
+                classpath, "io.countersign.app.Main", "--store", db.toString(), "gateway", "--profile", profile,
                 "--progress-every", "1"));
         arguments.addAll(List.of(extra));
         return arguments;

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
 public final class McpPeers {
     public static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
     public static final String EVERYTHING = "@modelcontextprotocol/server-everything";
-    static final String CONFORMANCE = "@modelcontextprotocol/conformance";
+    public static final String CONFORMANCE = "@modelcontextprotocol/conformance";
     static final int MIN_NODE_MAJOR = 20;
     /** The reference servers, pinned; both run on Node 20. */
     private static final Installation SERVERS = new Installation("servers",
