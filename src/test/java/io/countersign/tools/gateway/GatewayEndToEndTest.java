@@ -4,18 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
-import io.countersign.store.Store;
-import io.countersign.store.StoreLocation;
-import io.countersign.tools.mcp.McpPeers;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
@@ -23,14 +16,10 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,8 +39,7 @@ class GatewayEndToEndTest {
     private Path workspace;
     private CountersignRuntime console;
     private McpSyncClient host;
-    private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
-    private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+    private List<List<McpSchema.Tool>> listChanges;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -61,19 +49,8 @@ class GatewayEndToEndTest {
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(
                 GatewayTestBed.javaCommand()).args(bed.gatewayArguments()).build(), McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> System.err.println("gateway: " + line));
-        host = McpClient.sync(transport)
-                .clientInfo(new McpSchema.Implementation("gateway-test-host", "1.0"))
-                .requestTimeout(Duration.ofMinutes(2))
-                .initializationTimeout(Duration.ofMinutes(1))
-                .toolsChangeConsumer(listChanges::add)
-                .progressConsumer(progress::add)
-                .build();
-        host.initialize();
-        // Each fronted server's tools are offered once it has connected; a later one arrives with list_changed.
-        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().pollDelay(Duration.ofSeconds(2))
-                .until(() -> toolNames().containsAll(List.of("echo",
-                "docs.read_text_file", "disk.write_file")));
-        listChanges.clear();
+        host = bed.connect(transport, "gateway-test-host");
+        listChanges = bed.listChanges();
     }
 
     @AfterEach
@@ -119,51 +96,12 @@ class GatewayEndToEndTest {
 
     @Test
     void aWriteWaitsAsACardAndApprovingItWritesTheFileExactlyOnce() throws Exception {
-        Path plan = workspace.resolve("plan.txt");
-        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
-                writeRequest(plan, "step one", "w1")));
-
-        WaitingRun card = awaitCard();
-        assertThat(card.agent()).isEqualTo("desk");
-        assertThat(card.firstTool()).isEqualTo("disk.write_file");
-        assertThat(console.runs().card(RITA, card.runId()).orElseThrow().pending()).hasSize(1);
-        await().atMost(10, TimeUnit.SECONDS).until(() -> !progress.isEmpty());
-        assertThat(plan).doesNotExist();
-        assertThat(write).isNotDone();
-
-        DecisionResult decided = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
-
-        assertThat(decided).isInstanceOf(DecisionResult.Done.class);
-        McpSchema.CallToolResult result = write.get(60, TimeUnit.SECONDS);
-        assertThat(result.isError()).isFalse();
-        assertThat(plan).hasContent("step one");
-        assertThat(progress).allSatisfy(note -> assertThat(note.progressToken()).isEqualTo("w1"));
-        // a second decision on the same card is refused, and nothing runs twice
-        DecisionResult again = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
-        assertThat(again).isNotInstanceOf(DecisionResult.Done.class);
-        Files.writeString(plan, "changed by hand");
-        assertThat(host.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
-                .isError()).isFalse();
-        assertThat(plan).hasContent("changed by hand");
+        bed.assertAnApprovedWriteRunsOnce(host);
     }
 
     @Test
     void aDenialComesBackAsAnErrorNamingWhoDeclinedIt() throws Exception {
-        Path draft = workspace.resolve("draft.txt");
-        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
-                writeRequest(draft, "half done", "d1")));
-        WaitingRun card = awaitCard();
-
-        console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(new ApprovalDecision.CallVerdict(0, false, "not in the plan")));
-
-        McpSchema.CallToolResult denied = write.get(60, TimeUnit.SECONDS);
-        assertThat(denied.isError()).isTrue();
-        assertThat(text(denied)).isEqualTo("Error: declined by rita: not in the plan. Nothing was executed.");
-        assertThat(draft).doesNotExist();
-        assertThat(console.runs().inbox(RITA)).isEmpty();
+        bed.assertADenialNamesWhoDeclinedIt(host);
     }
 
     @Test
@@ -231,7 +169,7 @@ class GatewayEndToEndTest {
     }
 
     private List<String> toolNames() {
-        return host.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+        return GatewayTestBed.toolNames(host);
     }
 
     private static String text(McpSchema.CallToolResult result) {

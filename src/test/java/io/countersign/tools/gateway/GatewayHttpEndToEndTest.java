@@ -11,7 +11,6 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -21,12 +20,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,8 +44,6 @@ class GatewayHttpEndToEndTest {
     private Process gateway;
     private URI url;
     private final List<McpSyncClient> hosts = new ArrayList<>();
-    private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
-    private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -85,50 +80,25 @@ class GatewayHttpEndToEndTest {
     }
 
     @Test
-    void aReadPassesAndAWriteWaitsAsACardThatWritesOnceWhenApproved() throws Exception {
+    void aReadPassesStraightThrough() throws Exception {
         McpSyncClient host = host("first-host");
         Files.writeString(bed.workspace().resolve("notes.txt"), "ship on Friday");
-        Path plan = bed.workspace().resolve("plan.txt");
 
         McpSchema.CallToolResult read = host.callTool(new McpSchema.CallToolRequest("docs.read_text_file",
                 Map.of("path", bed.workspace().resolve("notes.txt").toString())));
-        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
-                writeRequest(plan, "step one", "w1")));
-        WaitingRun card = bed.awaitCard();
-        await().atMost(10, TimeUnit.SECONDS).until(() -> !progress.isEmpty());
 
+        assertThat(read.isError()).isFalse();
         assertThat(text(read)).isEqualTo("ship on Friday");
-        assertThat(card.firstTool()).isEqualTo("disk.write_file");
-        assertThat(plan).doesNotExist();
-        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
-        McpSchema.CallToolResult written = write.get(60, TimeUnit.SECONDS);
-        assertThat(written.isError()).isFalse();
-        assertThat(plan).hasContent("step one");
-        assertThat(progress).allSatisfy(note -> assertThat(note.progressToken()).isEqualTo("w1"));
-        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isNotInstanceOf(DecisionResult.Done.class);
-        Files.writeString(plan, "changed by hand");
-        assertThat(host.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
-                .isError()).isFalse();
-        assertThat(plan).hasContent("changed by hand");
+    }
+
+    @Test
+    void aWriteWaitsAsACardAndApprovingItWritesTheFileExactlyOnce() throws Exception {
+        bed.assertAnApprovedWriteRunsOnce(host("first-host"));
     }
 
     @Test
     void aDenialComesBackAsAnErrorNamingWhoDeclinedIt() throws Exception {
-        McpSyncClient host = host("first-host");
-        Path draft = bed.workspace().resolve("draft.txt");
-        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
-                writeRequest(draft, "half done", "d1")));
-        WaitingRun card = bed.awaitCard();
-
-        console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(new ApprovalDecision.CallVerdict(0, false, "not in the plan")));
-
-        McpSchema.CallToolResult denied = write.get(60, TimeUnit.SECONDS);
-        assertThat(denied.isError()).isTrue();
-        assertThat(text(denied)).isEqualTo("Error: declined by rita: not in the plan. Nothing was executed.");
-        assertThat(draft).doesNotExist();
+        bed.assertADenialNamesWhoDeclinedIt(host("first-host"));
     }
 
     @Test
@@ -174,12 +144,12 @@ class GatewayHttpEndToEndTest {
     @Test
     void theHttpHostHearsListChangedWhenASettingChanges() {
         McpSyncClient host = host("first-host");
-        listChanges.clear();
+        List<List<McpSchema.Tool>> listChanges = bed.listChanges();
 
         console.store().settings().setGroupEnabled("everything", false, console.localUser());
 
         await().atMost(20, TimeUnit.SECONDS).until(() -> !listChanges.isEmpty());
-        assertThat(toolNames(host)).doesNotContain("echo").contains("disk.write_file");
+        assertThat(GatewayTestBed.toolNames(host)).doesNotContain("echo").contains("disk.write_file");
     }
 
     @Test
@@ -231,24 +201,9 @@ class GatewayHttpEndToEndTest {
 
     /** A host connected over HTTP, once the fronted servers' tools are all offered. */
     private McpSyncClient host(String name) {
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
-                .builder("http://" + url.getAuthority()).endpoint(url.getPath()).build();
-        McpSyncClient host = McpClient.sync(transport)
-                .clientInfo(new McpSchema.Implementation(name, "1.0"))
-                .requestTimeout(Duration.ofMinutes(2))
-                .initializationTimeout(Duration.ofMinutes(1))
-                .toolsChangeConsumer(listChanges::add)
-                .progressConsumer(progress::add)
-                .build();
-        host.initialize();
+        McpSyncClient host = bed.connect(HttpClientStreamableHttpTransport.builder("http://" + url.getAuthority())
+                .endpoint(url.getPath()).build(), name);
         hosts.add(host);
-        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().pollDelay(Duration.ofMillis(500))
-                .until(() -> toolNames(host).containsAll(List.of("echo", "docs.read_text_file",
-                        "disk.write_file")));
         return host;
-    }
-
-    private static List<String> toolNames(McpSyncClient host) {
-        return host.listTools().tools().stream().map(McpSchema.Tool::name).toList();
     }
 }

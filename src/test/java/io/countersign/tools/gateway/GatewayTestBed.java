@@ -1,16 +1,22 @@
 package io.countersign.tools.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.invocation.ToolInvocationRule;
+import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
+import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.File;
 import java.nio.file.Files;
@@ -20,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +44,8 @@ final class GatewayTestBed implements AutoCloseable {
     private final Path workspace;
     private final Path db;
     private final CountersignRuntime console;
+    private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
+    private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
 
     GatewayTestBed(Path folder) throws Exception {
         this.folder = folder;
@@ -100,6 +110,92 @@ final class GatewayTestBed implements AutoCloseable {
                 "--progress-every", "1"));
         arguments.addAll(List.of(extra));
         return arguments;
+    }
+
+    /**
+     * A host on the transport, initialized once the fronted servers' tools are all offered (a later server's
+     * arrive with list_changed). What it hears of list_changed and progress from then on is in
+     * {@link #listChanges()} and {@link #progress()}.
+     */
+    McpSyncClient connect(McpClientTransport transport, String name) {
+        McpSyncClient host = McpClient.sync(transport)
+                .clientInfo(new McpSchema.Implementation(name, "1.0"))
+                .requestTimeout(Duration.ofMinutes(2))
+                .initializationTimeout(Duration.ofMinutes(1))
+                .toolsChangeConsumer(listChanges::add)
+                .progressConsumer(progress::add)
+                .build();
+        host.initialize();
+        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().pollDelay(Duration.ofMillis(500))
+                .until(() -> toolNames(host).containsAll(List.of("echo", "docs.read_text_file",
+                        "disk.write_file")));
+        listChanges.clear();
+        return host;
+    }
+
+    /** The tools/list_changed notifications the hosts heard. */
+    List<List<McpSchema.Tool>> listChanges() {
+        return listChanges;
+    }
+
+    /** The progress notifications the hosts heard. */
+    List<McpSchema.ProgressNotification> progress() {
+        return progress;
+    }
+
+    static List<String> toolNames(McpSyncClient host) {
+        return host.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+    }
+
+    /**
+     * The host's write waits as a card, with progress, until Rita approves it; then it writes the file once, and a
+     * second approval of the same card runs nothing.
+     */
+    void assertAnApprovedWriteRunsOnce(McpSyncClient host) throws Exception {
+        Path plan = workspace.resolve("plan.txt");
+        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
+                writeRequest(plan, "step one", "w1")));
+
+        WaitingRun card = awaitCard();
+        assertThat(card.agent()).isEqualTo("desk");
+        assertThat(card.firstTool()).isEqualTo("disk.write_file");
+        assertThat(console.runs().card(RITA, card.runId()).orElseThrow().pending()).hasSize(1);
+        await().atMost(10, TimeUnit.SECONDS).until(() -> !progress.isEmpty());
+        assertThat(plan).doesNotExist();
+        assertThat(write).isNotDone();
+
+        DecisionResult decided = console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)));
+
+        assertThat(decided).isInstanceOf(DecisionResult.Done.class);
+        McpSchema.CallToolResult result = write.get(60, TimeUnit.SECONDS);
+        assertThat(result.isError()).isFalse();
+        assertThat(plan).hasContent("step one");
+        assertThat(progress).allSatisfy(note -> assertThat(note.progressToken()).isEqualTo("w1"));
+        DecisionResult again = console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)));
+        assertThat(again).isNotInstanceOf(DecisionResult.Done.class);
+        Files.writeString(plan, "changed by hand");
+        assertThat(host.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
+                .isError()).isFalse();
+        assertThat(plan).hasContent("changed by hand");
+    }
+
+    /** Rita denies the host's write: the host gets an error naming her and her reason, and nothing is written. */
+    void assertADenialNamesWhoDeclinedIt(McpSyncClient host) throws Exception {
+        Path draft = workspace.resolve("draft.txt");
+        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
+                writeRequest(draft, "half done", "d1")));
+        WaitingRun card = awaitCard();
+
+        console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(new ApprovalDecision.CallVerdict(0, false, "not in the plan")));
+
+        McpSchema.CallToolResult denied = write.get(60, TimeUnit.SECONDS);
+        assertThat(denied.isError()).isTrue();
+        assertThat(text(denied)).isEqualTo("Error: declined by rita: not in the plan. Nothing was executed.");
+        assertThat(draft).doesNotExist();
+        assertThat(console.runs().inbox(RITA)).isEmpty();
     }
 
     /** The first card in Rita's inbox, once there is one. */
