@@ -153,7 +153,7 @@ class GatewayHttpEndToEndTest {
     }
 
     @Test
-    void aRequestFromAForeignOriginOrForAnotherHostIsRefused() throws Exception {
+    void aRequestFromAForeignOriginIsRefusedAndOneFromTheGatewaysOwnIsServed() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
                 + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"page\",\"version\":\"1\"}}}";
