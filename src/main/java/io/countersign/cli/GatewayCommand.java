@@ -14,12 +14,19 @@ import picocli.CommandLine.Option;
 @Command(name = "gateway", description = "Serve MCP to a host (a desktop assistant, an IDE or terminal agent) in"
         + " front of the MCP servers a gateway profile names: every tool call goes through the same access gates,"
         + " approval rule, invocation rules and cards as a run. Over stdio (the host starts this command as its"
-        + " server); standard output carries MCP only, messages go to standard error. Each host connection is a"
-        + " run of the profile in the inbox, in the name of the person the gateway runs as.",
+        + " server; standard output carries MCP only, messages go to standard error), or over Streamable HTTP"
+        + " with --listen. Each host connection is a run of the profile in the inbox, in the name of the person"
+        + " the gateway runs as.",
         subcommands = GatewayProfileCommands.Profiles.class)
 final class GatewayCommand extends Subcommand {
     @Option(names = "--profile", paramLabel = "NAME", description = "The gateway profile to serve.")
     String profile;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", description = "Serve MCP over Streamable HTTP at"
+            + " http://HOST:PORT/mcp instead of stdio; each MCP session is a run of its own. HOST must be a loopback"
+            + " address (127.0.0.1, [::1], localhost): nothing authenticates an HTTP host. Port 0 picks a free one;"
+            + " the URL is printed on standard error.")
+    String listen;
 
     @Option(names = "--progress-every", paramLabel = "SECONDS", defaultValue = "5", description = "How often a call"
             + " that waits for a person sends the host a progress notification, when the host asked for them"
@@ -40,13 +47,17 @@ final class GatewayCommand extends Subcommand {
             throw CliFailure.usage("gateway needs --profile NAME (or a subcommand: profiles)");
         }
         PrintWriter err = spec.commandLine().getErr();
+        Duration every = Duration.ofSeconds(progressSeconds);
         // The raw descriptors: standard output is the MCP stream, with nothing of ours in it.
-        GatewayWiring.Serving gateway = runtime().gateway().serveStdio(actor(), profile, new FileInputStream(FileDescriptor.in),
-                new FileOutputStream(FileDescriptor.out), Duration.ofSeconds(progressSeconds));
-        err.println("countersign gateway: serving profile " + profile + " over stdio as " + actor().name() + " on "
-                + runtime().describeStore());
+        GatewayWiring.Serving gateway = listen == null
+                ? runtime().gateway().serveStdio(actor(), profile, new FileInputStream(FileDescriptor.in),
+                        new FileOutputStream(FileDescriptor.out), every)
+                : runtime().gateway().serveHttp(actor(), profile, listen, every);
+        err.println("countersign gateway: serving profile " + profile + " over " + gateway.where() + " as "
+                + actor().name() + " on " + runtime().describeStore());
         err.flush();
-        // A host that stops its server sends SIGTERM: its runs end as a disconnect does, before the process exits.
+        // A host that stops its server sends SIGTERM (over HTTP, a person does): the runs end as a disconnect
+        // does, before the process exits.
         try (StopSignals signals = StopSignals.onStop(gateway::hostGone)) {
             gateway.awaitClosed();
         } finally {

@@ -17,6 +17,8 @@ import io.countersign.service.gateway.GatewaySession;
 import io.countersign.service.gateway.HostAnswer;
 import io.countersign.store.Store;
 import io.countersign.tools.gateway.GatewayBackend;
+import io.countersign.tools.gateway.HttpGatewayListener;
+import io.countersign.tools.gateway.ListenAddress;
 import io.countersign.tools.gateway.McpGateway;
 import io.countersign.tools.mcp.RemoteServers;
 import java.io.InputStream;
@@ -76,34 +78,60 @@ public final class GatewayWiring {
     public Serving serveStdio(Actor actor, String profile, InputStream in, OutputStream out,
                               Duration progressEvery) {
         McpGateway served = McpGateway.stdio(backend(gateway.profile(actor, profile)), in, out, progressEvery);
-        return new Serving() {
-            @Override
-            public void awaitClosed() throws InterruptedException {
-                served.awaitClosed();
-            }
-
-            @Override
-            public void hostGone() {
-                served.hostGone();
-            }
-
-            @Override
-            public void close() {
-                served.close();
-            }
-        };
+        return new Served("stdio", served::awaitClosed, served::hostGone, served::close);
     }
 
-    /** A gateway serving a host. */
+    /**
+     * Serves the profile over Streamable HTTP on a loopback address as the person, until stopped; each MCP
+     * session is a host connection and a run of its own.
+     *
+     * @param listen {@code HOST:PORT}, the host a loopback address, port 0 for a free one
+     * @throws IllegalArgumentException when the address is not usable (no port, out of range, unknown host, not
+     *                                  loopback, in use) or the profile does not exist or is not a gateway profile
+     * @throws io.countersign.service.NotPermittedException when the person may not run agents
+     */
+    public Serving serveHttp(Actor actor, String profile, String listen, Duration progressEvery) {
+        ListenAddress address = ListenAddress.parse(listen);
+        HttpGatewayListener served = HttpGatewayListener.start(address, backend(gateway.profile(actor, profile)),
+                progressEvery);
+        return new Served(served.url().toString(), served::awaitClosed, served::hostGone, served::close);
+    }
+
+    /** A gateway serving hosts. */
     public interface Serving extends AutoCloseable {
-        /** Waits until the host closed the connection. */
+        /** Where hosts reach it: {@code stdio}, or the HTTP endpoint's URL with the port really bound. */
+        String where();
+
+        /** Waits until the host closed the connection (over stdio) or the gateway was stopped. */
         void awaitClosed() throws InterruptedException;
 
-        /** Ends the host's connection as if it had closed it: its run ends, a waiting card takes no decision. */
+        /** Ends every host's connection as if it had closed it: their runs end, a waiting card takes no decision. */
         void hostGone();
 
         @Override
         void close();
+    }
+
+    /** Waiting for a gateway to close. */
+    private interface Closing {
+        void await() throws InterruptedException;
+    }
+
+    private record Served(String where, Closing closing, Runnable ending, Runnable closer) implements Serving {
+        @Override
+        public void awaitClosed() throws InterruptedException {
+            closing.await();
+        }
+
+        @Override
+        public void hostGone() {
+            ending.run();
+        }
+
+        @Override
+        public void close() {
+            closer.run();
+        }
     }
 
     private GatewayBackend backend(HostRunDecisions.Profiled profiled) {

@@ -3,20 +3,32 @@ package io.countersign.tools.gateway;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpServerTransportProviderBase;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.List;
 import reactor.core.publisher.Mono;
 
 /**
- * A transport provider that holds back the SDK's {@code notifications/tools/list_changed}, which it sends for every
- * tool added or removed, while the gateway replaces its tools: the host hears one notification per change of the
- * offered set, not one per tool, and does not list the tools again half-way through.
+ * Holds back the SDK's {@code notifications/tools/list_changed}, which it sends for every tool added or removed,
+ * while the gateway replaces its tools: the host hears one notification per change of the offered set, not one per
+ * tool, and does not list the tools again half-way through. It wraps either kind of transport provider: the
+ * single-session one (stdio) and the streamable one (HTTP, a session per host).
  */
-final class CoalescedListChanges implements McpServerTransportProvider {
-    private final McpServerTransportProvider delegate;
+final class CoalescedListChanges {
     private volatile boolean holding;
+    private McpServerTransportProviderBase delegate;
 
-    CoalescedListChanges(McpServerTransportProvider delegate) {
-        this.delegate = delegate;
+    /** The stdio provider, its list_changed held back while {@link #hold} says so. */
+    McpServerTransportProvider around(McpServerTransportProvider provider) {
+        delegate = provider;
+        return new SingleSession(provider);
+    }
+
+    /** The streamable provider, its list_changed held back while {@link #hold} says so. */
+    McpStreamableServerTransportProvider around(McpStreamableServerTransportProvider provider) {
+        delegate = provider;
+        return new Streamable(provider);
     }
 
     /** Holds back list_changed until {@link #release}. */
@@ -32,39 +44,64 @@ final class CoalescedListChanges implements McpServerTransportProvider {
         }
     }
 
-    @Override
-    public void setSessionFactory(McpServerSession.Factory factory) {
-        delegate.setSessionFactory(factory);
+    private boolean held(String method) {
+        return holding && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(method);
     }
 
-    @Override
-    public Mono<Void> notifyClients(String method, Object params) {
-        if (holding && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(method)) {
-            return Mono.empty();
+    /** Everything but the session factory, which each kind of provider types differently. */
+    private abstract class Held<P extends McpServerTransportProviderBase> implements McpServerTransportProviderBase {
+        final P provider;
+
+        Held(P provider) {
+            this.provider = provider;
         }
-        return delegate.notifyClients(method, params);
-    }
 
-    @Override
-    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
-        if (holding && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(method)) {
-            return Mono.empty();
+        @Override
+        public Mono<Void> notifyClients(String method, Object params) {
+            return held(method) ? Mono.empty() : provider.notifyClients(method, params);
         }
-        return delegate.notifyClient(sessionId, method, params);
+
+        @Override
+        public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+            return held(method) ? Mono.empty() : provider.notifyClient(sessionId, method, params);
+        }
+
+        @Override
+        public void close() {
+            provider.close();
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return provider.closeGracefully();
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return provider.protocolVersions();
+        }
     }
 
-    @Override
-    public void close() {
-        delegate.close();
+    private final class SingleSession extends Held<McpServerTransportProvider> implements McpServerTransportProvider {
+        SingleSession(McpServerTransportProvider provider) {
+            super(provider);
+        }
+
+        @Override
+        public void setSessionFactory(McpServerSession.Factory factory) {
+            provider.setSessionFactory(factory);
+        }
     }
 
-    @Override
-    public Mono<Void> closeGracefully() {
-        return delegate.closeGracefully();
-    }
+    private final class Streamable extends Held<McpStreamableServerTransportProvider>
+            implements McpStreamableServerTransportProvider {
+        Streamable(McpStreamableServerTransportProvider provider) {
+            super(provider);
+        }
 
-    @Override
-    public List<String> protocolVersions() {
-        return delegate.protocolVersions();
+        @Override
+        public void setSessionFactory(McpStreamableServerSession.Factory factory) {
+            provider.setSessionFactory(factory);
+        }
     }
 }

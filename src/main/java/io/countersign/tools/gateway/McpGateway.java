@@ -13,6 +13,7 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,8 +52,8 @@ public final class McpGateway implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    private final CoalescedListChanges transport = new CoalescedListChanges();
     private McpSyncServer server;
-    private CoalescedListChanges transport;
     private AutoCloseable subscription;
     /** Host-visible name → registry name, as offered last; guarded by this. */
     private Map<String, String> offered = Map.of();
@@ -88,14 +89,24 @@ public final class McpGateway implements AutoCloseable {
                 return read;
             }
         };
-        gateway.start(new CoalescedListChanges(new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
-                watched, out)));
+        gateway.start(McpServer.sync(gateway.transport.around(new StdioServerTransportProvider(
+                McpJsonDefaults.getMapper(), watched, out))));
         return gateway;
     }
 
-    private void start(CoalescedListChanges transport) {
-        this.transport = transport;
-        server = McpServer.sync(transport)
+    /**
+     * Serves the backend over a streamable HTTP transport, each of its sessions a host connection of its own.
+     * {@link #sessionEnded} ends one; {@link #awaitClosed()} waits until the gateway is stopped.
+     */
+    public static McpGateway streamable(GatewayBackend backend, McpStreamableServerTransportProvider provider,
+                                        Duration progressEvery) {
+        McpGateway gateway = new McpGateway(backend, progressEvery);
+        gateway.start(McpServer.sync(gateway.transport.around(provider)));
+        return gateway;
+    }
+
+    private void start(McpServer.SyncSpecification<?> specification) {
+        server = specification
                 .serverInfo("countersign-gateway", ProjectVersion.current())
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .validateToolInputs(false)
@@ -201,6 +212,17 @@ public final class McpGateway implements AutoCloseable {
             McpSchema.Implementation client = exchange.getClientInfo();
             return backend.connect(client == null ? "(unnamed host)" : client.name() + " " + client.version());
         });
+    }
+
+    /**
+     * One host's session ended (deleted, or gone): its run ends as a disconnect does, the other sessions' runs go
+     * on.
+     */
+    public void sessionEnded(String sessionId) {
+        GatewayBackend.Connection connection = connections.remove(sessionId);
+        if (connection != null) {
+            connection.close();
+        }
     }
 
     /**

@@ -4,18 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
-import io.countersign.store.Store;
-import io.countersign.store.StoreLocation;
-import io.countersign.tools.mcp.McpPeers;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
@@ -23,14 +16,10 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,56 +31,26 @@ import org.junit.jupiter.api.io.TempDir;
  * decision taken through the run service of another runtime on the same store, as a console would.
  */
 class GatewayEndToEndTest {
-    private static final String ME = System.getProperty("user.name", "operator");
-    private static final Actor RITA = Actor.of("rita", Role.OPERATOR);
+    private static final Actor RITA = GatewayTestBed.RITA;
 
     @TempDir
     Path folder;
+    private GatewayTestBed bed;
     private Path workspace;
-    private Path db;
     private CountersignRuntime console;
     private McpSyncClient host;
-    private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
-    private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+    private List<List<McpSchema.Tool>> listChanges;
 
     @BeforeEach
     void setUp() throws Exception {
-        workspace = Files.createDirectories(folder.resolve("workspace")).toRealPath();
-        db = folder.resolve("countersign.db");
-        try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
-            Actor admin = store.users().signedIn(ME);
-            store.users().add(RITA.name(), Set.of(Role.OPERATOR), admin);
-            String filesystem = McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js");
-            store.servers().add(McpServerRecord.stdio("docs", McpPeers.node(),
-                    List.of(filesystem, workspace.toString())), admin);
-            store.servers().add(McpServerRecord.stdio("disk", McpPeers.node(),
-                    List.of(filesystem, workspace.toString())), admin);
-            store.servers().add(McpServerRecord.stdio("everything", McpPeers.node(),
-                    List.of(McpPeers.script(McpPeers.EVERYTHING, "dist/index.js"), "stdio")), admin);
-            store.settings().setServerApprovalBound("docs", false, admin);
-            store.settings().setServerApprovalBound("disk", true, admin);
-            store.settings().setServerApprovalBound("everything", false, admin);
-        }
-        console = CountersignRuntime.open(new StoreLocation.SqliteFile(db), CountersignRuntime.Work.DECIDE,
-                Duration.ofSeconds(30));
-        console.gateway().profiles().add(console.localUser(), "desk", List.of("docs", "disk", "everything"),
-                List.of(), "local", false, null, null);
-        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(javaCommand())
-                .args(gatewayArguments()).build(), McpJsonDefaults.getMapper());
+        bed = new GatewayTestBed(folder);
+        workspace = bed.workspace();
+        console = bed.console();
+        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(
+                GatewayTestBed.javaCommand()).args(bed.gatewayArguments()).build(), McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> System.err.println("gateway: " + line));
-        host = McpClient.sync(transport)
-                .clientInfo(new McpSchema.Implementation("gateway-test-host", "1.0"))
-                .requestTimeout(Duration.ofMinutes(2))
-                .initializationTimeout(Duration.ofMinutes(1))
-                .toolsChangeConsumer(listChanges::add)
-                .progressConsumer(progress::add)
-                .build();
-        host.initialize();
-        // Each fronted server's tools are offered once it has connected; a later one arrives with list_changed.
-        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().pollDelay(Duration.ofSeconds(2))
-                .until(() -> toolNames().containsAll(List.of("echo",
-                "docs.read_text_file", "disk.write_file")));
-        listChanges.clear();
+        host = bed.connect(transport, "gateway-test-host");
+        listChanges = bed.listChanges();
     }
 
     @AfterEach
@@ -99,8 +58,8 @@ class GatewayEndToEndTest {
         if (host != null) {
             host.closeGracefully();
         }
-        if (console != null) {
-            console.close();
+        if (bed != null) {
+            bed.close();
         }
     }
 
@@ -129,7 +88,7 @@ class GatewayEndToEndTest {
         assertThat(text(echo)).contains("hello");
         assertThat(console.runs().recent(RITA, 5)).anySatisfy(run -> {
             assertThat(run.agent()).isEqualTo("desk");
-            assertThat(run.initiator()).isEqualTo(ME);
+            assertThat(run.initiator()).isEqualTo(GatewayTestBed.ME);
             assertThat(run.prompt()).isEqualTo("MCP host gateway-test-host 1.0");
             assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
         });
@@ -137,51 +96,12 @@ class GatewayEndToEndTest {
 
     @Test
     void aWriteWaitsAsACardAndApprovingItWritesTheFileExactlyOnce() throws Exception {
-        Path plan = workspace.resolve("plan.txt");
-        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
-                writeRequest(plan, "step one", "w1")));
-
-        WaitingRun card = awaitCard();
-        assertThat(card.agent()).isEqualTo("desk");
-        assertThat(card.firstTool()).isEqualTo("disk.write_file");
-        assertThat(console.runs().card(RITA, card.runId()).orElseThrow().pending()).hasSize(1);
-        await().atMost(10, TimeUnit.SECONDS).until(() -> !progress.isEmpty());
-        assertThat(plan).doesNotExist();
-        assertThat(write).isNotDone();
-
-        DecisionResult decided = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
-
-        assertThat(decided).isInstanceOf(DecisionResult.Done.class);
-        McpSchema.CallToolResult result = write.get(60, TimeUnit.SECONDS);
-        assertThat(result.isError()).isFalse();
-        assertThat(plan).hasContent("step one");
-        assertThat(progress).allSatisfy(note -> assertThat(note.progressToken()).isEqualTo("w1"));
-        // a second decision on the same card is refused, and nothing runs twice
-        DecisionResult again = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
-        assertThat(again).isNotInstanceOf(DecisionResult.Done.class);
-        Files.writeString(plan, "changed by hand");
-        assertThat(host.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
-                .isError()).isFalse();
-        assertThat(plan).hasContent("changed by hand");
+        bed.assertAnApprovedWriteRunsOnce(host);
     }
 
     @Test
     void aDenialComesBackAsAnErrorNamingWhoDeclinedIt() throws Exception {
-        Path draft = workspace.resolve("draft.txt");
-        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
-                writeRequest(draft, "half done", "d1")));
-        WaitingRun card = awaitCard();
-
-        console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(new ApprovalDecision.CallVerdict(0, false, "not in the plan")));
-
-        McpSchema.CallToolResult denied = write.get(60, TimeUnit.SECONDS);
-        assertThat(denied.isError()).isTrue();
-        assertThat(text(denied)).isEqualTo("Error: declined by rita: not in the plan. Nothing was executed.");
-        assertThat(draft).doesNotExist();
-        assertThat(console.runs().inbox(RITA)).isEmpty();
+        bed.assertADenialNamesWhoDeclinedIt(host);
     }
 
     @Test
@@ -241,40 +161,18 @@ class GatewayEndToEndTest {
     }
 
     private WaitingRun awaitCard() {
-        AtomicInteger polls = new AtomicInteger();
-        await().atMost(30, TimeUnit.SECONDS).until(() -> {
-            polls.incrementAndGet();
-            return !console.runs().inbox(RITA).isEmpty();
-        });
-        return console.runs().inbox(RITA).get(0);
+        return bed.awaitCard();
     }
 
     private static McpSchema.CallToolRequest writeRequest(Path file, String content, String token) {
-        return McpSchema.CallToolRequest.builder("disk.write_file")
-                .arguments(Map.of("path", file.toString(), "content", content))
-                .progressToken(token).build();
+        return GatewayTestBed.writeRequest(file, content, token);
     }
 
     private List<String> toolNames() {
-        return host.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+        return GatewayTestBed.toolNames(host);
     }
 
     private static String text(McpSchema.CallToolResult result) {
-        return ((McpSchema.TextContent) result.content().get(0)).text();
-    }
-
-    private static String javaCommand() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /** The test class path, with a services file that adds {@link NoSecretFilesRule} to the gateway's rules. */
-    private List<String> gatewayArguments() throws Exception {
-        Path plugin = Files.createDirectories(folder.resolve("rules-plugin/META-INF/services"));
-        Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()), NoSecretFilesRule.class.getName()
-                + "\n");
-        String classpath = folder.resolve("rules-plugin") + java.io.File.pathSeparator
-                + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "io.countersign.app.Main",
-                "--store", db.toString(), "gateway", "--profile", "desk", "--progress-every", "1");
+        return GatewayTestBed.text(result);
     }
 }

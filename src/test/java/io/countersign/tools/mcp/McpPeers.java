@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
 public final class McpPeers {
     public static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
     public static final String EVERYTHING = "@modelcontextprotocol/server-everything";
-    static final String CONFORMANCE = "@modelcontextprotocol/conformance";
+    public static final String CONFORMANCE = "@modelcontextprotocol/conformance";
     public static final String INSPECTOR = "@modelcontextprotocol/inspector";
     static final int MIN_NODE_MAJOR = 20;
     /** The reference servers, pinned; both run on Node 20. */

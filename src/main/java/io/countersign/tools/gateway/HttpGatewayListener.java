@@ -1,0 +1,148 @@
+package io.countersign.tools.gateway;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.Inet6Address;
+import java.net.URI;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jetty.ee11.servlet.FilterHolder;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The gateway over Streamable HTTP: the SDK's servlet transport in an embedded Jetty on a loopback address, at
+ * {@code /mcp}. Each MCP session is a host connection of its own; a session the host deletes ends its run as a
+ * disconnect does. Requests whose {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack)
+ * are refused with 403, and so are those whose {@code Host} does not name the loopback address (421).
+ */
+public final class HttpGatewayListener implements AutoCloseable {
+    /** The path the MCP endpoint is served at. */
+    public static final String ENDPOINT = "/mcp";
+    private static final Logger LOG = Logger.getLogger(HttpGatewayListener.class.getName());
+    private static final String SESSION_HEADER = "Mcp-Session-Id";
+
+    private final Server jetty;
+    private final McpGateway gateway;
+    private final URI url;
+
+    private HttpGatewayListener(Server jetty, McpGateway gateway, URI url) {
+        this.jetty = jetty;
+        this.gateway = gateway;
+        this.url = url;
+    }
+
+    /**
+     * Binds the address and serves the backend there until {@link #close}.
+     *
+     * @throws IllegalArgumentException when the port is in use or the address cannot be bound
+     */
+    public static HttpGatewayListener start(ListenAddress address, GatewayBackend backend, Duration progressEvery) {
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost(address.address().getHostAddress());
+        connector.setPort(address.port());
+        jetty.addConnector(connector);
+        try {
+            // Bound first: the allowed Origin and Host name the real port, which port 0 only tells once bound.
+            connector.open();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(bindFailure(address, e), e);
+        }
+        String authority = authority(address, connector.getLocalPort());
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
+                .builder().jsonMapper(McpJsonDefaults.getMapper()).mcpEndpoint(ENDPOINT)
+                .securityValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedOrigins(List.of("http://" + authority, "http://localhost:" + connector.getLocalPort()))
+                        .allowedHosts(List.of(authority, "localhost:" + connector.getLocalPort()))
+                        .build())
+                .build();
+        McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        ServletHolder servlet = new ServletHolder(transport);
+        servlet.setAsyncSupported(true);
+        context.addServlet(servlet, ENDPOINT);
+        FilterHolder sessions = new FilterHolder(new SessionEnds(gateway));
+        sessions.setAsyncSupported(true);
+        context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+        jetty.setHandler(context);
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            gateway.close();
+            throw new IllegalStateException("the gateway's HTTP server did not start: " + e.getMessage(), e);
+        }
+        return new HttpGatewayListener(jetty, gateway, URI.create("http://" + authority + ENDPOINT));
+    }
+
+    private static String bindFailure(ListenAddress address, IOException e) {
+        String where = address.host() + ":" + address.port();
+        Throwable cause = e instanceof BindException ? e : e.getCause();
+        return cause instanceof BindException
+                ? "cannot listen on " + where + ": the port is already in use (port 0 picks a free one)"
+                : "cannot listen on " + where + ": " + e.getMessage();
+    }
+
+    private static String authority(ListenAddress address, int port) {
+        String host = address.address().getHostAddress();
+        return (address.address() instanceof Inet6Address ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** The MCP endpoint's URL, with the port really bound. */
+    public URI url() {
+        return url;
+    }
+
+    /** Waits until the gateway is stopped. */
+    public void awaitClosed() throws InterruptedException {
+        gateway.awaitClosed();
+    }
+
+    /** Ends every open session as a disconnect: their runs end, their waiting cards take no decision. */
+    public void hostGone() {
+        gateway.hostGone();
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "the gateway's HTTP server did not stop cleanly: " + e.getMessage(), e);
+        }
+    }
+
+    /** Tells the gateway when the SDK has deleted a host's session: that host's run ends, no other's. */
+    private record SessionEnds(McpGateway gateway) implements Filter {
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            chain.doFilter(request, response);
+            HttpServletRequest http = (HttpServletRequest) request;
+            String session = http.getHeader(SESSION_HEADER);
+            // The SDK deletes the session before it answers, and answers a deletion it refused with an error.
+            if ("DELETE".equals(http.getMethod()) && session != null
+                    && ((HttpServletResponse) response).getStatus() < 300) {
+                gateway.sessionEnded(session);
+            }
+        }
+    }
+}

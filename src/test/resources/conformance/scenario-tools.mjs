@@ -1,0 +1,100 @@
+// The tools of the MCP conformance suite's server scenarios, over stdio, for the gateway to front: the same
+// names and results as the suite's reference "everything" server (examples/servers/typescript in its
+// repository), which serves HTTP only and is TypeScript. MCP_SDK_DIR names the installed @modelcontextprotocol/sdk.
+import { pathToFileURL } from 'node:url';
+
+const sdk = (path) => import(pathToFileURL(`${process.env.MCP_SDK_DIR}/dist/esm/${path}`).href);
+const { Server } = await sdk('server/index.js');
+const { StdioServerTransport } = await sdk('server/stdio.js');
+const { ListToolsRequestSchema, CallToolRequestSchema } = await sdk('types.js');
+
+const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
+const empty = { type: 'object', properties: {} };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const tools = {
+  test_simple_text: {
+    description: 'Tests simple text content response',
+    call: async () => ({ content: [{ type: 'text', text: 'This is a simple text response for testing.' }] })
+  },
+  test_image_content: {
+    description: 'Tests image content response',
+    call: async () => ({ content: [{ type: 'image', data: IMAGE, mimeType: 'image/png' }] })
+  },
+  test_audio_content: {
+    description: 'Tests audio content response',
+    call: async () => ({ content: [{ type: 'audio', data: AUDIO, mimeType: 'audio/wav' }] })
+  },
+  test_embedded_resource: {
+    description: 'Tests embedded resource content response',
+    call: async () => ({
+      content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain',
+        text: 'This is an embedded resource content.' } }]
+    })
+  },
+  test_multiple_content_types: {
+    description: 'Tests response with multiple content types (text, image, resource)',
+    call: async () => ({
+      content: [
+        { type: 'text', text: 'Multiple content types test:' },
+        { type: 'image', data: IMAGE, mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }) } }
+      ]
+    })
+  },
+  test_tool_with_logging: {
+    description: 'Tests tool that emits log messages during execution',
+    call: async (_args, extra) => {
+      for (const data of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
+        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data } });
+        await sleep(50);
+      }
+      return { content: [{ type: 'text', text: 'Tool with logging executed successfully' }] };
+    }
+  },
+  test_tool_with_progress: {
+    description: 'Tests tool that reports progress notifications',
+    call: async (_args, extra) => {
+      const progressToken = extra._meta?.progressToken ?? 0;
+      for (const progress of [0, 50, 100]) {
+        await extra.sendNotification({ method: 'notifications/progress',
+          params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` } });
+        await sleep(50);
+      }
+      return { content: [{ type: 'text', text: String(progressToken) }] };
+    }
+  },
+  test_error_handling: {
+    description: 'Tests error response handling',
+    call: async () => ({ isError: true,
+      content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }] })
+  },
+  json_schema_2020_12_tool: {
+    description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
+    inputSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false
+    },
+    call: async (args) => ({ content: [{ type: 'text', text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` }] })
+  }
+};
+
+const server = new Server({ name: 'conformance-scenario-tools', version: '1.0.0' },
+  { capabilities: { tools: {}, logging: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: Object.entries(tools).map(([name, tool]) => ({ name, description: tool.description,
+    inputSchema: tool.inputSchema ?? empty }))
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const tool = tools[request.params.name];
+  if (!tool) {
+    return { isError: true, content: [{ type: 'text', text: `unknown tool ${request.params.name}` }] };
+  }
+  return tool.call(request.params.arguments ?? {}, { ...extra, _meta: request.params._meta });
+});
+await server.connect(new StdioServerTransport());
