@@ -134,6 +134,18 @@ class ApprovalCardViewModelTest {
     }
 
     @Test
+    void aCardWhoseGatewayStoppedSaysSoBeforeAnythingElse() {
+        RunCard own = ownFourEyesCard("run-2");
+        ApprovalCardViewModel card = showing(new RunCard(own.runId(), own.status(), own.agent(), own.initiator(),
+                own.waitingSince(), own.prompt(), own.lastModelMessage(), own.digest(), own.pending(), own.refused(),
+                own.input(), own.selfStarted(), own.fourEyes(), own.approvals(),
+                "the gateway holding this host's connection stopped; nothing can be carried out"));
+
+        assertThat(card.session().bannerProperty().get()).isEqualTo(Banner.warning("The gateway holding this"
+                + " host’s connection stopped; nothing can be carried out. A decision ends the run."));
+    }
+
+    @Test
     void ownRunOnAFourEyesAgentWarnsUpFrontAndOnlyDenialsCanBeSent() {
         ApprovalCardViewModel card = showing(ownFourEyesCard("run-2"));
 
