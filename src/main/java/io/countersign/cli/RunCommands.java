@@ -367,7 +367,7 @@ final class RunCommands {
             return CliFailure.usage("no run has the id \"" + notWaiting.runId() + "\"");
         }
         return CliFailure.refused("run " + notWaiting.runId() + " does not wait for this decision: it is "
-                + notWaiting.status().code());
+                + notWaiting.status().code() + (notWaiting.failure() == null ? "" : ": " + notWaiting.failure()));
     }
 
     private static String describe(InputValidation.FieldError error) {

@@ -98,6 +98,9 @@ final class Views {
                 .put("waitingSince", time(card.waitingSince())).put("digest", card.digest())
                 .put("prompt", card.prompt()).put("lastModelMessage", card.lastModelMessage())
                 .put("fourEyes", card.fourEyes());
+        if (card.stranded() != null) {
+            node.put("stranded", card.stranded());
+        }
         ArrayNode pending = node.putArray("pending");
         for (RunCard.PendingCallView call : card.pending()) {
             ObjectNode item = pending.addObject().put("index", call.index()).put("tool", call.tool());

@@ -71,7 +71,9 @@ final class DeadlineFallbacks {
     }
 
     private DeadlineApplied apply(String runId, Instant now) {
-        Optional<StoredRun> found = runs.find(runId).filter(run -> run.status().waiting() && run.pausedState() != null);
+        // A gateway run whose gateway stopped ends instead: no fallback's decision could be carried out for it.
+        Optional<StoredRun> found = HostRunDecisions.endedIfGatewayStopped(runs, runs.find(runId), clock)
+                .filter(run -> run.status().waiting() && run.pausedState() != null);
         Optional<RunDeadline> deadline = deadlines.deadline(runId).filter(due -> !due.due().isAfter(now));
         if (found.isEmpty() || deadline.isEmpty()) {
             return new DeadlineApplied(runId, DeadlineApplied.Outcome.LOST, null);

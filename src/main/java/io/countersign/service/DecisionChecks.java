@@ -113,7 +113,8 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, ServerReco
             if (last != null && last.digest().equals(digest)) {
                 return Optional.of(alreadyDecided(last));
             }
-            return Optional.of(new DecisionResult.NotWaiting(run.runId(), run.status()));
+            return Optional.of(new DecisionResult.NotWaiting(run.runId(), run.status(),
+                    run.status() == RunStatus.FAILED ? run.failureMessage() : null));
         }
         String current = run.pausedState().digest();
         if (!current.equals(digest)) {

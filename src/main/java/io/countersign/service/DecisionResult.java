@@ -94,7 +94,13 @@ public sealed interface DecisionResult {
     record EditRefused(String runId, int index, String rule, String explanation) implements DecisionResult {
     }
 
-    /** The run does not wait for this kind of decision (it finished, or waits for the other kind). */
-    record NotWaiting(String runId, RunStatus status) implements DecisionResult {
+    /**
+     * The run does not wait for this kind of decision (it finished, or waits for the other kind); {@code failure}
+     * is why a failed run ended, null otherwise.
+     */
+    record NotWaiting(String runId, RunStatus status, String failure) implements DecisionResult {
+        public NotWaiting(String runId, RunStatus status) {
+            this(runId, status, null);
+        }
     }
 }

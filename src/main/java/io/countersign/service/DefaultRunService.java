@@ -87,7 +87,7 @@ public final class DefaultRunService implements RunService {
         this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
         this.quorum = new QuorumGate(approvals, ids);
-        this.cards = new RunCards(this.servers, agents, quorum);
+        this.cards = new RunCards(this.servers, agents, quorum, runs);
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
                 clock);
@@ -343,7 +343,7 @@ public final class DefaultRunService implements RunService {
      */
     DecisionChecks.Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
         // Read once for both: the claim checks again, in its transaction, that the card still waits.
-        Optional<StoredRun> found = runs.find(runId);
+        Optional<StoredRun> found = HostRunDecisions.endedIfGatewayStopped(runs, runs.find(runId), clock);
         List<String> notConnected = connectServers(runId, found, answer);
         if (!notConnected.isEmpty()) {
             return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));

@@ -63,6 +63,20 @@ public final class HostRunDecisions {
         return new Profiled(now, profile);
     }
 
+    /**
+     * The run as read; but a gateway run whose gateway stopped as it is once ended here (failed as
+     * {@code gateway_stopped}, nothing executed): whichever process notices first ends it, and a decision on it is
+     * then refused with {@link RunRepository#GATEWAY_STOPPED}.
+     */
+    public static Optional<StoredRun> endedIfGatewayStopped(RunRepository runs, Optional<StoredRun> found,
+                                                            Clock clock) {
+        boolean hosted = found.map(StoredRun::pausedState).map(state -> state.model().hostDriven()).orElse(false);
+        if (hosted && runs.endWithoutGateway(found.get().runId(), clock.instant())) {
+            return runs.find(found.get().runId());
+        }
+        return found;
+    }
+
     /** A gateway profile and the person it serves hosts as. */
     public record Profiled(Actor actor, AgentConfiguration profile) {
     }

@@ -18,11 +18,13 @@ import java.util.Map;
  * @param fourEyes     the agent requires someone other than the initiator to approve
  * @param input        the typed input asked for, on an input pause; {@code null} on an approval pause
  * @param approvals    how many people approving all its calls needs, and who approved it already
+ * @param stranded     why no decision on the card can be carried out (the gateway holding its MCP host's
+ *                     connection stopped), or null; a decision on such a card is refused with it
  */
 public record RunCard(String runId, RunStatus status, String agent, String initiator, Instant waitingSince,
                       String prompt, String lastModelMessage, String digest, List<PendingCallView> pending,
                       List<RefusedCallView> refused, InputRequest input, boolean selfStarted, boolean fourEyes,
-                      ApprovalProgress approvals) {
+                      ApprovalProgress approvals, String stranded) {
     public RunCard {
         pending = List.copyOf(pending);
         refused = List.copyOf(refused);
@@ -34,7 +36,7 @@ public record RunCard(String runId, RunStatus status, String agent, String initi
                    String prompt, String lastModelMessage, String digest, List<PendingCallView> pending,
                    List<RefusedCallView> refused, InputRequest input, boolean selfStarted, boolean fourEyes) {
         this(runId, status, agent, initiator, waitingSince, prompt, lastModelMessage, digest, pending, refused, input,
-                selfStarted, fourEyes, ApprovalProgress.SINGLE);
+                selfStarted, fourEyes, ApprovalProgress.SINGLE, null);
     }
 
     /** A call that waits for a verdict; {@code argumentsJson} is pretty-printed JSON. */

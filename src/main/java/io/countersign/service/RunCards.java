@@ -3,6 +3,7 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.PausedState;
@@ -23,11 +24,13 @@ final class RunCards {
     private final DecisionServers servers;
     private final AgentDirectory agents;
     private final QuorumGate quorum;
+    private final RunRepository runs;
 
-    RunCards(DecisionServers servers, AgentDirectory agents, QuorumGate quorum) {
+    RunCards(DecisionServers servers, AgentDirectory agents, QuorumGate quorum, RunRepository runs) {
         this.servers = Objects.requireNonNull(servers, "servers");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.quorum = Objects.requireNonNull(quorum, "quorum");
+        this.runs = Objects.requireNonNull(runs, "runs");
     }
 
     /** The card of a run that waits with a paused state, as {@code viewer} sees it. */
@@ -45,9 +48,12 @@ final class RunCards {
         boolean fourEyes = configuration.map(AgentConfiguration::fourEyes).orElse(false);
         ApprovalProgress approvals = state.status() != RunStatus.WAITING_FOR_APPROVAL ? ApprovalProgress.SINGLE
                 : configuration.map(agent -> quorum.progress(agent, state)).orElse(ApprovalProgress.SINGLE);
+        // Only a gateway run can be left without the one process that can carry out its decision.
+        String stranded = state.model().hostDriven() && runs.withoutGateway().contains(run.runId())
+                ? RunRepository.GATEWAY_STOPPED : null;
         return new RunCard(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(), run.prompt(),
                 state.lastAssistantMessage(), state.digest(), pending, refused, input,
-                viewer.name().equals(run.initiator()), fourEyes, approvals);
+                viewer.name().equals(run.initiator()), fourEyes, approvals, stranded);
     }
 
     private static RunCard.PendingCallView pending(PendingCall call, ToolFacts facts) {

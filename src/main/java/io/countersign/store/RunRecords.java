@@ -25,27 +25,27 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
     /** The epoch a new run starts with; every take-over grows it. */
     private static final long FIRST_EPOCH = 1;
 
-
-
     /**
      * A running run is driven by this process from the start; a queued one by whichever worker claims it. A running
      * run's record is not made durable on its own (its stretch's outcome is), a queued one's is: the queue is the
-     * only record that it is to run.
+     * only record that it is to run. A {@code hosted} run is a gateway's: this process holds its MCP host's
+     * connection for the run's whole life (migration V21).
      */
     RunLease insert(String runId, String agent, String initiator, String prompt, boolean unattended,
-                    RunStatus status, Instant at) {
+                    RunStatus status, boolean hosted, Instant at) {
         SqlWork<Void> work = connection -> {
             try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO runs (id, agent,"
                     + " initiator, prompt, unattended, status, created_at, updated_at, pause_number, transcript,"
-                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at, epoch) VALUES"
-                    + " (:runId, :agent, :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history, 0, 0,"
-                    + " 0, :owner, :queuedAt, " + FIRST_EPOCH + ")")) {
+                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at, epoch, gateway_session)"
+                    + " VALUES (:runId, :agent, :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history,"
+                    + " 0, 0, 0, :owner, :queuedAt, " + FIRST_EPOCH + ", :gatewaySession)")) {
                 insert.set("runId", runId).set("agent", agent).set("initiator", initiator).set("prompt", prompt)
                         .set("unattended", unattended).set("status", status.code()).set("at", at)
                         .set("history", PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete())
                                 .toString())
                         .set("owner", status == RunStatus.RUNNING ? session.id() : null)
                         .set("queuedAt", status == RunStatus.QUEUED ? at : null)
+                        .set("gatewaySession", hosted ? session.id() : null)
                         .executeUpdate();
             }
             return null;

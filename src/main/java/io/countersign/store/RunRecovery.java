@@ -20,13 +20,15 @@ import java.util.Set;
 record RunRecovery(Database database, StoreSession session, RunRecords runs) {
     /** The orphans of stopped processes, taken over; see {@link RunStore#reconcile}. */
     List<StoredRun> reconcile(Instant at) {
+        // A gateway run is carried on by its own gateway or by nobody: those whose gateway stopped end here.
+        new StoppedGatewayRuns(database, session).endAll(at);
         // Runs first, then the registrations: every owner read here registered before it wrote its run, so an
         // owner without a registration has stopped. Runs started after this read are not looked at.
         List<Orphan> running = database.read("list the runs left running", connection -> {
             List<Orphan> found = new ArrayList<>();
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, owner FROM runs"
                     + " WHERE status = :running AND outcome_unknown IS NULL AND worker_id IS NULL"
-                    + " ORDER BY updated_at, id")) {
+                    + " AND gateway_session IS NULL ORDER BY updated_at, id")) {
                 try (ResultSet rows = select.set("running", RunStatus.RUNNING.code()).executeQuery()) {
                     while (rows.next()) {
                         found.add(new Orphan(rows.getString("id"), rows.getString("owner")));
@@ -87,7 +89,7 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
                 });
     }
 
-    private static void failInterrupted(Connection connection, String runId, List<String> started, Instant at)
+    static void failInterrupted(Connection connection, String runId, List<String> started, Instant at)
             throws SQLException {
         String message = "the process running this run stopped before the run paused or finished"
                 + (started.isEmpty() ? "" : "; the outcome of " + String.join(", ", started) + " is unknown");
@@ -100,7 +102,7 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
         CallJournal.clear(connection, runId);
     }
 
-    private static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
+    static void flagOutcomeUnknown(Connection connection, String runId, List<String> calls, Instant at)
             throws SQLException {
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET outcome_unknown = :calls,"
                 + " updated_at = :at, owner = NULL, epoch = epoch + 1 WHERE id = :runId")) {

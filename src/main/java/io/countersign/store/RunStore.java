@@ -21,6 +21,8 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Runs, their decisions and the execution journal, on SQLite or PostgreSQL: the engine's ports over the parts
@@ -42,6 +44,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     private final StoreSession session;
     private final HandedBackRuns handedBack;
     private final DeadlineRows deadlines;
+    private final StoppedGatewayRuns stoppedGateways;
 
     RunStore(Database database, StoreSession session) {
         RunRows rows = new RunRows();
@@ -53,6 +56,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
         this.session = session;
         this.handedBack = new HandedBackRuns(database, session, rows);
         this.deadlines = new DeadlineRows(database);
+        this.stoppedGateways = new StoppedGatewayRuns(database, session);
     }
 
     @Override
@@ -84,12 +88,18 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     @Override
     public RunLease create(String runId, String agent, String initiator, String prompt, boolean unattended,
                            Instant at) {
-        return runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.RUNNING, at);
+        return runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.RUNNING, false, at);
+    }
+
+    /** {@inheritDoc} Committed as {@link #create} is. */
+    @Override
+    public RunLease createHosted(String runId, String agent, String initiator, String prompt, Instant at) {
+        return runs.insert(runId, agent, initiator, prompt, false, RunStatus.RUNNING, true, at);
     }
 
     @Override
     public void enqueue(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at) {
-        runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.QUEUED, at);
+        runs.insert(runId, agent, initiator, prompt, unattended, RunStatus.QUEUED, false, at);
     }
 
     @Override
@@ -219,11 +229,23 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * of several processes starting at once exactly one carries it on. A run whose stretch had no decision (its
      * first) has no state to resume from and fails as {@code interrupted}. A run with calls in its journal is
      * flagged: those with an intent and no outcome, or, when every call finished, all of them (their results
-     * were lost with the process, and running them again would repeat them).
+     * were lost with the process, and running them again would repeat them). A gateway run is never taken over:
+     * one whose gateway stopped ends as {@link #endWithoutGateway} ends it.
      */
     @Override
     public List<StoredRun> reconcile(Instant at) {
         return recovery.reconcile(at);
+    }
+
+    @Override
+    public Set<String> withoutGateway() {
+        return stoppedGateways.list().stream().map(StoppedGatewayRuns.Stranded::runId)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    @Override
+    public boolean endWithoutGateway(String runId, Instant at) {
+        return stoppedGateways.end(runId, at);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.countersign.engine.run.RunOutcome;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The store's runs, halting one chosen run at one chosen step of carrying out its decision: the process prints
@@ -68,6 +69,21 @@ final class HaltingRuns implements RunRepository {
     public RunLease create(String runId, String agent, String initiator, String prompt, boolean unattended,
                            Instant at) {
         return runs.create(runId, agent, initiator, prompt, unattended, at);
+    }
+
+    @Override
+    public RunLease createHosted(String runId, String agent, String initiator, String prompt, Instant at) {
+        return runs.createHosted(runId, agent, initiator, prompt, at);
+    }
+
+    @Override
+    public Set<String> withoutGateway() {
+        return runs.withoutGateway();
+    }
+
+    @Override
+    public boolean endWithoutGateway(String runId, Instant at) {
+        return runs.endWithoutGateway(runId, at);
     }
 
     @Override

@@ -152,7 +152,7 @@ abstract class StoreSuite extends StoreFixture {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13", "14", "16", "17", "18", "19", "20");
+                        "13", "14", "16", "17", "18", "19", "20", "21");
             }
         }
 
@@ -187,7 +187,7 @@ abstract class StoreSuite extends StoreFixture {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 20")
+                    .hasMessageContaining("knows up to version 21")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1872,6 +1872,90 @@ abstract class StoreSuite extends StoreFixture {
         void setOwnerSession(String runId, String assignments) throws SQLException {
             execute("UPDATE store_sessions SET " + assignments
                     + " WHERE id = (SELECT owner FROM runs WHERE id = '" + runId + "')");
+        }
+
+        /** A gateway run paused at its first card, in the given store: that store's process holds its host. */
+        void hostedCard(RunStore runs, String runId) {
+            runs.createHosted(runId, "writer", "maria", "MCP host desk-host 1.0", NOW);
+            recordOutcome(runs, fixture.firstPause(runId), NOW);
+        }
+
+        @Test
+        void aGatewayRunWhoseGatewayStoppedWhileItsCardWaitedEndsOnceWithTheReason() {
+            inAProcessThatStops(runs -> hostedCard(runs, "g1"));
+
+            assertThat(store.runs().withoutGateway()).containsExactly("g1");
+            assertThat(store.runs().endWithoutGateway("g1", later)).isTrue();
+
+            StoredRun ended = find("g1");
+            assertThat(ended.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(ended.failureReason()).isEqualTo("gateway_stopped");
+            assertThat(ended.failureMessage()).isEqualTo("the gateway holding this host's connection stopped;"
+                    + " nothing can be carried out");
+            assertThat(ended.pausedState()).isNull();
+            assertThat(store.runs().waiting()).isEmpty();
+            assertThat(store.runs().withoutGateway()).isEmpty();
+            assertThat(store.runs().endWithoutGateway("g1", later)).isFalse();
+        }
+
+        @Test
+        void aGatewayRunOfALiveGatewayIsNotWithoutItsGateway() {
+            hostedCard(store.runs(), "g1");
+
+            assertThat(store.runs().withoutGateway()).isEmpty();
+            assertThat(store.runs().endWithoutGateway("g1", later)).isFalse();
+            assertThat(find("g1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+        }
+
+        @Test
+        void aDecisionLeftForALiveGatewayIsNeverTakenOverByAnotherProcess() {
+            hostedCard(store.runs(), "g1");
+            inAProcessThatStops(decider -> {
+                StoredRun waiting = decider.find("g1").orElseThrow();
+                ClaimResult claim = decider.claim(approval(waiting.pausedState(), "jonas", NOW));
+                decider.handBack(((ClaimResult.Claimed) claim).run().lease(), NOW);
+            });
+
+            try (Store other = open()) {
+                assertThat(other.runs().reconcile(later)).isEmpty();
+            }
+
+            assertThat(store.runs().handedBack()).singleElement()
+                    .satisfies(run -> assertThat(run.runId()).isEqualTo("g1"));
+            assertThat(store.runs().takeOver("g1", later)).isPresent();
+        }
+
+        @Test
+        void aDecisionLeftForAGatewayThatStoppedEndsTheRunAtReconciliationAndNothingResumes() {
+            inAProcessThatStops(runs -> hostedCard(runs, "g1"));
+            StoredRun waiting = find("g1");
+            ClaimResult claim = store.runs().claim(approval(waiting.pausedState(), "jonas", NOW));
+            store.runs().handBack(((ClaimResult.Claimed) claim).run().lease(), NOW);
+
+            assertThat(store.runs().reconcile(later)).isEmpty();
+
+            assertThat(find("g1").status()).isEqualTo(RunStatus.FAILED);
+            assertThat(find("g1").failureReason()).isEqualTo("gateway_stopped");
+            assertThat(store.runs().handedBack()).isEmpty();
+        }
+
+        @Test
+        void aGatewayRunWhoseGatewayStoppedDuringACallIsFlaggedNeverResumed() {
+            inAProcessThatStops(runs -> {
+                hostedCard(runs, "g1");
+                StoredRun waiting = runs.find("g1").orElseThrow();
+                assertThat(runs.claim(approval(waiting.pausedState(), "jonas", NOW)))
+                        .isInstanceOf(ClaimResult.Claimed.class);
+                journal(runs, "g1").beforeExecute("g1", "c1", "write");
+            });
+
+            assertThat(store.runs().reconcile(later)).isEmpty();
+
+            StoredRun flagged = find("g1");
+            assertThat(flagged.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(flagged.unknownOutcomeCalls()).containsExactly("c1");
+            assertThat(store.runs().withoutGateway()).isEmpty();
+            assertThat(store.runs().reconcile(later)).isEmpty();
         }
 
         @Test

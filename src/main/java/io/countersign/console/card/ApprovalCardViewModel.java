@@ -101,7 +101,10 @@ public final class ApprovalCardViewModel {
         restore(shown, items);
         session.shown(shown);
         recount();
-        if (!session.mayDecide()) {
+        if (shown.stranded() != null) {
+            // before anything else: no decision taken here could be carried out
+            session.say(Banner.warning(messages.get("card.gatewayStopped")));
+        } else if (!session.mayDecide()) {
             session.say(Banner.info(messages.get("card.readOnlyRole")));
         } else if (shown.selfStarted() && shown.fourEyes()) {
             session.say(Banner.warning(messages.get("card.fourEyes")));

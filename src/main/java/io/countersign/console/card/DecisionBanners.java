@@ -51,8 +51,12 @@ public final class DecisionBanners {
                     String.join(", ", notConnected.servers()))));
         }
         if (result instanceof DecisionResult.NotWaiting notWaiting) {
-            return Optional.of(Banner.info(notWaiting.status() == null ? messages.get("card.gone")
-                    : messages.get("card.notWaiting", notWaiting.status().code().replace('_', ' '))));
+            if (notWaiting.status() == null) {
+                return Optional.of(Banner.info(messages.get("card.gone")));
+            }
+            String status = notWaiting.status().code().replace('_', ' ');
+            return Optional.of(Banner.info(notWaiting.failure() == null ? messages.get("card.notWaiting", status)
+                    : messages.get("card.notWaitingBecause", status, notWaiting.failure())));
         }
         if (result instanceof DecisionResult.EditRefused refused) {
             return Optional.of(Banner.danger(messages.get("card.editRefused", refused.index(),

@@ -9,6 +9,7 @@ import io.countersign.engine.run.WaitingRunSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Port: where runs live between their stretches, so that a decision is never lost and an approved call never
@@ -29,6 +30,28 @@ public interface RunRepository {
      * @return the lease the first stretch runs under
      */
     RunLease create(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at);
+
+    /**
+     * Records a new run of an MCP host connected to this process's gateway, as {@link #create} does: this process
+     * holds the host's connection for the run's whole life, so only it can carry out a decision on the run, and
+     * once it stops the run waits for nobody ({@link #endWithoutGateway}).
+     */
+    RunLease createHosted(String runId, String agent, String initiator, String prompt, Instant at);
+
+    /** Why nothing can be done for a gateway run whose gateway process stopped: its card's notice and its end. */
+    String GATEWAY_STOPPED = "the gateway holding this host's connection stopped; nothing can be carried out";
+
+    /** The unfinished gateway runs whose gateway process stopped, by id: nothing can answer their hosts. */
+    Set<String> withoutGateway();
+
+    /**
+     * Ends a gateway run whose gateway process stopped: failed with reason {@code gateway_stopped}, nothing of its
+     * card or committed decision executed; a call that had started executing is flagged "outcome unknown" instead,
+     * as {@link #reconcile} flags any run's.
+     *
+     * @return true when this ended or flagged the run; false when its gateway is live or the run moved on
+     */
+    boolean endWithoutGateway(String runId, Instant at);
 
     /**
      * Records where a stretch of the run ended, with the outcomes of its calls: the status, transcript, history and

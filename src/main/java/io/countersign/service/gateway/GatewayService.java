@@ -69,7 +69,10 @@ public final class GatewayService {
                 .filter(ToolAccessDecision::permitted).map(ToolAccessDecision::toolName).toList();
     }
 
-    /** A host connected: its calls will run as one run of the profile, started by its first call. */
+    /**
+     * A host connected: its run of the profile is recorded, running, at once, and its calls run as that run's
+     * turns until it disconnects.
+     */
     public GatewaySession connect(HostRunDecisions.Profiled profiled, String host) {
         HostTurns turns = new HostTurns();
         ToolLoop loop = loop(turns);

@@ -2,25 +2,25 @@ package io.countersign.service.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.port.RunRepository;
-import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.Tool;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.Tool;
 import io.countersign.service.HostRunDecisions;
 import java.time.Clock;
-import java.util.Locale;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -28,13 +28,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One host connection to a gateway, driven as one run of the profile: the run's first stretch starts with the
- * host's first call and lasts as long as the host is connected. A call that needs a person pauses the run as a card
- * in every inbox; the decision, taken in any process, is carried out here, where the host waits for it.
+ * One host connection to a gateway, driven as one run of the profile: the run starts when the host connects and
+ * lasts as long as it stays connected. A call that needs a person pauses the run as a card in every inbox; the
+ * decision, taken in any process, is carried out here, where the host waits for it.
  */
 public final class GatewaySession implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(GatewaySession.class.getName());
-    private static final Duration POLL = Duration.ofMillis(200);
 
     private final Actor actor;
     private final AgentConfiguration profile;
@@ -43,21 +42,18 @@ public final class GatewaySession implements AutoCloseable {
     private final ToolLoop loop;
     private final HostRunDecisions decisions;
     private final RunRepository repository;
-    private final CompletableFuture<String> runId = new CompletableFuture<>();
-    private final CountDownLatch ended = new CountDownLatch(1);
-    private final Object wake = new Object();
-    private volatile Thread driver;
-
     private final Clock clock;
-    private final IdGenerator ids;
     private final Locale locale;
+    private final String runId;
+    private final CountDownLatch ended = new CountDownLatch(1);
+    /** A permit for each change of the store (coalesced): the driver looks again after each. */
+    private final Semaphore changed = new Semaphore(0);
+    private final Thread driver;
 
+    /** Records the host's run, running from now on, and starts driving it. */
     GatewaySession(Actor actor, AgentConfiguration profile, String host, HostTurns turns, ToolLoop loop,
-                   HostRunDecisions decisions, RunRepository repository, Clock clock,
-                   IdGenerator ids, Locale locale) {
-        this.clock = clock;
-        this.ids = ids;
-        this.locale = locale;
+                   HostRunDecisions decisions, RunRepository repository, Clock clock, IdGenerator ids,
+                   Locale locale) {
         this.actor = actor;
         this.profile = profile;
         this.host = host;
@@ -65,6 +61,13 @@ public final class GatewaySession implements AutoCloseable {
         this.loop = loop;
         this.decisions = decisions;
         this.repository = repository;
+        this.clock = clock;
+        this.locale = locale;
+        this.runId = ids.next();
+        RunLease lease = repository.createHosted(runId, profile.name(), actor.name(), prompt(), clock.instant());
+        driver = new Thread(() -> drive(lease), "countersign-gateway-" + profile.name());
+        driver.setDaemon(true);
+        driver.start();
     }
 
     /**
@@ -77,7 +80,6 @@ public final class GatewaySession implements AutoCloseable {
     public HostAnswer call(String toolName, ObjectNode arguments, Duration every, Consumer<String> progress)
             throws InterruptedException {
         CompletableFuture<HostAnswer> answer = turns.submit(toolName, arguments);
-        startOnce();
         while (true) {
             try {
                 return answer.get(every.toMillis(), TimeUnit.MILLISECONDS);
@@ -89,9 +91,9 @@ public final class GatewaySession implements AutoCloseable {
         }
     }
 
-    /** The id of this connection's run, once the host's first call started it. */
-    public Optional<String> runId() {
-        return Optional.ofNullable(runId.getNow(null));
+    /** The id of this connection's run. */
+    public String runId() {
+        return runId;
     }
 
     /** The gateway profile this connection's run follows. */
@@ -99,47 +101,24 @@ public final class GatewaySession implements AutoCloseable {
         return profile;
     }
 
+    private String prompt() {
+        return "MCP host " + host;
+    }
+
     private String waitingMessage() {
-        return runId().flatMap(repository::find).filter(run -> run.status().waiting())
+        return repository.find(runId).filter(run -> run.status().waiting())
                 .map(run -> "waiting for a person's decision on run " + run.runId())
                 .orElse("the call is running");
     }
 
-    private synchronized void startOnce() {
-        if (driver != null) {
-            return;
-        }
-        driver = new Thread(this::drive, "countersign-gateway-" + profile.name());
-        driver.setDaemon(true);
-        driver.start();
-    }
-
-    /** The run, from the host's first call to its last: a stretch, then each decision carried out here. */
-    private void drive() {
+    /** The run, from the host's connection to its end: a stretch, then each decision carried out here. */
+    private void drive(RunLease lease) {
         try {
-            String id = ids.next();
-            runId.complete(id);
-            String prompt = "MCP host " + host;
-            RunLease lease = repository.create(id, profile.name(), actor.name(), prompt, false, clock.instant());
-            RunOutcome outcome = loop.runLoop(RunRequest.of(profile, ToolExecutionContext.of(actor, id, locale),
-                    prompt), repository.journal(lease));
+            RunOutcome outcome = loop.runLoop(RunRequest.of(profile, ToolExecutionContext.of(actor, runId, locale),
+                    prompt()), repository.journal(lease));
             repository.recordOutcome(lease, outcome, clock.instant());
-            while (true) {
-                StoredRun run = repository.find(id).orElseThrow();
-                if (!run.status().waiting() && run.status() != RunStatus.RUNNING) {
-                    break;
-                }
-                if (!turns.hostConnected()) {
-                    decisions.endForGoneHost(id, "the MCP host (" + host + ") disconnected while the card waited;"
-                            + " nothing was executed, and no decision can run for a caller who is gone");
-                    break;
-                }
-                if (decisions.carryOutHandedBack(id).isEmpty()) {
-                    synchronized (wake) {
-                        wake.wait(POLL.toMillis());
-                    }
-                } else {
-                        }
+            while (carryOutNext()) {
+                // each turn carried out one decision, or waited for the store to change
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -151,11 +130,32 @@ public final class GatewaySession implements AutoCloseable {
         }
     }
 
+    /**
+     * Carries out the decision left for this gateway, if one is; ends the run if its host went away while it
+     * waited; otherwise waits for the store to change.
+     *
+     * @return false once the run ended
+     */
+    private boolean carryOutNext() throws InterruptedException {
+        StoredRun run = repository.find(runId).orElseThrow();
+        if (!run.status().waiting() && run.status() != RunStatus.RUNNING) {
+            return false;
+        }
+        if (!turns.hostConnected()) {
+            decisions.endForGoneHost(runId, "the MCP host (" + host + ") disconnected while the card waited;"
+                    + " nothing was executed, and no decision can run for a caller who is gone");
+            return false;
+        }
+        if (decisions.carryOutHandedBack(runId).isEmpty()) {
+            changed.acquire();
+            changed.drainPermits();
+        }
+        return true;
+    }
+
     /** Something changed in the store: a decision may wait to be carried out. */
     public void poke() {
-        synchronized (wake) {
-            wake.notifyAll();
-        }
+        changed.release();
     }
 
     /** The tool as this profile may offer it, if the registry holds it. */
@@ -168,12 +168,10 @@ public final class GatewaySession implements AutoCloseable {
     public void close() {
         turns.hostGone();
         poke();
-        if (driver != null) {
-            try {
-                ended.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            ended.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -89,8 +89,8 @@ public final class McpGateway implements AutoCloseable {
                 return read;
             }
         };
-        gateway.start(McpServer.sync(gateway.transport.around(new StdioServerTransportProvider(
-                McpJsonDefaults.getMapper(), watched, out))));
+        gateway.start(McpServer.sync(gateway.transport.around(InitializeWatch.around(new StdioServerTransportProvider(
+                McpJsonDefaults.getMapper(), watched, out), gateway::initialized))));
         return gateway;
     }
 
@@ -101,7 +101,8 @@ public final class McpGateway implements AutoCloseable {
     public static McpGateway streamable(GatewayBackend backend, McpStreamableServerTransportProvider provider,
                                         Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
-        gateway.start(McpServer.sync(gateway.transport.around(provider)));
+        gateway.start(McpServer.sync(gateway.transport.around(InitializeWatch.around(provider,
+                gateway::initialized))));
         return gateway;
     }
 
@@ -207,11 +208,22 @@ public final class McpGateway implements AutoCloseable {
     }
 
     private GatewayBackend.Connection connection(McpSyncServerExchange exchange) {
-        String session = exchange.sessionId() == null ? "stdio" : exchange.sessionId();
-        return connections.computeIfAbsent(session, ignored -> {
-            McpSchema.Implementation client = exchange.getClientInfo();
-            return backend.connect(client == null ? "(unnamed host)" : client.name() + " " + client.version());
-        });
+        return connection(exchange.sessionId(), exchange.getClientInfo());
+    }
+
+    /** A host sent {@code initialize}: its run starts now, before any call. */
+    private void initialized(String sessionId, McpSchema.Implementation client) {
+        try {
+            connection(sessionId, client);
+        } catch (RuntimeException e) {
+            // the host's first call connects it again, and fails with the reason if it still cannot
+            LOG.log(Level.WARNING, "the gateway could not start the run of a connecting host: " + e.getMessage(), e);
+        }
+    }
+
+    private GatewayBackend.Connection connection(String sessionId, McpSchema.Implementation client) {
+        return connections.computeIfAbsent(sessionId == null ? "stdio" : sessionId, ignored -> backend.connect(
+                client == null ? "(unnamed host)" : client.name() + " " + client.version()));
     }
 
     /**

@@ -14,11 +14,8 @@ import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.run.ApprovalDecision.CallVerdict;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -131,6 +128,18 @@ class ApprovalCardViewModelTest {
     void theReasonPresetsAreOffered() {
         assertThat(showing(twoWrites()).reasonPresets())
                 .containsExactly("Wrong target", "Not needed", "Unsafe arguments");
+    }
+
+    @Test
+    void aCardWhoseGatewayStoppedSaysSoBeforeAnythingElse() {
+        RunCard own = ownFourEyesCard("run-2");
+        ApprovalCardViewModel card = showing(new RunCard(own.runId(), own.status(), own.agent(), own.initiator(),
+                own.waitingSince(), own.prompt(), own.lastModelMessage(), own.digest(), own.pending(), own.refused(),
+                own.input(), own.selfStarted(), own.fourEyes(), own.approvals(),
+                "the gateway holding this host's connection stopped; nothing can be carried out"));
+
+        assertThat(card.session().bannerProperty().get()).isEqualTo(Banner.warning("The gateway holding this"
+                + " host’s connection stopped; nothing can be carried out. A decision ends the run."));
     }
 
     @Test

@@ -55,6 +55,16 @@ class DecisionBannersTest {
     }
 
     @Test
+    void aRunThatFailedMeanwhileSaysWhy() {
+        DecisionResult notWaiting = new DecisionResult.NotWaiting("run-1", RunStatus.FAILED,
+                "the gateway holding this host's connection stopped; nothing can be carried out");
+
+        assertThat(of(notWaiting).text()).isEqualTo("This run no longer waits for this decision (it is failed):"
+                + " the gateway holding this host's connection stopped; nothing can be carried out.");
+        assertThat(DecisionBanners.endsTheCard(notWaiting)).isTrue();
+    }
+
+    @Test
     void aDoneDecisionHasNoBanner() {
         assertThat(banners.of(new DecisionResult.Done("run-1", RunStatus.RUNNING, 1, 1))).isEmpty();
     }

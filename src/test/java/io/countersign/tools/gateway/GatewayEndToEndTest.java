@@ -6,16 +6,23 @@ import static org.awaitility.Awaitility.await;
 import io.countersign.engine.Actor;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.cli.Cli;
+import io.countersign.engine.port.RunRepository;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
+import io.countersign.service.RunCard;
+import io.countersign.service.RunSummary;
 import io.countersign.service.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -158,6 +165,114 @@ class GatewayEndToEndTest {
             assertThat(run.failure()).contains("host_disconnected");
         });
         assertThat(plan).doesNotExist();
+        // as a script runs it: a refusal with its exit code and one line, and the run's detail names the host
+        CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
+        assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);
+        assertThat(script.err().lines().toList()).singleElement().asString()
+                .contains("already decided by gateway").contains("nothing was executed");
+        CliOutcome show = cli("show", card.runId());
+        assertThat(show.out()).contains("host_disconnected: the MCP host (gateway-test-host 1.0) disconnected while"
+                + " the card waited");
+    }
+
+    @Test
+    void theRunStartsWhenTheHostConnectsAndCompletesWhenItLeavesWithoutACall() {
+        // no call yet: the host's initialize alone started its run
+        RunSummary run = console.runs().recent(RITA, 5).stream()
+                .filter(found -> found.prompt().equals("MCP host gateway-test-host 1.0")).findFirst().orElseThrow();
+        assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+
+        host.closeGracefully();
+        host = null;
+
+        await().atMost(20, TimeUnit.SECONDS).until(() -> status(run.runId()) == RunStatus.COMPLETED);
+        assertThat(console.runs().timeline(RITA, run.runId()).failure()).isNull();
+    }
+
+    @Test
+    void aGatewayKilledWhileItsCardWaitsSaysSoAndRefusesTheDecision() throws Exception {
+        Path plan = workspace.resolve("killed.txt");
+        CompletableFuture.runAsync(() -> callQuietly(writeRequest(plan, "never", "k1")));
+        WaitingRun card = awaitCard();
+
+        killGateway();
+
+        await().atMost(20, TimeUnit.SECONDS).until(() -> RunRepository.GATEWAY_STOPPED.equals(
+                console.runs().card(RITA, card.runId()).map(RunCard::stranded).orElse(null)));
+        CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
+        assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);
+        assertThat(script.err().lines().toList()).singleElement().asString()
+                .contains("run " + card.runId() + " does not wait for this decision: it is failed: the gateway"
+                        + " holding this host's connection stopped; nothing can be carried out");
+        assertThat(status(card.runId())).isEqualTo(RunStatus.FAILED);
+        assertThat(console.runs().timeline(RITA, card.runId()).failure()).startsWith("gateway_stopped: ");
+        assertThat(console.runs().inbox(RITA)).isEmpty();
+        assertThat(plan).doesNotExist();
+    }
+
+    @Test
+    void aGatewayKilledWhileTheApprovedCallExecutesLeavesItFlaggedNeverSentAgain() throws Exception {
+        console.store().settings().setServerApprovalBound("everything", true, console.localUser());
+        // the offered tools stay the same, so no list_changed says so: the gateway hears it within a second
+        Thread.sleep(2000);
+        CompletableFuture.runAsync(() -> callQuietly(McpSchema.CallToolRequest.builder(
+                "trigger-long-running-operation").arguments(Map.of("duration", 30, "steps", 30))
+                .progressToken("slow").build()));
+        WaitingRun card = awaitCard();
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+        // the gateway took the decision over and sent the call: it says so while the host waits
+        await().atMost(20, TimeUnit.SECONDS).until(() -> bed.progress().stream()
+                .anyMatch(note -> "the call is running".equals(note.message())));
+
+        killGateway();
+
+        await().atMost(20, TimeUnit.SECONDS).until(() -> {
+            console.resumeInterrupted(null);
+            return console.runs().recent(RITA, 5).stream()
+                    .anyMatch(run -> run.runId().equals(card.runId()) && run.outcomeUnknown());
+        });
+        assertThat(console.resumeInterrupted(null)).isEmpty();
+        assertThat(status(card.runId())).isEqualTo(RunStatus.RUNNING);
+        assertThat(console.runs().recent(RITA, 5)).filteredOn(run -> run.runId().equals(card.runId()))
+                .singleElement().satisfies(run -> assertThat(run.outcomeUnknown()).isTrue());
+    }
+
+    private void callQuietly(McpSchema.CallToolRequest request) {
+        try {
+            host.callTool(request);
+        } catch (RuntimeException gone) {
+            // the gateway was killed under the host
+        }
+    }
+
+    /** SIGKILL, as a crash or {@code kill -9} would: the gateway says goodbye to nobody. */
+    private void killGateway() throws Exception {
+        // the host's server command is the only Java process this one started (the others are MCP servers)
+        ProcessHandle gateway = ProcessHandle.current().children()
+                .filter(child -> child.info().command().orElse("").endsWith("java")).findFirst().orElseThrow();
+        gateway.destroyForcibly();
+        gateway.onExit().get(20, TimeUnit.SECONDS);
+        host = null;
+    }
+
+    private RunStatus status(String runId) {
+        return console.runs().timeline(RITA, runId).status();
+    }
+
+    /** What one command did. */
+    private record CliOutcome(int exitCode, String out, String err) {
+    }
+
+    /** The command as a script runs it, in this process: its exit code and what it printed. */
+    private CliOutcome cli(String... args) {
+        List<String> all = new ArrayList<>(List.of("--store", bed.db().toString()));
+        all.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exitCode = Cli.run(all.toArray(String[]::new), Map.of(), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        return new CliOutcome(exitCode, out.toString(), err.toString());
     }
 
     private WaitingRun awaitCard() {

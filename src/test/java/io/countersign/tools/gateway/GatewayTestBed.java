@@ -76,6 +76,11 @@ final class GatewayTestBed implements AutoCloseable {
         return console;
     }
 
+    /** The store's file, for the command line. */
+    Path db() {
+        return db;
+    }
+
     /** The folder both filesystem servers serve. */
     Path workspace() {
         return workspace;
