@@ -40,9 +40,13 @@ final class RealConsole implements AutoCloseable {
     private ConsoleWindow window;
 
     private RealConsole(Path folder) {
+        this(folder, CountersignRuntime::open);
+    }
+
+    private RealConsole(Path folder, java.util.function.Function<StoreLocation, CountersignRuntime> opening) {
         this.folder = folder;
         this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
-        this.runtime = CountersignRuntime.open(location);
+        this.runtime = opening.apply(location);
         this.services = guard.wrap(ConsoleLauncher.servicesOf(runtime));
     }
 
@@ -57,6 +61,18 @@ final class RealConsole implements AutoCloseable {
     /** A new store with no agents and no runs: the inbox is empty. */
     static RealConsole empty(Path folder) {
         RealConsole console = new RealConsole(folder);
+        console.runtime.localUser();
+        return console;
+    }
+
+    /**
+     * A new store, like {@link #empty}, whose runtime connects an MCP server when a decision's calls need it, as
+     * the console's own process does: a decision on a gateway's call checks the server's tool before it is handed
+     * back.
+     */
+    static RealConsole connectingServers(Path folder) {
+        RealConsole console = new RealConsole(folder, location -> CountersignRuntime.open(location,
+                CountersignRuntime.Work.DECIDE, java.time.Duration.ofSeconds(30)));
         console.runtime.localUser();
         return console;
     }

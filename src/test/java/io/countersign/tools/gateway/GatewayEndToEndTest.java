@@ -1,25 +1,20 @@
 package io.countersign.tools.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.countersign.tools.gateway.GatewayHost.text;
+import static io.countersign.tools.gateway.GatewayHost.writeRequest;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
-import io.countersign.tools.mcp.McpPeers;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -48,56 +42,36 @@ class GatewayEndToEndTest {
     @TempDir
     Path folder;
     private Path workspace;
-    private Path db;
     private CountersignRuntime console;
+    private GatewayHost gateway;
     private McpSyncClient host;
-    private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
-    private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+    private List<List<McpSchema.Tool>> listChanges;
+    private List<McpSchema.ProgressNotification> progress;
 
     @BeforeEach
     void setUp() throws Exception {
         workspace = Files.createDirectories(folder.resolve("workspace")).toRealPath();
-        db = folder.resolve("countersign.db");
+        Path db = folder.resolve("countersign.db");
         try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
             Actor admin = store.users().signedIn(ME);
             store.users().add(RITA.name(), Set.of(Role.OPERATOR), admin);
-            String filesystem = McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js");
-            store.servers().add(McpServerRecord.stdio("docs", McpPeers.node(),
-                    List.of(filesystem, workspace.toString())), admin);
-            store.servers().add(McpServerRecord.stdio("disk", McpPeers.node(),
-                    List.of(filesystem, workspace.toString())), admin);
-            store.servers().add(McpServerRecord.stdio("everything", McpPeers.node(),
-                    List.of(McpPeers.script(McpPeers.EVERYTHING, "dist/index.js"), "stdio")), admin);
-            store.settings().setServerApprovalBound("docs", false, admin);
-            store.settings().setServerApprovalBound("disk", true, admin);
-            store.settings().setServerApprovalBound("everything", false, admin);
+            GatewayHost.addServers(store, admin, workspace);
         }
         console = CountersignRuntime.open(new StoreLocation.SqliteFile(db), CountersignRuntime.Work.DECIDE,
                 Duration.ofSeconds(30));
         console.gateway().profiles().add(console.localUser(), "desk", List.of("docs", "disk", "everything"),
                 List.of(), "local", false, null, null);
-        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(javaCommand())
-                .args(gatewayArguments()).build(), McpJsonDefaults.getMapper());
-        transport.setStdErrorHandler(line -> System.err.println("gateway: " + line));
-        host = McpClient.sync(transport)
-                .clientInfo(new McpSchema.Implementation("gateway-test-host", "1.0"))
-                .requestTimeout(Duration.ofMinutes(2))
-                .initializationTimeout(Duration.ofMinutes(1))
-                .toolsChangeConsumer(listChanges::add)
-                .progressConsumer(progress::add)
-                .build();
-        host.initialize();
-        // Each fronted server's tools are offered once it has connected; a later one arrives with list_changed.
-        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().pollDelay(Duration.ofSeconds(2))
-                .until(() -> toolNames().containsAll(List.of("echo",
-                "docs.read_text_file", "disk.write_file")));
-        listChanges.clear();
+        gateway = GatewayHost.connect(folder, db, "desk", List.of("echo", "docs.read_text_file",
+                "disk.write_file"));
+        host = gateway.client();
+        listChanges = gateway.listChanges();
+        progress = gateway.progress();
     }
 
     @AfterEach
     void tearDown() {
-        if (host != null) {
-            host.closeGracefully();
+        if (gateway != null) {
+            gateway.close();
         }
         if (console != null) {
             console.close();
@@ -106,7 +80,7 @@ class GatewayEndToEndTest {
 
     @Test
     void offersTheFrontedServersToolsUnderTheirOwnNamesPrefixedOnlyWhereTheyClash() {
-        List<String> names = toolNames();
+        List<String> names = gateway.toolNames();
 
         assertThat(names).contains("echo", "docs.read_text_file", "disk.write_file");
         assertThat(names).doesNotContain("fs_write", "web_fetch");
@@ -206,7 +180,7 @@ class GatewayEndToEndTest {
         console.store().settings().setGroupEnabled("everything", false, admin);
 
         await().atMost(20, TimeUnit.SECONDS).until(() -> !listChanges.isEmpty());
-        assertThat(toolNames()).doesNotContain("echo").contains("disk.write_file");
+        assertThat(gateway.toolNames()).doesNotContain("echo").contains("disk.write_file");
     }
 
     @Test
@@ -221,8 +195,7 @@ class GatewayEndToEndTest {
         });
         WaitingRun card = awaitCard();
 
-        host.closeGracefully();
-        host = null;
+        gateway.close();
 
         await().atMost(20, TimeUnit.SECONDS).until(() -> console.runs().inbox(RITA).stream()
                 .noneMatch(run -> run.runId().equals(card.runId())));
@@ -247,34 +220,5 @@ class GatewayEndToEndTest {
             return !console.runs().inbox(RITA).isEmpty();
         });
         return console.runs().inbox(RITA).get(0);
-    }
-
-    private static McpSchema.CallToolRequest writeRequest(Path file, String content, String token) {
-        return McpSchema.CallToolRequest.builder("disk.write_file")
-                .arguments(Map.of("path", file.toString(), "content", content))
-                .progressToken(token).build();
-    }
-
-    private List<String> toolNames() {
-        return host.listTools().tools().stream().map(McpSchema.Tool::name).toList();
-    }
-
-    private static String text(McpSchema.CallToolResult result) {
-        return ((McpSchema.TextContent) result.content().get(0)).text();
-    }
-
-    private static String javaCommand() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /** The test class path, with a services file that adds {@link NoSecretFilesRule} to the gateway's rules. */
-    private List<String> gatewayArguments() throws Exception {
-        Path plugin = Files.createDirectories(folder.resolve("rules-plugin/META-INF/services"));
-        Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()), NoSecretFilesRule.class.getName()
-                + "\n");
-        String classpath = folder.resolve("rules-plugin") + java.io.File.pathSeparator
-                + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "io.countersign.app.Main",
-                "--store", db.toString(), "gateway", "--profile", "desk", "--progress-every", "1");
     }
 }
