@@ -133,6 +133,9 @@ class GatewayCardTest extends DemoConsoleTest {
         write(workspace.resolve("release/NOTES.md"), "## 2.4\n\n- faster sync\n", "p1")
                 .exceptionally(closed -> null);
         openCard(robot);
+        // the arguments unfolded, as a person reads what the host asks to write
+        robot.clickOn(".card .call-arguments-pane > .title");
+        await(() -> robot.lookup(".card .call-arguments").query().isVisible());
         Path shot = ScreenshotWriter.write(window.scene(), "gateway-card-" + theme.name().toLowerCase(Locale.ROOT));
         assertThat(Files.size(shot)).isGreaterThan(10_000);
     }
