@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import javafx.scene.Node;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TitledPane;
@@ -149,7 +150,7 @@ class GatewayProfileSettingsTest {
         assertThat(field(robot, "#profileName")).isEqualTo("desk");
         assertThat(field(robot, "#profileDeadline")).isEqualTo("soon");
         assertThat(onFx(() -> robot.lookup(".front-server").queryAll().stream()
-                .filter(box -> ((javafx.scene.control.CheckBox) box).isSelected()).count())).isEqualTo(2);
+                .filter(box -> ((CheckBox) box).isSelected()).count())).isEqualTo(2);
 
         // the service's own refusal: the name is a demo agent's
         robot.doubleClickOn("#profileName").write("web-research");

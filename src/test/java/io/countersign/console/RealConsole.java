@@ -9,6 +9,7 @@ import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
@@ -43,7 +45,7 @@ final class RealConsole implements AutoCloseable {
         this(folder, CountersignRuntime::open);
     }
 
-    private RealConsole(Path folder, java.util.function.Function<StoreLocation, CountersignRuntime> opening) {
+    private RealConsole(Path folder, Function<StoreLocation, CountersignRuntime> opening) {
         this.folder = folder;
         this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
         this.runtime = opening.apply(location);
@@ -72,7 +74,7 @@ final class RealConsole implements AutoCloseable {
      */
     static RealConsole connectingServers(Path folder) {
         RealConsole console = new RealConsole(folder, location -> CountersignRuntime.open(location,
-                CountersignRuntime.Work.DECIDE, java.time.Duration.ofSeconds(30)));
+                CountersignRuntime.Work.DECIDE, Duration.ofSeconds(30)));
         console.runtime.localUser();
         return console;
     }
