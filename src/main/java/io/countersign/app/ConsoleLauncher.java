@@ -7,6 +7,7 @@ import io.countersign.console.ConsoleServices;
 import io.countersign.console.ConsoleSettings;
 import io.countersign.console.signin.SignInRequired;
 import io.countersign.runtime.CountersignRuntime;
+import io.countersign.service.GatewayProfiles;
 import io.countersign.service.Resumption;
 import io.countersign.store.LoginRefusedException;
 import io.countersign.store.StoreException;
@@ -180,6 +181,7 @@ public final class ConsoleLauncher {
     public static ConsoleServices servicesOf(CountersignRuntime runtime) {
         return new ConsoleServices(runtime.runs(), runtime.events(), runtime.audit(), runtime.settings(),
                 runtime.users(), runtime.askedInputs(), runtime.decisionStats(), runtime.webhooks(),
-                runtime.grants());
+                runtime.grants(), runtime.servers(), new GatewayProfiles(runtime.store().configurations(),
+                runtime.store().servers(), runtime.store().users()));
     }
 }

@@ -4,8 +4,10 @@ import io.countersign.service.AskedInputs;
 import io.countersign.service.AuditService;
 import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
+import io.countersign.service.GatewayProfiles;
 import io.countersign.service.Grants;
 import io.countersign.service.RunService;
+import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
 import io.countersign.service.WebhookService;
@@ -14,13 +16,14 @@ import java.util.Optional;
 
 /**
  * The use cases the console's screens call: runs for operators; events, the audit chain and how long decisions
- * take for supervisors; tool settings, users and webhooks for admins; the standing grants (absent when the store keeps none); the questions servers ask during this
- * process's calls. Each service checks the acting person's roles itself; the console only hides what they may not
+ * take for supervisors; tool settings, users, webhooks, MCP server records and gateway profiles for admins; the
+ * standing grants (absent when the store keeps none); the questions servers ask during this process's calls. Each service checks the acting person's roles itself; the console only hides what they may not
  * use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
                                UserService users, AskedInputs asked, DecisionStatsService decisionStats,
-                               WebhookService webhooks, Optional<Grants> grants) {
+                               WebhookService webhooks, Optional<Grants> grants, ServerService servers,
+                               GatewayProfiles gatewayProfiles) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
@@ -31,11 +34,13 @@ public record ConsoleServices(RunService runs, EventService events, AuditService
         Objects.requireNonNull(decisionStats, "decisionStats");
         Objects.requireNonNull(webhooks, "webhooks");
         Objects.requireNonNull(grants, "grants");
+        Objects.requireNonNull(servers, "servers");
+        Objects.requireNonNull(gatewayProfiles, "gatewayProfiles");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
         return new ConsoleServices(replacement, events, audit, settings, users, asked, decisionStats, webhooks,
-                grants);
+                grants, servers, gatewayProfiles);
     }
 }

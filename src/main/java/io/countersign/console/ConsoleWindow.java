@@ -33,6 +33,8 @@ import io.countersign.console.notify.DesktopNotices;
 import io.countersign.console.notify.DesktopNotifier;
 import io.countersign.console.settings.ToolSettingsController;
 import io.countersign.console.settings.ToolSettingsViewModel;
+import io.countersign.console.settings.GatewayProfilesController;
+import io.countersign.console.settings.GatewayProfilesViewModel;
 import io.countersign.console.settings.GrantsController;
 import io.countersign.console.settings.GrantsViewModel;
 import io.countersign.console.settings.WebhooksController;
@@ -125,6 +127,8 @@ public final class ConsoleWindow {
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         WebhooksViewModel webhooks = new WebhooksViewModel(context.services().webhooks(), actor, executor, messages);
+        GatewayProfilesViewModel gatewayProfiles = new GatewayProfilesViewModel(context.services().gatewayProfiles(),
+                context.services().servers(), actor, executor, messages);
         GrantsViewModel grants = new GrantsViewModel(context.services().grants(), service, actor, executor, messages,
                 clock.getZone());
         MainWindowViewModel main = new MainWindowViewModel(inbox, approval, input, timeline, runs, newRun, actor,
@@ -152,6 +156,8 @@ public final class ConsoleWindow {
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
         controllers.put(WebhooksController.class, () -> new WebhooksController(webhooks, messages));
         controllers.put(GrantsController.class, () -> new GrantsController(grants, messages));
+        controllers.put(GatewayProfilesController.class,
+                () -> new GatewayProfilesController(gatewayProfiles, messages));
         PaneWidths paneWidths = new PaneWidths();
         placement.ifPresent(kept -> {
             paneWidths.listProperty().set(kept.listWidth());

@@ -4,6 +4,7 @@ import io.countersign.service.AuditService;
 import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
 import io.countersign.service.RunService;
+import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
 import io.countersign.service.Grants;
@@ -34,7 +35,8 @@ final class FxThreadGuard {
                 wrap(UserService.class, services.users()), services.asked(),
                 wrap(DecisionStatsService.class, services.decisionStats()),
                 wrap(WebhookService.class, services.webhooks()),
-                services.grants().map(grants -> wrap(Grants.class, grants)));
+                services.grants().map(grants -> wrap(Grants.class, grants)),
+                wrap(ServerService.class, services.servers()), services.gatewayProfiles());
     }
 
     private <T> T wrap(Class<T> type, T service) {

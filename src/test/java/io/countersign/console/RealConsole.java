@@ -9,6 +9,7 @@ import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
@@ -40,9 +42,13 @@ final class RealConsole implements AutoCloseable {
     private ConsoleWindow window;
 
     private RealConsole(Path folder) {
+        this(folder, CountersignRuntime::open);
+    }
+
+    private RealConsole(Path folder, Function<StoreLocation, CountersignRuntime> opening) {
         this.folder = folder;
         this.location = new StoreLocation.SqliteFile(folder.resolve("countersign.db"));
-        this.runtime = CountersignRuntime.open(location);
+        this.runtime = opening.apply(location);
         this.services = guard.wrap(ConsoleLauncher.servicesOf(runtime));
     }
 
@@ -57,6 +63,18 @@ final class RealConsole implements AutoCloseable {
     /** A new store with no agents and no runs: the inbox is empty. */
     static RealConsole empty(Path folder) {
         RealConsole console = new RealConsole(folder);
+        console.runtime.localUser();
+        return console;
+    }
+
+    /**
+     * A new store, like {@link #empty}, whose runtime connects an MCP server when a decision's calls need it, as
+     * the console's own process does: a decision on a gateway's call checks the server's tool before it is handed
+     * back.
+     */
+    static RealConsole connectingServers(Path folder) {
+        RealConsole console = new RealConsole(folder, location -> CountersignRuntime.open(location,
+                CountersignRuntime.Work.DECIDE, Duration.ofSeconds(30)));
         console.runtime.localUser();
         return console;
     }

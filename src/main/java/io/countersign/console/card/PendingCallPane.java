@@ -39,8 +39,9 @@ final class PendingCallPane extends VBox {
         Label tool = new Label(call.tool());
         tool.getStyleClass().addAll("call-tool", "mono");
         tool.setMinWidth(Region.USE_PREF_SIZE);
-        // the badges wrap onto a second line when the card is narrow, so the head never outgrows the card (its Edit
-        // button reads "Cancel edit" while an edit is open)
+        // the badges sit under the tool's name and wrap when the card is narrow, so the head never outgrows the
+        // card, also for a gateway's long server-prefixed names (its Edit button reads "Cancel edit" while an edit
+        // is open)
         FlowPane badges = new FlowPane(4, 4);
         badges.setAlignment(Pos.CENTER_LEFT);
         if (call.effect() == ToolEffect.WRITE) {
@@ -92,7 +93,9 @@ final class PendingCallPane extends VBox {
         editButton.textProperty().bind(javafx.beans.binding.Bindings.when(edit.openProperty())
                 .then(messages.get("card.edit.cancel")).otherwise(messages.get("card.edit")));
 
-        HBox head = new HBox(10, number, tool, badges, spacer, editButton, toggle);
+        VBox named = new VBox(4, tool, badges);
+        HBox.setHgrow(named, Priority.SOMETIMES);
+        HBox head = new HBox(10, number, named, spacer, editButton, toggle);
         head.setAlignment(Pos.CENTER_LEFT);
         getChildren().add(head);
 

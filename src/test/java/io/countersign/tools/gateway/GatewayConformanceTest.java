@@ -52,8 +52,8 @@ class GatewayConformanceTest {
             runtime.gateway().profiles().add(runtime.localUser(), "suite", List.of("scenarios"), List.of(), "local",
                     false, null, null);
         }
-        List<String> command = new ArrayList<>(List.of(GatewayTestBed.javaCommand()));
-        command.addAll(GatewayTestBed.gatewayArguments(folder, db, "suite", "--listen", "127.0.0.1:0"));
+        List<String> command = new ArrayList<>(List.of(GatewayHost.javaCommand()));
+        command.addAll(GatewayHost.gatewayArguments(folder, db, "suite", "--listen", "127.0.0.1:0"));
         gateway = HttpGatewayProcess.start(command);
     }
 

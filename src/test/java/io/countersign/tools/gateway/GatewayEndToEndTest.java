@@ -54,7 +54,7 @@ class GatewayEndToEndTest {
         workspace = bed.workspace();
         console = bed.console();
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(
-                GatewayTestBed.javaCommand()).args(bed.gatewayArguments()).build(), McpJsonDefaults.getMapper());
+                GatewayHost.javaCommand()).args(bed.gatewayArguments()).build(), McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> System.err.println("gateway: " + line));
         host = bed.connect(transport, "gateway-test-host");
         listChanges = bed.listChanges();
@@ -280,14 +280,14 @@ class GatewayEndToEndTest {
     }
 
     private static McpSchema.CallToolRequest writeRequest(Path file, String content, String token) {
-        return GatewayTestBed.writeRequest(file, content, token);
+        return GatewayHost.writeRequest(file, content, token);
     }
 
     private List<String> toolNames() {
-        return GatewayTestBed.toolNames(host);
+        return GatewayHost.toolNames(host);
     }
 
     private static String text(McpSchema.CallToolResult result) {
-        return GatewayTestBed.text(result);
+        return GatewayHost.text(result);
     }
 }

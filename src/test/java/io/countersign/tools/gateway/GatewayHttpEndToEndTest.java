@@ -1,8 +1,8 @@
 package io.countersign.tools.gateway;
 
 import static io.countersign.tools.gateway.GatewayTestBed.RITA;
-import static io.countersign.tools.gateway.GatewayTestBed.text;
-import static io.countersign.tools.gateway.GatewayTestBed.writeRequest;
+import static io.countersign.tools.gateway.GatewayHost.text;
+import static io.countersign.tools.gateway.GatewayHost.writeRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,7 +49,7 @@ class GatewayHttpEndToEndTest {
     void setUp() throws Exception {
         bed = new GatewayTestBed(folder);
         console = bed.console();
-        List<String> command = new ArrayList<>(List.of(GatewayTestBed.javaCommand()));
+        List<String> command = new ArrayList<>(List.of(GatewayHost.javaCommand()));
         command.addAll(bed.gatewayArguments("--listen", "127.0.0.1:0"));
         listener = HttpGatewayProcess.start(command);
         gateway = listener.process();
@@ -149,7 +149,7 @@ class GatewayHttpEndToEndTest {
         console.store().settings().setGroupEnabled("everything", false, console.localUser());
 
         await().atMost(20, TimeUnit.SECONDS).until(() -> !listChanges.isEmpty());
-        assertThat(GatewayTestBed.toolNames(host)).doesNotContain("echo").contains("disk.write_file");
+        assertThat(GatewayHost.toolNames(host)).doesNotContain("echo").contains("disk.write_file");
     }
 
     @Test
@@ -166,7 +166,9 @@ class GatewayHttpEndToEndTest {
         assertThat(foreign.statusCode()).isEqualTo(403);
         assertThat(own.statusCode()).isEqualTo(200);
         assertThat(own.headers().firstValue("Mcp-Session-Id")).isPresent();
-        assertThat(console.runs().recent(RITA, 5)).isEmpty();
+        // the served initialize started its host's run; the refused one reached nothing
+        assertThat(console.runs().recent(RITA, 5)).singleElement()
+                .satisfies(run -> assertThat(run.prompt()).isEqualTo("MCP host page 1"));
     }
 
     @Test
