@@ -100,6 +100,14 @@ final class StatementCache {
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             String name = method.getName();
+            if (method.getDeclaringClass() == Object.class) {
+                // A loan is its own object: the pool finds its statements by identity, also once closed.
+                return switch (name) {
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    default -> "a loan of " + statement;
+                };
+            }
             if (name.equals("close")) {
                 giveBack();
                 return null;

@@ -69,6 +69,8 @@ class StatementCacheTest {
         }
         loan.close();
         assertThat(loan.isClosed()).isTrue();
+        assertThat(loan).isEqualTo(loan).hasSameHashCodeAs(loan);
+        assertThat(loan.toString()).startsWith("a loan of");
         assertThatThrownBy(loan::executeQuery).isInstanceOf(SQLException.class).hasMessageContaining("closed");
         try (PreparedStatement again = connection.prepareStatement(SELECT)) {
             again.setInt(1, 2);
