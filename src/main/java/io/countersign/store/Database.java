@@ -71,7 +71,7 @@ final class Database implements AutoCloseable {
         if (location instanceof StoreLocation.SqliteFile file) {
             dialect = Dialect.SQLITE;
             DataSource sqlite = sqlite(file, options.busyTimeout());
-            config.setDataSource(sqlite);
+            config.setDataSource(StatementCache.caching(sqlite));
             // SQLite writes one at a time anyway; a few connections let reads run beside a write (WAL). None is
             // opened ahead of need: each connection syncs the folder once, at its first commit.
             config.setMaximumPoolSize(4);

@@ -7,11 +7,13 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A prepared statement whose parameters are named ({@code :runId}) rather than counted, so that a reader can match
@@ -21,6 +23,11 @@ import java.util.Set;
  * to open a store and list its waiting runs) and cost about 0.75 s more CPU.
  */
 final class NamedStatement implements AutoCloseable {
+    /** Each SQL text as translated once: its JDBC text and where each name went. */
+    private static final Map<String, Parsed> PARSED = new ConcurrentHashMap<>();
+    /** Texts kept translated; a store has about a hundred, more only where SQL is built from a list. */
+    private static final int PARSED_LIMIT = 1_000;
+
     private final PreparedStatement statement;
     private final Map<String, List<Integer>> places;
     private final Set<String> bound = new HashSet<>();
@@ -30,13 +37,26 @@ final class NamedStatement implements AutoCloseable {
         this.places = places;
     }
 
+    private record Parsed(String jdbc, Map<String, List<Integer>> places) {
+        static Parsed of(String sql) {
+            Map<String, List<Integer>> places = new LinkedHashMap<>();
+            String jdbc = positional(sql, places);
+            return new Parsed(jdbc, Collections.unmodifiableMap(places));
+        }
+    }
+
     /** Prepares the SQL; {@code generatedKeys} names the columns whose generated values an insert returns. */
     static NamedStatement prepare(Connection connection, String sql, String... generatedKeys) throws SQLException {
-        Map<String, List<Integer>> places = new LinkedHashMap<>();
-        String jdbc = positional(sql, places);
-        PreparedStatement statement = generatedKeys.length == 0 ? connection.prepareStatement(jdbc)
-                : connection.prepareStatement(jdbc, generatedKeys);
-        return new NamedStatement(statement, places);
+        Parsed parsed = PARSED.get(sql);
+        if (parsed == null) {
+            parsed = Parsed.of(sql);
+            if (PARSED.size() < PARSED_LIMIT) {
+                PARSED.put(sql, parsed);
+            }
+        }
+        PreparedStatement statement = generatedKeys.length == 0 ? connection.prepareStatement(parsed.jdbc())
+                : connection.prepareStatement(parsed.jdbc(), generatedKeys);
+        return new NamedStatement(statement, parsed.places());
     }
 
     /** The SQL with each {@code :name} replaced by {@code ?}, and where each name went, counted from 1. */

@@ -22,6 +22,8 @@ import io.countersign.service.StartedRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreCommits;
 import io.countersign.store.StoredAgentConfiguration;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,9 +42,9 @@ import java.util.stream.IntStream;
  * A pause and an approved resume through the run service, as a person meets them, against a bare single-row durable
  * commit into the same database, in turns: a scripted model asks for one approval-bound write (a page of text with
  * its diff preview); the run pauses; the card is read (untimed) and approved; the tool runs; the model answers and
- * the run completes. Prints the medians, and the store's commits per pause and per decision, durable and deferred;
- * on PostgreSQL also the WAL syncs ({@code pg_stat_wal.wal_sync}) of a stretch of pauses and one of decisions run
- * alone. Arguments: {@code sqlite|postgres}, the number of measured turns (after {@value #WARM_UP} untimed ones).
+ * the run completes. Prints the medians, the store's commits per pause and per decision, durable and deferred,
+ * and the median CPU time of each on the calling thread; on PostgreSQL also the WAL syncs
+ * ({@code pg_stat_wal.wal_sync}) of a stretch of pauses and one of decisions run alone. Arguments: {@code sqlite|postgres}, the number of measured turns (after {@value #WARM_UP} untimed ones).
  */
 public final class CommitsBenchmark {
     private static final Actor OPERATOR = Actor.of("bench", Role.OPERATOR);
@@ -54,6 +56,7 @@ public final class CommitsBenchmark {
     private static final int BARE = 0;
     private static final int PAUSE = 1;
     private static final int DECISION = 2;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private CommitsBenchmark() {
     }
@@ -81,6 +84,7 @@ public final class CommitsBenchmark {
             boolean postgres = bare.getMetaData().getDatabaseProductName().equals("PostgreSQL");
             System.out.printf("the database's durability: %s%n", DecisionBenchmark.durability(bare));
             long[][] times = new long[3][turns];
+            long[][] cpu = new long[3][turns];
             long[][] durable = new long[3][turns];
             long[][] deferred = new long[3][turns];
             try (PreparedStatement insert = bare.prepareStatement(
@@ -93,6 +97,7 @@ public final class CommitsBenchmark {
                         int which = (i % 3 == step) ? BARE : (runId[0] == null ? PAUSE : DECISION);
                         StoreCommits before = store.commits();
                         long start = System.nanoTime();
+                        long startCpu = THREADS.getCurrentThreadCpuTime();
                         switch (which) {
                             case BARE -> commitOneRow(insert, row);
                             case PAUSE -> runId[0] = pause(service);
@@ -100,13 +105,16 @@ public final class CommitsBenchmark {
                                 RunCard card = readCard(service, runId[0]);
                                 before = store.commits();
                                 start = System.nanoTime();
+                                startCpu = THREADS.getCurrentThreadCpuTime();
                                 approve(service, card);
                             }
                         }
                         long took = System.nanoTime() - start;
+                        long tookCpu = THREADS.getCurrentThreadCpuTime() - startCpu;
                         StoreCommits made = store.commits().since(before);
                         if (i >= WARM_UP) {
                             times[which][i - WARM_UP] = took;
+                            cpu[which][i - WARM_UP] = tookCpu;
                             durable[which][i - WARM_UP] = made.durable();
                             deferred[which][i - WARM_UP] = made.deferred();
                         }
@@ -114,6 +122,7 @@ public final class CommitsBenchmark {
                 }
             }
             report(turns, times, durable, deferred);
+            reportCpu(cpu);
             if (postgres) {
                 walSyncs(service, bare);
             }
@@ -177,6 +186,21 @@ public final class CommitsBenchmark {
                 deferred[DECISION]);
         System.out.printf("medians against the bare commit: pause %.2f x (goal 1.5 x), decision %.2f x (goal 2.5 x)%n",
                 pause / commit, decision / commit);
+    }
+
+    /**
+     * The CPU time of the measuring thread (the pause and the decision run on it), which the other programs on a
+     * loaded machine disturb much less than the wall time: the disk's wait is not in it.
+     */
+    private static void reportCpu(long[][] cpu) {
+        System.out.printf("CPU of the calling thread, median: bare commit %.3f ms, pause %.3f ms, decision %.3f ms%n",
+                median(cpu[BARE]), median(cpu[PAUSE]), median(cpu[DECISION]));
+    }
+
+    private static double median(long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2] / 1e6;
     }
 
     /** Prints the median, the 90th percentile and the mean commits of the store; returns the median. */
