@@ -9,7 +9,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Changes to the tables that count governance events by hour (migrations V7 and V9) and by day (V11), gathered
@@ -137,9 +139,10 @@ final class CountTables {
 
     /** Adds what was counted to the stored counts. */
     void addTo(Connection connection) throws SQLException {
+        Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
             try (PreparedStatement add = connection.prepareStatement(table.add)) {
-                for (CountedEvents.Row row : rows(table)) {
+                for (CountedEvents.Row row : rows(table, sorted)) {
                     add.setLong(bind(add, 1, table, row), row.count());
                     add.addBatch();
                 }
@@ -150,10 +153,11 @@ final class CountTables {
 
     /** Takes what was counted away from the stored counts, and drops the rows that come to nothing. */
     void subtractFrom(Connection connection) throws SQLException {
+        Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
             try (PreparedStatement subtract = connection.prepareStatement(table.subtract);
                  PreparedStatement dropEmpty = connection.prepareStatement(table.dropEmpty)) {
-                for (CountedEvents.Row row : rows(table)) {
+                for (CountedEvents.Row row : rows(table, sorted)) {
                     subtract.setLong(1, row.count());
                     bind(subtract, 2, table, row);
                     subtract.addBatch();
@@ -168,10 +172,11 @@ final class CountTables {
 
     /**
      * The rows counted for a table, in the one order writers apply them in: by stretch, then by the values as
-     * they are, missing values first (their encoding '' sorts before any '=' value).
+     * they are, missing values first (their encoding '' sorts before any '=' value). The events are sorted once
+     * per unit, into {@code sorted}, for both of its tables.
      */
-    private List<CountedEvents.Row> rows(Table table) {
-        return events.rows(table.unit::ofHour, table.columns.size());
+    private List<CountedEvents.Row> rows(Table table, Map<Unit, CountedEvents.Sorted> sorted) {
+        return sorted.computeIfAbsent(table.unit, unit -> events.sorted(unit::ofHour)).rows(table.columns.size());
     }
 
     /** Binds a row's key from parameter {@code first} on; returns the parameter after it. */

@@ -12,7 +12,8 @@ import java.util.function.LongUnaryOperator;
  * The counted values of one transaction's events, gathered for the tables of counts: each event's hour and, per
  * counted column, the number of its value among the distinct values that column took in the transaction. An event
  * costs a few lookups of values a transaction mostly repeats; the rows of counts are made when written, by sorting
- * the events once per table, so that equal keys lie side by side and the rows come out in the writers' one order.
+ * the events once per stretch of time, so that equal keys lie side by side and the rows come out in the writers'
+ * one order.
  */
 final class CountedEvents {
     /** Missing values first, as their encoding '' sorts before any '=' value. */
@@ -55,16 +56,18 @@ final class CountedEvents {
     }
 
     /**
-     * The rows of the table that counts by the first {@code width} columns and by the stretch {@code ofHour} puts
-     * an hour in: by stretch, then by the values in order, each key once.
+     * The events in the order of their keys by the stretch {@code ofHour} puts an hour in and then by every
+     * column's value in order: the order of the rows of both tables by that stretch, as a table's columns are a
+     * leading part of all of them.
      */
-    List<Row> rows(LongUnaryOperator ofHour, int width) {
+    Sorted sorted(LongUnaryOperator ofHour) {
+        int width = columns.length;
         long[] stretches = new long[size];
         int[] ranked = new int[size * width];
         for (int column = 0; column < width; column++) {
             int[] ranks = columns[column].ranks();
             for (int event = 0; event < size; event++) {
-                ranked[event * width + column] = ranks[numbers[event * columns.length + column]];
+                ranked[event * width + column] = ranks[numbers[event * width + column]];
             }
         }
         Integer[] order = new Integer[size];
@@ -72,21 +75,42 @@ final class CountedEvents {
             stretches[event] = ofHour.applyAsLong(hours[event]);
             order[event] = event;
         }
-        Comparator<Integer> byKey = (a, b) -> {
-            int byStretch = Long.compare(stretches[a], stretches[b]);
-            return byStretch != 0 ? byStretch
-                    : Arrays.compare(ranked, a * width, (a + 1) * width, ranked, b * width, (b + 1) * width);
-        };
-        Arrays.sort(order, byKey);
-        List<Row> rows = new ArrayList<>();
-        int first = 0;
-        for (int next = 1; next <= size; next++) {
-            if (next == size || byKey.compare(order[first], order[next]) != 0) {
-                rows.add(new Row(stretches[order[first]], order[first], next - first));
-                first = next;
-            }
+        Arrays.sort(order, (a, b) -> compare(stretches, ranked, a, b, width));
+        return new Sorted(stretches, ranked, order);
+    }
+
+    /** Two events by stretch, then by the ranks of their first {@code width} values. */
+    private int compare(long[] stretches, int[] ranked, int a, int b, int width) {
+        int byStretch = Long.compare(stretches[a], stretches[b]);
+        int stride = columns.length;
+        return byStretch != 0 ? byStretch
+                : Arrays.compare(ranked, a * stride, a * stride + width, ranked, b * stride, b * stride + width);
+    }
+
+    /** The events in the order of their keys by one stretch of time. */
+    final class Sorted {
+        private final long[] stretches;
+        private final int[] ranked;
+        private final Integer[] order;
+
+        private Sorted(long[] stretches, int[] ranked, Integer[] order) {
+            this.stretches = stretches;
+            this.ranked = ranked;
+            this.order = order;
         }
-        return rows;
+
+        /** The rows of the table that counts by the first {@code width} columns, in order, each key once. */
+        List<Row> rows(int width) {
+            List<Row> rows = new ArrayList<>();
+            int first = 0;
+            for (int next = 1; next <= size; next++) {
+                if (next == size || compare(stretches, ranked, order[first], order[next], width) != 0) {
+                    rows.add(new Row(stretches[order[first]], order[first], next - first));
+                    first = next;
+                }
+            }
+            return rows;
+        }
     }
 
     /** The value a row's events hold in a column, as the event holds it. */
