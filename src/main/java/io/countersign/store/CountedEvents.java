@@ -11,9 +11,8 @@ import java.util.function.LongUnaryOperator;
 /**
  * The counted values of one transaction's events, gathered for the tables of counts: each event's hour and, per
  * counted column, the number of its value among the distinct values that column took in the transaction. An event
- * costs a few lookups of values a transaction mostly repeats; the rows of counts are made when written, by sorting
- * the events once per stretch of time, so that equal keys lie side by side and the rows come out in the writers'
- * one order.
+ * costs a few lookups of values a transaction mostly repeats; the rows of counts are made by sorting the events
+ * once per stretch of time, so that equal keys lie side by side and the rows come out in the writers' one order.
  */
 final class CountedEvents {
     /** Missing values first, as their encoding '' sorts before any '=' value. */
@@ -103,8 +102,8 @@ final class CountedEvents {
         List<Row> rows(int width) {
             List<Row> rows = new ArrayList<>();
             int first = 0;
-            for (int next = 1; next <= size; next++) {
-                if (next == size || compare(stretches, ranked, order[first], order[next], width) != 0) {
+            for (int next = 1; next <= order.length; next++) {
+                if (next == order.length || compare(stretches, ranked, order[first], order[next], width) != 0) {
                     rows.add(new Row(stretches[order[first]], order[first], next - first));
                     first = next;
                 }
