@@ -8,10 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -110,38 +108,8 @@ final class CountTables {
         }
     }
 
-    /**
-     * One row of a table of counts: its stretch of time and the values of its counted columns as the event holds
-     * them ({@code null} for none), {@linkplain #encoded encoded} only when bound, once per row rather than once
-     * per event.
-     */
-    private record Key(long stretch, List<String> values) {
-        /** Missing values first, as their encoding '' sorts before any '=' value. */
-        private static final Comparator<String> VALUE_ORDER = Comparator.nullsFirst(Comparator.naturalOrder());
-        static final Comparator<Key> ORDER = Comparator.comparingLong(Key::stretch).thenComparing(Key::values,
-                (a, b) -> {
-                    for (int i = 0; i < a.size(); i++) {
-                        int order = VALUE_ORDER.compare(a.get(i), b.get(i));
-                        if (order != 0) {
-                            return order;
-                        }
-                    }
-                    return 0;
-                });
-
-        int bind(PreparedStatement statement, int first) throws SQLException {
-            statement.setLong(first, stretch);
-            // the type is never missing and stored as it is
-            statement.setString(first + 1, values.get(0));
-            for (int i = 1; i < values.size(); i++) {
-                statement.setString(first + 1 + i, encoded(values.get(i)));
-            }
-            return first + 1 + values.size();
-        }
-    }
-
-    /** The events counted by hour and every counted column; the other tables' rows are added up from these. */
-    private final Map<Key, Long> byHour = new HashMap<>();
+    /** The events counted by hour and every counted column; every table's rows are added up from these. */
+    private final CountedEvents events = new CountedEvents(Table.PEOPLE.columns.size());
 
     /** How a value of a counted column is stored: '' for none, '=' before a present one. */
     static String encoded(String value) {
@@ -159,39 +127,23 @@ final class CountTables {
     }
 
     void count(GovernanceEvent event) {
-        count(Nanos.of(event.time()), event.type().code(), event.reasonCode(), event.ruleId(), event.toolName(),
-                event.agentConfiguration(), event.actor(), event.model());
+        events.add(hourOf(Nanos.of(event.time())), event.type().code(), event.reasonCode(), event.ruleId(),
+                event.toolName(), event.agentConfiguration(), event.actor(), event.model());
     }
 
     /** Counts a row read back as {@code event_time, } then {@link #COUNTED}. */
     void count(ResultSet row) throws SQLException {
-        count(row.getLong(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
+        events.add(hourOf(row.getLong(1)), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
                 row.getString(6), row.getString(7), row.getString(8));
-    }
-
-    private void count(long nanos, String type, String reasonCode, String ruleId, String toolName, String agent,
-                       String actor, String model) {
-        List<String> values = Arrays.asList(type, reasonCode, ruleId, toolName, agent, actor, model);
-        byHour.merge(new Key(hourOf(nanos), values), 1L, Long::sum);
-    }
-
-    /**
-     * The rows counted for a table, in the one order writers apply them in. Each is added up from the rows by
-     * hour and every column, far fewer than the events.
-     */
-    private List<Map.Entry<Key, Long>> inOrder(Table table) {
-        Map<Key, Long> rows = new HashMap<>();
-        byHour.forEach((key, count) -> rows.merge(new Key(table.unit.ofHour(key.stretch()),
-                key.values().subList(0, table.columns.size())), count, Long::sum));
-        return rows.entrySet().stream().sorted(Map.Entry.comparingByKey(Key.ORDER)).toList();
     }
 
     /** Adds what was counted to the stored counts. */
     void addTo(Connection connection) throws SQLException {
+        Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
             try (PreparedStatement add = connection.prepareStatement(table.add)) {
-                for (Map.Entry<Key, Long> count : inOrder(table)) {
-                    add.setLong(count.getKey().bind(add, 1), count.getValue());
+                for (CountedEvents.Row row : rows(table, sorted)) {
+                    add.setLong(bind(add, 1, table, row), row.count());
                     add.addBatch();
                 }
                 add.executeBatch();
@@ -201,20 +153,42 @@ final class CountTables {
 
     /** Takes what was counted away from the stored counts, and drops the rows that come to nothing. */
     void subtractFrom(Connection connection) throws SQLException {
+        Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
             try (PreparedStatement subtract = connection.prepareStatement(table.subtract);
                  PreparedStatement dropEmpty = connection.prepareStatement(table.dropEmpty)) {
-                for (Map.Entry<Key, Long> count : inOrder(table)) {
-                    subtract.setLong(1, count.getValue());
-                    count.getKey().bind(subtract, 2);
+                for (CountedEvents.Row row : rows(table, sorted)) {
+                    subtract.setLong(1, row.count());
+                    bind(subtract, 2, table, row);
                     subtract.addBatch();
-                    count.getKey().bind(dropEmpty, 1);
+                    bind(dropEmpty, 1, table, row);
                     dropEmpty.addBatch();
                 }
                 subtract.executeBatch();
                 dropEmpty.executeBatch();
             }
         }
+    }
+
+    /**
+     * The rows counted for a table, in the one order writers apply them in: by stretch, then by the values as
+     * they are, missing values first (their encoding '' sorts before any '=' value). The events are sorted once
+     * per unit, into {@code sorted}, for both of its tables.
+     */
+    private List<CountedEvents.Row> rows(Table table, Map<Unit, CountedEvents.Sorted> sorted) {
+        return sorted.computeIfAbsent(table.unit, unit -> events.sorted(unit::ofHour)).rows(table.columns.size());
+    }
+
+    /** Binds a row's key from parameter {@code first} on; returns the parameter after it. */
+    private int bind(PreparedStatement statement, int first, Table table, CountedEvents.Row row)
+            throws SQLException {
+        statement.setLong(first, row.stretch());
+        // the type is never missing and stored as it is
+        statement.setString(first + 1, events.value(row, 0));
+        for (int column = 1; column < table.columns.size(); column++) {
+            statement.setString(first + 1 + column, events.encodedValue(row, column));
+        }
+        return first + 1 + table.columns.size();
     }
 
     /**
