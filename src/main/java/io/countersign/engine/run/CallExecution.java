@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  */
 record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
                      ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events,
-                     InputPrompts prompts) {
+                     InputPrompts prompts, ToolResultListener results) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
 
     /**
@@ -138,6 +138,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             result = ToolResult.failure("tool \"" + call.name() + "\" failed unexpectedly; its error is kept out of"
                     + " the transcript. Try another approach or ask the person behind the run.");
         }
+        results.executed(call, result);
         if (result.outcomeUnknown()) {
             // No outcome goes in the journal: the call's intent stays open, as after a crash, for a person to settle.
             LOG.log(Level.WARNING, "the outcome of tool {0} in run {1} is unknown",

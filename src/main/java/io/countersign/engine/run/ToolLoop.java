@@ -61,7 +61,7 @@ public final class ToolLoop {
         this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, builder.grants,
                 events);
         CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
-                builder.invocationPolicy, builder.cancellation, events, builder.prompts);
+                builder.invocationPolicy, builder.cancellation, events, builder.prompts, builder.results);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
         this.roleModelResolver = builder.roleModelResolver;
         this.dispatchHook = builder.dispatchHook;
@@ -247,6 +247,7 @@ public final class ToolLoop {
         private ToolCallDispatchHook dispatchHook;
         private InputPrompts prompts = InputPrompts.DECLINE;
         private StandingGrants grants = StandingGrants.NONE;
+        private ToolResultListener results = ToolResultListener.NONE;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -305,6 +306,12 @@ public final class ToolLoop {
         /** The standing grants the approval scan consults; by default none, so every such call pauses. */
         public Builder grants(StandingGrants value) {
             this.grants = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** Who is told of each executed call's whole result; by default no one. */
+        public Builder resultListener(ToolResultListener value) {
+            this.results = Objects.requireNonNull(value);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.countersign.engine.tool;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -8,13 +9,21 @@ import java.util.Objects;
  * content is cut at a character boundary and says so. A result whose {@code outcomeUnknown} is set says the call
  * may or may not have taken effect, such as a server that went away while it ran: its content is a reason for a
  * person, and the model never reads it.
+ *
+ * <p>{@code serverResult}, when not null, is the result exactly as a server gave it (an MCP {@code CallToolResult}:
+ * content items, {@code structuredContent}), for a caller that can use more than the text, such as the host of a
+ * gateway. It lives in memory only: the transcript, the journal and a paused run keep {@code content}.
  */
-public record ToolResult(String content, boolean failed, boolean outcomeUnknown) {
+public record ToolResult(String content, boolean failed, boolean outcomeUnknown, JsonNode serverResult) {
     public static final int MAX_BYTES = 50_000;
 
     public ToolResult {
         Objects.requireNonNull(content, "content");
         content = capped(content);
+    }
+
+    public ToolResult(String content, boolean failed, boolean outcomeUnknown) {
+        this(content, failed, outcomeUnknown, null);
     }
 
     public ToolResult(String content, boolean failed) {
@@ -23,6 +32,11 @@ public record ToolResult(String content, boolean failed, boolean outcomeUnknown)
 
     public static ToolResult ok(String content) {
         return new ToolResult(content, false);
+    }
+
+    /** A success whose server's own result goes along with the text the model reads. */
+    public static ToolResult ok(String content, JsonNode serverResult) {
+        return new ToolResult(content, false, false, serverResult);
     }
 
     /** The call went out and no answer came back: nobody knows whether it took effect; {@code reason} says why. */

@@ -1,5 +1,6 @@
 package io.countersign.service.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.ChatMessage;
@@ -7,8 +8,12 @@ import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.run.ToolResultListener;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The "model" of a gateway run: the MCP host. Each round hands the loop the host's next {@code tools/call} as a
  * turn of one call, and the round after it answers that call from the transcript, so every call goes through the
  * loop's approval scan, access gates, invocation rules and journal exactly as a model's would. When the host has
- * gone, the turn is a final answer and the run completes.
+ * gone, the turn is a final answer and the run completes. As the loop's result listener it keeps each executed
+ * call's server result until the call is answered, so that the host gets the server's content, not its summary.
  */
-final class HostTurns implements ChatModel {
+final class HostTurns implements ChatModel, ToolResultListener {
     private static final String GONE = "The MCP host disconnected.";
 
     /** A host's call and where its answer goes. */
@@ -28,6 +34,8 @@ final class HostTurns implements ChatModel {
 
     private final LinkedBlockingQueue<HostCall> calls = new LinkedBlockingQueue<>();
     private final AtomicLong ids = new AtomicLong();
+    /** Call id → the server's own result of that call, from its execution until its answer. */
+    private final Map<String, JsonNode> serverResults = new ConcurrentHashMap<>();
     private volatile HostCall current;
     private volatile boolean gone;
 
@@ -60,6 +68,13 @@ final class HostTurns implements ChatModel {
     }
 
     @Override
+    public void executed(ToolCall call, ToolResult result) {
+        if (result.serverResult() != null) {
+            serverResults.put(call.id(), result.serverResult());
+        }
+    }
+
+    @Override
     public AssistantTurn complete(ChatRequest request) {
         answerCurrent(request.messages());
         try {
@@ -86,7 +101,7 @@ final class HostTurns implements ChatModel {
             ChatMessage message = messages.get(i);
             if (message.role() == ChatMessage.Role.TOOL && open.call().id().equals(message.toolCallId())) {
                 current = null;
-                open.answer().complete(HostAnswer.of(message.content()));
+                open.answer().complete(HostAnswer.of(message.content(), serverResults.remove(open.call().id())));
                 return;
             }
         }

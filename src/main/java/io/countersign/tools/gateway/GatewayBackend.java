@@ -1,5 +1,6 @@
 package io.countersign.tools.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.Tool;
 import java.time.Duration;
@@ -38,7 +39,10 @@ public interface GatewayBackend {
         void close();
     }
 
-    /** A call's result text; {@code error} for a refusal, a denial or a failure. */
-    record Answer(String text, boolean error) {
+    /**
+     * A call's result text; {@code error} for a refusal, a denial or a failure. {@code serverResult}, when not
+     * null, is the fronted server's own {@code CallToolResult}, which the host gets instead of the text.
+     */
+    record Answer(String text, boolean error, JsonNode serverResult) {
     }
 }

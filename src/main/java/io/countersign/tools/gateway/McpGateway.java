@@ -192,8 +192,7 @@ public final class McpGateway implements AutoCloseable {
                                     step.incrementAndGet(), null, message));
                         }
                     });
-            return McpSchema.CallToolResult.builder().addTextContent(answer.text()).isError(answer.error())
-                    .build();
+            return result(answer);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failure("Error: the gateway stopped before the call was answered");
@@ -201,6 +200,14 @@ public final class McpGateway implements AutoCloseable {
             LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", e);
             return failure("Error: " + e.getMessage());
         }
+    }
+
+    /** The server's own result when the call executed and succeeded, else the text the transcript holds. */
+    private static McpSchema.CallToolResult result(GatewayBackend.Answer answer) {
+        if (answer.serverResult() != null && !answer.error()) {
+            return McpJsonDefaults.getMapper().convertValue(answer.serverResult(), McpSchema.CallToolResult.class);
+        }
+        return McpSchema.CallToolResult.builder().addTextContent(answer.text()).isError(answer.error()).build();
     }
 
     private static McpSchema.CallToolResult failure(String text) {

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Turns an MCP tool result into what the model reads: text items as they are, other content kinds as a short
- * summary ("[image: image/png, 1234 bytes]"), since the model cannot use the bytes.
+ * summary ("[image: image/png, 1234 bytes]"), since the model cannot use the bytes. A success keeps the server's
+ * own result beside the text, for a gateway's host.
  */
 final class McpToolResults {
 
@@ -23,7 +24,8 @@ final class McpToolResults {
                     ? "server \"" + server + "\" reported that \"" + tool + "\" failed, without saying why"
                     : text);
         }
-        return ToolResult.ok(text.isBlank() ? "(the tool returned no content)" : text);
+        return ToolResult.ok(text.isBlank() ? "(the tool returned no content)" : text,
+                Json.mapper().valueToTree(result));
     }
 
     static String render(McpSchema.CallToolResult result) {

@@ -66,7 +66,8 @@ class GatewayConformanceTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"server-initialize", "ping", "logging-set-level", "tools-list", "tools-call-simple-text",
-            "tools-call-error", "json-schema-2020-12", "server-sse-multiple-streams"})
+            "tools-call-error", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
+            "tools-call-mixed-content", "json-schema-2020-12", "server-sse-multiple-streams"})
     void passes(String scenario) throws Exception {
         String report = suite(scenario);
 

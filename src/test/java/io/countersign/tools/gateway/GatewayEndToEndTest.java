@@ -23,6 +23,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -104,6 +105,29 @@ class GatewayEndToEndTest {
     @Test
     void aWriteWaitsAsACardAndApprovingItWritesTheFileExactlyOnce() throws Exception {
         bed.assertAnApprovedWriteRunsOnce(host);
+    }
+
+    @Test
+    void anApprovedCallGivesTheHostTheServersImageNotItsSummary() throws Exception {
+        console.store().settings().setServerApprovalBound("everything", true, console.localUser());
+        // the offered tools stay the same, so no list_changed says so: the gateway hears it within a second
+        Thread.sleep(2000);
+        CompletableFuture<McpSchema.CallToolResult> call = CompletableFuture.supplyAsync(() -> host.callTool(
+                new McpSchema.CallToolRequest("get-tiny-image", Map.of())));
+        WaitingRun card = awaitCard();
+
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+
+        McpSchema.CallToolResult result = call.get(60, TimeUnit.SECONDS);
+        assertThat(result.isError()).isFalse();
+        assertThat(result.content()).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(result.content().get(0)).isInstanceOfSatisfying(McpSchema.TextContent.class,
+                text -> assertThat(text.text()).isEqualTo("Here's the image you requested:"));
+        assertThat(result.content().get(1)).isInstanceOfSatisfying(McpSchema.ImageContent.class, image -> {
+            assertThat(image.mimeType()).isEqualTo("image/png");
+            assertThat(Base64.getDecoder().decode(image.data())).startsWith(0x89, 'P', 'N', 'G');
+        });
     }
 
     @Test

@@ -20,7 +20,28 @@ class McpToolResultsTest {
         ToolResult result = convert(McpSchema.CallToolResult.builder().addTextContent("first")
                 .addTextContent("second").build());
 
-        assertThat(result).isEqualTo(ToolResult.ok("first\nsecond"));
+        assertThat(result.content()).isEqualTo("first\nsecond");
+        assertThat(result.failed()).isFalse();
+    }
+
+    @Test
+    void aSuccessKeepsTheServersOwnResultBesideTheSummary() {
+        String data = Base64.getEncoder().encodeToString(new byte[1234]);
+        ToolResult result = convert(McpSchema.CallToolResult.builder().addTextContent("a chart")
+                .addContent(McpSchema.ImageContent.builder(data, "image/png").build())
+                .structuredContent(Map.of("points", 3)).build());
+
+        assertThat(result.serverResult().path("content").get(1).path("type").asText()).isEqualTo("image");
+        assertThat(result.serverResult().path("content").get(1).path("data").asText()).isEqualTo(data);
+        assertThat(result.serverResult().path("structuredContent").path("points").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void aFailureKeepsNoServerResult() {
+        ToolResult result = convert(McpSchema.CallToolResult.builder().addTextContent("no such file")
+                .isError(true).build());
+
+        assertThat(result.serverResult()).isNull();
     }
 
     @Test

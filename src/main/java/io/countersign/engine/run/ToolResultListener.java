@@ -1,0 +1,16 @@
+package io.countersign.engine.run;
+
+import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.tool.ToolResult;
+
+/**
+ * Told of each result a tool gave the loop, whole, as the call executes: a caller that answers someone other than
+ * the model (a gateway's host) can pass on more than the text the transcript keeps.
+ */
+@FunctionalInterface
+public interface ToolResultListener {
+    ToolResultListener NONE = (call, result) -> { };
+
+    /** {@code call} executed and gave {@code result}; called on the loop's thread, so it must return quickly. */
+    void executed(ToolCall call, ToolResult result);
+}
