@@ -202,10 +202,14 @@ public final class McpGateway implements AutoCloseable {
         }
     }
 
-    /** The server's own result when the call executed and succeeded, else the text the transcript holds. */
+    /**
+     * The server's own result when the call executed and succeeded, else the text the transcript holds. A
+     * success says {@code isError: false} even where the server left it out, as the text answer always did.
+     */
     private static McpSchema.CallToolResult result(GatewayBackend.Answer answer) {
-        if (answer.serverResult() != null && !answer.error()) {
-            return McpJsonDefaults.getMapper().convertValue(answer.serverResult(), McpSchema.CallToolResult.class);
+        if (answer.serverResult() instanceof ObjectNode own && !answer.error()) {
+            return McpJsonDefaults.getMapper().convertValue(own.deepCopy().put("isError", false),
+                    McpSchema.CallToolResult.class);
         }
         return McpSchema.CallToolResult.builder().addTextContent(answer.text()).isError(answer.error()).build();
     }
