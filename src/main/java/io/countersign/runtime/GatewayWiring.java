@@ -155,7 +155,7 @@ public final class GatewayWiring {
                     public Answer call(String toolName, ObjectNode arguments, Duration every,
                                        Consumer<String> progress) throws InterruptedException {
                         HostAnswer answer = session.call(toolName, arguments, every, progress);
-                        return new Answer(answer.text(), answer.error(), answer.serverResult());
+                        return new Answer(answer.text(), answer.error(), answer.serverResult(), answer.note());
                     }
 
                     @Override

@@ -52,15 +52,16 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             PendingCall call = calls.get(i);
             String result = switch (call.disposition()) {
                 case REFUSED -> run.settle(call, call.refusal().resultText());
-                case RUNS_ON_RESUME -> execute(run, configuration, offered, call.call(), PauseAnswer.Grant.NONE);
+                case RUNS_ON_RESUME -> execute(run, configuration, offered, call.call(), PauseAnswer.Grant.NONE, null);
                 // a standing grant approved it at the scan; it still goes through every gate and rule
                 case APPROVED_BY_GRANT -> execute(run, configuration, offered, call.call(),
-                        PauseAnswer.Grant.APPROVED);
+                        PauseAnswer.Grant.APPROVED, null);
                 case AWAITS_APPROVAL, AWAITS_INPUT -> {
                     PauseAnswer.Step step = answer.stepFor(call);
                     if (step instanceof PauseAnswer.Step.Run runs) {
-                        String text = execute(run, configuration, offered, runs.call(), runs.grant());
-                        yield runs.editedBy() == null ? text : text + editedNote(runs.editedBy());
+                        String note = runs.editedBy() == null ? null : editedNote(runs.editedBy());
+                        String text = execute(run, configuration, offered, runs.call(), runs.grant(), note);
+                        yield note == null ? text : text + note;
                     }
                     yield run.settle(call, ((PauseAnswer.Step.Refuse) step).resultText());
                 }
@@ -87,7 +88,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
      * nothing was executed. A tool's exception text never leaves this method.
      */
     private String execute(RunSegment run, AgentConfiguration configuration, List<String> offered, ToolCall call,
-                           PauseAnswer.Grant grant) {
+                           PauseAnswer.Grant grant, String note) {
         Actor actor = run.context.actingUser();
         ToolAccessDecision gate = accessPolicy.check(call.name(), configuration, actor);
         if (!gate.permitted() || !offered.contains(call.name())) {
@@ -138,7 +139,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             result = ToolResult.failure("tool \"" + call.name() + "\" failed unexpectedly; its error is kept out of"
                     + " the transcript. Try another approach or ask the person behind the run.");
         }
-        results.executed(call, result);
+        results.executed(call, result, note);
         if (result.outcomeUnknown()) {
             // No outcome goes in the journal: the call's intent stays open, as after a crash, for a person to settle.
             LOG.log(Level.WARNING, "the outcome of tool {0} in run {1} is unknown",

@@ -9,8 +9,13 @@ import io.countersign.engine.tool.ToolResult;
  */
 @FunctionalInterface
 public interface ToolResultListener {
-    ToolResultListener NONE = (call, result) -> { };
+    ToolResultListener NONE = (call, result, note) -> { };
 
-    /** {@code call} executed and gave {@code result}; called on the loop's thread, so it must return quickly. */
-    void executed(ToolCall call, ToolResult result);
+    /**
+     * {@code call} executed and gave {@code result}; called on the loop's thread, so it must return quickly.
+     *
+     * @param note what the transcript adds after the result for the model (a person changed the call's arguments
+     *             before approving it), or null
+     */
+    void executed(ToolCall call, ToolResult result, String note);
 }

@@ -1,6 +1,5 @@
 package io.countersign.service.gateway;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.ChatMessage;
@@ -11,9 +10,7 @@ import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.ToolResultListener;
 import io.countersign.engine.tool.ToolResult;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The "model" of a gateway run: the MCP host. Each round hands the loop the host's next {@code tools/call} as a
  * turn of one call, and the round after it answers that call from the transcript, so every call goes through the
  * loop's approval scan, access gates, invocation rules and journal exactly as a model's would. When the host has
- * gone, the turn is a final answer and the run completes. As the loop's result listener it keeps each executed
- * call's server result until the call is answered, so that the host gets the server's content, not its summary.
+ * gone, the turn is a final answer and the run completes. As the loop's result listener it answers a call that
+ * executed and succeeded with the server's own result (its content, not the transcript's summary) as soon as the
+ * server gave it.
  */
 final class HostTurns implements ChatModel, ToolResultListener {
     private static final String GONE = "The MCP host disconnected.";
@@ -34,8 +32,6 @@ final class HostTurns implements ChatModel, ToolResultListener {
 
     private final LinkedBlockingQueue<HostCall> calls = new LinkedBlockingQueue<>();
     private final AtomicLong ids = new AtomicLong();
-    /** Call id → the server's own result of that call, from its execution until its answer. */
-    private final Map<String, JsonNode> serverResults = new ConcurrentHashMap<>();
     private volatile HostCall current;
     private volatile boolean gone;
 
@@ -67,10 +63,17 @@ final class HostTurns implements ChatModel, ToolResultListener {
         return !gone;
     }
 
+    /**
+     * The server answered the host's call: the host has its result now, while the loop goes on to record it. Its
+     * intent is already durable, so a gateway stopped from here on leaves the call flagged, never sent again.
+     */
     @Override
-    public void executed(ToolCall call, ToolResult result) {
-        if (result.serverResult() != null) {
-            serverResults.put(call.id(), result.serverResult());
+    public void executed(ToolCall call, ToolResult result, String note) {
+        HostCall open = current;
+        if (open != null && open.call().id().equals(call.id()) && result.serverResult() != null && !result.failed()
+                && !result.outcomeUnknown()) {
+            current = null;
+            open.answer().complete(new HostAnswer(result.content(), false, result.serverResult(), note));
         }
     }
 
@@ -101,7 +104,7 @@ final class HostTurns implements ChatModel, ToolResultListener {
             ChatMessage message = messages.get(i);
             if (message.role() == ChatMessage.Role.TOOL && open.call().id().equals(message.toolCallId())) {
                 current = null;
-                open.answer().complete(HostAnswer.of(message.content(), serverResults.remove(open.call().id())));
+                open.answer().complete(HostAnswer.of(message.content()));
                 return;
             }
         }

@@ -41,8 +41,9 @@ public interface GatewayBackend {
 
     /**
      * A call's result text; {@code error} for a refusal, a denial or a failure. {@code serverResult}, when not
-     * null, is the fronted server's own {@code CallToolResult}, which the host gets instead of the text.
+     * null, is the fronted server's own {@code CallToolResult}, which the host gets instead of the text, followed
+     * by {@code note} (a person changed the call's arguments before approving it) when that is not null.
      */
-    record Answer(String text, boolean error, JsonNode serverResult) {
+    record Answer(String text, boolean error, JsonNode serverResult, String note) {
     }
 }

@@ -203,13 +203,17 @@ public final class McpGateway implements AutoCloseable {
     }
 
     /**
-     * The server's own result when the call executed and succeeded, else the text the transcript holds. A
-     * success says {@code isError: false} even where the server left it out, as the text answer always did.
+     * The server's own result when the call executed and succeeded (with a text item saying so after its content
+     * when a person changed the arguments), else the text the transcript holds. A success says
+     * {@code isError: false} even where the server left it out, as the text answer always did.
      */
     private static McpSchema.CallToolResult result(GatewayBackend.Answer answer) {
         if (answer.serverResult() instanceof ObjectNode own && !answer.error()) {
-            return McpJsonDefaults.getMapper().convertValue(own.deepCopy().put("isError", false),
-                    McpSchema.CallToolResult.class);
+            ObjectNode copy = own.deepCopy().put("isError", false);
+            if (answer.note() != null) {
+                copy.withArray("content").addObject().put("type", "text").put("text", answer.note().strip());
+            }
+            return McpJsonDefaults.getMapper().convertValue(copy, McpSchema.CallToolResult.class);
         }
         return McpSchema.CallToolResult.builder().addTextContent(answer.text()).isError(answer.error()).build();
     }

@@ -3,7 +3,9 @@ package io.countersign.tools.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.Json;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.cli.Cli;
@@ -128,6 +130,26 @@ class GatewayEndToEndTest {
             assertThat(image.mimeType()).isEqualTo("image/png");
             assertThat(Base64.getDecoder().decode(image.data())).startsWith(0x89, 'P', 'N', 'G');
         });
+    }
+
+    @Test
+    void anEditedThenApprovedWriteTellsTheHostWhoChangedItsArguments() throws Exception {
+        Path plan = workspace.resolve("plan.txt");
+        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
+                GatewayHost.writeRequest(plan, "step one", "e1")));
+        WaitingRun card = awaitCard();
+        ObjectNode edited = Json.mapper().createObjectNode().put("path", plan.toString()).put("content", "step two");
+
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approveEdited(0, edited)))).isInstanceOf(DecisionResult.Done.class);
+
+        McpSchema.CallToolResult result = write.get(60, TimeUnit.SECONDS);
+        assertThat(result.isError()).isFalse();
+        assertThat(plan).hasContent("step two");
+        assertThat(result.content().get(result.content().size() - 1)).isInstanceOfSatisfying(
+                McpSchema.TextContent.class, note -> assertThat(note.text()).isEqualTo("(Note: rita changed the"
+                        + " arguments of this call before approving it; the result above is of the call as they"
+                        + " changed it.)"));
     }
 
     @Test
