@@ -2,6 +2,7 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.testing.FastJava;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -69,9 +70,7 @@ final class CommandProcess {
 
     /** Starts the command without waiting for it. */
     Running start(Map<String, String> environment, String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), "io.countersign.app.Main", "--store", store));
+        List<String> command = new ArrayList<>(FastJava.countersign("--store", store));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
         builder.environment().remove("COUNTERSIGN_STORE");

@@ -6,6 +6,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.store.Store;
+import io.countersign.testing.FastJava;
 import io.countersign.tools.mcp.McpPeers;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -135,7 +136,7 @@ public final class GatewayHost implements AutoCloseable {
 
     /** The Java executable the tests run on. */
     public static String javaCommand() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return FastJava.java();
     }
 
     /**
@@ -148,11 +149,11 @@ public final class GatewayHost implements AutoCloseable {
         Path plugin = Files.createDirectories(folder.resolve("rules-plugin/META-INF/services"));
         Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()), NoSecretFilesRule.class.getName()
                 + "\n");
-        String classpath = folder.resolve("rules-plugin") + File.pathSeparator
-                + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> arguments = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                classpath, "io.countersign.app.Main", "--store", db.toString(), "gateway", "--profile", profile,
-                "--progress-every", "1"));
+        // after the shared class path, so that the children's class archive applies
+        String classpath = FastJava.classpath() + File.pathSeparator + folder.resolve("rules-plugin");
+        List<String> arguments = new ArrayList<>(FastJava.options());
+        arguments.addAll(List.of("-cp", classpath, "io.countersign.app.Main", "--store", db.toString(), "gateway",
+                "--profile", profile, "--progress-every", "1"));
         arguments.addAll(List.of(extra));
         return arguments;
     }

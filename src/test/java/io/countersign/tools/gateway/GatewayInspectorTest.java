@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
@@ -16,7 +15,6 @@ import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -134,7 +132,7 @@ class GatewayInspectorTest {
     }
 
     /** An Inspector process that calls one tool; its arguments as {@code key=value}. */
-    private Inspector call(String tool, String... arguments) throws IOException {
+    private Inspector call(String tool, String... arguments) throws Exception {
         return start(callArguments(tool, arguments));
     }
 
@@ -145,7 +143,7 @@ class GatewayInspectorTest {
     }
 
     /** {@code mcp-inspector --cli <the gateway's command> <options>}, as {@code npx} would start it. */
-    private Inspector start(List<String> options) throws IOException {
+    private Inspector start(List<String> options) throws Exception {
         List<String> command = new ArrayList<>(List.of(McpPeers.node(),
                 McpPeers.script(McpPeers.INSPECTOR, "cli/build/cli.js"), "--cli"));
         command.addAll(gatewayCommand());
@@ -176,18 +174,10 @@ class GatewayInspectorTest {
     }
 
     /** The java command of {@code countersign gateway}, with {@link NoSecretFilesRule} on its class path. */
-    private List<String> gatewayCommand() throws IOException {
-        Path plugin = folder.resolve("rules-plugin/META-INF/services");
-        if (!Files.isDirectory(plugin)) {
-            Files.createDirectories(plugin);
-            Files.writeString(plugin.resolve(ToolInvocationRule.class.getName()),
-                    NoSecretFilesRule.class.getName() + "\n");
-        }
-        String classpath = folder.resolve("rules-plugin") + File.pathSeparator
-                + System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "io.countersign.app.Main",
-                "--store", db.toString(), "gateway", "--profile", "desk");
+    private List<String> gatewayCommand() throws Exception {
+        List<String> command = new ArrayList<>(List.of(GatewayHost.javaCommand()));
+        command.addAll(GatewayHost.gatewayArguments(folder, db, "desk"));
+        return command;
     }
 
     private static JsonNode find(JsonNode tools, String name) {

@@ -1,17 +1,28 @@
 package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.testing.FastJava;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The MCP client conformance suite runs its scenario servers and launches {@link ConformanceClient} against them,
@@ -20,8 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConformanceSuiteTest {
     private static final long SCENARIO_TIMEOUT_SECONDS = 90;
 
-    @ParameterizedTest
-    @ValueSource(strings = {"initialize", "tools_call", "sse-retry",
+    /** The scenarios expected to pass; each runs in processes of its own, so they run a few at a time. */
+    private static final List<String> PASSING = List.of("initialize", "tools_call", "sse-retry",
             "elicitation-sep1034-client-defaults",
             // MCP authorization (OAuth 2.1): discovery, registration, PKCE sign-in, scopes, token endpoint auth
             "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
@@ -29,9 +40,32 @@ class ConformanceSuiteTest {
             "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
             "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/token-endpoint-auth-basic",
             "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none", "auth/client-credentials-basic",
-            "auth/client-credentials-jwt"})
+            "auth/client-credentials-jwt");
+    private static final String RETRY_LIMIT = "auth/scope-retry-limit";
+    private static ExecutorService suites;
+    private static Map<String, Future<Run>> runs;
+
+    @BeforeAll
+    static void startEveryScenario() {
+        suites = Executors.newFixedThreadPool(3);
+        runs = new ConcurrentHashMap<>();
+        Stream.concat(PASSING.stream(), Stream.of(RETRY_LIMIT))
+                .forEach(scenario -> runs.put(scenario, suites.submit(() -> run(scenario))));
+    }
+
+    @AfterAll
+    static void stopSuites() {
+        suites.shutdownNow();
+    }
+
+    static List<String> passing() {
+        return PASSING;
+    }
+
+    @ParameterizedTest
+    @MethodSource("passing")
     void ourClientPassesTheConformanceScenario(String scenario) throws Exception {
-        Run run = run(scenario);
+        Run run = runs.get(scenario).get();
 
         assertThat(run.finished()).as("the suite finished within %d s:%n%s", SCENARIO_TIMEOUT_SECONDS, run.output())
                 .isTrue();
@@ -46,7 +80,7 @@ class ConformanceSuiteTest {
      */
     @Test
     void aServerThatWantsScopeItNeverGrantsIsGivenUpOnWithinTheRetryLimit() throws Exception {
-        Run run = run("auth/scope-retry-limit");
+        Run run = runs.get(RETRY_LIMIT).get();
 
         assertThat(run.finished()).as(run.output()).isTrue();
         JsonNode checks = new ObjectMapper().readTree(Files.readString(run.checks()));
@@ -70,8 +104,8 @@ class ConformanceSuiteTest {
     private static Run run(String scenario) throws Exception {
         Path workspace = Files.createTempDirectory("countersign-conformance-");
         Path log = workspace.resolve("suite.log");
-        String client = quoted(ProcessHandle.current().info().command().orElseThrow()) + " -cp "
-                + quoted(System.getProperty("java.class.path")) + " " + ConformanceClient.class.getName();
+        String client = FastJava.command(ConformanceClient.class.getName()).stream().map(ConformanceSuiteTest::quoted)
+                .collect(Collectors.joining(" "));
         Process suite = new ProcessBuilder(List.of(McpPeers.node(),
                 McpPeers.script(McpPeers.CONFORMANCE, "dist/index.js"), "client", "--command", client,
                 "--scenario", scenario))

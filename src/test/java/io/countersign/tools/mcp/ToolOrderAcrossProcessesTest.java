@@ -1,7 +1,9 @@
 package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.testing.FastJava;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,8 +61,7 @@ class ToolOrderAcrossProcessesTest {
     }
 
     private String requestOf(MockWebServer model, String endpoint, String... servers) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-cp", System.getProperty("java.class.path"), OfferedToolsChild.class.getName(), endpoint,
+        List<String> command = new ArrayList<>(FastJava.command(OfferedToolsChild.class.getName(), endpoint,
                 folder.toRealPath().toString()));
         command.addAll(List.of(servers));
         Path log = Files.createTempFile(folder, "child-", ".log");
