@@ -7,6 +7,7 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.console.settings.GatewayProfileRow;
 import io.countersign.engine.Actor;
+import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.run.DeadlineAction;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.GatewayProfiles;
@@ -18,9 +19,11 @@ import java.util.Locale;
 import javafx.scene.Node;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TitledPane;
 import javafx.scene.input.Clipboard;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -199,5 +202,27 @@ class GatewayProfileSettingsTest {
         String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
         Path shot = ScreenshotWriter.write(window.scene(), "settings-gateway-profiles" + suffix);
         assertThat(Files.size(shot)).isGreaterThan(10_000);
+        assertThat(shownZone(robot)).isEqualTo("externalEu");
+        assertThat(onFx(() -> zoneRoom(robot))).as("room in the zone column for the longest zone, externalGlobal")
+                .isNotNegative();
+    }
+
+    /** The zone as the table draws it, cut short with an ellipsis if the column is too narrow for it. */
+    private static String shownZone(FxRobot robot) {
+        return onFx(() -> ((Text) zoneCell(robot).lookup(".text")).getText());
+    }
+
+    /** How much wider the zone column is than the longest zone code needs, in the cell's font and padding. */
+    private static double zoneRoom(FxRobot robot) {
+        TableCell<?, ?> cell = zoneCell(robot);
+        Text longest = new Text(TrustZone.EXTERNAL_GLOBAL.code());
+        longest.setFont(cell.getFont());
+        double needed = longest.getLayoutBounds().getWidth() + cell.snappedLeftInset() + cell.snappedRightInset();
+        return cell.getTableColumn().getWidth() - needed;
+    }
+
+    private static TableCell<?, ?> zoneCell(FxRobot robot) {
+        return robot.lookup("#profileTable .table-cell").match(node -> node instanceof TableCell<?, ?> cell
+                && "externalEu".equals(cell.getItem())).queryAs(TableCell.class);
     }
 }

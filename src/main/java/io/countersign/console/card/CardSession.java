@@ -2,6 +2,7 @@ package io.countersign.console.card;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
@@ -14,7 +15,6 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -214,8 +214,8 @@ public final class CardSession {
             banner.set(Banner.danger(messages.get("card.notPermitted", notPermitted.getMessage())));
         } else {
             connection.failed(failure);
-            banner.set(new Banner(Banner.Kind.DANGER, messages.get("card.failed",
-                    Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName())), true));
+            banner.set(new Banner(Banner.Kind.DANGER, messages.get("card.failed", FailureText.of(failure)),
+                    true));
         }
     }
 

@@ -2,6 +2,7 @@ package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
+import io.countersign.console.common.ShownText;
 import io.countersign.console.controls.KeptPaneWidth;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventType;
@@ -156,13 +157,11 @@ public final class DenialsController implements ScreenController {
         purgeButton.setVisible(viewModel.purge().mayPurge());
         purgeButton.setManaged(viewModel.purge().mayPurge());
         purgeButton.setOnAction(event -> new PurgeDialogs(viewModel.purge(), messages, purgeButton).ask());
-        purgeStatus.textProperty().bind(viewModel.purge().statusProperty());
-        shownWhenNotEmpty(purgeStatus);
+        ShownText.bind(purgeStatus, viewModel.purge().statusProperty());
         auditStatus.textProperty().bind(audit.statusProperty());
         viewModel.purge().statusProperty().addListener((property, was, now) -> audit.refresh());
         audit.refresh();
-        problem.textProperty().bind(viewModel.problemProperty());
-        shownWhenNotEmpty(problem);
+        ShownText.bind(problem, viewModel.problemProperty());
     }
 
     @Override
@@ -376,11 +375,6 @@ public final class DenialsController implements ScreenController {
         if (chosen != null) {
             viewModel.export().start(chosen.toPath());
         }
-    }
-
-    private static void shownWhenNotEmpty(Label label) {
-        label.visibleProperty().bind(label.textProperty().isNotEmpty());
-        label.managedProperty().bind(label.visibleProperty());
     }
 
     private static <T> StringConverter<T> converter(Function<T, String> label) {

@@ -1,5 +1,6 @@
 package io.countersign.console.inbox;
 
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
@@ -188,8 +189,7 @@ public final class BatchViewModel {
 
     private void failed(Throwable failure) {
         busy.set(false);
-        problem.set(messages.get("batch.failed", failure.getMessage() == null ? failure.getClass().getSimpleName()
-                : failure.getMessage()));
+        problem.set(messages.get("batch.failed", FailureText.of(failure)));
     }
 
     public StringProperty reasonProperty() {

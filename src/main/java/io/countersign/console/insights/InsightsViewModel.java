@@ -1,5 +1,6 @@
 package io.countersign.console.insights;
 
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.console.denials.TimeRange;
@@ -114,8 +115,7 @@ public final class InsightsViewModel {
                 .onError(failure -> {
                     if (mine == reading) {
                         loading.set(false);
-                        problem.set(messages.get("insights.loadFailed", Optional.ofNullable(failure.getMessage())
-                                .orElse(failure.getClass().getSimpleName())));
+                        problem.set(messages.get("insights.loadFailed", FailureText.of(failure)));
                     }
                 })
                 .runOnce(executor);

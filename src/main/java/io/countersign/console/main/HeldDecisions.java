@@ -4,6 +4,7 @@ import io.countersign.console.card.CardDone;
 import io.countersign.console.card.DecisionBanners;
 import io.countersign.console.card.HeldDecision;
 import io.countersign.console.common.ConnectionState;
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.console.inbox.InboxViewModel;
@@ -104,7 +105,7 @@ final class HeldDecisions {
                 .onError(failure -> {
                     connection.failed(failure);
                     notRecorded(decision, shown, true, messages.get("toast.sendFailed",
-                            Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName())));
+                            FailureText.of(failure)));
                 })
                 .runOnce(executor);
     }

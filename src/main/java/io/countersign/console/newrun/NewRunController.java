@@ -1,6 +1,7 @@
 package io.countersign.console.newrun;
 
 import io.countersign.console.common.FxController;
+import io.countersign.console.common.ShownText;
 import io.countersign.service.AgentSummary;
 import java.util.Objects;
 import javafx.fxml.FXML;
@@ -59,9 +60,7 @@ public final class NewRunController implements FxController {
         prompt.textProperty().bindBidirectional(viewModel.promptProperty());
         unattended.selectedProperty().bindBidirectional(viewModel.unattendedProperty());
         missing.textProperty().bind(viewModel.missingProperty());
-        problem.textProperty().bind(viewModel.problemProperty());
-        problem.visibleProperty().bind(viewModel.problemProperty().isNotEmpty());
-        problem.managedProperty().bind(problem.visibleProperty());
+        ShownText.bind(problem, viewModel.problemProperty());
         start.disableProperty().bind(viewModel.canStartProperty().not());
         start.setOnAction(event -> viewModel.start());
         cancel.setOnAction(event -> onClose.run());

@@ -1,14 +1,13 @@
 package io.countersign.console.newrun;
 
 import io.countersign.console.common.Messages;
-import io.countersign.console.common.Tasks;
+import io.countersign.console.common.PaneState;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.RunService;
 import io.countersign.service.StartedRun;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -16,11 +15,9 @@ import javafx.beans.binding.StringBinding;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
@@ -32,15 +29,12 @@ import javafx.collections.ObservableList;
 public final class NewRunViewModel {
     private final RunService service;
     private final Actor actor;
-    private final Executor executor;
-    private final Messages messages;
+    private final PaneState pane;
 
     private final ObservableList<AgentSummary> agents = FXCollections.observableArrayList();
     private final ObjectProperty<AgentSummary> agent = new SimpleObjectProperty<>();
     private final StringProperty prompt = new SimpleStringProperty("");
     private final BooleanProperty unattended = new SimpleBooleanProperty();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private final StringBinding missing;
     private final StringBinding agentDetails;
     private final BooleanBinding canStart;
@@ -49,8 +43,7 @@ public final class NewRunViewModel {
     public NewRunViewModel(RunService service, Actor actor, Executor executor, Messages messages) {
         this.service = Objects.requireNonNull(service, "service");
         this.actor = Objects.requireNonNull(actor, "actor");
-        this.executor = Objects.requireNonNull(executor, "executor");
-        this.messages = Objects.requireNonNull(messages, "messages");
+        this.pane = new PaneState(executor, messages);
         missing = Bindings.createStringBinding(() -> {
             if (!mayStart()) {
                 return messages.get("newRun.notPermitted");
@@ -78,7 +71,8 @@ public final class NewRunViewModel {
             }
             return details;
         }, agent);
-        canStart = Bindings.createBooleanBinding(() -> missing.get().isEmpty() && !busy.get(), missing, busy);
+        canStart = Bindings.createBooleanBinding(() -> missing.get().isEmpty() && !pane.isBusy(), missing,
+                pane.busyProperty());
     }
 
     /** Resets the form and loads the agents to pick from. */
@@ -86,22 +80,13 @@ public final class NewRunViewModel {
         agent.set(null);
         prompt.set("");
         unattended.set(false);
-        problem.set("");
         started.set(null);
-        busy.set(true);
-        Tasks.create(() -> service.agents(actor))
-                .onSuccess(found -> {
-                    busy.set(false);
-                    agents.setAll(found);
-                    if (found.size() == 1) {
-                        agent.set(found.get(0));
-                    }
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    problem.set(messages.get("newRun.agentsFailed", describe(failure)));
-                })
-                .runOnce(executor);
+        pane.change(() -> service.agents(actor), found -> {
+            agents.setAll(found);
+            if (found.size() == 1) {
+                agent.set(found.get(0));
+            }
+        }, pane.failing("newRun.agentsFailed"));
     }
 
     /** Starts the run, if the form is complete; the dialog closes when the service answers. */
@@ -112,18 +97,8 @@ public final class NewRunViewModel {
         String agentName = agent.get().name();
         String text = prompt.get().strip();
         boolean alone = unattended.get();
-        busy.set(true);
-        problem.set("");
-        Tasks.create(() -> service.start(actor, agentName, text, alone))
-                .onSuccess(run -> {
-                    busy.set(false);
-                    started.set(new Started(run, agentName));
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    problem.set(messages.get("newRun.failed", describe(failure)));
-                })
-                .runOnce(executor);
+        pane.change(() -> service.start(actor, agentName, text, alone),
+                run -> started.set(new Started(run, agentName)), pane.failing("newRun.failed"));
     }
 
     /** The run this dialog started last, {@code null} until it did; the dialog closes when it is set. */
@@ -133,10 +108,6 @@ public final class NewRunViewModel {
 
     private boolean mayStart() {
         return actor.has(Role.OPERATOR) || actor.has(Role.ADMIN);
-    }
-
-    private static String describe(Throwable failure) {
-        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
     }
 
     /** The agents to pick from. */
@@ -158,12 +129,12 @@ public final class NewRunViewModel {
 
     /** Whether agents are loading or the run is starting. */
     public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+        return pane.busyProperty();
     }
 
     /** What the service said when it could not list agents or start the run; empty otherwise. */
     public ReadOnlyStringProperty problemProperty() {
-        return problem.getReadOnlyProperty();
+        return pane.problemProperty();
     }
 
     /** What the form still needs before it can start ("Pick an agent."), empty when complete. */

@@ -2,11 +2,11 @@ package io.countersign.console.settings;
 
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
+import io.countersign.console.common.ShownText;
 import io.countersign.engine.access.TrustZone;
 import java.util.Objects;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
@@ -130,13 +130,13 @@ public final class GatewayProfilesController implements FxController {
         profileFallback.setConverter(converter(code -> code.isEmpty() ? messages.get("gateway.add.noFallback")
                 : messages.get("gateway.add.fallbackTo", code), text -> text));
         profileFallback.valueProperty().bindBidirectional(viewModel.fallbackProperty());
-        addProfile.disableProperty().bind(viewModel.busyProperty());
+        addProfile.disableProperty().bind(viewModel.feedback().busyProperty());
         addProfile.setOnAction(event -> viewModel.add());
         viewModel.serverChoices().addListener((ListChangeListener<ServerChoice>) change -> showChoices());
         showChoices();
-        shown(profileFormError, viewModel.formErrorProperty());
-        shown(profileProblem, viewModel.problemProperty());
-        shown(profileStatus, viewModel.statusProperty());
+        ShownText.bind(profileFormError, viewModel.formErrorProperty());
+        ShownText.bind(profileProblem, viewModel.feedback().problemProperty());
+        ShownText.bind(profileStatus, viewModel.feedback().statusProperty());
     }
 
     private void copy() {
@@ -189,12 +189,6 @@ public final class GatewayProfilesController implements FxController {
         });
     }
 
-    /** The label shows the text, and takes no room while it is empty. */
-    private static void shown(Label label, ReadOnlyStringProperty text) {
-        label.textProperty().bind(text);
-        label.visibleProperty().bind(text.isNotEmpty());
-        label.managedProperty().bind(label.visibleProperty());
-    }
 
     /** Asks before a profile is removed; Cancel is the default, so Enter or Esc keeps it. */
     private boolean confirmRemove(GatewayProfileRow row) {
@@ -218,7 +212,7 @@ public final class GatewayProfilesController implements FxController {
         RemoveCell() {
             remove.getStyleClass().addAll("remove-profile", "flat", "button-icon");
             remove.setTooltip(new Tooltip(messages.get("gateway.remove.tooltip")));
-            remove.disableProperty().bind(viewModel.busyProperty());
+            remove.disableProperty().bind(viewModel.feedback().busyProperty());
             remove.setOnAction(event -> {
                 GatewayProfileRow row = getItem();
                 if (row != null && confirmRemove(row)) {

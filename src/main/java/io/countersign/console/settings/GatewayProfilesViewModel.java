@@ -1,7 +1,9 @@
 package io.countersign.console.settings;
 
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
-import io.countersign.console.common.Tasks;
+import io.countersign.console.common.PaneFeedback;
+import io.countersign.console.common.PaneState;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Names;
 import io.countersign.engine.access.TrustZone;
@@ -20,8 +22,6 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -43,8 +43,8 @@ public final class GatewayProfilesViewModel {
     private final GatewayProfiles profiles;
     private final ServerService servers;
     private final Actor actor;
-    private final Executor executor;
     private final Messages messages;
+    private final PaneState pane;
 
     private final ObservableList<GatewayProfileRow> rows = FXCollections.observableArrayList();
     private final ObservableList<ServerChoice> choices = FXCollections.observableArrayList();
@@ -56,9 +56,6 @@ public final class GatewayProfilesViewModel {
     private final StringProperty deadline = new SimpleStringProperty("");
     private final StringProperty fallback = new SimpleStringProperty(NO_FALLBACK);
     private final ReadOnlyStringWrapper formError = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final StringBinding command = Bindings.createStringBinding(() -> selected.get() == null ? ""
             : selected.get().command(), selected);
     private String shownAfterLoad;
@@ -68,8 +65,8 @@ public final class GatewayProfilesViewModel {
         this.profiles = Objects.requireNonNull(profiles, "profiles");
         this.servers = Objects.requireNonNull(servers, "servers");
         this.actor = Objects.requireNonNull(actor, "actor");
-        this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
+        this.pane = new PaneState(executor, messages);
         Stream.of(name, tools, deadline, fallback).forEach(field -> field.addListener((o, was, now) ->
                 formError.set("")));
         zone.addListener((o, was, now) -> formError.set(""));
@@ -80,10 +77,7 @@ public final class GatewayProfilesViewModel {
 
     /** Reads the profiles and the server records the form offers. */
     public void load() {
-        Tasks.create(() -> new Loaded(profiles.list(actor), servers.list(actor)))
-                .onSuccess(this::show)
-                .onError(failure -> problem.set(messages.get("gateway.loadFailed", describe(failure))))
-                .runOnce(executor);
+        pane.read(() -> new Loaded(profiles.list(actor), servers.list(actor)), this::show, "gateway.loadFailed");
     }
 
     private void show(Loaded loaded) {
@@ -119,33 +113,24 @@ public final class GatewayProfilesViewModel {
             formError.set(refused.get());
             return;
         }
-        if (busy.get()) {
+        if (pane.isBusy()) {
             return;
         }
-        busy.set(true);
-        problem.set("");
-        status.set("");
         String zoneCode = zone.get().code();
         boolean twoPeople = fourEyes.get();
-        Tasks.create(() -> profiles.add(actor, typedName, picked, allowed, zoneCode, twoPeople,
-                        span.isEmpty() ? null : span, action.isEmpty() ? null : action))
-                .onSuccess(profile -> {
-                    busy.set(false);
-                    status.set(messages.get("gateway.added", profile.name(),
-                            GatewayProfileRow.commandFor(profile.name())));
-                    clearForm();
-                    shownAfterLoad = profile.name();
-                    load();
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    if (failure instanceof IllegalArgumentException) {
-                        formError.set(describe(failure));
-                    } else {
-                        problem.set(messages.get("gateway.addFailed", typedName, describe(failure)));
-                    }
-                })
-                .runOnce(executor);
+        pane.change(() -> profiles.add(actor, typedName, picked, allowed, zoneCode, twoPeople,
+                span.isEmpty() ? null : span, action.isEmpty() ? null : action), profile -> {
+            pane.status(messages.get("gateway.added", profile.name(), GatewayProfileRow.commandFor(profile.name())));
+            clearForm();
+            shownAfterLoad = profile.name();
+            load();
+        }, failure -> {
+            if (failure instanceof IllegalArgumentException) {
+                formError.set(FailureText.of(failure));
+            } else {
+                pane.fail(failure, "gateway.addFailed", typedName);
+            }
+        });
     }
 
     /** What the form lacks before the service is asked, in the form's own words. */
@@ -188,28 +173,16 @@ public final class GatewayProfilesViewModel {
 
     /** Removes a profile once the admin has confirmed it; the runs it served stay in the history. */
     public void remove(GatewayProfileRow row) {
-        busy.set(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> {
+        pane.change(() -> {
             profiles.remove(actor, row.name());
             return row.name();
-        })
-                .onSuccess(removed -> {
-                    busy.set(false);
-                    status.set(messages.get("gateway.removed", removed));
-                    load();
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    problem.set(messages.get("gateway.removeFailed", row.name(), describe(failure)));
-                    load();
-                })
-                .runOnce(executor);
-    }
-
-    private static String describe(Throwable failure) {
-        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
+        }, removed -> {
+            pane.status(messages.get("gateway.removed", removed));
+            load();
+        }, failure -> {
+            pane.fail(failure, "gateway.removeFailed", row.name());
+            load();
+        });
     }
 
     /** Every profile, by name. */
@@ -270,18 +243,8 @@ public final class GatewayProfilesViewModel {
         return formError.getReadOnlyProperty();
     }
 
-    /** A failure to read or change the profiles; empty otherwise. */
-    public ReadOnlyStringProperty problemProperty() {
-        return problem.getReadOnlyProperty();
-    }
-
-    /** What the last change did; empty otherwise. */
-    public ReadOnlyStringProperty statusProperty() {
-        return status.getReadOnlyProperty();
-    }
-
-    /** Whether a change is under way. */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** The problem, the status and whether a change is under way. */
+    public PaneFeedback feedback() {
+        return pane;
     }
 }

@@ -2,9 +2,9 @@ package io.countersign.console.settings;
 
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
+import io.countersign.console.common.ShownText;
 import java.util.Objects;
 import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
@@ -89,8 +89,8 @@ public final class GrantsController implements FxController {
         revokeGrant.setOnAction(event -> viewModel.revoke());
         viewModel.agents().addListener((ListChangeListener<AgentGrantSwitch>) change -> showSwitches());
         showSwitches();
-        shown(grantProblem, viewModel.problemProperty());
-        shown(grantStatus, viewModel.statusProperty());
+        ShownText.bind(grantProblem, viewModel.feedback().problemProperty());
+        ShownText.bind(grantStatus, viewModel.feedback().statusProperty());
     }
 
     private void showSwitches() {
@@ -103,7 +103,7 @@ public final class GrantsController implements FxController {
         box.setUserData(agent.agent());
         box.setSelected(agent.off());
         if (viewModel.maySwitch()) {
-            box.disableProperty().bind(viewModel.busyProperty());
+            box.disableProperty().bind(viewModel.feedback().busyProperty());
         } else {
             box.setDisable(true);
             box.setTooltip(new Tooltip(messages.get("grants.adminsSwitch")));
@@ -114,12 +114,5 @@ public final class GrantsController implements FxController {
 
     private static void text(TableColumn<GrantRow, String> column, Function<GrantRow, String> value) {
         column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
-    }
-
-    /** The label shows the text, and takes no room while it is empty. */
-    private static void shown(Label label, ReadOnlyStringProperty text) {
-        label.textProperty().bind(text);
-        label.visibleProperty().bind(text.isNotEmpty());
-        label.managedProperty().bind(label.visibleProperty());
     }
 }

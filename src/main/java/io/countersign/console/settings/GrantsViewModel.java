@@ -1,7 +1,8 @@
 package io.countersign.console.settings;
 
 import io.countersign.console.common.Messages;
-import io.countersign.console.common.Tasks;
+import io.countersign.console.common.PaneFeedback;
+import io.countersign.console.common.PaneState;
 import io.countersign.engine.Actor;
 import io.countersign.engine.grant.Grant;
 import io.countersign.service.AgentSummary;
@@ -12,12 +13,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.Bindings;
@@ -34,16 +32,13 @@ public final class GrantsViewModel {
     private final Optional<Grants> service;
     private final RunService runs;
     private final Actor actor;
-    private final Executor executor;
     private final Messages messages;
+    private final PaneState pane;
     private final ZoneId zone;
 
     private final ObservableList<GrantRow> grants = FXCollections.observableArrayList();
     private final ObservableList<AgentGrantSwitch> agents = FXCollections.observableArrayList();
     private final ObjectProperty<GrantRow> selected = new SimpleObjectProperty<>();
-    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final BooleanBinding revocable;
     private AutoCloseable subscription;
 
@@ -52,11 +47,12 @@ public final class GrantsViewModel {
         this.service = Objects.requireNonNull(service, "service");
         this.runs = Objects.requireNonNull(runs, "runs");
         this.actor = Objects.requireNonNull(actor, "actor");
-        this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
+        this.pane = new PaneState(executor, messages);
         this.zone = Objects.requireNonNull(zone, "zone");
-        revocable = Bindings.createBooleanBinding(() -> !busy.get() && selected.get() != null
-                && (actor.isAdmin() || actor.name().equals(selected.get().grantedBy())), busy, selected);
+        revocable = Bindings.createBooleanBinding(() -> !pane.isBusy() && selected.get() != null
+                && (actor.isAdmin() || actor.name().equals(selected.get().grantedBy())), pane.busyProperty(),
+                selected);
     }
 
     private record Read(List<Grant> grants, List<String> off, List<AgentSummary> agents) {
@@ -84,14 +80,12 @@ public final class GrantsViewModel {
     /** Reads the live grants, the agents and which of them have grants switched off. */
     public void load() {
         if (service.isEmpty()) {
-            problem.set(messages.get("grants.unavailable"));
+            pane.problem(messages.get("grants.unavailable"));
             return;
         }
         Grants grantService = service.get();
-        Tasks.create(() -> new Read(grantService.list(actor), grantService.switchedOff(actor), runs.agents(actor)))
-                .onSuccess(this::show)
-                .onError(failure -> problem.set(messages.get("grants.loadFailed", describe(failure))))
-                .runOnce(executor);
+        pane.read(() -> new Read(grantService.list(actor), grantService.switchedOff(actor), runs.agents(actor)),
+                this::show, "grants.loadFailed");
     }
 
     private void show(Read read) {
@@ -115,50 +109,31 @@ public final class GrantsViewModel {
     /** Revokes the selected grant; the loop no longer consults it. */
     public void revoke() {
         GrantRow row = selected.get();
-        if (row == null || busy.get() || service.isEmpty()) {
+        if (row == null || pane.isBusy() || service.isEmpty()) {
             return;
         }
-        busy.set(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> service.get().revoke(actor, row.id()))
-                .onSuccess(revoked -> {
-                    busy.set(false);
-                    status.set(messages.get("grants.revoked", row.id(), row.agent(), row.tool()));
-                    load();
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    problem.set(messages.get("grants.revokeFailed", row.id(), describe(failure)));
-                    load();
-                })
-                .runOnce(executor);
+        changeThenLoad(() -> service.get().revoke(actor, row.id()),
+                messages.get("grants.revoked", row.id(), row.agent(), row.tool()), "grants.revokeFailed", row.id());
     }
 
     /** Switches an agent's grants off, or back on. */
     public void switchGrants(String agent, boolean off) {
-        if (busy.get() || service.isEmpty()) {
+        if (pane.isBusy() || service.isEmpty()) {
             return;
         }
-        busy.set(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> service.get().switchGrants(actor, agent, !off))
-                .onSuccess(changed -> {
-                    busy.set(false);
-                    status.set(messages.get(off ? "grants.switchedOff" : "grants.switchedOn", agent));
-                    load();
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    problem.set(messages.get("grants.switchFailed", agent, describe(failure)));
-                    load();
-                })
-                .runOnce(executor);
+        changeThenLoad(() -> service.get().switchGrants(actor, agent, !off),
+                messages.get(off ? "grants.switchedOff" : "grants.switchedOn", agent), "grants.switchFailed", agent);
     }
 
-    private static String describe(Throwable failure) {
-        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
+    /** Runs a change and reads the grants again however it went: a refused change may mean they moved on. */
+    private void changeThenLoad(Callable<?> change, String done, String failedKey, Object subject) {
+        pane.change(change, changed -> {
+            pane.status(done);
+            load();
+        }, failure -> {
+            pane.fail(failure, failedKey, subject);
+            load();
+        });
     }
 
     /** The live grants, newest first. */
@@ -186,18 +161,8 @@ public final class GrantsViewModel {
         return actor.isAdmin();
     }
 
-    /** A failure to read or change the grants, or the service's refusal; empty otherwise. */
-    public ReadOnlyStringProperty problemProperty() {
-        return problem.getReadOnlyProperty();
-    }
-
-    /** What the last change did; empty otherwise. */
-    public ReadOnlyStringProperty statusProperty() {
-        return status.getReadOnlyProperty();
-    }
-
-    /** Whether a change is under way. */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** The problem, the status and whether a change is under way. */
+    public PaneFeedback feedback() {
+        return pane;
     }
 }

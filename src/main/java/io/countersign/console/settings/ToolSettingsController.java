@@ -3,6 +3,7 @@ package io.countersign.console.settings;
 import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
+import io.countersign.console.common.ShownText;
 import io.countersign.console.controls.Badge;
 import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.tool.ToolEffect;
@@ -95,8 +96,7 @@ public final class ToolSettingsController implements ScreenController {
 
     @FXML
     private void initialize() {
-        showWhenNotEmpty(problem);
-        problem.textProperty().bind(viewModel.problemProperty());
+        ShownText.bind(problem, viewModel.feedback().problemProperty());
 
         toolTable.setItems(viewModel.tools());
         toolTable.setRowFactory(table -> new ChangedRow());
@@ -126,7 +126,7 @@ public final class ToolSettingsController implements ScreenController {
         save.disableProperty().bind(viewModel.canSaveProperty().not());
         save.setOnAction(event -> viewModel.save());
         discard.setOnAction(event -> viewModel.discard());
-        status.textProperty().bind(viewModel.statusProperty());
+        status.textProperty().bind(viewModel.feedback().statusProperty());
 
         historyTable.setItems(viewModel.history());
         whenColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().when()));
@@ -169,11 +169,6 @@ public final class ToolSettingsController implements ScreenController {
         }).toList());
         lines.addListener((ListChangeListener<String>) change -> fill.run());
         fill.run();
-    }
-
-    private static void showWhenNotEmpty(Label label) {
-        label.visibleProperty().bind(label.textProperty().isNotEmpty());
-        label.managedProperty().bind(label.visibleProperty());
     }
 
     private static TableCell<ToolRow, ToolRow> graphicCell(Function<ToolRow, Node> graphic) {

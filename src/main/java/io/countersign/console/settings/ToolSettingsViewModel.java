@@ -1,6 +1,9 @@
 package io.countersign.console.settings;
 
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
+import io.countersign.console.common.PaneFeedback;
+import io.countersign.console.common.PaneState;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
 import io.countersign.engine.access.ApprovalDeclaration;
@@ -14,15 +17,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -40,6 +40,7 @@ public final class ToolSettingsViewModel {
     private final Executor executor;
     private final Messages messages;
     private final ZoneId zone;
+    private final PaneState pane;
 
     private final ObservableList<ToolRow> tools = FXCollections.observableArrayList();
     private final ObservableList<HistoryItem> history = FXCollections.observableArrayList();
@@ -48,9 +49,6 @@ public final class ToolSettingsViewModel {
     private final ObservableList<String> effectLines = FXCollections.observableArrayList();
     private final ObservableList<String> refusals = FXCollections.observableArrayList();
     private final ReadOnlyBooleanWrapper previewing = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper saving = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private final BooleanBinding canSave;
     /** Counts the pending sets asked about, so that a late preview of an older set is dropped. */
     private long previewRound;
@@ -64,8 +62,9 @@ public final class ToolSettingsViewModel {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.zone = Objects.requireNonNull(zone, "zone");
+        this.pane = new PaneState(executor, messages);
         canSave = Bindings.createBooleanBinding(() -> !pending.isEmpty() && refusals.isEmpty() && !previewing.get()
-                && !saving.get(), pending, refusals, previewing, saving);
+                && !pane.isBusy(), pending, refusals, previewing, pane.busyProperty());
     }
 
     /**
@@ -80,20 +79,14 @@ public final class ToolSettingsViewModel {
     }
 
     private void loadTools() {
-        problem.set("");
-        Tasks.create(() -> service.tools(actor))
-                .onSuccess(this::showTools)
-                .onError(failure -> problem.set(messages.get("settings.loadFailed", describe(failure))))
-                .runOnce(executor);
+        pane.problem("");
+        pane.read(() -> service.tools(actor), this::showTools, "settings.loadFailed");
         loadHistory();
     }
 
     private void loadHistory() {
-        Tasks.create(() -> service.history(actor, HISTORY_SIZE))
-                .onSuccess(found -> history.setAll(found.stream()
-                        .map(change -> HistoryItem.of(change, messages, zone)).toList()))
-                .onError(failure -> problem.set(messages.get("settings.historyFailed", describe(failure))))
-                .runOnce(executor);
+        pane.read(() -> service.history(actor, HISTORY_SIZE), found -> history.setAll(found.stream()
+                .map(change -> HistoryItem.of(change, messages, zone)).toList()), "settings.historyFailed");
     }
 
     private void showTools(List<ToolSettingView> views) {
@@ -110,7 +103,7 @@ public final class ToolSettingsViewModel {
         if (adjusting) {
             return;
         }
-        status.set("");
+        pane.status("");
         if (row.isRemote()) {
             // the declaration belongs to the server: every tool of the server follows it
             adjust(() -> tools.stream().filter(other -> row.saved().server().equals(other.saved().server()))
@@ -171,7 +164,7 @@ public final class ToolSettingsViewModel {
                     if (round == previewRound) {
                         previewing.set(false);
                         showPreview(null);
-                        refusals.setAll(messages.get("settings.previewFailed", describe(failure)));
+                        refusals.setAll(messages.get("settings.previewFailed", FailureText.of(failure)));
                     }
                 })
                 .runOnce(executor);
@@ -255,39 +248,26 @@ public final class ToolSettingsViewModel {
             return;
         }
         List<SettingRequest> requests = List.copyOf(pending);
-        saving.set(true);
-        problem.set("");
-        Tasks.create(() -> service.change(actor, requests))
-                .onSuccess(result -> {
-                    saving.set(false);
-                    if (result instanceof SettingResult.Refused refused) {
-                        refusals.setAll(refused.reasons());
-                        return;
-                    }
-                    status.set(messages.get("settings.saved", ((SettingResult.Saved) result).changes().size()));
-                    loadTools();
-                    loadHistory();
-                })
-                .onError(failure -> {
-                    saving.set(false);
-                    problem.set(messages.get("settings.saveFailed", describe(failure)));
-                })
-                .runOnce(executor);
+        pane.change(() -> service.change(actor, requests), result -> {
+            if (result instanceof SettingResult.Refused refused) {
+                refusals.setAll(refused.reasons());
+                return;
+            }
+            pane.status(messages.get("settings.saved", ((SettingResult.Saved) result).changes().size()));
+            loadTools();
+            loadHistory();
+        }, pane.failing("settings.saveFailed"));
     }
 
     /** Puts every switch back to the settings in force. */
     public void discard() {
         adjust(() -> tools.forEach(ToolRow::reset));
-        status.set("");
+        pane.status("");
         updatePending();
     }
 
     private String yesNo(boolean value) {
         return messages.get(value ? "settings.yes" : "settings.no");
-    }
-
-    private static String describe(Throwable failure) {
-        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
     }
 
     /** Every tool, local and remote, in registration order. */
@@ -329,13 +309,8 @@ public final class ToolSettingsViewModel {
         return canSave;
     }
 
-    /** What the last save did ("Saved 1 change."), empty otherwise. */
-    public ReadOnlyStringProperty statusProperty() {
-        return status.getReadOnlyProperty();
-    }
-
-    /** What went wrong loading or saving; empty otherwise. */
-    public ReadOnlyStringProperty problemProperty() {
-        return problem.getReadOnlyProperty();
+    /** The problem, the status and whether a change is under way. */
+    public PaneFeedback feedback() {
+        return pane;
     }
 }

@@ -2,10 +2,10 @@ package io.countersign.console.settings;
 
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
+import io.countersign.console.common.ShownText;
 import io.countersign.engine.webhook.CardEventType;
 import java.util.Objects;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
@@ -96,19 +96,13 @@ public final class WebhooksController implements FxController {
         hookExpired.selectedProperty().bindBidirectional(viewModel.eventProperty(CardEventType.EXPIRED));
         hookEscalated.selectedProperty().bindBidirectional(viewModel.eventProperty(CardEventType.ESCALATED));
         hookSlack.selectedProperty().bindBidirectional(viewModel.slackProperty());
-        addHook.disableProperty().bind(viewModel.busyProperty());
+        addHook.disableProperty().bind(viewModel.feedback().busyProperty());
         addHook.setOnAction(event -> viewModel.add());
-        shown(hookFormError, viewModel.formErrorProperty());
-        shown(hookProblem, viewModel.problemProperty());
-        shown(hookStatus, viewModel.statusProperty());
+        ShownText.bind(hookFormError, viewModel.formErrorProperty());
+        ShownText.bind(hookProblem, viewModel.feedback().problemProperty());
+        ShownText.bind(hookStatus, viewModel.feedback().statusProperty());
     }
 
-    /** The label shows the text, and takes no room while it is empty. */
-    private static void shown(Label label, ReadOnlyStringProperty text) {
-        label.textProperty().bind(text);
-        label.visibleProperty().bind(text.isNotEmpty());
-        label.managedProperty().bind(label.visibleProperty());
-    }
 
     /** How the last delivery went, marked when it failed. */
     private static final class DeliveryCell extends TableCell<WebhookRow, WebhookRow> {
@@ -147,7 +141,7 @@ public final class WebhooksController implements FxController {
         RemoveCell() {
             remove.getStyleClass().addAll("remove-hook", "flat", "button-icon");
             remove.setTooltip(new Tooltip(messages.get("webhooks.remove")));
-            remove.disableProperty().bind(viewModel.busyProperty());
+            remove.disableProperty().bind(viewModel.feedback().busyProperty());
             remove.setOnAction(event -> {
                 WebhookRow row = getItem();
                 if (row != null) {

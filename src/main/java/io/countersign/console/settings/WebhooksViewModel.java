@@ -1,7 +1,9 @@
 package io.countersign.console.settings;
 
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
-import io.countersign.console.common.Tasks;
+import io.countersign.console.common.PaneFeedback;
+import io.countersign.console.common.PaneState;
 import io.countersign.engine.Actor;
 import io.countersign.engine.webhook.CardEventType;
 import io.countersign.engine.webhook.HookStatus;
@@ -10,12 +12,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 import javafx.beans.property.BooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -32,8 +31,8 @@ import javafx.collections.ObservableList;
 public final class WebhooksViewModel {
     private final WebhookService service;
     private final Actor actor;
-    private final Executor executor;
     private final Messages messages;
+    private final PaneState pane;
 
     private final ObservableList<WebhookRow> hooks = FXCollections.observableArrayList();
     private final StringProperty url = new SimpleStringProperty("");
@@ -41,15 +40,12 @@ public final class WebhooksViewModel {
     private final Map<CardEventType, BooleanProperty> events = new EnumMap<>(CardEventType.class);
     private final BooleanProperty slack = new SimpleBooleanProperty();
     private final ReadOnlyStringWrapper formError = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
 
     public WebhooksViewModel(WebhookService service, Actor actor, Executor executor, Messages messages) {
         this.service = Objects.requireNonNull(service, "service");
         this.actor = Objects.requireNonNull(actor, "actor");
-        this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
+        this.pane = new PaneState(executor, messages);
         for (CardEventType type : CardEventType.values()) {
             BooleanProperty box = new SimpleBooleanProperty(type == CardEventType.WAITING
                     || type == CardEventType.ESCALATED);
@@ -62,10 +58,7 @@ public final class WebhooksViewModel {
 
     /** Reads the webhooks and how their deliveries stand. */
     public void load() {
-        Tasks.create(() -> service.list(actor))
-                .onSuccess(this::show)
-                .onError(failure -> problem.set(messages.get("webhooks.loadFailed", describe(failure))))
-                .runOnce(executor);
+        pane.read(() -> service.list(actor), this::show, "webhooks.loadFailed");
     }
 
     private void show(List<HookStatus> found) {
@@ -89,55 +82,33 @@ public final class WebhooksViewModel {
             formError.set(messages.get("webhooks.eventsMissing"));
             return;
         }
-        if (busy.get()) {
+        if (pane.isBusy()) {
             return;
         }
-        busy.set(true);
-        problem.set("");
-        status.set("");
         String typedUrl = url.get();
         String typedSecret = secret.get();
         boolean slackBody = slack.get();
-        Tasks.create(() -> service.add(actor, typedUrl, events, typedSecret, slackBody))
-                .onSuccess(hook -> {
-                    busy.set(false);
-                    status.set(messages.get("webhooks.added", hook.id(), hook.url().toString()));
-                    url.set("");
-                    secret.set("");
-                    slack.set(false);
-                    load();
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    if (failure instanceof IllegalArgumentException) {
-                        formError.set(describe(failure));
-                    } else {
-                        problem.set(messages.get("webhooks.addFailed", describe(failure)));
-                    }
-                })
-                .runOnce(executor);
+        pane.change(() -> service.add(actor, typedUrl, events, typedSecret, slackBody), hook -> {
+            pane.status(messages.get("webhooks.added", hook.id(), hook.url().toString()));
+            url.set("");
+            secret.set("");
+            slack.set(false);
+            load();
+        }, failure -> {
+            if (failure instanceof IllegalArgumentException) {
+                formError.set(FailureText.of(failure));
+            } else {
+                pane.fail(failure, "webhooks.addFailed");
+            }
+        });
     }
 
     /** Removes the webhook and the events still queued for it. */
     public void remove(WebhookRow row) {
-        busy.set(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> service.remove(actor, row.id()))
-                .onSuccess(removed -> {
-                    busy.set(false);
-                    status.set(messages.get(removed ? "webhooks.removed" : "webhooks.gone", row.id(), row.url()));
-                    load();
-                })
-                .onError(failure -> {
-                    busy.set(false);
-                    problem.set(messages.get("webhooks.removeFailed", row.id(), describe(failure)));
-                })
-                .runOnce(executor);
-    }
-
-    private static String describe(Throwable failure) {
-        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
+        pane.change(() -> service.remove(actor, row.id()), removed -> {
+            pane.status(messages.get(removed ? "webhooks.removed" : "webhooks.gone", row.id(), row.url()));
+            load();
+        }, pane.failing("webhooks.removeFailed", row.id()));
     }
 
     /** Every webhook, oldest first. */
@@ -167,18 +138,8 @@ public final class WebhooksViewModel {
         return formError.getReadOnlyProperty();
     }
 
-    /** A failure to read or change the webhooks; empty otherwise. */
-    public ReadOnlyStringProperty problemProperty() {
-        return problem.getReadOnlyProperty();
-    }
-
-    /** What the last change did; empty otherwise. */
-    public ReadOnlyStringProperty statusProperty() {
-        return status.getReadOnlyProperty();
-    }
-
-    /** Whether a change is under way. */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** The problem, the status and whether a change is under way. */
+    public PaneFeedback feedback() {
+        return pane;
     }
 }

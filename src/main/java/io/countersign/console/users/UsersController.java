@@ -2,6 +2,7 @@ package io.countersign.console.users;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
+import io.countersign.console.common.ShownText;
 import io.countersign.console.controls.Badge;
 import io.countersign.engine.Role;
 import java.util.Locale;
@@ -71,12 +72,10 @@ public final class UsersController implements ScreenController {
 
     @FXML
     private void initialize() {
-        problem.textProperty().bind(viewModel.problemProperty());
-        problemBox.visibleProperty().bind(viewModel.problemProperty().isNotEmpty());
+        problem.textProperty().bind(viewModel.feedback().problemProperty());
+        problemBox.visibleProperty().bind(viewModel.feedback().problemProperty().isNotEmpty());
         problemBox.managedProperty().bind(problemBox.visibleProperty());
-        status.textProperty().bind(viewModel.statusProperty());
-        status.visibleProperty().bind(viewModel.statusProperty().isNotEmpty());
-        status.managedProperty().bind(status.visibleProperty());
+        ShownText.bind(status, viewModel.feedback().statusProperty());
 
         userTable.setItems(viewModel.users());
         nameColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
@@ -95,7 +94,7 @@ public final class UsersController implements ScreenController {
         newWorker.selectedProperty().bindBidirectional(viewModel.newRoleProperty(Role.WORKER));
         nameError.textProperty().bind(viewModel.nameErrorProperty());
         rolesError.textProperty().bind(viewModel.rolesErrorProperty());
-        add.disableProperty().bind(viewModel.addingProperty());
+        add.disableProperty().bind(viewModel.feedback().busyProperty());
         add.setOnAction(event -> viewModel.add());
     }
 

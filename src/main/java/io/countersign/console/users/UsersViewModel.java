@@ -1,7 +1,9 @@
 package io.countersign.console.users;
 
+import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
-import io.countersign.console.common.Tasks;
+import io.countersign.console.common.PaneFeedback;
+import io.countersign.console.common.PaneState;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.service.UserResult;
@@ -12,13 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 import javafx.beans.property.BooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -35,8 +34,8 @@ import javafx.collections.ObservableList;
 public final class UsersViewModel {
     private final UserService service;
     private final Actor actor;
-    private final Executor executor;
     private final Messages messages;
+    private final PaneState pane;
 
     private final ObservableList<UserRow> users = FXCollections.observableArrayList();
     /** The role a new user's form starts with. */
@@ -45,15 +44,12 @@ public final class UsersViewModel {
     private final Map<Role, BooleanProperty> newRoles = new EnumMap<>(Role.class);
     private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper rolesError = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper adding = new ReadOnlyBooleanWrapper();
 
     public UsersViewModel(UserService service, Actor actor, Executor executor, Messages messages) {
         this.service = Objects.requireNonNull(service, "service");
         this.actor = Objects.requireNonNull(actor, "actor");
-        this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
+        this.pane = new PaneState(executor, messages);
         for (Role role : Role.values()) {
             BooleanProperty box = new SimpleBooleanProperty(role == DEFAULT_ROLE);
             box.addListener((o, was, now) -> rolesError.set(""));
@@ -64,10 +60,7 @@ public final class UsersViewModel {
 
     /** Loads the users. */
     public void load() {
-        Tasks.create(() -> service.list(actor))
-                .onSuccess(this::showUsers)
-                .onError(failure -> problem.set(messages.get("users.loadFailed", describe(failure))))
-                .runOnce(executor);
+        pane.read(() -> service.list(actor), this::showUsers, "users.loadFailed");
     }
 
     private void showUsers(List<Actor> found) {
@@ -87,32 +80,22 @@ public final class UsersViewModel {
             return;
         }
         Set<Role> before = row.saved().roles();
-        row.setBusy(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> service.setRoles(actor, row.name(), roles))
-                .onSuccess(result -> {
-                    row.setBusy(false);
-                    if (result instanceof UserResult.Refused refused) {
-                        row.reset();
-                        problem.set(refused.reason());
-                    } else if (result instanceof UserResult.NoSuchUser missing) {
-                        problem.set(messages.get("users.gone", missing.name()));
-                        load();
-                    } else if (result instanceof UserResult.Changed changed) {
-                        row.saved(changed.user());
-                        status.set(messages.get("users.changed", row.name(), roles(before),
-                                roles(changed.user().roles())));
-                    } else if (result instanceof UserResult.Unchanged unchanged) {
-                        row.saved(unchanged.user());
-                    }
-                })
-                .onError(failure -> {
-                    row.setBusy(false);
-                    row.reset();
-                    problem.set(messages.get("users.changeFailed", row.name(), describe(failure)));
-                })
-                .runOnce(executor);
+        pane.change(row::setBusy, () -> service.setRoles(actor, row.name(), roles), result -> {
+            if (result instanceof UserResult.Refused refused) {
+                row.reset();
+                pane.problem(refused.reason());
+            } else if (result instanceof UserResult.NoSuchUser missing) {
+                gone(missing);
+            } else if (result instanceof UserResult.Changed changed) {
+                row.saved(changed.user());
+                pane.status(messages.get("users.changed", row.name(), roles(before), roles(changed.user().roles())));
+            } else if (result instanceof UserResult.Unchanged unchanged) {
+                row.saved(unchanged.user());
+            }
+        }, failure -> {
+            row.reset();
+            pane.fail(failure, "users.changeFailed", row.name());
+        });
     }
 
     /** Adds the user the form describes, once it names someone and gives them a role. */
@@ -126,69 +109,52 @@ public final class UsersViewModel {
         });
         nameError.set(name.isBlank() ? messages.get("users.nameMissing") : "");
         rolesError.set(roles.isEmpty() ? messages.get("users.rolesMissing") : "");
-        if (!nameError.get().isEmpty() || !rolesError.get().isEmpty() || adding.get()) {
+        if (!nameError.get().isEmpty() || !rolesError.get().isEmpty() || pane.isBusy()) {
             return;
         }
-        adding.set(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> service.add(actor, name, roles))
-                .onSuccess(result -> {
-                    adding.set(false);
-                    if (result instanceof UserResult.Added added) {
-                        status.set(messages.get("users.added", added.user().name(), roles(added.user().roles())));
-                        // the form starts over, as it first was, for the next user
-                        newName.set("");
-                        newRoles.forEach((role, box) -> box.set(role == DEFAULT_ROLE));
-                        load();
-                    } else if (result instanceof UserResult.Refused refused) {
-                        nameError.set(refused.reason());
-                    }
-                })
-                .onError(failure -> {
-                    adding.set(false);
-                    // the store names what is wrong with a name it will not take
-                    if (failure instanceof IllegalArgumentException) {
-                        nameError.set(describe(failure));
-                    } else {
-                        problem.set(messages.get("users.addFailed", name, describe(failure)));
-                    }
-                })
-                .runOnce(executor);
+        pane.change(() -> service.add(actor, name, roles), result -> {
+            if (result instanceof UserResult.Added added) {
+                pane.status(messages.get("users.added", added.user().name(), roles(added.user().roles())));
+                // the form starts over, as it first was, for the next user
+                newName.set("");
+                newRoles.forEach((role, box) -> box.set(role == DEFAULT_ROLE));
+                load();
+            } else if (result instanceof UserResult.Refused refused) {
+                nameError.set(refused.reason());
+            }
+        }, failure -> {
+            // the store names what is wrong with a name it will not take
+            if (failure instanceof IllegalArgumentException) {
+                nameError.set(FailureText.of(failure));
+            } else {
+                pane.fail(failure, "users.addFailed", name);
+            }
+        });
     }
 
     /** Removes a user once the admin has confirmed it; the service refuses the last admin. */
     public void remove(UserRow row) {
-        row.setBusy(true);
-        problem.set("");
-        status.set("");
-        Tasks.create(() -> service.remove(actor, row.name()))
-                .onSuccess(result -> {
-                    row.setBusy(false);
-                    if (result instanceof UserResult.Removed removed) {
-                        status.set(messages.get("users.removed", removed.user().name()));
-                        load();
-                    } else if (result instanceof UserResult.Refused refused) {
-                        problem.set(refused.reason());
-                    } else if (result instanceof UserResult.NoSuchUser missing) {
-                        problem.set(messages.get("users.gone", missing.name()));
-                        load();
-                    }
-                })
-                .onError(failure -> {
-                    row.setBusy(false);
-                    problem.set(messages.get("users.removeFailed", row.name(), describe(failure)));
-                })
-                .runOnce(executor);
+        pane.change(row::setBusy, () -> service.remove(actor, row.name()), result -> {
+            if (result instanceof UserResult.Removed removed) {
+                pane.status(messages.get("users.removed", removed.user().name()));
+                load();
+            } else if (result instanceof UserResult.Refused refused) {
+                pane.problem(refused.reason());
+            } else if (result instanceof UserResult.NoSuchUser missing) {
+                gone(missing);
+            }
+        }, pane.failing("users.removeFailed", row.name()));
+    }
+
+    /** Someone else removed the user meanwhile: says so, and lists the users as they are now. */
+    private void gone(UserResult.NoSuchUser missing) {
+        pane.problem(messages.get("users.gone", missing.name()));
+        load();
     }
 
     private String roles(Set<Role> roles) {
         return roles.isEmpty() ? messages.get("users.noRole") : roles.stream().sorted()
                 .map(role -> role.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
-    }
-
-    private static String describe(Throwable failure) {
-        return Optional.ofNullable(failure.getMessage()).orElse(failure.getClass().getSimpleName());
     }
 
     /** Every user, by name. */
@@ -216,18 +182,8 @@ public final class UsersViewModel {
         return rolesError.getReadOnlyProperty();
     }
 
-    /** Why the last change did not happen ("they are the last admin"); empty otherwise. */
-    public ReadOnlyStringProperty problemProperty() {
-        return problem.getReadOnlyProperty();
-    }
-
-    /** What the last change did; empty otherwise. */
-    public ReadOnlyStringProperty statusProperty() {
-        return status.getReadOnlyProperty();
-    }
-
-    /** Whether a user is being added. */
-    public ReadOnlyBooleanProperty addingProperty() {
-        return adding.getReadOnlyProperty();
+    /** The problem, the status and whether a change is under way. */
+    public PaneFeedback feedback() {
+        return pane;
     }
 }

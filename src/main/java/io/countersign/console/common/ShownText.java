@@ -1,0 +1,17 @@
+package io.countersign.console.common;
+
+import javafx.beans.value.ObservableStringValue;
+import javafx.scene.control.Label;
+
+/** A label for a message that comes and goes, such as a pane's problem or status. */
+public final class ShownText {
+    private ShownText() {
+    }
+
+    /** The label shows the text, and takes no room while it is empty. */
+    public static void bind(Label label, ObservableStringValue text) {
+        label.textProperty().bind(text);
+        label.visibleProperty().bind(label.textProperty().isNotEmpty());
+        label.managedProperty().bind(label.visibleProperty());
+    }
+}
