@@ -6,8 +6,11 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -19,6 +22,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 public final class EmbeddedPostgresExtension implements ParameterResolver {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
+    private static final String MIGRATED_SCHEMA = "store";
+    /** The ports of the servers whose migrated template exists. */
+    private static final Set<Integer> MIGRATED = new HashSet<>();
 
     /** A store location in a new, empty schema of the server, named after the prefix: one per store a test opens. */
     public static StoreLocation freshSchema(EmbeddedPostgres postgres, String prefix) throws SQLException {
@@ -28,6 +34,51 @@ public final class EmbeddedPostgresExtension implements ParameterResolver {
             statement.execute("CREATE SCHEMA " + schema);
         }
         return new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema);
+    }
+
+    /**
+     * A store location in a new database already at the newest schema version: a copy of one database migrated
+     * once per server, far quicker than migrating each. {@link #drop} it when its test is over.
+     */
+    public static StoreLocation migratedDatabase(EmbeddedPostgres postgres) throws SQLException {
+        String template = migratedTemplate(postgres);
+        String database = "store_db_" + SCHEMAS.incrementAndGet();
+        executeOnServer(postgres, "CREATE DATABASE " + database + " TEMPLATE " + template);
+        return location(postgres, database);
+    }
+
+    /** Drops a database {@link #migratedDatabase} made, whoever is still connected to it. */
+    public static void drop(EmbeddedPostgres postgres, StoreLocation location) throws SQLException {
+        String url = ((StoreLocation.Postgres) location).jdbcUrl();
+        String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+        executeOnServer(postgres, "DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    }
+
+    private static synchronized String migratedTemplate(EmbeddedPostgres postgres) throws SQLException {
+        String template = "countersign_migrated";
+        if (MIGRATED.add(postgres.getPort())) {
+            executeOnServer(postgres, "CREATE DATABASE " + template);
+            StoreLocation location = location(postgres, template);
+            try (Connection connection = rawDataSource(location).getConnection();
+                 Statement statement = connection.createStatement()) {
+                statement.execute("CREATE SCHEMA " + MIGRATED_SCHEMA);
+            }
+            Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
+                    .placeholders(Dialect.POSTGRESQL.migrationPlaceholders()).loggers("slf4j").load().migrate();
+        }
+        return template;
+    }
+
+    private static StoreLocation location(EmbeddedPostgres postgres, String database) {
+        return new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", database) + "&currentSchema="
+                + MIGRATED_SCHEMA);
+    }
+
+    private static void executeOnServer(EmbeddedPostgres postgres, String sql) throws SQLException {
+        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     /** A plain data source on the store's own URL, for tests that change rows behind the store's back. */

@@ -21,6 +21,16 @@ class PostgresAuditChainTest extends AuditChainSuite {
     }
 
     @Override
+    StoreLocation migratedLocation() throws Exception {
+        return EmbeddedPostgresExtension.migratedDatabase(postgres);
+    }
+
+    @Override
+    void discard(StoreLocation migrated) throws Exception {
+        EmbeddedPostgresExtension.drop(postgres, migrated);
+    }
+
+    @Override
     DataSource rawDataSource(StoreLocation location) {
         return EmbeddedPostgresExtension.rawDataSource(location);
     }

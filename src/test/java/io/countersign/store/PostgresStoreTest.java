@@ -35,6 +35,16 @@ class PostgresStoreTest extends StoreSuite {
     }
 
     @Override
+    StoreLocation migratedLocation() throws Exception {
+        return EmbeddedPostgresExtension.migratedDatabase(postgres);
+    }
+
+    @Override
+    void discard(StoreLocation migrated) throws Exception {
+        EmbeddedPostgresExtension.drop(postgres, migrated);
+    }
+
+    @Override
     DataSource rawDataSource(StoreLocation location) {
         return EmbeddedPostgresExtension.rawDataSource(location);
     }

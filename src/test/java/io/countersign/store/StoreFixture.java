@@ -13,9 +13,19 @@ abstract class StoreFixture {
 
     StoreLocation location;
     Store store;
+    private StoreLocation opened;
 
     /** A new, empty database, used by one test only. */
     abstract StoreLocation freshLocation() throws Exception;
+
+    /** A new database at the newest version for the store each test opens: by default an empty one it migrates. */
+    StoreLocation migratedLocation() throws Exception {
+        return freshLocation();
+    }
+
+    /** The test is over and its stores closed: a database {@link #migratedLocation} made for it alone can go. */
+    void discard(StoreLocation migrated) throws Exception {
+    }
 
     /** A plain data source on the location, bypassing the store, to look at or tamper with the schema. */
     abstract DataSource rawDataSource(StoreLocation location);
@@ -24,13 +34,15 @@ abstract class StoreFixture {
 
     @BeforeEach
     void openStore() throws Exception {
-        location = freshLocation();
+        opened = migratedLocation();
+        location = opened;
         store = open();
     }
 
     @AfterEach
-    void closeStore() {
+    void closeStore() throws Exception {
         store.close();
+        discard(opened);
     }
 
     Store open() {
