@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -35,7 +34,6 @@ final class HostActivity implements Filter, AutoCloseable {
 
     private final Duration idleAfter;
     private final Consumer<String> onIdle;
-    private final LongSupplier nanos;
     private final Map<String, Activity> sessions = new ConcurrentHashMap<>();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "countersign-gateway-idle-sessions");
@@ -48,13 +46,12 @@ final class HostActivity implements Filter, AutoCloseable {
      *
      * @param onIdle told the id of a session that showed no sign of life for {@code idleAfter}, once
      */
-    HostActivity(Duration idleAfter, Consumer<String> onIdle, LongSupplier nanos) {
+    HostActivity(Duration idleAfter, Consumer<String> onIdle) {
         if (idleAfter.isNegative() || idleAfter.isZero()) {
             throw new IllegalArgumentException("a session's idle time must be positive, not " + idleAfter);
         }
         this.idleAfter = idleAfter;
         this.onIdle = onIdle;
-        this.nanos = nanos;
         long every = Math.max(50, Math.min(1000, idleAfter.toMillis() / 4));
         sweeper.scheduleWithFixedDelay(this::endIdle, every, every, TimeUnit.MILLISECONDS);
     }
@@ -67,7 +64,7 @@ final class HostActivity implements Filter, AutoCloseable {
         // Only sessions the SDK created are watched: a request naming an unknown id is answered 404 and forgotten.
         Activity known = asked == null ? null : sessions.get(asked);
         if (known != null) {
-            known.open(nanos.getAsLong());
+            known.open(System.nanoTime());
         }
         try {
             chain.doFilter(request, response);
@@ -76,7 +73,7 @@ final class HostActivity implements Filter, AutoCloseable {
             Activity activity = known;
             if (created != null) {
                 activity = new Activity();
-                activity.open(nanos.getAsLong());
+                activity.open(System.nanoTime());
                 sessions.put(created, activity);
             }
             if (activity != null) {
@@ -92,13 +89,13 @@ final class HostActivity implements Filter, AutoCloseable {
     /** A request answered as a stream stays a sign of life until the stream ends; any other ends now. */
     private void streamOrDone(HttpServletRequest request, Activity activity) {
         if (!request.isAsyncStarted()) {
-            activity.close(nanos.getAsLong());
+            activity.close(System.nanoTime());
             return;
         }
         request.getAsyncContext().addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
-                activity.close(nanos.getAsLong());
+                activity.close(System.nanoTime());
             }
 
             @Override
@@ -120,7 +117,7 @@ final class HostActivity implements Filter, AutoCloseable {
 
     private void endIdle() {
         try {
-            long now = nanos.getAsLong();
+            long now = System.nanoTime();
             List<String> idle = sessions.entrySet().stream()
                     .filter(session -> session.getValue().idleSince(now) >= idleAfter.toNanos())
                     .map(Map.Entry::getKey).toList();

@@ -32,8 +32,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * The gateway over Streamable HTTP: the SDK's servlet transport in an embedded Jetty on a loopback address, at
  * {@code /mcp}. Each MCP session is a host connection of its own; a session the host deletes ends its run as a
  * disconnect does, and so does one whose host shows no sign of life for the idle time ({@link HostActivity}): the
- * gateway deletes it as the host would have, so that a later request naming it is answered 404. Requests whose {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack)
- * are refused with 403, and so are those whose {@code Host} does not name the loopback address (421).
+ * gateway deletes it as the host would have, so that a later request naming it is answered 404. Requests whose
+ * {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack) are refused with 403, and so
+ * are those whose {@code Host} does not name the loopback address (421).
  */
 public final class HttpGatewayListener implements AutoCloseable {
     /** The path the MCP endpoint is served at. */
@@ -86,8 +87,7 @@ public final class HttpGatewayListener implements AutoCloseable {
                 .keepAliveInterval(idleAfter.dividedBy(3))
                 .build();
         McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery);
-        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, session, gateway),
-                System::nanoTime);
+        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, session, gateway));
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         ServletHolder servlet = new ServletHolder(transport);
