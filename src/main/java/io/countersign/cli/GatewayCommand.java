@@ -19,6 +19,9 @@ import picocli.CommandLine.Option;
         + " the gateway runs as.",
         subcommands = GatewayProfileCommands.Profiles.class)
 final class GatewayCommand extends Subcommand {
+    /** A minute: long enough for a host's network hiccup and reconnection, short for a card waiting on nobody. */
+    private static final long DEFAULT_IDLE_SECONDS = 60;
+
     @Option(names = "--profile", paramLabel = "NAME", description = "The gateway profile to serve.")
     String profile;
 
@@ -33,6 +36,13 @@ final class GatewayCommand extends Subcommand {
             + " (default: ${DEFAULT-VALUE}).")
     long progressSeconds;
 
+    @Option(names = "--session-idle", paramLabel = "SECONDS", description = "With --listen: how long a host's"
+            + " session may show no sign of life (no request, no open stream; a dead host's streams close when the"
+            + " gateway's progress notifications or keep-alive pings to it fail) before it ends as a disconnect: its"
+            + " run ends, a waiting card takes no decision, and a later request naming the session is answered 404"
+            + " (default: 60).")
+    Long idleSeconds;
+
     @Override
     CountersignRuntime.Work work() {
         return CountersignRuntime.Work.RUN_AGENTS;
@@ -43,6 +53,13 @@ final class GatewayCommand extends Subcommand {
         if (progressSeconds < 1) {
             throw CliFailure.usage("--progress-every must be at least 1 second, not " + progressSeconds);
         }
+        if (idleSeconds != null && listen == null) {
+            throw CliFailure.usage("--session-idle applies to --listen only: over stdio the host's closing of"
+                    + " standard input ends its run");
+        }
+        if (idleSeconds != null && idleSeconds < 3) {
+            throw CliFailure.usage("--session-idle must be at least 3 seconds, not " + idleSeconds);
+        }
         if (profile == null) {
             throw CliFailure.usage("gateway needs --profile NAME (or a subcommand: profiles)");
         }
@@ -52,7 +69,8 @@ final class GatewayCommand extends Subcommand {
         GatewayWiring.Serving gateway = listen == null
                 ? runtime().gateway().serveStdio(actor(), profile, new FileInputStream(FileDescriptor.in),
                         new FileOutputStream(FileDescriptor.out), every)
-                : runtime().gateway().serveHttp(actor(), profile, listen, every);
+                : runtime().gateway().serveHttp(actor(), profile, listen, every,
+                        Duration.ofSeconds(idleSeconds == null ? DEFAULT_IDLE_SECONDS : idleSeconds));
         err.println("countersign gateway: serving profile " + profile + " over " + gateway.where() + " as "
                 + actor().name() + " on " + runtime().describeStore());
         err.flush();

@@ -35,6 +35,10 @@ final class SettleCommand extends Subcommand {
     @Override
     public Integer call() {
         DecisionResult result = runtime().execution().settleUnknownOutcome(actor(), runId, how.retry);
+        if (result instanceof DecisionResult.NotWaiting ended && ended.failure() != null) {
+            throw CliFailure.refused("run " + runId + " cannot be retried: " + ended.failure() + " (the run ended as"
+                    + " gateway_stopped)");
+        }
         if (result instanceof DecisionResult.NotWaiting notFlagged && notFlagged.status() != null) {
             throw CliFailure.refused("run " + runId + " has no call whose outcome is unknown (it is "
                     + notFlagged.status().code() + "); there is nothing to settle");

@@ -85,15 +85,17 @@ public final class GatewayWiring {
      * Serves the profile over Streamable HTTP on a loopback address as the person, until stopped; each MCP
      * session is a host connection and a run of its own.
      *
-     * @param listen {@code HOST:PORT}, the host a loopback address, port 0 for a free one
+     * @param listen    {@code HOST:PORT}, the host a loopback address, port 0 for a free one
+     * @param idleAfter how long a host's session may show no sign of life before it ends as a disconnect
      * @throws IllegalArgumentException when the address is not usable (no port, out of range, unknown host, not
      *                                  loopback, in use) or the profile does not exist or is not a gateway profile
      * @throws io.countersign.service.NotPermittedException when the person may not run agents
      */
-    public Serving serveHttp(Actor actor, String profile, String listen, Duration progressEvery) {
+    public Serving serveHttp(Actor actor, String profile, String listen, Duration progressEvery,
+                             Duration idleAfter) {
         ListenAddress address = ListenAddress.parse(listen);
         HttpGatewayListener served = HttpGatewayListener.start(address, backend(gateway.profile(actor, profile)),
-                progressEvery);
+                progressEvery, idleAfter);
         return new Served(served.url().toString(), served::awaitClosed, served::hostGone, served::close);
     }
 

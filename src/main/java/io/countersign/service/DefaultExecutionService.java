@@ -109,6 +109,10 @@ public final class DefaultExecutionService implements ExecutionService {
                     + " settle it as failed and start it anew");
         }
         StoredRun settled = repository.settleUnknownOutcome(runId, retry, actor.name(), clock.instant());
+        if (retry && settled.status() == RunStatus.FAILED) {
+            // a gateway run whose gateway stopped: nothing could carry the card out, so it ended instead
+            return new DecisionResult.NotWaiting(runId, settled.status(), settled.failureMessage());
+        }
         return new DecisionResult.Done(runId, settled.status(), 0, 0);
     }
 

@@ -35,8 +35,9 @@ public interface ExecutionService {
      * Settles a run flagged "outcome unknown" after a crash: with {@code retry} it waits again on the card it was
      * decided from (approving runs the calls again); without, it ends as failed. Operators and admins.
      *
-     * @return {@link DecisionResult.Done} with the run's new status, or {@link DecisionResult.NotWaiting} when
-     *         the run has no call whose outcome is unknown
+     * @return {@link DecisionResult.Done} with the run's new status; {@link DecisionResult.NotWaiting} when the
+     *         run has no call whose outcome is unknown, or (with its failure) when a retry found the gateway of a
+     *         gateway run stopped and ended the run as {@code gateway_stopped} instead
      * @throws IllegalArgumentException for an unknown run, or a retry of a run that never paused
      */
     DecisionResult settleUnknownOutcome(Actor actor, String runId, boolean retry);

@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RunStatus;
@@ -149,6 +150,12 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
             }
             if (row.outcomeUnknown() == null) {
                 throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
+            }
+            if (retry && StoppedGatewayRuns.gatewayStopped(connection, runId, session.live())) {
+                // Shown again, the card would wait for a gateway that is gone: the run ends as a decision on it does.
+                StoppedGatewayRuns.fail(connection, runId, RunRepository.GATEWAY_STOPPED + "; the outcome of "
+                        + String.join(", ", RunRows.calls(row.outcomeUnknown())) + " stays unknown", at);
+                return null;
             }
             if (retry) {
                 DecisionClaims.putBackToWaiting(connection, PausedStateCodec.fromJson(row.pausedState()),

@@ -2,7 +2,9 @@ package io.countersign.store;
 
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.run.RunStatus;
+import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,16 +89,35 @@ record StoppedGatewayRuns(Database database, StoreSession session) {
                         RunRecovery.failInterrupted(connection, runId, started, at);
                         return true;
                     }
-                    try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
-                            + " updated_at = :at, waiting_since = NULL, paused_state = NULL, digest = NULL,"
-                            + " waiting_tools = NULL, refused_count = NULL, claimed_decision = NULL, owner = NULL,"
-                            + " failure_reason = :reason, failure_message = :message, epoch = epoch + 1"
-                            + " WHERE id = :runId")) {
-                        update.set("failed", RunStatus.FAILED.code()).set("at", at).set("reason", REASON)
-                                .set("message", RunRepository.GATEWAY_STOPPED).set("runId", runId).executeUpdate();
-                    }
-                    CallJournal.clear(connection, runId);
+                    fail(connection, runId, RunRepository.GATEWAY_STOPPED, at);
                     return true;
                 });
+    }
+
+    /**
+     * Whether the run is a gateway run whose gateway session is no longer live, read in the caller's transaction:
+     * a stopped gateway never comes back, so nothing can carry the run on.
+     */
+    static boolean gatewayStopped(Connection connection, String runId, Set<String> live) throws SQLException {
+        try (NamedStatement select = NamedStatement.prepare(connection, "SELECT gateway_session FROM runs"
+                + " WHERE id = :runId")) {
+            try (ResultSet row = select.set("runId", runId).executeQuery()) {
+                String gateway = row.next() ? row.getString(1) : null;
+                return gateway != null && !live.contains(gateway);
+            }
+        }
+    }
+
+    /** Ends the run as failed with reason {@value #REASON}: no card, no decision, no flag, no journal left. */
+    static void fail(Connection connection, String runId, String message, Instant at) throws SQLException {
+        try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
+                + " updated_at = :at, waiting_since = NULL, paused_state = NULL, digest = NULL,"
+                + " waiting_tools = NULL, refused_count = NULL, claimed_decision = NULL, owner = NULL,"
+                + " outcome_unknown = NULL, failure_reason = :reason, failure_message = :message,"
+                + " epoch = epoch + 1 WHERE id = :runId")) {
+            update.set("failed", RunStatus.FAILED.code()).set("at", at).set("reason", REASON)
+                    .set("message", message).set("runId", runId).executeUpdate();
+        }
+        CallJournal.clear(connection, runId);
     }
 }

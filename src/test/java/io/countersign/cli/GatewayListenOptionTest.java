@@ -10,6 +10,7 @@ import io.countersign.tools.mcp.McpPeers;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,8 +69,22 @@ class GatewayListenOptionTest {
         }
     }
 
+    @Test
+    void anIdleTimeIsForHttpSessionsOnlyAndAtLeastThreeSeconds() {
+        assertUsage(List.of("--session-idle", "30"), "--session-idle applies to --listen only: over stdio the"
+                + " host's closing of standard input ends its run");
+        assertUsage(List.of("--listen", "127.0.0.1:0", "--session-idle", "2"), "--session-idle must be at least 3"
+                + " seconds, not 2");
+    }
+
     private void assertRefused(String listen, String message) {
-        CommandProcess.Result result = countersign.runHere("gateway", "--profile", "desk", "--listen", listen);
+        assertUsage(List.of("--listen", listen), message);
+    }
+
+    private void assertUsage(List<String> options, String message) {
+        List<String> arguments = new ArrayList<>(List.of("gateway", "--profile", "desk"));
+        arguments.addAll(options);
+        CommandProcess.Result result = countersign.runHere(arguments.toArray(String[]::new));
 
         assertThat(result.exitCode()).as(result.err()).isEqualTo(Cli.BAD_USAGE);
         assertThat(result.err().lines().toList()).as("stderr").singleElement().asString().contains(message);

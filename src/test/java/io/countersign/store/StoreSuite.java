@@ -1959,6 +1959,28 @@ abstract class StoreSuite extends StoreFixture {
         }
 
         @Test
+        void retryingAGatewayRunFlaggedWhenItsGatewayStoppedEndsItAsGatewayStoppedInsteadOfWaiting() {
+            inAProcessThatStops(runs -> {
+                hostedCard(runs, "g1");
+                StoredRun waiting = runs.find("g1").orElseThrow();
+                runs.claim(approval(waiting.pausedState(), "jonas", NOW));
+                journal(runs, "g1").beforeExecute("g1", "c1", "write");
+            });
+            store.runs().reconcile(later);
+
+            StoredRun settled = store.runs().settleUnknownOutcome("g1", true, "jonas", later);
+
+            assertThat(settled.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(settled.failureReason()).isEqualTo("gateway_stopped");
+            assertThat(settled.failureMessage()).isEqualTo("the gateway holding this host's connection stopped;"
+                    + " nothing can be carried out; the outcome of c1 stays unknown");
+            assertThat(settled.outcomeUnknown()).isFalse();
+            assertThat(settled.pausedState()).isNull();
+            assertThat(store.runs().waiting()).isEmpty();
+            assertThat(store.runs().withoutGateway()).isEmpty();
+        }
+
+        @Test
         void committedDecisionWithAnEmptyJournalIsReturnedToBeCarriedOutAgain() {
             DecisionRecord[] decision = new DecisionRecord[1];
             inAProcessThatStops(runs -> decision[0] = claimed(runs, "r1"));

@@ -146,6 +146,8 @@ public interface RunRepository {
      * was decided from, so the person can look at the files and decide again (approving re-executes the calls);
      * without, the run ends as failed with reason {@code outcome_unknown}. Records who settled it. Without
      * {@code retry} it also ends a waiting run whose paused state is damaged, with reason {@code damaged_state}.
+     * A gateway run whose gateway stopped is not put back to waiting, as nothing could carry it out: {@code retry}
+     * ends it as failed with reason {@code gateway_stopped}, as a decision on its card would.
      *
      * @throws IllegalStateException when the run is not flagged (nor, without retry, waits on a damaged state)
      */

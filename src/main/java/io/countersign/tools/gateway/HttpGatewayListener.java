@@ -18,19 +18,23 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * The gateway over Streamable HTTP: the SDK's servlet transport in an embedded Jetty on a loopback address, at
  * {@code /mcp}. Each MCP session is a host connection of its own; a session the host deletes ends its run as a
- * disconnect does. Requests whose {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack)
- * are refused with 403, and so are those whose {@code Host} does not name the loopback address (421).
+ * disconnect does, and so does one whose host shows no sign of life for the idle time ({@link HostActivity}): the
+ * gateway deletes it as the host would have, so that a later request naming it is answered 404. Requests whose
+ * {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack) are refused with 403, and so
+ * are those whose {@code Host} does not name the loopback address (421).
  */
 public final class HttpGatewayListener implements AutoCloseable {
     /** The path the MCP endpoint is served at. */
@@ -40,25 +44,33 @@ public final class HttpGatewayListener implements AutoCloseable {
 
     private final Server jetty;
     private final McpGateway gateway;
+    private final HostActivity activity;
     private final URI url;
 
-    private HttpGatewayListener(Server jetty, McpGateway gateway, URI url) {
+    private HttpGatewayListener(Server jetty, McpGateway gateway, HostActivity activity, URI url) {
         this.jetty = jetty;
         this.gateway = gateway;
+        this.activity = activity;
         this.url = url;
     }
 
     /**
      * Binds the address and serves the backend there until {@link #close}.
      *
+     * @param idleAfter how long a host's session may show no sign of life (no request, no open stream) before it
+     *                  ends as a disconnect; keep-alive pings every third of it find a dead host's GET stream
      * @throws IllegalArgumentException when the port is in use or the address cannot be bound
      */
-    public static HttpGatewayListener start(ListenAddress address, GatewayBackend backend, Duration progressEvery) {
+    public static HttpGatewayListener start(ListenAddress address, GatewayBackend backend, Duration progressEvery,
+                                            Duration idleAfter) {
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost(address.address().getHostAddress());
         connector.setPort(address.port());
         jetty.addConnector(connector);
+        // In-process only: the gateway deletes an idle session through the SDK's own DELETE handling.
+        LocalConnector local = new LocalConnector(jetty);
+        jetty.addConnector(local);
         try {
             // Bound first: the allowed Origin and Host name the real port, which port 0 only tells once bound.
             connector.open();
@@ -72,8 +84,10 @@ public final class HttpGatewayListener implements AutoCloseable {
                         .allowedOrigins(List.of("http://" + authority, "http://localhost:" + connector.getLocalPort()))
                         .allowedHosts(List.of(authority, "localhost:" + connector.getLocalPort()))
                         .build())
+                .keepAliveInterval(idleAfter.dividedBy(3))
                 .build();
         McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery);
+        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, session, gateway));
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         ServletHolder servlet = new ServletHolder(transport);
@@ -82,14 +96,34 @@ public final class HttpGatewayListener implements AutoCloseable {
         FilterHolder sessions = new FilterHolder(new SessionEnds(gateway));
         sessions.setAsyncSupported(true);
         context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+        FilterHolder signsOfLife = new FilterHolder(activity);
+        signsOfLife.setAsyncSupported(true);
+        context.addFilter(signsOfLife, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         jetty.setHandler(context);
         try {
             jetty.start();
         } catch (Exception e) {
+            activity.close();
             gateway.close();
             throw new IllegalStateException("the gateway's HTTP server did not start: " + e.getMessage(), e);
         }
-        return new HttpGatewayListener(jetty, gateway, URI.create("http://" + authority + ENDPOINT));
+        return new HttpGatewayListener(jetty, gateway, activity, URI.create("http://" + authority + ENDPOINT));
+    }
+
+    /**
+     * Deletes an idle host's session as the host's own {@code DELETE} would: the SDK forgets it, so that a later
+     * request naming it is answered 404; then its run ends (already, through {@link SessionEnds}, unless the SDK
+     * had dropped the session before).
+     */
+    private static void delete(LocalConnector local, String authority, String session, McpGateway gateway) {
+        try {
+            local.getResponse("DELETE " + ENDPOINT + " HTTP/1.1\r\nHost: " + authority + "\r\n" + SESSION_HEADER
+                    + ": " + session + "\r\nConnection: close\r\n\r\n", 10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "deleting the idle session " + session + " failed: " + e.getMessage(), e);
+        } finally {
+            gateway.sessionEnded(session);
+        }
     }
 
     private static String bindFailure(ListenAddress address, IOException e) {
@@ -122,6 +156,7 @@ public final class HttpGatewayListener implements AutoCloseable {
 
     @Override
     public void close() {
+        activity.close();
         gateway.close();
         try {
             jetty.stop();

@@ -23,6 +23,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -257,7 +259,7 @@ class GatewayEndToEndTest {
     }
 
     @Test
-    void aGatewayKilledWhileTheApprovedCallExecutesLeavesItFlaggedNeverSentAgain() throws Exception {
+    void aGatewayKilledWhileTheApprovedCallExecutesLeavesItFlaggedNeverSentAgainNorRetried() throws Exception {
         console.store().settings().setServerApprovalBound("everything", true, console.localUser());
         // the offered tools stay the same, so no list_changed says so: the gateway hears it within a second
         Thread.sleep(2000);
@@ -282,6 +284,25 @@ class GatewayEndToEndTest {
         assertThat(status(card.runId())).isEqualTo(RunStatus.RUNNING);
         assertThat(console.runs().recent(RITA, 5)).filteredOn(run -> run.runId().equals(card.runId()))
                 .singleElement().satisfies(run -> assertThat(run.outcomeUnknown()).isTrue());
+
+        // No gateway holds the host any more: a retry would show a card nothing can carry out.
+        Process settle = new ProcessBuilder(GatewayHost.javaCommand(), "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.countersign.app.Main", "--store", bed.db().toString(), "settle", card.runId(), "--retry")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        String refusal = new String(settle.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(settle.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(settle.exitValue()).as(refusal).isEqualTo(Cli.REFUSED);
+        assertThat(refusal.strip()).matches(Pattern.quote("countersign: run " + card.runId() + " cannot be retried:"
+                + " the gateway holding this host's connection stopped; nothing can be carried out; the outcome of ")
+                + "\\S+" + Pattern.quote(" stays unknown (the run ended as gateway_stopped)"));
+        assertThat(console.runs().inbox(RITA)).isEmpty();
+        assertThat(console.runs().recent(RITA, 5)).filteredOn(run -> run.runId().equals(card.runId()))
+                .singleElement().satisfies(run -> {
+                    assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+                    assertThat(run.failure()).contains("gateway_stopped");
+                    assertThat(run.outcomeUnknown()).isFalse();
+                });
     }
 
     private void callQuietly(McpSchema.CallToolRequest request) {
