@@ -10,6 +10,7 @@ import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunSummary;
 import io.countersign.service.WaitingRun;
+import io.countersign.testing.FastJava;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -70,10 +71,8 @@ class GatewayIdleSessionTest {
     @Test
     void aHostKilledWhileItsCardWaitsEndsItsRunWithinTheIdleTimeAndNothingRuns() throws Exception {
         Path late = bed.workspace().resolve("late.txt");
-        host = new ProcessBuilder(GatewayHost.javaCommand(), "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                HttpHostProcess.class.getName(), url.toString(), late.toString(), "too late")
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        host = new ProcessBuilder(FastJava.command(HttpHostProcess.class.getName(), url.toString(), late.toString(),
+                "too late")).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("calling");
         WaitingRun card = bed.awaitCard();
