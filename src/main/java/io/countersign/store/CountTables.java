@@ -141,8 +141,9 @@ final class CountTables {
     void addTo(Connection connection) throws SQLException {
         Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
-            try (PreparedStatement add = connection.prepareStatement(table.add)) {
-                for (CountedEvents.Row row : rows(table, sorted)) {
+            List<CountedEvents.Row> rows = rows(table, sorted);
+            try (PreparedStatement add = StatementCache.forRows(connection, table.add, rows.size())) {
+                for (CountedEvents.Row row : rows) {
                     add.setLong(bind(add, 1, table, row), row.count());
                     add.addBatch();
                 }
@@ -155,9 +156,10 @@ final class CountTables {
     void subtractFrom(Connection connection) throws SQLException {
         Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
-            try (PreparedStatement subtract = connection.prepareStatement(table.subtract);
-                 PreparedStatement dropEmpty = connection.prepareStatement(table.dropEmpty)) {
-                for (CountedEvents.Row row : rows(table, sorted)) {
+            List<CountedEvents.Row> rows = rows(table, sorted);
+            try (PreparedStatement subtract = StatementCache.forRows(connection, table.subtract, rows.size());
+                 PreparedStatement dropEmpty = StatementCache.forRows(connection, table.dropEmpty, rows.size())) {
+                for (CountedEvents.Row row : rows) {
                     subtract.setLong(1, row.count());
                     bind(subtract, 2, table, row);
                     subtract.addBatch();
