@@ -145,7 +145,8 @@ final class CountTables {
 
     /**
      * Adds what was counted to the stored counts: {@value #ROWS_PER_ADD} rows to a statement while that many are
-     * left (a statement's run costs more than its rows' upserts on SQLite), the rest one to a statement.
+     * left (SQLite runs a batch's statement once per entry, each run a round of calls into it), the rest one to a
+     * statement.
      */
     void addTo(Connection connection) throws SQLException {
         Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
