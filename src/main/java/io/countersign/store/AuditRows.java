@@ -81,12 +81,12 @@ final class AuditRows {
                 put((byte) 'N');
             } else if (value instanceof Long || value instanceof Integer) {
                 put((byte) 'I');
-                put(ascii(value.toString()));
+                putDecimal(((Number) value).longValue());
                 put((byte) ';');
             } else {
                 byte[] text = ((String) value).getBytes(StandardCharsets.UTF_8);
                 put((byte) 'S');
-                put(ascii(Integer.toString(text.length)));
+                putDecimal(text.length);
                 put((byte) ':');
                 put(text);
             }
@@ -106,14 +106,30 @@ final class AuditRows {
         length += bytes.length;
     }
 
+    /** Writes a number's decimal digits as {@link Long#toString} does, without a String per number. */
+    private void putDecimal(long value) {
+        room(20);
+        if (value < 0) {
+            encoded[length++] = '-';
+        }
+        int start = length;
+        long rest = value;
+        do {
+            // the remainder is negative for a negative number: Long.MIN_VALUE has no positive counterpart
+            encoded[length++] = (byte) ('0' + Math.abs(rest % 10));
+            rest /= 10;
+        } while (rest != 0);
+        for (int low = start, high = length - 1; low < high; low++, high--) {
+            byte digit = encoded[low];
+            encoded[low] = encoded[high];
+            encoded[high] = digit;
+        }
+    }
+
     private void room(int more) {
         if (length + more > encoded.length) {
             encoded = Arrays.copyOf(encoded, Math.max(encoded.length * 2, length + more));
         }
-    }
-
-    private static byte[] ascii(String digits) {
-        return digits.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** SHA-256 over row hashes in order: what an entry's {@code row_hash} holds. */

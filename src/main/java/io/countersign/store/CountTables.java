@@ -20,6 +20,8 @@ import java.util.Map;
  */
 final class CountTables {
     static final long NANOS_PER_HOUR = 3_600_000_000_000L;
+    /** Rows of counts added by one statement where there are that many: at most 900 parameters. */
+    static final int ROWS_PER_ADD = 100;
     /** The counted columns of the events, in the order of {@link Table#columns}. */
     static final String COUNTED = "event_type, reason_code, rule_id, tool_name, agent_configuration, actor, model";
 
@@ -76,6 +78,7 @@ final class CountTables {
         private final Unit unit;
         private final List<String> columns;
         private final String add;
+        private final String addMany;
         private final String subtract;
         private final String dropEmpty;
 
@@ -86,9 +89,12 @@ final class CountTables {
             String key = unit.column() + ", " + String.join(", ", columns);
             String matches = unit.column() + " = ?" + columns.stream().map(column -> " AND " + column + " = ?")
                     .reduce("", String::concat);
-            this.add = "INSERT INTO " + name + " (" + key + ", event_count) VALUES (?"
-                    + ", ?".repeat(columns.size() + 1) + ") ON CONFLICT (" + key + ") DO UPDATE"
+            String values = "(?" + ", ?".repeat(columns.size() + 1) + ")";
+            String upsert = " ON CONFLICT (" + key + ") DO UPDATE"
                     + " SET event_count = " + name + ".event_count + excluded.event_count";
+            String insert = "INSERT INTO " + name + " (" + key + ", event_count) VALUES ";
+            this.add = insert + values + upsert;
+            this.addMany = insert + values + (", " + values).repeat(ROWS_PER_ADD - 1) + upsert;
             this.subtract = "UPDATE " + name + " SET event_count = event_count - ? WHERE " + matches;
             this.dropEmpty = "DELETE FROM " + name + " WHERE event_count = 0 AND " + matches;
         }
@@ -137,17 +143,39 @@ final class CountTables {
                 row.getString(6), row.getString(7), row.getString(8));
     }
 
-    /** Adds what was counted to the stored counts. */
+    /**
+     * Adds what was counted to the stored counts: {@value #ROWS_PER_ADD} rows to a statement while that many are
+     * left (SQLite runs a batch's statement once per entry, each run a round of calls into it), the rest one to a
+     * statement.
+     */
     void addTo(Connection connection) throws SQLException {
         Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
-            try (PreparedStatement add = connection.prepareStatement(table.add)) {
-                for (CountedEvents.Row row : rows(table, sorted)) {
-                    add.setLong(bind(add, 1, table, row), row.count());
+            List<CountedEvents.Row> rows = rows(table, sorted);
+            int many = rows.size() - rows.size() % ROWS_PER_ADD;
+            add(connection, table.addMany, table, rows.subList(0, many), ROWS_PER_ADD);
+            add(connection, table.add, table, rows.subList(many, rows.size()), 1);
+        }
+    }
+
+    /** Upserts the rows, {@code perStatement} to each run of {@code sql}, in their order. */
+    private void add(Connection connection, String sql, Table table, List<CountedEvents.Row> rows,
+                     int perStatement) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement add = StatementCache.forRows(connection, sql, rows.size())) {
+            int parameter = 1;
+            for (int done = 0; done < rows.size(); done++) {
+                CountedEvents.Row row = rows.get(done);
+                parameter = bind(add, parameter, table, row);
+                add.setLong(parameter++, row.count());
+                if ((done + 1) % perStatement == 0) {
                     add.addBatch();
+                    parameter = 1;
                 }
-                add.executeBatch();
             }
+            add.executeBatch();
         }
     }
 
@@ -155,9 +183,10 @@ final class CountTables {
     void subtractFrom(Connection connection) throws SQLException {
         Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
         for (Table table : Table.values()) {
-            try (PreparedStatement subtract = connection.prepareStatement(table.subtract);
-                 PreparedStatement dropEmpty = connection.prepareStatement(table.dropEmpty)) {
-                for (CountedEvents.Row row : rows(table, sorted)) {
+            List<CountedEvents.Row> rows = rows(table, sorted);
+            try (PreparedStatement subtract = StatementCache.forRows(connection, table.subtract, rows.size());
+                 PreparedStatement dropEmpty = StatementCache.forRows(connection, table.dropEmpty, rows.size())) {
+                for (CountedEvents.Row row : rows) {
                     subtract.setLong(1, row.count());
                     bind(subtract, 2, table, row);
                     subtract.addBatch();

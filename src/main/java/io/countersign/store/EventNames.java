@@ -51,8 +51,9 @@ final class EventNames {
 
     /** Adds the values not stored yet, in the caller's transaction. */
     void addTo(Connection connection) throws SQLException {
-        try (PreparedStatement add = connection.prepareStatement(ADD)) {
-            for (Name name : names.stream().sorted(Name.ORDER).toList()) {
+        List<Name> sorted = names.stream().sorted(Name.ORDER).toList();
+        try (PreparedStatement add = StatementCache.forRows(connection, ADD, sorted.size())) {
+            for (Name name : sorted) {
                 add.setString(1, name.column());
                 add.setString(2, name.value());
                 add.addBatch();

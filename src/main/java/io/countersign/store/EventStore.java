@@ -134,7 +134,7 @@ public final class EventStore implements EventSink {
      * chains them as one entry of the audit chain, in the caller's transaction.
      */
     static void insert(Connection connection, Instant at, List<GovernanceEvent> events) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+        try (PreparedStatement insert = StatementCache.forRows(connection, INSERT, events.size())) {
             int pending = 0;
             for (GovernanceEvent event : events) {
                 bind(insert, event);

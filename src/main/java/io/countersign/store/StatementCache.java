@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteConnection;
 
 /**
  * The prepared statements of one SQLite connection, kept for reuse: sqlite-jdbc compiles every statement anew on
@@ -28,6 +29,8 @@ import javax.sql.DataSource;
 final class StatementCache {
     /** Distinct statements kept per connection; a store uses about a hundred. */
     private static final int LIMIT = 160;
+    /** From how many rows of parameters {@link #forRows} compiles a statement rather than lend a kept one. */
+    static final int UNCACHED_ROWS = 64;
 
     private final Connection connection;
     private final Map<String, Deque<PreparedStatement>> idle = new LinkedHashMap<>(64, 0.75f, true) {
@@ -52,6 +55,17 @@ final class StatementCache {
                     Object result = invoke(source, method, args);
                     return result instanceof Connection opened ? new StatementCache(opened).connection() : result;
                 });
+    }
+
+    /**
+     * A statement for {@code rows} rows of parameters: one from the cache for a few, and for many (an append's
+     * batches) one of SQLite's own, compiled for this batch alone, as a loan's reflective call per parameter
+     * bound costs more than compiling once. The caller closes it either way.
+     */
+    static PreparedStatement forRows(Connection connection, String sql, int rows) throws SQLException {
+        return rows >= UNCACHED_ROWS && connection.isWrapperFor(SQLiteConnection.class)
+                ? connection.unwrap(SQLiteConnection.class).prepareStatement(sql)
+                : connection.prepareStatement(sql);
     }
 
     /** The connection, with {@code prepareStatement} served from this cache and {@code close} emptying it. */

@@ -26,4 +26,11 @@ class AuditRowsTest {
         assertThat(new AuditRows().genesis(4, 0))
                 .isEqualTo("b511a376400a40059e517a1817b89f07be8c7b109a8cb5cbe9cf1ca37938fe04");
     }
+
+    @Test
+    void numbersAreWrittenInDecimalWithTheirSignAndTextsByTheirLengthInBytes() {
+        // countersign-audit-1 S5:check I-1; I-9223372036854775808; I0; I1234567890; S2:é
+        assertThat(new AuditRows().hash("check", -1L, Long.MIN_VALUE, 0L, 1234567890, "\u00e9"))
+                .isEqualTo("5bf0fd94b79596661daff2fb31379592c0c2275e44ee7acca62b211f806660fe");
+    }
 }
