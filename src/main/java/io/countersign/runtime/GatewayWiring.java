@@ -14,7 +14,6 @@ import io.countersign.service.HostRunDecisions;
 import io.countersign.service.ServerConnections;
 import io.countersign.service.gateway.GatewayService;
 import io.countersign.service.gateway.GatewaySession;
-import io.countersign.service.gateway.HostAnswer;
 import io.countersign.store.Store;
 import io.countersign.tools.gateway.GatewayBackend;
 import io.countersign.tools.gateway.HttpGatewayListener;
@@ -28,7 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
 
 /** Countersign as an MCP gateway over one store: the use case behind the MCP server side. */
 public final class GatewayWiring {
@@ -154,10 +153,14 @@ public final class GatewayWiring {
                 AutoCloseable runChanges = gateway.onRunChange(session::poke);
                 return new Connection() {
                     @Override
-                    public Answer call(String toolName, ObjectNode arguments, Duration every,
-                                       Consumer<String> progress) throws InterruptedException {
-                        HostAnswer answer = session.call(toolName, arguments, every, progress);
-                        return new Answer(answer.text(), answer.error(), answer.serverResult(), answer.note());
+                    public CompletableFuture<Answer> call(String toolName, ObjectNode arguments) {
+                        return session.call(toolName, arguments).thenApply(answer -> new Answer(answer.text(),
+                                answer.error(), answer.serverResult(), answer.note()));
+                    }
+
+                    @Override
+                    public String waiting() {
+                        return session.waitingMessage();
                     }
 
                     @Override

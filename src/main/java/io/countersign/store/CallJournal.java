@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The execution journal in {@code call_intents}, of one driver of a run: each intent in a durable commit of its
- * own, the last durable write before the call's tool executes; the outcomes kept back and committed, without
+ * own, the last durable write before the call's tool executes (a gateway run's intent without waiting for the disk,
+ * see {@link io.countersign.engine.port.RunRepository#hostedJournal}); the outcomes kept back and committed, without
  * waiting for the disk, before the model is asked again, or with the stretch's outcome (which clears the journal).
  * Every write holds only while the driver's lease is current, checked in the write's own statement: a driver frozen
  * past its lease fails its intent and executes nothing, or had it committed, and the run's taker then sees an
@@ -26,12 +27,15 @@ final class CallJournal implements ExecutionJournal {
     private final Database database;
     private final StoreSession session;
     private final RunLease lease;
+    /** False for a gateway run's journal, whose intents need not wait for the disk. */
+    private final boolean intentsAwaitTheDisk;
     private final List<Finished> keptBack = new ArrayList<>();
 
-    CallJournal(Database database, StoreSession session, RunLease lease) {
+    CallJournal(Database database, StoreSession session, RunLease lease, boolean intentsAwaitTheDisk) {
         this.database = database;
         this.session = session;
         this.lease = lease;
+        this.intentsAwaitTheDisk = intentsAwaitTheDisk;
     }
 
     private record Finished(String callId, ToolInvocationObservation.Outcome outcome, Instant at) {
@@ -40,11 +44,17 @@ final class CallJournal implements ExecutionJournal {
     @Override
     public void beforeExecute(String runId, String callId, String toolName) {
         requireLeased(runId);
-        database.write("record that call " + callId + " of run " + runId + " starts", connection -> {
+        String what = "record that call " + callId + " of run " + runId + " starts";
+        SqlWork<Void> intent = connection -> {
             writeIntents(connection, database, session, lease, List.of(new Intent(callId, toolName)),
                     "call " + callId + " was not started");
             return null;
-        });
+        };
+        if (intentsAwaitTheDisk) {
+            database.write(what, intent);
+        } else {
+            database.writeDeferred(what, null, intent);
+        }
     }
 
     @Override

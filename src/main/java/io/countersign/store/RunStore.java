@@ -218,7 +218,12 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      */
     @Override
     public ExecutionJournal journal(RunLease lease) {
-        return new CallJournal(database, session, lease);
+        return new CallJournal(database, session, lease, true);
+    }
+
+    @Override
+    public ExecutionJournal hostedJournal(RunLease lease) {
+        return new CallJournal(database, session, lease, false);
     }
 
     /**

@@ -164,6 +164,11 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
+    public ExecutionJournal hostedJournal(RunLease lease) {
+        return runs.hostedJournal(lease);
+    }
+
+    @Override
     public List<StoredRun> reconcile(Instant at) {
         return runs.reconcile(at);
     }

@@ -134,6 +134,13 @@ public interface RunRepository {
     ExecutionJournal journal(RunLease lease);
 
     /**
+     * The journal of a gateway run's driver ({@link #createHosted}), whose intents need not wait for the disk:
+     * nothing ever resumes such a run, so no intent keeps a call from being sent twice; it only flags a call whose
+     * gateway stopped mid-call, and a stopped process leaves it written (only a crash of the machine can lose it).
+     */
+    ExecutionJournal hostedJournal(RunLease lease);
+
+    /**
      * After a restart: every run left {@link RunStatus#RUNNING} by a process that stopped. Runs whose claimed
      * decision had not started any call are returned, with that decision as {@link StoredRun#lastDecision()},
      * to be resumed from it; runs with a call whose outcome is unknown are flagged

@@ -15,15 +15,11 @@ import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.Tool;
 import io.countersign.service.HostRunDecisions;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -71,24 +67,13 @@ public final class GatewaySession implements AutoCloseable {
     }
 
     /**
-     * Asks for a tool call as the host did, and waits until it is answered: at once for a call that needs nobody,
-     * after a person's decision (or the deadline's fallback) for one that waits as a card.
-     *
-     * @param progress told every {@code every} while the call waits, so that the host does not time out
-     * @throws IllegalStateException when the run ended or the host's connection closed before an answer
+     * Asks for a tool call as the host did. The future completes when it is answered: at once for a call that needs
+     * nobody, after a person's decision (or the deadline's fallback) for one that waits as a card; exceptionally,
+     * with the reason, when the run ended or the host's connection closed before an answer. It completes on the
+     * run's own thread, so that the answer goes to the host without another thread waking for it.
      */
-    public HostAnswer call(String toolName, ObjectNode arguments, Duration every, Consumer<String> progress)
-            throws InterruptedException {
-        CompletableFuture<HostAnswer> answer = turns.submit(toolName, arguments);
-        while (true) {
-            try {
-                return answer.get(every.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException waiting) {
-                progress.accept(waitingMessage());
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-            }
-        }
+    public CompletableFuture<HostAnswer> call(String toolName, ObjectNode arguments) {
+        return turns.submit(toolName, arguments);
     }
 
     /** The id of this connection's run. */
@@ -105,7 +90,8 @@ public final class GatewaySession implements AutoCloseable {
         return "MCP host " + host;
     }
 
-    private String waitingMessage() {
+    /** What a call still open waits for, told to the host every so often so that it does not time out. */
+    public String waitingMessage() {
         return repository.find(runId).filter(run -> run.status().waiting())
                 .map(run -> "waiting for a person's decision on run " + run.runId())
                 .orElse("the call is running");
@@ -115,7 +101,7 @@ public final class GatewaySession implements AutoCloseable {
     private void drive(RunLease lease) {
         try {
             RunOutcome outcome = loop.runLoop(RunRequest.of(profile, ToolExecutionContext.of(actor, runId, locale),
-                    prompt()), repository.journal(lease));
+                    prompt()), repository.hostedJournal(lease));
             repository.recordOutcome(lease, outcome, clock.instant());
             while (carryOutNext()) {
                 // each turn carried out one decision, or waited for the store to change

@@ -3,9 +3,8 @@ package io.countersign.tools.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.Tool;
-import java.time.Duration;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Port: what the MCP server side of the gateway serves a host from. The tools a profile offers through the access
@@ -28,12 +27,13 @@ public interface GatewayBackend {
     /** One host's connection; closing it says the host went away. */
     interface Connection extends AutoCloseable {
         /**
-         * Carries out a host's call of a tool (by its registry name) and waits for what it came to.
-         *
-         * @param progress told every {@code every} while the call waits for a person
+         * Hands a host's call of a tool (by its registry name) to its run. The future completes with what it came
+         * to, or exceptionally, with the reason, when the run ended or the connection closed before an answer.
          */
-        Answer call(String toolName, ObjectNode arguments, Duration every, Consumer<String> progress)
-                throws InterruptedException;
+        CompletableFuture<Answer> call(String toolName, ObjectNode arguments);
+
+        /** What a call still open waits for (a person's decision, or the call itself), read now. */
+        String waiting();
 
         @Override
         void close();

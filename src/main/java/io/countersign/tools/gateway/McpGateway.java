@@ -7,10 +7,10 @@ import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpAsyncServer;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
@@ -23,14 +23,18 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import reactor.core.publisher.Mono;
 
 /**
  * The gateway's MCP server side, on the official MCP Java SDK: it offers the host the tools of the fronted servers
@@ -53,7 +57,7 @@ public final class McpGateway implements AutoCloseable {
         return thread;
     });
     private final CoalescedListChanges transport = new CoalescedListChanges();
-    private McpSyncServer server;
+    private McpAsyncServer server;
     private AutoCloseable subscription;
     /** Host-visible name → registry name, as offered last; guarded by this. */
     private Map<String, String> offered = Map.of();
@@ -89,7 +93,7 @@ public final class McpGateway implements AutoCloseable {
                 return read;
             }
         };
-        gateway.start(McpServer.sync(gateway.transport.around(InitializeWatch.around(new StdioServerTransportProvider(
+        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioServerTransportProvider(
                 McpJsonDefaults.getMapper(), watched, out), gateway::initialized))));
         return gateway;
     }
@@ -101,12 +105,12 @@ public final class McpGateway implements AutoCloseable {
     public static McpGateway streamable(GatewayBackend backend, McpStreamableServerTransportProvider provider,
                                         Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
-        gateway.start(McpServer.sync(gateway.transport.around(InitializeWatch.around(provider,
+        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(provider,
                 gateway::initialized))));
         return gateway;
     }
 
-    private void start(McpServer.SyncSpecification<?> specification) {
+    private void start(McpServer.AsyncSpecification<?> specification) {
         server = specification
                 .serverInfo("countersign-gateway", ProjectVersion.current())
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
@@ -141,10 +145,10 @@ public final class McpGateway implements AutoCloseable {
         transport.hold();
         try {
             for (String name : offered.keySet()) {
-                server.removeTool(name);
+                server.removeTool(name).block();
             }
             next.forEach((hostName, registryName) -> server.addTool(specification(hostName,
-                    byName.get(registryName))));
+                    byName.get(registryName))).block());
             offered = next;
         } finally {
             transport.release(!first);
@@ -171,35 +175,66 @@ public final class McpGateway implements AutoCloseable {
                 ? tool.name().substring(remote.serverName().length() + 1) : tool.name();
     }
 
-    private McpServerFeatures.SyncToolSpecification specification(String hostName, Tool tool) {
+    private McpServerFeatures.AsyncToolSpecification specification(String hostName, Tool tool) {
         McpSchema.Tool described = McpSchema.Tool.builder().name(hostName).description(tool.description())
                 .inputSchema(Json.mapper().convertValue(tool.argumentSchema(), OBJECT)).build();
-        return McpServerFeatures.SyncToolSpecification.builder().tool(described)
+        return McpServerFeatures.AsyncToolSpecification.builder().tool(described)
                 .callHandler((exchange, request) -> call(exchange, tool.name(), request)).build();
     }
 
-    private McpSchema.CallToolResult call(McpSyncServerExchange exchange, String registryName,
-                                          McpSchema.CallToolRequest request) {
+    /**
+     * Hands the host's call to its run without holding a thread while it waits: the answer goes back from the
+     * thread that completes it (the run's, as soon as the server answered), and while a card waits, the host is
+     * told every {@code progressEvery} that the call is alive, when it asked for progress.
+     */
+    private Mono<McpSchema.CallToolResult> call(McpAsyncServerExchange exchange, String registryName,
+                                                McpSchema.CallToolRequest request) {
         ObjectNode arguments = Json.mapper().valueToTree(request.arguments() == null ? Map.of()
                 : request.arguments());
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
-        AtomicInteger step = new AtomicInteger();
+        GatewayBackend.Connection connection;
+        CompletableFuture<GatewayBackend.Answer> answer;
         try {
-            GatewayBackend.Answer answer = connection(exchange).call(registryName, arguments, progressEvery,
-                    message -> {
-                        if (token != null) {
-                            exchange.progressNotification(new McpSchema.ProgressNotification(token,
-                                    step.incrementAndGet(), null, message));
-                        }
-                    });
-            return result(answer);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return failure("Error: the gateway stopped before the call was answered");
+            connection = connection(exchange.sessionId(), exchange.getClientInfo());
+            answer = connection.call(registryName, arguments);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", e);
-            return failure("Error: " + e.getMessage());
+            return Mono.just(failed(registryName, e));
         }
+        // A progress notification the host's stream cannot take ends the request, which closes that stream.
+        CompletableFuture<McpSchema.CallToolResult> streamFailed = new CompletableFuture<>();
+        ScheduledFuture<?> progress = token == null ? null : progress(exchange, token, connection, streamFailed);
+        // A host's cancellation leaves the run's call as it is: the loop decides what it comes to.
+        Mono<McpSchema.CallToolResult> answered = Mono.fromFuture(answer, true).map(McpGateway::result)
+                .onErrorResume(RuntimeException.class, e -> Mono.just(failed(registryName, e)));
+        return Mono.firstWithSignal(answered, Mono.fromFuture(streamFailed, true))
+                .doFinally(signal -> {
+                    if (progress != null) {
+                        progress.cancel(false);
+                    }
+                });
+    }
+
+    private ScheduledFuture<?> progress(McpAsyncServerExchange exchange, Object token,
+                                        GatewayBackend.Connection connection,
+                                        CompletableFuture<McpSchema.CallToolResult> streamFailed) {
+        AtomicInteger step = new AtomicInteger();
+        return poll.scheduleWithFixedDelay(() -> {
+            try {
+                exchange.progressNotification(new McpSchema.ProgressNotification(token, step.incrementAndGet(), null,
+                        connection.waiting())).block();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a progress notification to the host failed: " + e.getMessage(), e);
+                streamFailed.complete(failure("Error: the host's stream closed while the call waited: "
+                        + e.getMessage()));
+            }
+        }, progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static McpSchema.CallToolResult failed(String registryName, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", cause);
+        return failure("Error: " + cause.getMessage());
     }
 
     /**
@@ -220,10 +255,6 @@ public final class McpGateway implements AutoCloseable {
 
     private static McpSchema.CallToolResult failure(String text) {
         return McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();
-    }
-
-    private GatewayBackend.Connection connection(McpSyncServerExchange exchange) {
-        return connection(exchange.sessionId(), exchange.getClientInfo());
     }
 
     /** A host sent {@code initialize}: its run starts now, before any call. */
