@@ -11,11 +11,8 @@ import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -75,26 +72,8 @@ public final class McpGateway implements AutoCloseable {
      */
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
-        InputStream watched = new FilterInputStream(in) {
-            @Override
-            public int read() throws IOException {
-                return ended(super.read());
-            }
-
-            @Override
-            public int read(byte[] buffer, int offset, int length) throws IOException {
-                return ended(super.read(buffer, offset, length));
-            }
-
-            private int ended(int read) {
-                if (read < 0) {
-                    gateway.hostGone();
-                }
-                return read;
-            }
-        };
-        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioServerTransportProvider(
-                McpJsonDefaults.getMapper(), watched, out), gateway::initialized))));
+        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioHostTransport(
+                McpJsonDefaults.getMapper(), in, out, gateway::hostGone), gateway::initialized))));
         return gateway;
     }
 

@@ -1,0 +1,175 @@
+package io.countersign.tools.gateway;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Json;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import reactor.core.publisher.Mono;
+
+/**
+ * The host's stdio connection: newline-delimited JSON-RPC on standard input and output, one session. Each line is
+ * parsed and handed to the session on the thread that reads it, and each message is written on the thread that
+ * sends it (a call's answer on the run's own thread). The SDK's stdio provider queues every message it sends for a
+ * thread of its own, a hand-off on each call's way back to the host (see the gateway benchmark in
+ * docs/benchmarks.md).
+ */
+final class StdioHostTransport implements McpServerTransportProvider {
+    /** The longest line read, as the SDK's own provider allows: a host cannot make the gateway buffer without end. */
+    static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+    private static final Logger LOG = Logger.getLogger(StdioHostTransport.class.getName());
+
+    private final McpJsonMapper json;
+    private final InputStream in;
+    private final OutputStream out;
+    private final Runnable ended;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private volatile McpServerSession session;
+
+    /** @param ended told once, on the reading thread, when the host closed standard input or it failed */
+    StdioHostTransport(McpJsonMapper json, InputStream in, OutputStream out, Runnable ended) {
+        this.json = json;
+        this.in = in;
+        this.out = out;
+        this.ended = ended;
+    }
+
+    @Override
+    public void setSessionFactory(McpServerSession.Factory factory) {
+        session = factory.create(new SessionTransport());
+        Thread reader = new Thread(this::readLines, "countersign-gateway-stdin");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    private void readLines() {
+        try {
+            ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
+            byte[] buffer = new byte[8192];
+            int read;
+            while (!closing.get() && (read = in.read(buffer)) >= 0) {
+                int start = 0;
+                for (int i = 0; i < read; i++) {
+                    if (buffer[i] == '\n') {
+                        line.write(buffer, start, i - start);
+                        handle(line.toString(StandardCharsets.UTF_8));
+                        line.reset();
+                        start = i + 1;
+                    }
+                }
+                line.write(buffer, start, read - start);
+                if (line.size() > MAX_LINE_BYTES) {
+                    LOG.warning("the host sent a message longer than " + MAX_LINE_BYTES + " bytes; the connection"
+                            + " ends");
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            if (!closing.get()) {
+                LOG.log(Level.WARNING, "reading the host's messages failed: " + e.getMessage(), e);
+            }
+        } finally {
+            closing.set(true);
+            session.close();
+            ended.run();
+        }
+    }
+
+    private void handle(String line) {
+        if (line.isBlank()) {
+            return;
+        }
+        McpSchema.JSONRPCMessage message;
+        try {
+            message = McpSchema.deserializeJsonRpcMessage(json, line);
+        } catch (IOException | RuntimeException e) {
+            // JSON-RPC's answer to a line that is not a message, with no id to answer; the connection goes on
+            ObjectNode refusal = Json.mapper().createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION)
+                    .putNull("id");
+            refusal.putObject("error").put("code", McpSchema.ErrorCodes.PARSE_ERROR)
+                    .put("message", "not a JSON-RPC message: " + e.getMessage());
+            write(refusal);
+            return;
+        }
+        session.handle(message).subscribe(null, failure -> LOG.log(Level.WARNING,
+                "handling a host's message failed: " + failure.getMessage(), failure));
+    }
+
+    private void write(Object message) {
+        byte[] bytes;
+        try {
+            bytes = json.writeValueAsBytes(message);
+        } catch (IOException e) {
+            throw new IllegalStateException("a message to the host could not be written as JSON: " + e.getMessage(),
+                    e);
+        }
+        synchronized (out) {
+            try {
+                out.write(bytes);
+                out.write('\n');
+                out.flush();
+            } catch (IOException e) {
+                throw new IllegalStateException("the host's standard output is closed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public Mono<Void> notifyClients(String method, Object params) {
+        McpServerSession current = session;
+        return current == null ? Mono.error(new IllegalStateException("no host is connected"))
+                : current.sendNotification(method, params);
+    }
+
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        McpServerSession current = session;
+        if (current == null || !current.getId().equals(sessionId)) {
+            return Mono.error(new IllegalStateException("no host session " + sessionId));
+        }
+        return current.sendNotification(method, params);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        McpServerSession current = session;
+        return current == null ? Mono.empty() : current.closeGracefully();
+    }
+
+    private final class SessionTransport implements McpServerTransport {
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return Mono.fromRunnable(() -> {
+                if (!closing.get()) {
+                    write(message);
+                }
+            });
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+            return json.convertValue(data, type);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.fromRunnable(() -> closing.set(true));
+        }
+
+        @Override
+        public void close() {
+            closing.set(true);
+        }
+    }
+}
