@@ -25,7 +25,7 @@ final class Migrations {
     static final String LOCATION = "classpath:db/migration";
     /** The versions of this build's migrations, {@code V<version>__*.sql} in {@link #LOCATION}. */
     static final Set<String> VERSIONS = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
-            "14", "16", "17", "18", "19", "20", "21");
+            "14", "16", "17", "18", "19", "20", "21", "23");
 
     private Migrations() {
     }
