@@ -1,59 +1,36 @@
 package io.countersign.tools.mcp;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import reactor.core.Disposable;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * A call's deadline that stops while the server waits for a person's answer: the call timeout measures the
- * server's work, not how long someone takes to fill in a form.
+ * server's work, not how long someone takes to fill in a form. It arms no timer: the thread waiting for the call
+ * waits at most the time left, so a call wakes no other thread.
  */
 final class CallDeadline {
-    private final Sinks.Empty<Void> expired = Sinks.empty();
     private long remainingNanos;
     private long startedAt;
-    private Disposable timer;
     private int pauses;
-    private boolean ended;
 
     CallDeadline(Duration timeout) {
         remainingNanos = timeout.toNanos();
-        start();
-    }
-
-    /** Completes when the time is up. */
-    Mono<Void> expired() {
-        return expired.asMono();
+        startedAt = System.nanoTime();
     }
 
     synchronized void pause() {
-        if (pauses++ == 0 && timer != null) {
-            timer.dispose();
-            timer = null;
+        if (pauses++ == 0) {
             remainingNanos -= System.nanoTime() - startedAt;
         }
     }
 
     synchronized void resume() {
-        if (--pauses == 0 && !ended) {
-            start();
+        if (--pauses == 0) {
+            startedAt = System.nanoTime();
         }
     }
 
-    synchronized void end() {
-        ended = true;
-        if (timer != null) {
-            timer.dispose();
-            timer = null;
-        }
-    }
-
-    private void start() {
-        startedAt = System.nanoTime();
-        timer = Schedulers.parallel().schedule(expired::tryEmitEmpty, Math.max(0, remainingNanos),
-                TimeUnit.NANOSECONDS);
+    /** The time left now, zero or less once it is up; {@link Long#MAX_VALUE} while the deadline is stopped. */
+    synchronized long remainingNanos() {
+        return pauses > 0 ? Long.MAX_VALUE : remainingNanos - (System.nanoTime() - startedAt);
     }
 }

@@ -20,7 +20,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -42,6 +45,8 @@ final class McpConnection implements AutoCloseable {
     private static final Duration SDK_DEADLINE_MARGIN = Duration.ofSeconds(5);
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final int MAX_ERROR_TEXT = 300;
+    /** How often a wait looks at a deadline again while it is stopped (a person answers the server's question). */
+    private static final long STOPPED_DEADLINE_LOOK = TimeUnit.MILLISECONDS.toNanos(100);
     private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
     private static final McpSchema.Implementation CLIENT = McpSchema.Implementation.builder("countersign",
             ProjectVersion.current()).title("Countersign").build();
@@ -133,11 +138,10 @@ final class McpConnection implements AutoCloseable {
         openCalls.add(open);
         try {
             return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool)
-                    .arguments(arguments).build()), open.deadline().expired(), server.callTimeout(),
+                    .arguments(arguments).build()), open.deadline(), server.callTimeout(),
                     "the call of \"" + tool + "\"", true);
         } finally {
             openCalls.remove(open);
-            open.deadline().end();
         }
     }
 
@@ -257,10 +261,9 @@ final class McpConnection implements AutoCloseable {
         CallDeadline deadline = new CallDeadline(server.connectTimeout());
         running.add(deadline);
         try {
-            return await(current, request, deadline.expired(), server.connectTimeout(), what, false);
+            return await(current, request, deadline, server.connectTimeout(), what, false);
         } finally {
             running.remove(deadline);
-            deadline.end();
         }
     }
 
@@ -268,16 +271,30 @@ final class McpConnection implements AutoCloseable {
      * Waits for one request, failing early when the server dies and late when it does not answer in time.
      * {@code acts} says the request may change something, so a failure leaves its outcome unknown.
      */
-    private <T> T await(Session current, Mono<T> request, Mono<?> deadline, Duration timeout, String what,
+    private <T> T await(Session current, Mono<T> request, CallDeadline deadline, Duration timeout, String what,
                         boolean acts) {
-        Mono<T> lost = current.gone().flatMap(reason -> Mono.error(new PeerGone(reason)));
-        Mono<T> late = deadline.then(Mono.error(new TimeoutException()));
-        T answer;
+        CompletableFuture<T> answer = Mono.firstWithSignal(request,
+                current.gone().<T>flatMap(reason -> Mono.error(new PeerGone(reason)))).toFuture();
         try {
-            answer = Mono.firstWithSignal(request, lost, late).block();
-        } catch (RuntimeException e) {
-            throw failure(current, Exceptions.unwrap(e), timeout, what, acts);
+            for (long left; (left = deadline.remainingNanos()) > 0; ) {
+                try {
+                    return answered(answer.get(left == Long.MAX_VALUE ? STOPPED_DEADLINE_LOOK : left,
+                            TimeUnit.NANOSECONDS), what);
+                } catch (TimeoutException stillWaiting) {
+                    // the deadline may have stopped, started again or run out meanwhile
+                }
+            }
+            answer.cancel(true);
+            throw failure(current, new TimeoutException(), timeout, what, acts);
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw failure(current, e, timeout, what, acts);
+        } catch (ExecutionException e) {
+            throw failure(current, Exceptions.unwrap(e.getCause()), timeout, what, acts);
         }
+    }
+
+    private <T> T answered(T answer, String what) {
         if (answer == null) {
             throw new McpServerException(McpServerException.Kind.INVALID_ANSWER, name() + " gave no answer to "
                     + what);
