@@ -1,0 +1,27 @@
+package io.countersign.engine.tool;
+
+/**
+ * The way back to whoever made a call, while the call executes: an MCP host behind the gateway hears the progress
+ * of the server that carries the call out. A tool reaches it only through the {@link ToolCallRequest} of a call that
+ * passed every check, so nothing here can happen outside an already-permitted call. The content passes through;
+ * none of it is recorded.
+ */
+public interface CallerChannel {
+    /** A caller that hears nothing and answers nothing: a model, or a host that is gone. */
+    CallerChannel NONE = new CallerChannel() {
+        @Override
+        public boolean wantsProgress() {
+            return false;
+        }
+
+        @Override
+        public void progress(double progress, Double total, String message) {
+        }
+    };
+
+    /** True when the caller asked to hear the call's progress. */
+    boolean wantsProgress();
+
+    /** The call got this far ({@code total} and {@code message} may be null); heard only when it wants progress. */
+    void progress(double progress, Double total, String message);
+}

@@ -1,0 +1,73 @@
+package io.countersign.tools.gateway;
+
+import io.countersign.engine.tool.CallerChannel;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The way back to the host of one {@code tools/call}: the progress of the fronted server that carries it out,
+ * under the host's own {@code progressToken}, and the gateway's own "still alive" steps while it waits for a
+ * person. Progress values stay increasing for the host's token: the gateway's steps are 1, 2, 3…; once the server
+ * reports, the gateway's steps stop, and the server's values (and total) are passed on as they are, or shifted by
+ * the gateway's last step when they would not exceed it; a value that does not exceed the last one sent (which
+ * MCP forbids a server) is dropped. Nothing here blocks: notifications are sent without waiting for the write.
+ */
+final class HostChannel implements CallerChannel {
+    private static final Logger LOG = Logger.getLogger(HostChannel.class.getName());
+
+    private final McpAsyncServerExchange exchange;
+    private final Object token;
+    /** The last progress value sent for the host's token, none yet; guarded by this. */
+    private double sent = Double.NEGATIVE_INFINITY;
+    /** What the server's values are shifted by, null until the server reported progress; guarded by this. */
+    private Double shift;
+
+    /** {@code token} is the host's {@code progressToken}, null when it sent none. */
+    HostChannel(McpAsyncServerExchange exchange, Object token) {
+        this.exchange = exchange;
+        this.token = token;
+    }
+
+    @Override
+    public boolean wantsProgress() {
+        return token != null;
+    }
+
+    @Override
+    public synchronized void progress(double progress, Double total, String message) {
+        if (token == null) {
+            return;
+        }
+        if (shift == null) {
+            shift = progress > sent || sent == Double.NEGATIVE_INFINITY ? 0 : sent;
+        }
+        double value = progress + shift;
+        if (value <= sent) {
+            LOG.log(Level.FINE, "a server's progress {0} did not exceed {1}; not passed on", new Object[] {value,
+                    sent});
+            return;
+        }
+        send(value, total == null ? null : total + shift, message, failure -> LOG.log(Level.FINE,
+                "a server's progress did not reach the host: " + failure.getMessage(), failure));
+    }
+
+    /**
+     * The gateway's own step while the call waits ({@code message} says for what), unless the server has reported
+     * progress; {@code failed} hears it when the host's stream cannot take it.
+     */
+    synchronized void step(String message, Consumer<Throwable> failed) {
+        if (token == null || shift != null) {
+            return;
+        }
+        send(sent == Double.NEGATIVE_INFINITY ? 1 : Math.floor(sent) + 1, null, message, failed);
+    }
+
+    private void send(double value, Double total, String message, Consumer<Throwable> failed) {
+        sent = value;
+        exchange.progressNotification(new McpSchema.ProgressNotification(token, value, total, message))
+                .subscribe(null, failed);
+    }
+}

@@ -1,0 +1,115 @@
+package io.countersign.tools.mcp;
+
+import io.countersign.engine.tool.ToolCallRequest;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The calls open on one server connection, and where what the server sends during them goes: its progress for a
+ * call, by the progress token put on that call alone (only when its caller wants progress); its questions, to the
+ * one call open, since MCP does not say which call a request belongs to.
+ */
+final class OpenCalls {
+    private static final Logger LOG = Logger.getLogger(OpenCalls.class.getName());
+
+    /**
+     * A call waiting for its result, and whom its server's questions go to; {@code progressToken} null when its
+     * caller wants no progress. Equal only to itself, hashed cheaply.
+     */
+    record OpenCall(ToolCallRequest request, CallDeadline deadline, String progressToken) {
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
+    }
+
+    private final String serverName;
+    private final Set<OpenCall> open = ConcurrentHashMap.newKeySet();
+    private final Map<String, OpenCall> byProgressToken = new ConcurrentHashMap<>();
+    private final AtomicLong tokens = new AtomicLong();
+
+    OpenCalls(String serverName) {
+        this.serverName = serverName;
+    }
+
+    /** A call starts, its deadline running from now. */
+    OpenCall open(ToolCallRequest request, Duration timeout) {
+        String token = request.caller().wantsProgress() ? "countersign-" + tokens.incrementAndGet() : null;
+        OpenCall call = new OpenCall(request, new CallDeadline(timeout), token);
+        open.add(call);
+        if (token != null) {
+            byProgressToken.put(token, call);
+        }
+        return call;
+    }
+
+    /** The call has its answer, or gave up: nothing the server sends reaches its caller from now on. */
+    void close(OpenCall call) {
+        open.remove(call);
+        if (call.progressToken() != null) {
+            byProgressToken.remove(call.progressToken());
+        }
+        call.deadline().end();
+    }
+
+    /** The deadlines of the calls open now. */
+    List<CallDeadline> deadlines() {
+        List<CallDeadline> all = new ArrayList<>();
+        open.forEach(call -> all.add(call.deadline()));
+        return all;
+    }
+
+    /** Sets the client's handlers of what a server sends during a call. */
+    McpClient.AsyncSpec handling(McpClient.AsyncSpec client) {
+        return client.progressConsumer(this::progress).elicitation(this::elicit);
+    }
+
+    /** A progress notification for a token of ours goes to that call's caller; any other is the server's mistake. */
+    private Mono<Void> progress(McpSchema.ProgressNotification notification) {
+        OpenCall call = notification.progressToken() instanceof String token ? byProgressToken.get(token) : null;
+        if (call == null || notification.progress() == null) {
+            LOG.log(Level.FINE, "server {0} sent progress for no open call of ours", serverName);
+            return Mono.empty();
+        }
+        call.request().caller().progress(notification.progress(), notification.total(), notification.message());
+        return Mono.empty();
+    }
+
+    /**
+     * A server's question during a call, asked for the one call open on this connection; with several open it
+     * cannot tell whose it is (MCP does not say), so it declines.
+     */
+    private Mono<McpSchema.ElicitResult> elicit(McpSchema.ElicitFormRequest request) {
+        return Mono.fromCallable(() -> {
+            List<OpenCall> calls = List.copyOf(open);
+            if (calls.size() != 1) {
+                LOG.log(Level.INFO, "server {0} asked for input while {1} calls were open; declined",
+                        new Object[] {serverName, calls.size()});
+                return McpElicitations.answer(request, null);
+            }
+            CallDeadline deadline = calls.get(0).deadline();
+            deadline.pause();
+            try {
+                return McpElicitations.answer(request, calls.get(0).request());
+            } finally {
+                deadline.resume();
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+}
