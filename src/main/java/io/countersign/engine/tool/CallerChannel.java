@@ -1,8 +1,10 @@
 package io.countersign.engine.tool;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * The way back to whoever made a call, while the call executes: an MCP host behind the gateway hears the progress
- * of the server that carries the call out. A tool reaches it only through the {@link ToolCallRequest} of a call that
+ * and log messages of the server that carries the call out. A tool reaches it only through the {@link ToolCallRequest} of a call that
  * passed every check, so nothing here can happen outside an already-permitted call. The content passes through;
  * none of it is recorded.
  */
@@ -17,6 +19,10 @@ public interface CallerChannel {
         @Override
         public void progress(double progress, Double total, String message) {
         }
+
+        @Override
+        public void log(JsonNode message) {
+        }
     };
 
     /** True when the caller asked to hear the call's progress. */
@@ -24,4 +30,10 @@ public interface CallerChannel {
 
     /** The call got this far ({@code total} and {@code message} may be null); heard only when it wants progress. */
     void progress(double progress, Double total, String message);
+
+    /**
+     * A log message of the server carrying the call out, as the params of MCP's {@code notifications/message}
+     * ({@code level}, {@code logger}, {@code data}); the caller hears it at or above the level it asked for.
+     */
+    void log(JsonNode message);
 }

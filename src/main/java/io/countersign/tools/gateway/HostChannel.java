@@ -1,6 +1,8 @@
 package io.countersign.tools.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.tool.CallerChannel;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.function.Consumer;
@@ -8,8 +10,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The way back to the host of one {@code tools/call}: the progress of the fronted server that carries it out,
- * under the host's own {@code progressToken}, and the gateway's own "still alive" steps while it waits for a
+ * The way back to the host of one {@code tools/call}: the log messages of the fronted server that carries it out,
+ * at the level the host set ({@code logging/setLevel}, applied by the SDK's exchange); that server's progress,
+ * under the host's own {@code progressToken}; and the gateway's own "still alive" steps while it waits for a
  * person. Progress values stay increasing for the host's token: the gateway's steps are 1, 2, 3…; once the server
  * reports, the gateway's steps stop, and the server's values (and total) are passed on as they are, or shifted by
  * the gateway's last step when they would not exceed it; a value that does not exceed the last one sent (which
@@ -52,6 +55,20 @@ final class HostChannel implements CallerChannel {
         }
         send(value, total == null ? null : total + shift, message, failure -> LOG.log(Level.FINE,
                 "a server's progress did not reach the host: " + failure.getMessage(), failure));
+    }
+
+    @Override
+    public void log(JsonNode message) {
+        McpSchema.LoggingMessageNotification notification;
+        try {
+            notification = McpJsonDefaults.getMapper().convertValue(message,
+                    McpSchema.LoggingMessageNotification.class);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "a server's log message was not valid MCP; not passed on", e);
+            return;
+        }
+        exchange.loggingNotification(notification).subscribe(null, failure -> LOG.log(Level.FINE,
+                "a server's log message did not reach the host: " + failure.getMessage(), failure));
     }
 
     /**

@@ -113,7 +113,7 @@ public final class McpGateway implements AutoCloseable {
     private void start(McpServer.AsyncSpecification<?> specification) {
         server = specification
                 .serverInfo("countersign-gateway", ProjectVersion.current())
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
                 .validateToolInputs(false)
                 .build();
         syncTools(true);

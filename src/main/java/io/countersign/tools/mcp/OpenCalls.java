@@ -1,7 +1,9 @@
 package io.countersign.tools.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +19,9 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * The calls open on one server connection, and where what the server sends during them goes: its progress for a
- * call, by the progress token put on that call alone (only when its caller wants progress); its questions, to the
- * one call open, since MCP does not say which call a request belongs to.
+ * call, by the progress token put on that call alone (only when its caller wants progress); its log messages and
+ * questions, to the one call open, since MCP does not say which call they belong to. With several calls open, a
+ * log message reaches no caller (it might be another's) and a question is declined.
  */
 final class OpenCalls {
     private static final Logger LOG = Logger.getLogger(OpenCalls.class.getName());
@@ -77,7 +80,7 @@ final class OpenCalls {
 
     /** Sets the client's handlers of what a server sends during a call. */
     McpClient.AsyncSpec handling(McpClient.AsyncSpec client) {
-        return client.progressConsumer(this::progress).elicitation(this::elicit);
+        return client.progressConsumer(this::progress).loggingConsumer(this::log).elicitation(this::elicit);
     }
 
     /** A progress notification for a token of ours goes to that call's caller; any other is the server's mistake. */
@@ -88,6 +91,18 @@ final class OpenCalls {
             return Mono.empty();
         }
         call.request().caller().progress(notification.progress(), notification.total(), notification.message());
+        return Mono.empty();
+    }
+
+    /** A log message goes to the caller of the one call open, if one is. */
+    private Mono<Void> log(McpSchema.LoggingMessageNotification message) {
+        List<OpenCall> calls = List.copyOf(open);
+        if (calls.size() != 1) {
+            LOG.log(Level.FINE, "server {0} sent a log message while {1} calls were open; not passed on",
+                    new Object[] {serverName, calls.size()});
+            return Mono.empty();
+        }
+        calls.get(0).request().caller().log(McpJsonDefaults.getMapper().convertValue(message, JsonNode.class));
         return Mono.empty();
     }
 

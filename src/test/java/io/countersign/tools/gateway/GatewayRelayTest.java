@@ -52,6 +52,7 @@ class GatewayRelayTest {
     private static CountersignRuntime console;
     private static McpSyncClient host;
     private static final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+    private static final List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void aHostInFrontOfTheScenarioTools() throws Exception {
@@ -75,7 +76,7 @@ class GatewayRelayTest {
                 Duration.ofSeconds(30));
         console.gateway().profiles().add(console.localUser(), "relay", List.of("scenarios", "gated"), List.of(),
                 "local", false, null, null);
-        host = host(db, spec -> spec.progressConsumer(progress::add));
+        host = host(db, spec -> spec.progressConsumer(progress::add).loggingConsumer(logs::add));
     }
 
     @AfterAll
@@ -91,6 +92,7 @@ class GatewayRelayTest {
     @BeforeEach
     void nothingHeardYet() {
         progress.clear();
+        logs.clear();
     }
 
     @Test
@@ -136,6 +138,34 @@ class GatewayRelayTest {
         assertThat(last.total()).isEqualTo(waited + 100);
         assertThat(last.progress()).isEqualTo(waited + 100);
         assertThat(last.message()).isEqualTo("Completed step 100 of 100");
+    }
+
+    @Test
+    void aHostHearsTheServersLogMessagesAtTheLevelItSet() {
+        host.setLoggingLevel(McpSchema.LoggingLevel.DEBUG);
+
+        McpSchema.CallToolResult result = host.callTool(new McpSchema.CallToolRequest(FREE
+                + "test_tool_with_logging", Map.of()));
+
+        assertThat(GatewayHost.text(result)).isEqualTo("Tool with logging executed successfully");
+        await().atMost(5, TimeUnit.SECONDS).until(() -> logs.size() == 3);
+        assertThat(logs).extracting(McpSchema.LoggingMessageNotification::data).containsExactly(
+                "Tool execution started", "Tool processing data", "Tool execution completed");
+        assertThat(logs).extracting(McpSchema.LoggingMessageNotification::level)
+                .containsOnly(McpSchema.LoggingLevel.INFO);
+    }
+
+    @Test
+    void aHostThatAskedForWarningsOnlyHearsNoneOfTheServersInfoMessages() throws Exception {
+        host.setLoggingLevel(McpSchema.LoggingLevel.WARNING);
+        try {
+            host.callTool(new McpSchema.CallToolRequest(FREE + "test_tool_with_logging", Map.of()));
+            host.callTool(new McpSchema.CallToolRequest(FREE + "test_tool_with_progress", Map.of()));
+
+            assertThat(logs).isEmpty();
+        } finally {
+            host.setLoggingLevel(McpSchema.LoggingLevel.DEBUG);
+        }
     }
 
     /** A host started on the store's profile {@code relay}, with the handlers {@code spec} adds. */
