@@ -3,16 +3,20 @@ package io.countersign.tools.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.tool.CallerChannel;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import reactor.core.publisher.Mono;
 
 /**
  * The way back to the host of one {@code tools/call}: the log messages of the fronted server that carries it out,
  * at the level the host set ({@code logging/setLevel}, applied by the SDK's exchange); that server's progress,
- * under the host's own {@code progressToken}; and the gateway's own "still alive" steps while it waits for a
+ * under the host's own {@code progressToken}; that server's sampling requests and questions, which the host
+ * answers when it declared it can ({@code sampling}, {@code elicitation} in form mode); and the gateway's own "still alive" steps while it waits for a
  * person. Progress values stay increasing for the host's token: the gateway's steps are 1, 2, 3…; once the server
  * reports, the gateway's steps stop, and the server's values (and total) are passed on as they are, or shifted by
  * the gateway's last step when they would not exceed it; a value that does not exceed the last one sent (which
@@ -69,6 +73,38 @@ final class HostChannel implements CallerChannel {
         }
         exchange.loggingNotification(notification).subscribe(null, failure -> LOG.log(Level.FINE,
                 "a server's log message did not reach the host: " + failure.getMessage(), failure));
+    }
+
+    @Override
+    public boolean answers(Request kind) {
+        McpSchema.ClientCapabilities declared = exchange.getClientCapabilities();
+        if (declared == null) {
+            return false;
+        }
+        return switch (kind) {
+            case SAMPLING -> declared.sampling() != null;
+            // an elicitation capability without modes means form mode
+            case ELICITATION -> declared.elicitation() != null
+                    && (declared.elicitation().form() != null || declared.elicitation().url() == null);
+        };
+    }
+
+    @Override
+    public CompletableFuture<JsonNode> ask(Request kind, JsonNode params) {
+        McpJsonMapper json = McpJsonDefaults.getMapper();
+        Mono<?> answer;
+        try {
+            answer = switch (kind) {
+                case SAMPLING -> exchange.createMessage(json.convertValue(params,
+                        McpSchema.CreateMessageRequest.class));
+                case ELICITATION -> exchange.createElicitation(json.convertValue(params,
+                        McpSchema.ElicitFormRequest.class));
+            };
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("the server's " + kind.method()
+                    + " is not valid MCP, so it was not passed on to the host", e));
+        }
+        return answer.map(result -> json.convertValue(result, JsonNode.class)).toFuture();
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
 import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -114,6 +115,8 @@ public final class McpGateway implements AutoCloseable {
         server = specification
                 .serverInfo("countersign-gateway", ProjectVersion.current())
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
+                // a host's answer to a fronted server's request may take a person: as long as a question may wait
+                .requestTimeout(InputPrompts.LONGEST_WAIT)
                 .validateToolInputs(false)
                 .build();
         syncTools(true);

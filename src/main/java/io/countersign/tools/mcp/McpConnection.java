@@ -182,8 +182,6 @@ final class McpConnection implements AutoCloseable {
                 .clientInfo(CLIENT)
                 .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(InputPrompts.LONGEST_WAIT)
                         .plus(SDK_DEADLINE_MARGIN))
-                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build())
-                .applyElicitationDefaults(true)
                 .initializationTimeout(server.connectTimeout().plus(OAuthClientSettings.DEFAULT_SIGN_IN_TIMEOUT)
                         .plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))

@@ -51,6 +51,10 @@ class GatewayRelayTest {
     static Path folder;
     private static CountersignRuntime console;
     private static McpSyncClient host;
+    /** A host that declared neither sampling nor elicitation, and sent no progress token. */
+    private static McpSyncClient plainHost;
+    private static final List<McpSchema.CreateMessageRequest> sampled = new CopyOnWriteArrayList<>();
+    private static final List<McpSchema.ElicitFormRequest> asked = new CopyOnWriteArrayList<>();
     private static final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
     private static final List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
 
@@ -76,13 +80,27 @@ class GatewayRelayTest {
                 Duration.ofSeconds(30));
         console.gateway().profiles().add(console.localUser(), "relay", List.of("scenarios", "gated"), List.of(),
                 "local", false, null, null);
-        host = host(db, spec -> spec.progressConsumer(progress::add).loggingConsumer(logs::add));
+        host = host(db, spec -> spec.progressConsumer(progress::add).loggingConsumer(logs::add)
+                .capabilities(McpSchema.ClientCapabilities.builder().sampling().elicitation().build())
+                .sampling(request -> {
+                    sampled.add(request);
+                    return McpSchema.CreateMessageResult.builder().role(McpSchema.Role.ASSISTANT)
+                            .content(new McpSchema.TextContent("teal")).model("host-model").build();
+                })
+                .elicitation(request -> {
+                    asked.add(request);
+                    return McpSchema.ElicitResult.builder(McpSchema.ElicitResult.Action.ACCEPT)
+                            .content(Map.of("username", "ada", "email", "ada@example.com")).build();
+                }));
+        plainHost = host(db, spec -> { });
     }
 
     @AfterAll
     static void stop() {
-        if (host != null) {
-            host.closeGracefully();
+        for (McpSyncClient client : new McpSyncClient[] {host, plainHost}) {
+            if (client != null) {
+                client.closeGracefully();
+            }
         }
         if (console != null) {
             console.close();
@@ -93,6 +111,8 @@ class GatewayRelayTest {
     void nothingHeardYet() {
         progress.clear();
         logs.clear();
+        sampled.clear();
+        asked.clear();
     }
 
     @Test
@@ -166,6 +186,67 @@ class GatewayRelayTest {
         } finally {
             host.setLoggingLevel(McpSchema.LoggingLevel.DEBUG);
         }
+    }
+
+    @Test
+    void aHostThatDeclaredSamplingAnswersTheServersRequestAndTheResultCarriesItsAnswer() {
+        McpSchema.CallToolResult result = host.callTool(new McpSchema.CallToolRequest(FREE + "test_sampling",
+                Map.of("prompt", "Name a colour")));
+
+        assertThat(result.isError()).isFalse();
+        assertThat(GatewayHost.text(result)).isEqualTo("LLM response: teal");
+        assertThat(sampled).singleElement().satisfies(request -> {
+            assertThat(request.maxTokens()).isEqualTo(100);
+            assertThat(((McpSchema.TextContent) request.messages().get(0).content()).text())
+                    .isEqualTo("Name a colour");
+        });
+    }
+
+    @Test
+    void aHostThatDeclaredElicitationAnswersTheServersQuestion() {
+        McpSchema.CallToolResult result = host.callTool(new McpSchema.CallToolRequest(FREE + "test_elicitation",
+                Map.of("message", "Who are you?")));
+
+        assertThat(GatewayHost.text(result)).startsWith("User response: action=accept, content={")
+                .contains("\"username\":\"ada\"", "\"email\":\"ada@example.com\"");
+        assertThat(asked).singleElement().satisfies(request -> {
+            assertThat(request.message()).isEqualTo("Who are you?");
+            assertThat(request.requestedSchema().get("required")).isEqualTo(List.of("username", "email"));
+        });
+    }
+
+    @Test
+    void anApprovalBoundCallAsksTheHostOnlyOnceItIsApproved() throws Exception {
+        CompletableFuture<McpSchema.CallToolResult> call = CompletableFuture.supplyAsync(() -> host.callTool(
+                new McpSchema.CallToolRequest(GATED + "test_sampling", Map.of("prompt", "Approved?"))));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !console.runs().inbox(RITA).isEmpty());
+        WaitingRun card = console.runs().inbox(RITA).get(0);
+        Thread.sleep(500);
+        assertThat(sampled).isEmpty();
+
+        console.runs().decide(RITA, card.runId(), card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+
+        assertThat(GatewayHost.text(call.get(60, TimeUnit.SECONDS))).isEqualTo("LLM response: teal");
+        assertThat(sampled).hasSize(1);
+    }
+
+    @Test
+    void aHostWithoutSamplingGetsTheReasonNoOneCouldAnswer() {
+        McpSchema.CallToolResult result = plainHost.callTool(new McpSchema.CallToolRequest(FREE + "test_sampling",
+                Map.of("prompt", "Name a colour")));
+
+        assertThat(result.isError()).isTrue();
+        assertThat(GatewayHost.text(result)).contains("Sampling failed:", "no one can answer sampling/createMessage"
+                + " for this call: Countersign passes a server's sampling request on only to an MCP host that made the"
+                + " call through its gateway and declared the sampling capability");
+    }
+
+    @Test
+    void aHostWithoutElicitationLeavesTheQuestionDeclinedAsTheGatewayRunCannotAskAPerson() {
+        McpSchema.CallToolResult result = plainHost.callTool(new McpSchema.CallToolRequest(FREE
+                + "test_elicitation", Map.of("message", "Who are you?")));
+
+        assertThat(GatewayHost.text(result)).isEqualTo("User response: action=decline, content={}");
     }
 
     /** A host started on the store's profile {@code relay}, with the handlers {@code spec} adds. */
