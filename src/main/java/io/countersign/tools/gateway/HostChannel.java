@@ -16,11 +16,12 @@ import reactor.core.publisher.Mono;
  * The way back to the host of one {@code tools/call}: the log messages of the fronted server that carries it out,
  * at the level the host set ({@code logging/setLevel}, applied by the SDK's exchange); that server's progress,
  * under the host's own {@code progressToken}; that server's sampling requests and questions, which the host
- * answers when it declared it can ({@code sampling}, {@code elicitation} in form mode); and the gateway's own "still alive" steps while it waits for a
- * person. Progress values stay increasing for the host's token: the gateway's steps are 1, 2, 3…; once the server
- * reports, the gateway's steps stop, and the server's values (and total) are passed on as they are, or shifted by
- * the gateway's last step when they would not exceed it; a value that does not exceed the last one sent (which
- * MCP forbids a server) is dropped. Nothing here blocks: notifications are sent without waiting for the write.
+ * answers when it declared it can ({@code sampling}, {@code elicitation} in form mode); and the gateway's own
+ * "still alive" steps while the call waits for a person. Progress values stay increasing for the host's token:
+ * the gateway's steps are 1, 2, 3…; once the server reports, the gateway's steps stop, and the server's values
+ * (and total) are passed on as they are, or shifted by the gateway's last step when they would not exceed it; a
+ * value that does not exceed the last one sent (which MCP forbids a server) is dropped. Nothing here blocks:
+ * notifications are sent without waiting for the write.
  */
 final class HostChannel implements CallerChannel {
     private static final Logger LOG = Logger.getLogger(HostChannel.class.getName());
