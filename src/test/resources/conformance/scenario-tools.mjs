@@ -12,6 +12,19 @@ const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwH
 const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 const empty = { type: 'object', properties: {} };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+const stringArgument = (name, description) => ({ type: 'object', properties: { [name]: { type: 'string', description } },
+  required: [name] });
+// a request the client refuses is the tool's error, in the client's words
+const failed = (what, error) => ({ isError: true, content: [{ type: 'text', text: `${what} failed: ${error.message}` }] });
+const elicited = async (label, params) => {
+  try {
+    const answer = await server.elicitInput(params);
+    return text(`${label}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
+  } catch (error) {
+    return failed('Elicitation', error);
+  }
+};
 
 const tools = {
   test_simple_text: {
@@ -70,6 +83,50 @@ const tools = {
     description: 'Tests error response handling',
     call: async () => ({ isError: true,
       content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }] })
+  },
+  test_sampling: {
+    description: 'Tests server-initiated sampling (LLM completion request)',
+    inputSchema: stringArgument('prompt', 'The prompt to send to the LLM'),
+    call: async (args) => {
+      try {
+        const answer = await server.createMessage({ maxTokens: 100,
+          messages: [{ role: 'user', content: { type: 'text', text: args.prompt } }] });
+        return text(`LLM response: ${answer.content?.text ?? JSON.stringify(answer.content)}`);
+      } catch (error) {
+        return failed('Sampling', error);
+      }
+    }
+  },
+  test_elicitation: {
+    description: 'Tests server-initiated elicitation (user input request)',
+    inputSchema: stringArgument('message', 'The message to show the user'),
+    call: async (args) => elicited('User response', { message: args.message, requestedSchema: { type: 'object',
+      properties: { username: { type: 'string', description: "User's response" },
+        email: { type: 'string', description: "User's email address" } },
+      required: ['username', 'email'] } })
+  },
+  test_elicitation_sep1034_defaults: {
+    description: 'Tests elicitation with default values (SEP-1034)',
+    call: async () => elicited('Elicitation completed', { message: 'Please review and update the form fields with defaults',
+      requestedSchema: { type: 'object', properties: {
+        name: { type: 'string', description: 'User name', default: 'John Doe' },
+        age: { type: 'integer', description: 'User age', default: 30 },
+        score: { type: 'number', description: 'User score', default: 95.5 },
+        status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', description: 'Verification status', default: true } } } })
+  },
+  test_elicitation_sep1330_enums: {
+    description: 'Tests elicitation with enum schema improvements (SEP-1330)',
+    call: async () => elicited('Elicitation completed', { message: 'Please select options from the enum fields',
+      requestedSchema: { type: 'object', properties: {
+        untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+        titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' },
+          { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+        legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'],
+          enumNames: ['Option One', 'Option Two', 'Option Three'] },
+        untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+        titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' },
+          { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } } } } })
   },
   json_schema_2020_12_tool: {
     description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',

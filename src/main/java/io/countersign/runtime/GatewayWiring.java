@@ -7,6 +7,7 @@ import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ModelException;
 import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.GatewayProfiles;
@@ -153,8 +154,9 @@ public final class GatewayWiring {
                 AutoCloseable runChanges = gateway.onRunChange(session::poke);
                 return new Connection() {
                     @Override
-                    public CompletableFuture<Answer> call(String toolName, ObjectNode arguments) {
-                        return session.call(toolName, arguments).thenApply(answer -> new Answer(answer.text(),
+                    public CompletableFuture<Answer> call(String toolName, ObjectNode arguments,
+                                                          CallerChannel caller) {
+                        return session.call(toolName, arguments, caller).thenApply(answer -> new Answer(answer.text(),
                                 answer.error(), answer.serverResult(), answer.note()));
                     }
 

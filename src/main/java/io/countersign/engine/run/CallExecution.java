@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  */
 record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
                      ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events,
-                     InputPrompts prompts, ToolResultListener results) {
+                     InputPrompts prompts, ToolResultListener results, CallerChannels callers) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
 
     /**
@@ -132,7 +132,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
-                    run.context, promptsFor(run, configuration))), "result");
+                    run.context, promptsFor(run, configuration), callers.forCall(call))), "result");
         } catch (Exception e) {
             LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
                     new Object[] {call.name(), run.runId, e.getClass().getName()});

@@ -61,7 +61,8 @@ public final class ToolLoop {
         this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, builder.grants,
                 events);
         CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
-                builder.invocationPolicy, builder.cancellation, events, builder.prompts, builder.results);
+                builder.invocationPolicy, builder.cancellation, events, builder.prompts, builder.results,
+                builder.callers);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
         this.roleModelResolver = builder.roleModelResolver;
         this.dispatchHook = builder.dispatchHook;
@@ -248,6 +249,7 @@ public final class ToolLoop {
         private InputPrompts prompts = InputPrompts.DECLINE;
         private StandingGrants grants = StandingGrants.NONE;
         private ToolResultListener results = ToolResultListener.NONE;
+        private CallerChannels callers = CallerChannels.NONE;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -312,6 +314,12 @@ public final class ToolLoop {
         /** Who is told of each executed call's whole result; by default no one. */
         public Builder resultListener(ToolResultListener value) {
             this.results = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** The way back to each call's caller while it executes; by default none. */
+        public Builder callers(CallerChannels value) {
+            this.callers = Objects.requireNonNull(value);
             return this;
         }
 

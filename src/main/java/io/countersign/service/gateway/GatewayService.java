@@ -112,6 +112,7 @@ public final class GatewayService {
     private ToolLoop loop(HostTurns turns) {
         return ToolLoop.builder(registry, turns)
                 .resultListener(turns)
+                .callers(turns)
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .events(store.events().forRunLoop())

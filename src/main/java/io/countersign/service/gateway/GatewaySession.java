@@ -12,6 +12,7 @@ import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import io.countersign.service.HostRunDecisions;
 import java.time.Clock;
@@ -70,10 +71,11 @@ public final class GatewaySession implements AutoCloseable {
      * Asks for a tool call as the host did. The future completes when it is answered: at once for a call that needs
      * nobody, after a person's decision (or the deadline's fallback) for one that waits as a card; exceptionally,
      * with the reason, when the run ended or the host's connection closed before an answer. It completes on the
-     * run's own thread, so that the answer goes to the host without another thread waking for it.
+     * run's own thread, so that the answer goes to the host without another thread waking for it. While the call
+     * executes, its server's progress, log messages and requests go to the host through {@code caller}.
      */
-    public CompletableFuture<HostAnswer> call(String toolName, ObjectNode arguments) {
-        return turns.submit(toolName, arguments);
+    public CompletableFuture<HostAnswer> call(String toolName, ObjectNode arguments, CallerChannel caller) {
+        return turns.submit(toolName, arguments, caller);
     }
 
     /** The id of this connection's run. */

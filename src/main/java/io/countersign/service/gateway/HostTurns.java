@@ -7,7 +7,9 @@ import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.run.CallerChannels;
 import io.countersign.engine.run.ToolResultListener;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,13 +23,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * loop's approval scan, access gates, invocation rules and journal exactly as a model's would. When the host has
  * gone, the turn is a final answer and the run completes. As the loop's result listener it answers a call that
  * executed and succeeded with the server's own result (its content, not the transcript's summary) as soon as the
- * server gave it.
+ * server gave it. As the loop's callers it gives the call it handed out the way back to its host.
  */
-final class HostTurns implements ChatModel, ToolResultListener {
+final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
     private static final String GONE = "The MCP host disconnected.";
 
-    /** A host's call and where its answer goes. */
-    record HostCall(ToolCall call, CompletableFuture<HostAnswer> answer) {
+    /** A host's call, where its answer goes, and the way back to the host while it executes. */
+    record HostCall(ToolCall call, CompletableFuture<HostAnswer> answer, CallerChannel caller) {
     }
 
     private final LinkedBlockingQueue<HostCall> calls = new LinkedBlockingQueue<>();
@@ -36,9 +38,9 @@ final class HostTurns implements ChatModel, ToolResultListener {
     private volatile boolean gone;
 
     /** Queues a host's call for the loop's next round; the future completes with what the call came to. */
-    CompletableFuture<HostAnswer> submit(String toolName, ObjectNode arguments) {
+    CompletableFuture<HostAnswer> submit(String toolName, ObjectNode arguments, CallerChannel caller) {
         HostCall call = new HostCall(new ToolCall("host-" + ids.incrementAndGet(), toolName, arguments),
-                new CompletableFuture<>());
+                new CompletableFuture<>(), caller);
         if (gone) {
             call.answer().completeExceptionally(new IllegalStateException("the host's connection is closed"));
         } else {
@@ -75,6 +77,13 @@ final class HostTurns implements ChatModel, ToolResultListener {
             current = null;
             open.answer().complete(new HostAnswer(result.content(), false, result.serverResult(), note));
         }
+    }
+
+    /** The host of the call handed out last, while that call is open; nobody for any other. */
+    @Override
+    public CallerChannel forCall(ToolCall call) {
+        HostCall open = current;
+        return open != null && open.call().id().equals(call.id()) ? open.caller() : CallerChannel.NONE;
     }
 
     @Override

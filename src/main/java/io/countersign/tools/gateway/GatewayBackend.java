@@ -2,6 +2,7 @@ package io.countersign.tools.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +30,9 @@ public interface GatewayBackend {
         /**
          * Hands a host's call of a tool (by its registry name) to its run. The future completes with what it came
          * to, or exceptionally, with the reason, when the run ended or the connection closed before an answer.
+         * {@code caller} is the way back to the host while the call executes, and only then.
          */
-        CompletableFuture<Answer> call(String toolName, ObjectNode arguments);
+        CompletableFuture<Answer> call(String toolName, ObjectNode arguments, CallerChannel caller);
 
         /** What a call still open waits for (a person's decision, or the call itself), read now. */
         String waiting();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
 import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -28,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.publisher.Mono;
@@ -37,7 +37,8 @@ import reactor.core.publisher.Mono;
  * The gateway's MCP server side, on the official MCP Java SDK: it offers the host the tools of the fronted servers
  * under the names and schemas those servers give (prefixed with the server's name only where two servers use the
  * same name), sends {@code notifications/tools/list_changed} when the offered set changes, and hands every
- * {@code tools/call} to the {@link GatewayBackend}, sending progress notifications while a call waits for a person.
+ * {@code tools/call} to the {@link GatewayBackend}, sending progress notifications while a call waits for a person
+ * and passing on the fronted server's own while it executes.
  */
 public final class McpGateway implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(McpGateway.class.getName());
@@ -92,7 +93,9 @@ public final class McpGateway implements AutoCloseable {
     private void start(McpServer.AsyncSpecification<?> specification) {
         server = specification
                 .serverInfo("countersign-gateway", ProjectVersion.current())
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
+                // a host's answer to a fronted server's request may take a person: as long as a question may wait
+                .requestTimeout(InputPrompts.LONGEST_WAIT)
                 .validateToolInputs(false)
                 .build();
         syncTools(true);
@@ -163,25 +166,27 @@ public final class McpGateway implements AutoCloseable {
 
     /**
      * Hands the host's call to its run without holding a thread while it waits: the answer goes back from the
-     * thread that completes it (the run's, as soon as the server answered), and while a card waits, the host is
-     * told every {@code progressEvery} that the call is alive, when it asked for progress.
+     * thread that completes it (the run's, as soon as the server answered). While the call executes, the fronted
+     * server's progress reaches the host through the call's {@link HostChannel}; while a card waits, the host is
+     * told every {@code progressEvery} that the call is alive. Both only when the host asked for progress.
      */
     private Mono<McpSchema.CallToolResult> call(McpAsyncServerExchange exchange, String registryName,
                                                 McpSchema.CallToolRequest request) {
         ObjectNode arguments = Json.mapper().valueToTree(request.arguments() == null ? Map.of()
                 : request.arguments());
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
+        HostChannel host = new HostChannel(exchange, token);
         GatewayBackend.Connection connection;
         CompletableFuture<GatewayBackend.Answer> answer;
         try {
             connection = connection(exchange.sessionId(), exchange.getClientInfo());
-            answer = connection.call(registryName, arguments);
+            answer = connection.call(registryName, arguments, host);
         } catch (RuntimeException e) {
             return Mono.just(failed(registryName, e));
         }
         // A progress notification the host's stream cannot take ends the request, which closes that stream.
         CompletableFuture<McpSchema.CallToolResult> streamFailed = new CompletableFuture<>();
-        ScheduledFuture<?> progress = token == null ? null : progress(exchange, token, connection, streamFailed);
+        ScheduledFuture<?> progress = token == null ? null : progress(host, connection, streamFailed);
         // A host's cancellation leaves the run's call as it is: the loop decides what it comes to.
         Mono<McpSchema.CallToolResult> answered = Mono.fromFuture(answer, true).map(McpGateway::result)
                 .onErrorResume(RuntimeException.class, e -> Mono.just(failed(registryName, e)));
@@ -193,20 +198,13 @@ public final class McpGateway implements AutoCloseable {
                 });
     }
 
-    private ScheduledFuture<?> progress(McpAsyncServerExchange exchange, Object token,
-                                        GatewayBackend.Connection connection,
+    private ScheduledFuture<?> progress(HostChannel host, GatewayBackend.Connection connection,
                                         CompletableFuture<McpSchema.CallToolResult> streamFailed) {
-        AtomicInteger step = new AtomicInteger();
-        return poll.scheduleWithFixedDelay(() -> {
-            try {
-                exchange.progressNotification(new McpSchema.ProgressNotification(token, step.incrementAndGet(), null,
-                        connection.waiting())).block();
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "a progress notification to the host failed: " + e.getMessage(), e);
-                streamFailed.complete(failure("Error: the host's stream closed while the call waited: "
-                        + e.getMessage()));
-            }
-        }, progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
+        return poll.scheduleWithFixedDelay(() -> host.step(connection.waiting(), e -> {
+            LOG.log(Level.WARNING, "a progress notification to the host failed: " + e.getMessage(), e);
+            streamFailed.complete(failure("Error: the host's stream closed while the call waited: "
+                    + e.getMessage()));
+        }), progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static McpSchema.CallToolResult failed(String registryName, Throwable failure) {

@@ -30,7 +30,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * One server's MCP session on the SDK's async client. It connects on demand: the first use starts or reaches the
@@ -60,19 +59,6 @@ final class McpConnection implements AutoCloseable {
         void reconnected();
     }
 
-    /** A call waiting for its result, and whom its server's questions go to; equal only to itself, hashed cheaply. */
-    private record OpenCall(ToolCallRequest request, CallDeadline deadline) {
-        @Override
-        public boolean equals(Object other) {
-            return this == other;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(this);
-        }
-    }
-
     private record Session(McpAsyncClient client, Mono<String> gone, AtomicBoolean lost) {
         boolean alive() {
             return !lost.get();
@@ -87,7 +73,7 @@ final class McpConnection implements AutoCloseable {
     private final Clock clock;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final Object lock = new Object();
-    private final Set<OpenCall> openCalls = ConcurrentHashMap.newKeySet();
+    private final OpenCalls openCalls;
     private Session session;
     private boolean connectedBefore;
     private int failures;
@@ -97,9 +83,10 @@ final class McpConnection implements AutoCloseable {
     /** {@code oauth} null: a Streamable HTTP server is never signed in to through OAuth. */
     McpConnection(McpServerRecord server, SecretResolver secrets, Listener listener, Clock clock, OAuthSetup oauth) {
         this.server = server;
+        this.openCalls = new OpenCalls(server.name());
         this.transports = new McpTransports(server, secrets, json, oauth, () -> {
-            List<CallDeadline> all = new java.util.ArrayList<>(running);
-            openCalls.forEach(call -> all.add(call.deadline()));
+            List<CallDeadline> all = openCalls.deadlines();
+            all.addAll(running);
             return all;
         });
         this.listener = listener;
@@ -130,41 +117,22 @@ final class McpConnection implements AutoCloseable {
 
     /**
      * Calls a tool by the server's own name for it, within the record's call timeout; the time the server waits for
-     * the person's answer to its question ({@code elicitation/create}) does not count.
+     * the person's answer to its question ({@code elicitation/create}) does not count. The call carries a progress
+     * token of its own only when its caller wants progress.
      */
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, ToolCallRequest request) {
         Session current = session();
-        OpenCall open = new OpenCall(request, new CallDeadline(server.callTimeout()));
-        openCalls.add(open);
-        try {
-            return await(current, current.client().callTool(McpSchema.CallToolRequest.builder(tool)
-                    .arguments(arguments).build()), open.deadline(), server.callTimeout(),
-                    "the call of \"" + tool + "\"", true);
-        } finally {
-            openCalls.remove(open);
+        OpenCalls.OpenCall open = openCalls.open(request, server.callTimeout());
+        McpSchema.CallToolRequest.Builder outgoing = McpSchema.CallToolRequest.builder(tool).arguments(arguments);
+        if (open.progressToken() != null) {
+            outgoing.progressToken(open.progressToken());
         }
-    }
-
-    /**
-     * A server's question during a call, asked for the one call open on this connection; with several open it
-     * cannot tell whose it is (MCP does not say), so it declines.
-     */
-    private Mono<McpSchema.ElicitResult> elicit(McpSchema.ElicitFormRequest request) {
-        return Mono.fromCallable(() -> {
-            List<OpenCall> open = List.copyOf(openCalls);
-            if (open.size() != 1) {
-                LOG.log(Level.INFO, "server {0} asked for input while {1} calls were open; declined",
-                        new Object[] {server.name(), open.size()});
-                return McpElicitations.answer(request, null);
-            }
-            CallDeadline deadline = open.get(0).deadline();
-            deadline.pause();
-            try {
-                return McpElicitations.answer(request, open.get(0).request());
-            } finally {
-                deadline.resume();
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
+        try {
+            return await(current, current.client().callTool(outgoing.build()), open.deadline(),
+                    server.callTimeout(), "the call of \"" + tool + "\"", true);
+        } finally {
+            openCalls.close(open);
+        }
     }
 
     @Override
@@ -215,13 +183,10 @@ final class McpConnection implements AutoCloseable {
     private Session open() {
         McpClientTransport transport = transports.create();
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
-        McpAsyncClient client = McpClient.async(transport)
+        McpAsyncClient client = openCalls.handling(McpClient.async(transport))
                 .clientInfo(CLIENT)
                 .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(InputPrompts.LONGEST_WAIT)
                         .plus(SDK_DEADLINE_MARGIN))
-                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build())
-                .elicitation(this::elicit)
-                .applyElicitationDefaults(true)
                 .initializationTimeout(server.connectTimeout().plus(OAuthClientSettings.DEFAULT_SIGN_IN_TIMEOUT)
                         .plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))

@@ -1,6 +1,5 @@
 package io.countersign.tools.mcp;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
 import io.countersign.engine.Names;
 import io.countersign.engine.tool.ImportReport;

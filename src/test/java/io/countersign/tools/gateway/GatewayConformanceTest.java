@@ -67,7 +67,9 @@ class GatewayConformanceTest {
     @ParameterizedTest
     @ValueSource(strings = {"server-initialize", "ping", "logging-set-level", "tools-list", "tools-call-simple-text",
             "tools-call-error", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
-            "tools-call-mixed-content", "json-schema-2020-12", "server-sse-multiple-streams"})
+            "tools-call-mixed-content", "json-schema-2020-12", "server-sse-multiple-streams",
+            "tools-call-with-progress", "tools-call-with-logging", "tools-call-sampling", "tools-call-elicitation",
+            "elicitation-sep1034-defaults", "elicitation-sep1330-enums"})
     void passes(String scenario) throws Exception {
         String report = suite(scenario);
 

@@ -269,9 +269,10 @@ class GatewayEndToEndTest {
         WaitingRun card = awaitCard();
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
                 List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
-        // the gateway took the decision over and sent the call: it says so while the host waits
+        // the gateway took the decision over and sent the call: the host hears the server's own progress (with a
+        // total, which the gateway's waiting steps never carry)
         await().atMost(20, TimeUnit.SECONDS).until(() -> bed.progress().stream()
-                .anyMatch(note -> "the call is running".equals(note.message())));
+                .anyMatch(note -> "slow".equals(note.progressToken()) && note.total() != null));
 
         killGateway();
 
