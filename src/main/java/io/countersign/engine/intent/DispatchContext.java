@@ -1,5 +1,6 @@
 package io.countersign.engine.intent;
 
+import io.countersign.engine.AppendOnlyList;
 import io.countersign.engine.port.ChatMessage;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,7 @@ import java.util.Map;
 public record DispatchContext(List<ChatMessage> messages, Map<String, String> scope, List<String> resolvedToolNames,
                               String forcedToolChoice) {
     public DispatchContext {
-        messages = List.copyOf(messages);
+        messages = AppendOnlyList.of(messages);
         scope = Map.copyOf(scope);
         resolvedToolNames = List.copyOf(resolvedToolNames);
     }

@@ -1,6 +1,6 @@
 package io.countersign.engine.invocation;
 
-import java.util.ArrayList;
+import io.countersign.engine.AppendOnlyList;
 import java.util.List;
 
 /**
@@ -9,7 +9,7 @@ import java.util.List;
  */
 public record ToolInvocationHistory(List<ToolInvocationObservation> observations, boolean complete) {
     public ToolInvocationHistory {
-        observations = List.copyOf(observations);
+        observations = AppendOnlyList.of(observations);
     }
 
     /** The history of a run that starts from a freshly assembled prompt: nothing happened yet, provably. */
@@ -22,10 +22,8 @@ public record ToolInvocationHistory(List<ToolInvocationObservation> observations
         return new ToolInvocationHistory(observations, false);
     }
 
+    /** This history and one more observation; the observations are shared, not copied. */
     public ToolInvocationHistory with(ToolInvocationObservation observation) {
-        List<ToolInvocationObservation> next = new ArrayList<>(observations.size() + 1);
-        next.addAll(observations);
-        next.add(observation);
-        return new ToolInvocationHistory(next, complete);
+        return new ToolInvocationHistory(AppendOnlyList.of(observations).plus(observation), complete);
     }
 }

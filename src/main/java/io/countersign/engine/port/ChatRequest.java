@@ -1,5 +1,6 @@
 package io.countersign.engine.port;
 
+import io.countersign.engine.AppendOnlyList;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.ToolSpec;
 import java.util.List;
@@ -13,7 +14,7 @@ public record ChatRequest(ModelConfiguration model, List<ChatMessage> messages, 
                           String toolChoice) {
     public ChatRequest {
         Objects.requireNonNull(model, "model");
-        messages = List.copyOf(messages);
+        messages = AppendOnlyList.of(messages);
         tools = List.copyOf(tools);
     }
 }

@@ -70,7 +70,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                 return run.outcomeUnknown();
             }
             run.notExecuted(call.call(), ToolInvocationObservation.Outcome.DENIED);
-            run.transcript.add(ChatMessage.tool(call.call().id(), result));
+            run.append(ChatMessage.tool(call.call().id(), result));
         }
         return Optional.empty();
     }

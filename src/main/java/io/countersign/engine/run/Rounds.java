@@ -45,7 +45,7 @@ record Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancel
                 return failed.outcome();
             }
             AssistantTurn turn = ((Reply.Answered) reply).turn();
-            run.transcript.add(turn.toMessage());
+            run.append(turn.toMessage());
             if (turn.toolCalls().isEmpty()) {
                 return run.completed(turn.content(), false);
             }
@@ -71,7 +71,7 @@ record Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancel
         }
         AssistantTurn turn = ((Reply.Answered) reply).turn();
         // Calls asked for in the last answer would have no results; the answer keeps only its text.
-        run.transcript.add(ChatMessage.assistant(turn.content(), List.of()));
+        run.append(ChatMessage.assistant(turn.content(), List.of()));
         return run.completed(turn.content(), true);
     }
 

@@ -1,6 +1,7 @@
 package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.AppendOnlyList;
 import io.countersign.engine.Json;
 import io.countersign.engine.intent.DispatchContext;
 import io.countersign.engine.intent.IntentRouting;
@@ -14,7 +15,6 @@ import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.ToolCall;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,7 +32,8 @@ final class RunSegment {
     final String runId;
     final AgentConfiguration configuration;
     final ToolExecutionContext context;
-    final List<ChatMessage> transcript;
+    /** Grows without copying: every round hands it on whole, to the model and to the routing policies. */
+    AppendOnlyList<ChatMessage> transcript;
     final RunOptions options;
     ToolInvocationHistory history;
     RunCounters counters;
@@ -52,7 +53,7 @@ final class RunSegment {
         this.runId = context.runReference();
         this.configuration = configuration;
         this.context = context;
-        this.transcript = new ArrayList<>(transcript);
+        this.transcript = AppendOnlyList.of(transcript);
         this.history = history;
         this.counters = counters;
         this.options = options;
@@ -158,12 +159,16 @@ final class RunSegment {
         for (int i = transcript.size() - 1; i >= 0; i--) {
             ChatMessage message = transcript.get(i);
             if (message.toolCalls().stream().anyMatch(held -> held.id().equals(call.id()))) {
-                transcript.set(i, ChatMessage.assistant(message.content(), message.toolCalls().stream()
+                transcript = transcript.replacing(i, ChatMessage.assistant(message.content(), message.toolCalls().stream()
                         .map(held -> held.id().equals(call.id())
                                 ? new ToolCall(held.id(), held.name(), placeholder) : held).toList()));
                 return;
             }
         }
+    }
+
+    void append(ChatMessage message) {
+        transcript = transcript.plus(message);
     }
 
     RunOutcome completed(String answer, boolean truncated) {
@@ -197,7 +202,7 @@ final class RunSegment {
                     : observe(call.call(), ToolInvocationObservation.Outcome.CANCELLED, call.target(),
                     "Error: the run was cancelled before this call ran. Nothing was executed.");
             notExecuted(call.call(), ToolInvocationObservation.Outcome.CANCELLED);
-            transcript.add(ChatMessage.tool(call.call().id(), result));
+            append(ChatMessage.tool(call.call().id(), result));
         }
         return cancelled();
     }
