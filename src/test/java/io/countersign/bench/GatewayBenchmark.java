@@ -12,6 +12,8 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,16 +21,23 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The gateway's added latency for a call that needs no approval: the SDK's client calls server-everything's
  * {@code echo} directly over stdio, and through {@code countersign gateway} (a process of its own on a fresh SQLite
  * store, fronting the same server), in turns, the order swapped every turn. Prints medians and 90th percentiles of
  * each and of the per-turn difference. Arguments: the timed turns (1,000), the untimed ones (300), and any JVM
- * options for the gateway's process after {@code --} (none: the JVM's defaults, as a host would start it).
+ * options for the gateway's process after {@code --} (none: the JVM's defaults, as a host would start it). Also
+ * prints the CPU the gateway's process spent per timed call, which load on the machine changes far less than the
+ * wall times.
  */
 public final class GatewayBenchmark {
     private static final String ECHO = "echo";
+    /** Linux's USER_HZ, the unit of /proc's CPU times on every common kernel. */
+    private static final int CLOCK_TICKS_PER_SECOND = 100;
+    private static final Pattern JVM_THREAD = Pattern.compile(
+            "C1 Compiler|C2 Compiler|GC Thread|G1 |VM Thread|VM Periodic|Sweeper|Service Thread|JFR |Monitor Deflat");
 
     private GatewayBenchmark() {
     }
@@ -54,6 +63,12 @@ public final class GatewayBenchmark {
         McpSyncClient through = client(Path.of(System.getProperty("java.home"), "bin", "java").toString(), gateway);
         try {
             awaitEcho(through);
+            // the gateway is the one Java child; the other is the server called directly
+            ProcessHandle gatewayProcess = ProcessHandle.current().children()
+                    .filter(child -> child.info().command().orElse("").endsWith("java")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("the gateway's process is not a child"));
+            Duration cpuBefore = Duration.ZERO;
+            long appTicksBefore = 0;
             double[] directMs = new double[timed];
             double[] gatewayMs = new double[timed];
             for (int turn = -untimed; turn < timed; turn++) {
@@ -65,6 +80,10 @@ public final class GatewayBenchmark {
                 } else {
                     b = call(through, turn);
                     a = call(direct, turn);
+                }
+                if (turn == 0) {
+                    cpuBefore = cpu(gatewayProcess);
+                    appTicksBefore = applicationTicks(gatewayProcess);
                 }
                 if (turn >= 0) {
                     directMs[turn] = a;
@@ -83,6 +102,10 @@ public final class GatewayBenchmark {
             report("added, turn by turn", added);
             System.out.printf("added, median against median: %.3f ms%n",
                     percentile(gatewayMs, 50) - percentile(directMs, 50));
+            System.out.printf("gateway process CPU per call: %.3f ms%n",
+                    cpu(gatewayProcess).minus(cpuBefore).toNanos() / 1e6 / timed);
+            System.out.printf("  of it in the gateway's own threads (not the JIT compiler's or the GC's): %.3f ms%n",
+                    (applicationTicks(gatewayProcess) - appTicksBefore) * 1000.0 / CLOCK_TICKS_PER_SECOND / timed);
         } finally {
             through.closeGracefully();
             direct.closeGracefully();
@@ -135,6 +158,33 @@ public final class GatewayBenchmark {
             throw new IllegalStateException("echo answered " + result.content());
         }
         return millis;
+    }
+
+    /**
+     * The CPU the process's own threads spent, in clock ticks, read from Linux's {@code /proc}: the JVM's compiler
+     * threads still compile during the first thousands of calls, and that CPU would hide the calls' own.
+     */
+    private static long applicationTicks(ProcessHandle process) throws IOException {
+        long ticks = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(process.pid()),
+                "task"))) {
+            for (Path task : tasks) {
+                String stat = Files.readString(task.resolve("stat"));
+                // the thread's name is in parentheses and may hold spaces; the numbers follow it
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (JVM_THREAD.matcher(name).lookingAt()) {
+                    continue;
+                }
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+            }
+        }
+        return ticks;
+    }
+
+    private static Duration cpu(ProcessHandle process) {
+        return process.info().totalCpuDuration()
+                .orElseThrow(() -> new IllegalStateException("the system does not tell a process's CPU time"));
     }
 
     private static void report(String what, double[] millis) {
