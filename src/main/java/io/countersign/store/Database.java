@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -246,10 +247,13 @@ final class Database implements AutoCloseable {
         return result;
     }
 
-    /** Sets SQLite's sync level for the connection's next commits; the pool's connections are FULL otherwise. */
+    /**
+     * Sets SQLite's sync level for the connection's next commits; the pool's connections are FULL otherwise. A
+     * prepared statement, so that the connection's statement cache compiles each of the two once.
+     */
     private static void synchronous(Connection connection, String level) throws SQLException {
-        try (Statement pragma = connection.createStatement()) {
-            pragma.execute("PRAGMA synchronous = " + level);
+        try (PreparedStatement pragma = connection.prepareStatement("PRAGMA synchronous = " + level)) {
+            pragma.execute();
         }
     }
 
