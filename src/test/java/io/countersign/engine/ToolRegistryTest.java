@@ -10,6 +10,7 @@ import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolResult;
+import io.countersign.engine.tool.ToolSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,20 @@ class ToolRegistryTest {
     void keepsRegistrationOrder() {
         ToolRegistry registry = ToolRegistry.of(TestTools.read("b_tool"), TestTools.read("a_tool"));
         assertThat(registry.names()).containsExactly("b_tool", "a_tool");
+    }
+
+    @Test
+    void aToolsSpecIsMadeOnceAndNoCallerCanChangeIt() {
+        ToolRegistry registry = ToolRegistry.of(TestTools.read("fs_read"));
+        ToolSpec spec = registry.spec("fs_read").orElseThrow();
+
+        spec.parameters().put("type", "changed");
+
+        assertThat(registry.spec("fs_read").orElseThrow()).isSameAs(spec);
+        assertThat(spec.parameters()).isEqualTo(ToolSpec.of(registry.find("fs_read").orElseThrow()).parameters());
+        assertThat(spec.parameters().path("type").asText()).isEqualTo("object");
+        registry.unregister("fs_read");
+        assertThat(registry.spec("fs_read")).isEmpty();
     }
 
     @Test

@@ -104,7 +104,7 @@ record Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancel
     private List<ToolSpec> specs(List<String> offered) {
         List<ToolSpec> specs = new ArrayList<>(offered.size());
         for (String name : offered) {
-            registry.find(name).ifPresent(tool -> specs.add(ToolSpec.of(tool)));
+            registry.spec(name).ifPresent(specs::add);
         }
         return specs;
     }

@@ -5,6 +5,7 @@ import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import java.util.Optional;
  */
 public final class ToolRegistry {
     private volatile Map<String, Tool> tools = Map.of();
+    /** Each tool as a model is told about it, made once: a round offers every tool, and a schema is a tree. */
+    private volatile Map<String, ToolSpec> specs = Map.of();
 
     public static ToolRegistry of(Tool... tools) {
         ToolRegistry registry = new ToolRegistry();
@@ -59,6 +62,9 @@ public final class ToolRegistry {
         }
         Map<String, Tool> next = new LinkedHashMap<>(tools);
         next.put(name, tool);
+        Map<String, ToolSpec> nextSpecs = new HashMap<>(specs);
+        nextSpecs.put(name, ToolSpec.of(tool));
+        specs = nextSpecs;
         tools = inOfferingOrder(next);
     }
 
@@ -80,11 +86,19 @@ public final class ToolRegistry {
         Map<String, Tool> next = new LinkedHashMap<>(tools);
         next.remove(name);
         tools = next;
+        Map<String, ToolSpec> nextSpecs = new HashMap<>(specs);
+        nextSpecs.remove(name);
+        specs = nextSpecs;
         return true;
     }
 
     public Optional<Tool> find(String name) {
         return Optional.ofNullable(tools.get(name));
+    }
+
+    /** The registered tool's spec, as {@link ToolSpec#of} makes it. */
+    public Optional<ToolSpec> spec(String name) {
+        return Optional.ofNullable(specs.get(name));
     }
 
     /** Every registered name, in offering order. */
