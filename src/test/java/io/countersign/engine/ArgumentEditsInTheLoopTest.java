@@ -19,6 +19,9 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStateException;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.CallerChannel;
+import io.countersign.engine.tool.ToolCallRequest;
+import io.countersign.engine.tool.ToolResult;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -31,11 +34,38 @@ class ArgumentEditsInTheLoopTest {
         public ObjectNode argumentSchema() {
             return TestTools.objectSchema("path");
         }
+
+        @Override
+        public ToolResult execute(ToolCallRequest request) throws Exception {
+            ToolResult result = super.execute(request);
+            request.caller().answered(result); // as a remote tool tells its result the moment it arrives
+            return result;
+        }
     };
     private final LoopHarness harness = new LoopHarness(save);
 
     private PausedState paused(ToolLoop loop) {
         return ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("save"))).state();
+    }
+
+    @Test
+    void aToolsEarlyAnswerReachesTheCallerUnlessTheRunAddsAPersonsEditToIt() {
+        List<String> early = new CopyOnWriteArrayList<>();
+        harness.callers = call -> CallerChannel.NONE.answeringTo(result -> early.add(call.id() + " "
+                + result.content()));
+        ToolLoop approving = harness.loop(script(calls(call("c1", "save", "{\"path\": \"README.md\"}")),
+                answer("ok")));
+        ToolLoop editing = harness.loop(script(calls(call("c2", "save", "{\"path\": \"README.md\"}")),
+                answer("ok")));
+
+        approving.resumeApproval(paused(approving), harness.agent, new ApprovalDecision(harness.jonas,
+                List.of(ApprovalDecision.CallVerdict.approve(0))));
+        RunOutcome edited = editing.resumeApproval(paused(editing), harness.agent, new ApprovalDecision(
+                harness.jonas, List.of(ApprovalDecision.CallVerdict.approveEdited(0,
+                args("{\"path\": \"docs/NOTES.md\"}")))));
+
+        assertThat(early).containsExactly("c1 done save {\"path\":\"README.md\"}");
+        assertThat(resultOf(edited, "c2")).contains("jonas changed the arguments");
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StandingGrants;
+import io.countersign.engine.run.CallerChannels;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.RunOutcome;
@@ -41,6 +42,8 @@ final class LoopHarness {
             List.of("files"));
     final Actor maria = Actor.of("maria", Role.OPERATOR);
     final Actor jonas = Actor.of("jonas", Role.OPERATOR);
+    /** Who each call was made for; nobody who can hear, as for a model, unless a test says otherwise. */
+    CallerChannels callers = CallerChannels.NONE;
 
     LoopHarness(Tool... tools) {
         registry = ToolRegistry.of(tools);
@@ -67,6 +70,7 @@ final class LoopHarness {
                 .events(events::add)
                 .cancellation(cancelled::contains)
                 .grants(grants)
+                .callers(callers)
                 .build();
     }
 

@@ -13,6 +13,7 @@ import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.ArgumentValidator;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RequiresInput;
@@ -132,7 +133,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
-                    run.context, promptsFor(run, configuration), callers.forCall(call))), "result");
+                    run.context, promptsFor(run, configuration), caller(call, note))), "result");
         } catch (Exception e) {
             LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
                     new Object[] {call.name(), run.runId, e.getClass().getName()});
@@ -151,6 +152,15 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                 ? ToolInvocationObservation.Outcome.FAILED : ToolInvocationObservation.Outcome.OK;
         run.afterExecute(call, outcome);
         return run.observe(call, outcome, verdict.target(), result.content());
+    }
+
+    /**
+     * The way back to the call's caller. A result the run adds a note to (a person edited the call) reaches the
+     * caller only with its note, so the tool's early answer goes nowhere.
+     */
+    private CallerChannel caller(ToolCall call, String note) {
+        CallerChannel caller = callers.forCall(call);
+        return note == null ? caller : caller.answeringTo(result -> { });
     }
 
     /** Whom a call's tool may ask for input: no one in a run that cannot pause. Each answer is recorded. */

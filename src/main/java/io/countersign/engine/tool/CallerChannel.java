@@ -2,6 +2,7 @@ package io.countersign.engine.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The way back to whoever made a call, while the call executes: an MCP host behind the gateway hears the progress
@@ -74,4 +75,48 @@ public interface CallerChannel {
      * or exceptionally with the reason it gave none. Never blocks.
      */
     CompletableFuture<JsonNode> ask(Request kind, JsonNode params);
+
+    /**
+     * The call's result, as soon as its tool has it, on whichever thread it arrived, before the run goes on to
+     * record it; told at most once, and not at all by a tool that cannot tell early. A gateway's host gets its
+     * answer from here without waiting for the run's thread to wake.
+     */
+    default void answered(ToolResult result) {
+    }
+
+    /** This channel, with {@code answered} told to {@code whom} instead. */
+    default CallerChannel answeringTo(Consumer<ToolResult> whom) {
+        CallerChannel relay = this;
+        return new CallerChannel() {
+            @Override
+            public boolean wantsProgress() {
+                return relay.wantsProgress();
+            }
+
+            @Override
+            public void progress(double progress, Double total, String message) {
+                relay.progress(progress, total, message);
+            }
+
+            @Override
+            public void log(JsonNode message) {
+                relay.log(message);
+            }
+
+            @Override
+            public boolean answers(Request kind) {
+                return relay.answers(kind);
+            }
+
+            @Override
+            public CompletableFuture<JsonNode> ask(Request kind, JsonNode params) {
+                return relay.ask(kind, params);
+            }
+
+            @Override
+            public void answered(ToolResult result) {
+                whom.accept(result);
+            }
+        };
+    }
 }

@@ -79,11 +79,15 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
         }
     }
 
-    /** The host of the call handed out last, while that call is open; nobody for any other. */
+    /**
+     * The host of the call handed out last, while that call is open; nobody for any other. The tool's early answer
+     * goes to the host as the loop's own would.
+     */
     @Override
     public CallerChannel forCall(ToolCall call) {
         HostCall open = current;
-        return open != null && open.call().id().equals(call.id()) ? open.caller() : CallerChannel.NONE;
+        return open != null && open.call().id().equals(call.id())
+                ? open.caller().answeringTo(result -> executed(call, result, null)) : CallerChannel.NONE;
     }
 
     @Override

@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.Exceptions;
@@ -120,7 +121,8 @@ final class McpConnection implements AutoCloseable {
      * the person's answer to its question ({@code elicitation/create}) does not count. The call carries a progress
      * token of its own only when its caller wants progress.
      */
-    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, ToolCallRequest request) {
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, ToolCallRequest request,
+                                  Consumer<McpSchema.CallToolResult> answered) {
         Session current = session();
         OpenCalls.OpenCall open = openCalls.open(request, server.callTimeout());
         McpSchema.CallToolRequest.Builder outgoing = McpSchema.CallToolRequest.builder(tool).arguments(arguments);
@@ -128,7 +130,8 @@ final class McpConnection implements AutoCloseable {
             outgoing.progressToken(open.progressToken());
         }
         try {
-            return await(current, current.client().callTool(outgoing.build()), open.deadline(),
+            return await(current, current.client().callTool(outgoing.build()).doOnNext(result -> early(answered,
+                    result, tool)), open.deadline(),
                     server.callTimeout(), "the call of \"" + tool + "\"", true);
         } finally {
             openCalls.close(open);
@@ -229,6 +232,15 @@ final class McpConnection implements AutoCloseable {
             return await(current, request, deadline, server.connectTimeout(), what, false);
         } finally {
             running.remove(deadline);
+        }
+    }
+
+    /** Hands the call's result on as soon as it arrived; what fails there leaves the call's own result as it is. */
+    private void early(Consumer<McpSchema.CallToolResult> answered, McpSchema.CallToolResult result, String tool) {
+        try {
+            answered.accept(result);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "handing on the early result of " + tool + " failed: " + e.getMessage(), e);
         }
     }
 

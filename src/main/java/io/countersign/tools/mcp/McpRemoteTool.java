@@ -11,6 +11,8 @@ import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolResult;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * One tool of an MCP server as the registry holds it: named {@code <server>.<tool>}, described and typed as the
@@ -24,7 +26,9 @@ final class McpRemoteTool implements RemoteTool {
     /** Calls a tool of the server by the server's own name for it. */
     @FunctionalInterface
     interface Caller {
-        McpSchema.CallToolResult call(String remoteName, Map<String, Object> arguments, ToolCallRequest request);
+        /** Calls the tool; {@code answered} sees the result first, on the thread it arrived on. */
+        McpSchema.CallToolResult call(String remoteName, Map<String, Object> arguments, ToolCallRequest request,
+                                      Consumer<McpSchema.CallToolResult> answered);
     }
 
     private final String name;
@@ -97,9 +101,15 @@ final class McpRemoteTool implements RemoteTool {
     @Override
     public ToolResult execute(ToolCallRequest request) {
         Map<String, Object> arguments = Json.mapper().convertValue(request.arguments(), ARGUMENTS);
+        AtomicReference<ToolResult> early = new AtomicReference<>();
         try {
-            return McpToolResults.toToolResult(server.name(), remoteName, caller.call(remoteName, arguments,
-                    request));
+            McpSchema.CallToolResult answer = caller.call(remoteName, arguments, request, result -> {
+                ToolResult converted = McpToolResults.toToolResult(server.name(), remoteName, result);
+                early.set(converted);
+                request.caller().answered(converted);
+            });
+            ToolResult converted = early.get();
+            return converted != null ? converted : McpToolResults.toToolResult(server.name(), remoteName, answer);
         } catch (McpServerException e) {
             if (e.kind() == McpServerException.Kind.STOPPED) {
                 return ToolResult.outcomeUnknown("server \"" + server.name() + "\" went away during the call of "
