@@ -27,13 +27,16 @@ import java.util.regex.Pattern;
  * The gateway's added latency for a call that needs no approval: the SDK's client calls server-everything's
  * {@code echo} directly over stdio, and through {@code countersign gateway} (a process of its own on a fresh SQLite
  * store, fronting the same server), in turns, the order swapped every turn. Prints medians and 90th percentiles of
- * each and of the per-turn difference. Arguments: the timed turns (1,000), the untimed ones (300), and any JVM
- * options for the gateway's process after {@code --} (none: the JVM's defaults, as a host would start it). Also
+ * each and of the per-turn difference. Arguments: the timed turns (1,000), the untimed ones (300), and the JVM
+ * options for the gateway's process after {@code --} (by default the client compiler only, as the launchers a host
+ * starts run every command: packaging/jpackage/image.options and packaging/bin/countersign). Also
  * prints the CPU the gateway's process spent per timed call, which load on the machine changes far less than the
  * wall times.
  */
 public final class GatewayBenchmark {
     private static final String ECHO = "echo";
+    /** The JIT option every launcher of Countersign starts Java with. */
+    private static final String LAUNCHER_COMPILER = "-XX:TieredStopAtLevel=1";
     /** Linux's USER_HZ, the unit of /proc's CPU times on every common kernel. */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Pattern JVM_THREAD = Pattern.compile(
@@ -45,11 +48,9 @@ public final class GatewayBenchmark {
     public static void main(String[] args) throws Exception {
         int timed = args.length > 0 ? Integer.parseInt(args[0]) : 1_000;
         int untimed = args.length > 1 ? Integer.parseInt(args[1]) : 300;
-        List<String> jvm = new ArrayList<>();
         int dashes = Arrays.asList(args).indexOf("--");
-        if (dashes >= 0) {
-            jvm.addAll(Arrays.asList(args).subList(dashes + 1, args.length));
-        }
+        List<String> jvm = dashes >= 0 ? Arrays.asList(args).subList(dashes + 1, args.length)
+                : List.of(LAUNCHER_COMPILER);
         System.out.printf("Countersign gateway benchmark: %,d timed turns after %,d untimed, gateway JVM options %s,"
                 + " Java %s%n", timed, untimed, jvm, Runtime.version());
         Path folder = Files.createTempDirectory("countersign-gateway-bench");
