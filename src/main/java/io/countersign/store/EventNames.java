@@ -7,10 +7,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,37 +27,48 @@ final class EventNames {
     private static final String ADD = "INSERT INTO governance_event_names (event_column, name) VALUES (?, ?)"
             + " ON CONFLICT (event_column, name) DO NOTHING";
 
-    private record Name(String column, String value) {
-        static final Comparator<Name> ORDER = Comparator.comparing(Name::column).thenComparing(Name::value);
-    }
+    /** The searched columns in the one order writers add their values in: by name. */
+    private static final List<String> WRITE_ORDER = SEARCHED.stream().sorted().toList();
 
-    /** Sorted only when written: most values an append sees are already here, and a hash finds them cheaper. */
-    private final Set<Name> names = new HashSet<>();
+    /**
+     * The distinct values of each searched column, sorted only when written: most values an append sees are
+     * already here, and a hash finds them cheaper. A set per column, so that a repeated value costs one lookup and
+     * nothing made for it.
+     */
+    private final Map<String, Set<String>> names = new HashMap<>();
+
+    EventNames() {
+        SEARCHED.forEach(column -> names.put(column, new HashSet<>()));
+    }
 
     void add(GovernanceEvent event) {
-        List<String> values = List.of(event.type().code(), nullToEmpty(event.reasonCode()),
-                nullToEmpty(event.ruleId()), nullToEmpty(event.toolName()), nullToEmpty(event.agentConfiguration()),
-                nullToEmpty(event.actor()), nullToEmpty(event.model()), nullToEmpty(event.runId()));
-        for (int i = 0; i < SEARCHED.size(); i++) {
-            // a missing value is never found, and an empty one contains no text either
-            if (!values.get(i).isEmpty()) {
-                names.add(new Name(SEARCHED.get(i), values.get(i)));
-            }
-        }
+        add("event_type", event.type().code());
+        add("reason_code", event.reasonCode());
+        add("rule_id", event.ruleId());
+        add("tool_name", event.toolName());
+        add("agent_configuration", event.agentConfiguration());
+        add("actor", event.actor());
+        add("model", event.model());
+        add("run_id", event.runId());
     }
 
-    private static String nullToEmpty(String value) {
-        return value == null ? "" : value;
+    private void add(String column, String value) {
+        // a missing value is never found, and an empty one contains no text either
+        if (value != null && !value.isEmpty()) {
+            names.get(column).add(value);
+        }
     }
 
     /** Adds the values not stored yet, in the caller's transaction. */
     void addTo(Connection connection) throws SQLException {
-        List<Name> sorted = names.stream().sorted(Name.ORDER).toList();
-        try (PreparedStatement add = StatementCache.forRows(connection, ADD, sorted.size())) {
-            for (Name name : sorted) {
-                add.setString(1, name.column());
-                add.setString(2, name.value());
-                add.addBatch();
+        int count = names.values().stream().mapToInt(Set::size).sum();
+        try (PreparedStatement add = StatementCache.forRows(connection, ADD, count)) {
+            for (String column : WRITE_ORDER) {
+                for (String value : names.get(column).stream().sorted().toList()) {
+                    add.setString(1, column);
+                    add.setString(2, value);
+                    add.addBatch();
+                }
             }
             add.executeBatch();
         }
