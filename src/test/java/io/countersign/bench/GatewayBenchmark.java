@@ -28,15 +28,15 @@ import java.util.regex.Pattern;
  * {@code echo} directly over stdio, and through {@code countersign gateway} (a process of its own on a fresh SQLite
  * store, fronting the same server), in turns, the order swapped every turn. Prints medians and 90th percentiles of
  * each and of the per-turn difference. Arguments: the timed turns (1,000), the untimed ones (300), and the JVM
- * options for the gateway's process after {@code --} (by default the client compiler only, as the launchers a host
- * starts run every command: packaging/jpackage/image.options and packaging/bin/countersign). Also
+ * options for the gateway's process after {@code --} (by default those the launchers a host starts give every
+ * command, the client compiler only among them: packaging/jpackage/image.options, packaging/bin/countersign). Also
  * prints the CPU the gateway's process spent per timed call, which load on the machine changes far less than the
  * wall times.
  */
 public final class GatewayBenchmark {
     private static final String ECHO = "echo";
-    /** The JIT option every launcher of Countersign starts Java with. */
-    private static final String LAUNCHER_COMPILER = "-XX:TieredStopAtLevel=1";
+    /** The JVM options every launcher of Countersign starts Java with. */
+    private static final List<String> LAUNCHER_OPTIONS = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
     /** Linux's USER_HZ, the unit of /proc's CPU times on every common kernel. */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Pattern JVM_THREAD = Pattern.compile(
@@ -50,7 +50,7 @@ public final class GatewayBenchmark {
         int untimed = args.length > 1 ? Integer.parseInt(args[1]) : 300;
         int dashes = Arrays.asList(args).indexOf("--");
         List<String> jvm = dashes >= 0 ? Arrays.asList(args).subList(dashes + 1, args.length)
-                : List.of(LAUNCHER_COMPILER);
+                : LAUNCHER_OPTIONS;
         System.out.printf("Countersign gateway benchmark: %,d timed turns after %,d untimed, gateway JVM options %s,"
                 + " Java %s%n", timed, untimed, jvm, Runtime.version());
         Path folder = Files.createTempDirectory("countersign-gateway-bench");
