@@ -3,7 +3,6 @@ package io.countersign.tools.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,15 +34,9 @@ class GatewayConformanceTest {
     @BeforeAll
     static void aGatewayInFrontOfTheScenarioTools() throws Exception {
         Path db = folder.resolve("countersign.db");
-        Path tools = folder.resolve("scenario-tools.mjs");
-        try (var script = GatewayConformanceTest.class.getResourceAsStream("/conformance/scenario-tools.mjs")) {
-            Files.copy(script, tools);
-        }
-        String sdk = Path.of(McpPeers.script("@modelcontextprotocol/sdk", "package.json")).getParent().toString();
         try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
             Actor admin = store.users().signedIn(GatewayTestBed.ME);
-            store.servers().add(McpServerRecord.withDefaults("scenarios", new McpServerRecord.Stdio(
-                    McpPeers.node(), List.of(tools.toString()), Map.of("MCP_SDK_DIR", sdk))), admin);
+            store.servers().add(GatewayHost.scenarioTools(folder, "scenarios"), admin);
             store.settings().setServerApprovalBound("scenarios", false, admin);
         }
         try (CountersignRuntime runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(db),

@@ -5,20 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
-import io.countersign.tools.mcp.McpPeers;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -61,17 +58,11 @@ class GatewayRelayTest {
     @BeforeAll
     static void aHostInFrontOfTheScenarioTools() throws Exception {
         Path db = folder.resolve("countersign.db");
-        Path tools = folder.resolve("scenario-tools.mjs");
-        try (var script = GatewayRelayTest.class.getResourceAsStream("/conformance/scenario-tools.mjs")) {
-            Files.copy(script, tools);
-        }
-        String sdk = Path.of(McpPeers.script("@modelcontextprotocol/sdk", "package.json")).getParent().toString();
         try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
             Actor admin = store.users().signedIn(GatewayTestBed.ME);
             store.users().add(RITA.name(), Set.of(Role.OPERATOR), admin);
             for (String name : List.of("scenarios", "gated")) {
-                store.servers().add(McpServerRecord.withDefaults(name, new McpServerRecord.Stdio(McpPeers.node(),
-                        List.of(tools.toString()), Map.of("MCP_SDK_DIR", sdk))), admin);
+                store.servers().add(GatewayHost.scenarioTools(folder, name), admin);
             }
             store.settings().setServerApprovalBound("scenarios", false, admin);
             store.settings().setServerApprovalBound("gated", true, admin);
