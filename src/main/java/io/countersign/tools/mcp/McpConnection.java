@@ -119,7 +119,8 @@ final class McpConnection implements AutoCloseable {
     /**
      * Calls a tool by the server's own name for it, within the record's call timeout; the time the server waits for
      * the person's answer to its question ({@code elicitation/create}) does not count. The call carries a progress
-     * token of its own only when its caller wants progress.
+     * token of its own only when its caller wants progress. {@code answered} sees the result first, on the thread
+     * that read it, before this method returns it.
      */
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, ToolCallRequest request,
                                   Consumer<McpSchema.CallToolResult> answered) {
@@ -130,9 +131,9 @@ final class McpConnection implements AutoCloseable {
             outgoing.progressToken(open.progressToken());
         }
         try {
-            return await(current, current.client().callTool(outgoing.build()).doOnNext(result -> early(answered,
-                    result, tool)), open.deadline(),
-                    server.callTimeout(), "the call of \"" + tool + "\"", true);
+            Mono<McpSchema.CallToolResult> sent = current.client().callTool(outgoing.build())
+                    .doOnNext(result -> early(answered, result, tool));
+            return await(current, sent, open.deadline(), server.callTimeout(), "the call of \"" + tool + "\"", true);
         } finally {
             openCalls.close(open);
         }
