@@ -71,7 +71,8 @@ public final class GatewaySession implements AutoCloseable {
      * Asks for a tool call as the host did. The future completes when it is answered: at once for a call that needs
      * nobody, after a person's decision (or the deadline's fallback) for one that waits as a card; exceptionally,
      * with the reason, when the run ended or the host's connection closed before an answer. It completes on the
-     * run's own thread, so that the answer goes to the host without another thread waking for it. While the call
+     * thread that has the answer first (the one that read the server's, else the run's), so that no other thread
+     * wakes for it. While the call
      * executes, its server's progress, log messages and requests go to the host through {@code caller}.
      */
     public CompletableFuture<HostAnswer> call(String toolName, ObjectNode arguments, CallerChannel caller) {

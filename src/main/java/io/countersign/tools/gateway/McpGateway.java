@@ -166,9 +166,10 @@ public final class McpGateway implements AutoCloseable {
 
     /**
      * Hands the host's call to its run without holding a thread while it waits: the answer goes back from the
-     * thread that completes it (the run's, as soon as the server answered). While the call executes, the fronted
-     * server's progress reaches the host through the call's {@link HostChannel}; while a card waits, the host is
-     * told every {@code progressEvery} that the call is alive. Both only when the host asked for progress.
+     * thread that completes it (the one that read the server's answer, or the run's for a refusal, a failure or an
+     * edited call). While the call executes, the fronted server's progress reaches the host through the call's
+     * {@link HostChannel}; while a card waits, the host is told every {@code progressEvery} that the call is alive.
+     * Both only when the host asked for progress.
      */
     private Mono<McpSchema.CallToolResult> call(McpAsyncServerExchange exchange, String registryName,
                                                 McpSchema.CallToolRequest request) {

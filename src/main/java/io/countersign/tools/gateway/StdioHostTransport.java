@@ -21,9 +21,9 @@ import reactor.core.publisher.Mono;
 /**
  * The host's stdio connection: newline-delimited JSON-RPC on standard input and output, one session. Each line is
  * parsed and handed to the session on the thread that reads it, and each message is written on the thread that
- * sends it (a call's answer on the run's own thread). The SDK's stdio provider queues every message it sends for a
- * thread of its own, a hand-off on each call's way back to the host (see the gateway benchmark in
- * docs/benchmarks.md).
+ * sends it (a call's answer mostly on the thread that read the server's). The SDK's stdio provider queues every
+ * message it sends for a thread of its own, a hand-off on each call's way back to the host (see the gateway
+ * benchmark in docs/benchmarks.md).
  */
 final class StdioHostTransport implements McpServerTransportProvider {
     /** The longest line read, as the SDK's own provider allows: a host cannot make the gateway buffer without end. */
