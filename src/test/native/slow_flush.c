@@ -24,22 +24,22 @@ static void wait_for_flush(void) {
     }
 }
 
-int fsync(int fd) {
-    static int (*real)(int);
-    if (real == NULL) {
-        real = (int (*)(int)) dlsym(RTLD_NEXT, "fsync");
+/* Calls the C library's function of that name, looked up once, then waits as the slower disk would. */
+static int flush_slowly(int (**real)(int), const char *name, int fd) {
+    if (*real == NULL) {
+        *real = (int (*)(int)) dlsym(RTLD_NEXT, name);
     }
-    int result = real(fd);
+    int result = (*real)(fd);
     wait_for_flush();
     return result;
 }
 
+int fsync(int fd) {
+    static int (*real)(int);
+    return flush_slowly(&real, "fsync", fd);
+}
+
 int fdatasync(int fd) {
     static int (*real)(int);
-    if (real == NULL) {
-        real = (int (*)(int)) dlsym(RTLD_NEXT, "fdatasync");
-    }
-    int result = real(fd);
-    wait_for_flush();
-    return result;
+    return flush_slowly(&real, "fdatasync", fd);
 }
