@@ -72,6 +72,24 @@ abstract class AuditChainSuite extends StoreFixture {
     }
 
     @Test
+    void anEntryStoresItsRowsIdsMarksAndHashesAsVersionOneWritesThem() throws SQLException {
+        // pinned: stores in the field hold chains of this format, and a new build must extend them alike
+        store.events().appendAll(events("e", 3, NOW));
+
+        try (Connection connection = rawDataSource(location).getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet entry = statement.executeQuery("SELECT row_ids, row_marks, row_hash, prev_hash, hash"
+                     + " FROM audit_chain WHERE seq = 1")) {
+            assertThat(entry.next()).isTrue();
+            assertThat(entry.getString(1)).isEqualTo("e0\ne1\ne2");
+            assertThat(entry.getString(2)).isEqualTo("e687e685266ff79f1fe1a48e128093e457b3374544d9c7d4");
+            assertThat(entry.getString(3)).isEqualTo("1d0d3aa6f3cfc3c972760b7a0b893249b5b75e29cf0e56751bb74be3faecaabf");
+            assertThat(entry.getString(4)).isEqualTo("086a9c68a6ffa9ffea90e6234e603eee50278a190c604084c43fc242ec82720e");
+            assertThat(entry.getString(5)).isEqualTo("4ab05ecd0a0121e44c413d61d29705a5c73bbd9efdc997c6e1383491f716e7d3");
+        }
+    }
+
+    @Test
     void oneChangedByteOfAnEventIsNamed() throws SQLException {
         store.events().appendAll(events("e", 5, NOW));
         execute("UPDATE governance_events SET reason_code = 'outside_workspacf' WHERE id = 'e3'");

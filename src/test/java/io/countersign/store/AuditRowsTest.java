@@ -4,6 +4,7 @@ import static io.countersign.store.TestEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.event.EventType;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,25 @@ class AuditRowsTest {
                 .type(EventType.INVOCATION_DENIED).reason("outside_workspace").build());
 
         assertThat(hash).isEqualTo("a1d89c265352de33252408767cb8c49d574bcbaad892df766b8914cc5988a43c");
+    }
+
+    @Test
+    void everyColumnOfAnEventIsCoveredInItsOrder() {
+        // a time before 1970 (a negative number) and texts beyond ASCII, counted by their UTF-8 bytes
+        String hash = new AuditRows().event(event("e-\u00fc", Instant.parse("1969-12-31T23:59:59.000000001Z"))
+                .type(EventType.TOOL_DENIED).reason("outside_workspace").tool("fs.write").rule("workspace.boundary")
+                .run("run-7").agent("triage").actor("Zo\u00eb").model("gpt-eu").detail("verdicts=\u2713,\u2717")
+                .build());
+
+        assertThat(hash).isEqualTo("ea8d00f865ba531892ba2ea7b7c288658caaa83a02b5dc8f71fc234b3b8f59d1");
+    }
+
+    @Test
+    void anEntrysRowHashCoversItsRowsHashesInOrder() {
+        AuditRows hashes = new AuditRows();
+
+        assertThat(hashes.ofRows(List.of(hashes.genesis(4, 0), hashes.genesis(0, 4))))
+                .isEqualTo("7b18e5e4374873ca2beaf49c811392daeb211ba2a70c53c2e0957b12ff6afe16");
     }
 
     @Test
