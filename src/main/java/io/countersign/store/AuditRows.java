@@ -2,6 +2,7 @@ package io.countersign.store;
 
 import io.countersign.engine.event.GovernanceEvent;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * The audit chain's canonical encoding, version 1, and its SHA-256 hashes. A row is hashed over its table's name
@@ -30,12 +32,15 @@ final class AuditRows {
     /** The length of a row's mark: enough to tell which row of an entry changed, not what it holds. */
     static final int MARK = 16;
 
+    /** 10 to the power of its index, up to the largest a long holds. */
+    private static final long[] TENS = LongStream.iterate(1, ten -> ten * 10).limit(19).toArray();
     private static final byte[] VERSION_BYTES = VERSION.getBytes(StandardCharsets.US_ASCII);
 
     private final MessageDigest digest;
     /** The values being hashed, in the canonical encoding; reused from one hash to the next. */
     private byte[] encoded = new byte[512];
     private int length;
+    private final byte[] hashed = new byte[32];
 
     AuditRows() {
         try {
@@ -47,9 +52,22 @@ final class AuditRows {
 
     /** The hash of an event as {@link EventStore#bind} stores it. */
     String event(GovernanceEvent event) {
-        return hash("governance_events", event.id(), Nanos.of(event.time()), event.type().code(),
-                event.reasonCode(), event.toolName(), event.ruleId(), event.runId(), event.agentConfiguration(),
-                event.actor(), event.model(), event.detail());
+        // spelled out rather than through hash(Object...): no array and no boxed time per event of a batch
+        length = 0;
+        put(VERSION_BYTES);
+        putText("governance_events");
+        putText(event.id());
+        putNumber(Nanos.of(event.time()));
+        putText(event.type().code());
+        putText(event.reasonCode());
+        putText(event.toolName());
+        putText(event.ruleId());
+        putText(event.runId());
+        putText(event.agentConfiguration());
+        putText(event.actor());
+        putText(event.model());
+        putText(event.detail());
+        return HEX.formatHex(digestEncoded());
     }
 
     /** The hash of the stored row of {@code table} ({@code governance_events} or {@code decisions}). */
@@ -77,22 +95,42 @@ final class AuditRows {
         length = 0;
         put(VERSION_BYTES);
         for (Object value : values) {
-            if (value == null) {
-                put((byte) 'N');
-            } else if (value instanceof Long || value instanceof Integer) {
-                put((byte) 'I');
-                putDecimal(((Number) value).longValue());
-                put((byte) ';');
+            if (value instanceof Long || value instanceof Integer) {
+                putNumber(((Number) value).longValue());
             } else {
-                byte[] text = ((String) value).getBytes(StandardCharsets.UTF_8);
-                put((byte) 'S');
-                putDecimal(text.length);
-                put((byte) ':');
-                put(text);
+                putText((String) value);
             }
         }
+        return HEX.formatHex(digestEncoded());
+    }
+
+    private byte[] digestEncoded() {
         digest.update(encoded, 0, length);
-        return HEX.formatHex(digest.digest());
+        try {
+            digest.digest(hashed, 0, hashed.length);
+        } catch (DigestException e) {
+            throw new IllegalStateException("SHA-256 did not fit its own length", e);
+        }
+        return hashed;
+    }
+
+    private void putNumber(long value) {
+        put((byte) 'I');
+        putDecimal(value);
+        put((byte) ';');
+    }
+
+    /** {@code N} for NULL, else the text's UTF-8 bytes after their count. */
+    private void putText(String value) {
+        if (value == null) {
+            put((byte) 'N');
+            return;
+        }
+        byte[] text = value.getBytes(StandardCharsets.UTF_8);
+        put((byte) 'S');
+        putDecimal(text.length);
+        put((byte) ':');
+        put(text);
     }
 
     private void put(byte value) {
@@ -112,18 +150,19 @@ final class AuditRows {
         if (value < 0) {
             encoded[length++] = '-';
         }
-        int start = length;
-        long rest = value;
+        // counted and written on the negative side: Long.MIN_VALUE has no positive counterpart
+        long rest = value < 0 ? value : -value;
+        int digits = 1;
+        while (digits < TENS.length && rest <= -TENS[digits]) {
+            digits++;
+        }
+        // written from the last digit back: no second pass to reverse them
+        int at = length + digits;
+        length = at;
         do {
-            // the remainder is negative for a negative number: Long.MIN_VALUE has no positive counterpart
-            encoded[length++] = (byte) ('0' + Math.abs(rest % 10));
+            encoded[--at] = (byte) ('0' - rest % 10);
             rest /= 10;
         } while (rest != 0);
-        for (int low = start, high = length - 1; low < high; low++, high--) {
-            byte digit = encoded[low];
-            encoded[low] = encoded[high];
-            encoded[high] = digit;
-        }
     }
 
     private void room(int more) {

@@ -3,7 +3,12 @@ package io.countersign.store;
 import static io.countersign.store.TestEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.event.EventType;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -52,5 +57,20 @@ class AuditRowsTest {
         // countersign-audit-1 S5:check I-1; I-9223372036854775808; I0; I1234567890; S2:é
         assertThat(new AuditRows().hash("check", -1L, Long.MIN_VALUE, 0L, 1234567890, "\u00e9"))
                 .isEqualTo("5bf0fd94b79596661daff2fb31379592c0c2275e44ee7acca62b211f806660fe");
+    }
+
+    @Test
+    void everyNumberOfDigitsIsWrittenAsLongToStringWritesIt() throws NoSuchAlgorithmException {
+        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+        List<Long> numbers = new ArrayList<>(List.of(Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1));
+        for (long ten = 1; ten <= Long.MAX_VALUE / 10; ten *= 10) {
+            numbers.addAll(List.of(ten - 1, ten, ten + 1, 1 - ten, -ten, -ten - 1, ten * 10 - 1));
+        }
+
+        for (long number : numbers) {
+            byte[] encoding = ("countersign-audit-1I" + number + ";").getBytes(StandardCharsets.US_ASCII);
+            assertThat(new AuditRows().hash(number)).as("%d", number)
+                    .isEqualTo(HexFormat.of().formatHex(sha256.digest(encoding)));
+        }
     }
 }
