@@ -44,11 +44,14 @@ final class AuditChain {
     /** Chains one entry for the events just inserted, in their order. */
     static void events(Connection connection, Instant at, List<GovernanceEvent> events) throws SQLException {
         AuditRows hashes = new AuditRows();
-        List<Row> rows = new ArrayList<>(events.size());
+        List<String> ids = new ArrayList<>(events.size());
+        // the hashes stay bytes, one array for all: no String per event for the marks and row hash to read again
+        byte[] rowHashes = new byte[events.size() * AuditRows.HASH_BYTES];
         for (GovernanceEvent event : events) {
-            rows.add(new Row(event.id(), hashes.event(event)));
+            hashes.event(event, rowHashes, ids.size() * AuditRows.HASH_BYTES);
+            ids.add(event.id());
         }
-        append(connection, hashes, at, Kind.EVENTS, rows, null, null);
+        append(connection, hashes, at, Kind.EVENTS, ids, rowHashes, null, null);
     }
 
     /** Chains one entry for the decision rows just inserted with these ids, as they are stored. */
@@ -81,7 +84,13 @@ final class AuditChain {
 
     private static void append(Connection connection, AuditRows hashes, Instant at, Kind kind, List<Row> rows,
                                String actor, String detail) throws SQLException {
-        if (rows.isEmpty()) {
+        append(connection, hashes, at, kind, rows.stream().map(Row::id).toList(),
+                AuditRows.bytes(rows.stream().map(Row::hash).toList()), actor, detail);
+    }
+
+    private static void append(Connection connection, AuditRows hashes, Instant at, Kind kind, List<String> ids,
+                               byte[] rowHashes, String actor, String detail) throws SQLException {
+        if (ids.isEmpty()) {
             return;
         }
         long seq;
@@ -95,16 +104,8 @@ final class AuditChain {
             seq = row.getLong(1);
             previous = seq == 1 ? hashes.genesis(row.getLong(3), row.getLong(4)) : row.getString(2);
         }
-        StringBuilder ids = new StringBuilder(rows.size() * 37);
-        StringBuilder marks = new StringBuilder(rows.size() * AuditRows.MARK);
-        List<String> rowHashes = new ArrayList<>(rows.size());
-        for (Row covered : rows) {
-            ids.append(ids.isEmpty() ? "" : "\n").append(covered.id());
-            marks.append(AuditRows.mark(covered.hash()));
-            rowHashes.add(covered.hash());
-        }
-        Entry entry = new Entry(seq, kind.code, Nanos.of(at), actor, detail, ids.toString(), marks.toString(),
-                hashes.ofRows(rowHashes), previous, null);
+        Entry entry = new Entry(seq, kind.code, Nanos.of(at), actor, detail, String.join("\n", ids),
+                AuditRows.rowMarks(rowHashes), hashes.ofRows(rowHashes), previous, null);
         String hash = entry.expectedHash(hashes);
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO audit_chain (seq, kind,"
                 + " recorded_at, actor, detail, row_ids, row_marks, row_hash, prev_hash, hash)"

@@ -31,16 +31,21 @@ final class AuditRows {
     private static final HexFormat HEX = HexFormat.of();
     /** The length of a row's mark: enough to tell which row of an entry changed, not what it holds. */
     static final int MARK = 16;
+    /** The length of a row's hash in bytes, as an entry's rows are kept until their columns are written. */
+    static final int HASH_BYTES = 32;
 
     /** 10 to the power of its index, up to the largest a long holds. */
     private static final long[] TENS = LongStream.iterate(1, ten -> ten * 10).limit(19).toArray();
     private static final byte[] VERSION_BYTES = VERSION.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** How a row hash's 64 hex digits start as a text of the encoding. */
+    private static final byte[] ROW_HASH_TEXT = ("S" + HASH_BYTES * 2 + ":").getBytes(StandardCharsets.US_ASCII);
 
     private final MessageDigest digest;
     /** The values being hashed, in the canonical encoding; reused from one hash to the next. */
     private byte[] encoded = new byte[512];
     private int length;
-    private final byte[] hashed = new byte[32];
+    private final byte[] hashed = new byte[HASH_BYTES];
 
     AuditRows() {
         try {
@@ -50,8 +55,8 @@ final class AuditRows {
         }
     }
 
-    /** The hash of an event as {@link EventStore#bind} stores it. */
-    String event(GovernanceEvent event) {
+    /** Writes the hash of an event as {@link EventStore#bind} stores it into {@code into} from {@code at}. */
+    void event(GovernanceEvent event, byte[] into, int at) {
         // spelled out rather than through hash(Object...): no array and no boxed time per event of a batch
         length = 0;
         put(VERSION_BYTES);
@@ -67,7 +72,7 @@ final class AuditRows {
         putText(event.actor());
         putText(event.model());
         putText(event.detail());
-        return HEX.formatHex(digestEncoded());
+        digestEncoded(into, at);
     }
 
     /** The hash of the stored row of {@code table} ({@code governance_events} or {@code decisions}). */
@@ -101,17 +106,50 @@ final class AuditRows {
                 putText((String) value);
             }
         }
-        return HEX.formatHex(digestEncoded());
+        digestEncoded(hashed, 0);
+        return HEX.formatHex(hashed);
     }
 
-    private byte[] digestEncoded() {
+    /** SHA-256 over row hashes in order, each as its 64 hex digits: what an entry's {@code row_hash} holds. */
+    String ofRows(byte[] rowHashes) {
+        length = 0;
+        room(VERSION_BYTES.length + rowHashes.length / HASH_BYTES * (ROW_HASH_TEXT.length + HASH_BYTES * 2));
+        put(VERSION_BYTES);
+        for (int at = 0; at < rowHashes.length; at += HASH_BYTES) {
+            // the digits go straight into the encoding: no String per row to encode again
+            put(ROW_HASH_TEXT);
+            length = hex(rowHashes, at, HASH_BYTES, encoded, length);
+        }
+        digestEncoded(hashed, 0);
+        return HEX.formatHex(hashed);
+    }
+
+    /** {@link #ofRows(byte[])} over row hashes as {@link #hash} and {@link #stored} return them. */
+    String ofRows(List<String> rowHashes) {
+        return ofRows(bytes(rowHashes));
+    }
+
+    /** Row hashes as {@link #hash} and {@link #stored} return them, as bytes one after the other. */
+    static byte[] bytes(List<String> rowHashes) {
+        byte[] bytes = new byte[rowHashes.size() * HASH_BYTES];
+        for (int i = 0; i < rowHashes.size(); i++) {
+            String hash = rowHashes.get(i);
+            if (hash.length() != HASH_BYTES * 2) {
+                throw new IllegalArgumentException("a row hash has " + HASH_BYTES * 2 + " hex digits, not "
+                        + hash.length() + ": " + hash);
+            }
+            System.arraycopy(HEX.parseHex(hash), 0, bytes, i * HASH_BYTES, HASH_BYTES);
+        }
+        return bytes;
+    }
+
+    private void digestEncoded(byte[] into, int at) {
         digest.update(encoded, 0, length);
         try {
-            digest.digest(hashed, 0, hashed.length);
+            digest.digest(into, at, HASH_BYTES);
         } catch (DigestException e) {
-            throw new IllegalStateException("SHA-256 did not fit its own length", e);
+            throw new IllegalStateException("no room for a SHA-256 hash at " + at + " of " + into.length, e);
         }
-        return hashed;
     }
 
     private void putNumber(long value) {
@@ -171,14 +209,28 @@ final class AuditRows {
         }
     }
 
-    /** SHA-256 over row hashes in order: what an entry's {@code row_hash} holds. */
-    String ofRows(List<String> rowHashes) {
-        return hash(rowHashes.toArray());
-    }
-
     /** The hash the first entry follows: it covers what was stored before the chain began. */
     String genesis(long eventsBefore, long decisionsBefore) {
         return hash("genesis", eventsBefore, decisionsBefore);
+    }
+
+    /** What an entry's {@code row_marks} holds: each row's mark, in order. */
+    static String rowMarks(byte[] rowHashes) {
+        byte[] marks = new byte[rowHashes.length / HASH_BYTES * MARK];
+        for (int at = 0, to = 0; at < rowHashes.length; at += HASH_BYTES) {
+            to = hex(rowHashes, at, MARK / 2, marks, to);
+        }
+        return new String(marks, StandardCharsets.US_ASCII);
+    }
+
+    /** Writes {@code count} bytes from {@code at} as lower-case hex digits, as {@link HexFormat} does. */
+    private static int hex(byte[] bytes, int at, int count, byte[] into, int to) {
+        int next = to;
+        for (int i = at; i < at + count; i++) {
+            into[next++] = HEX_DIGITS[(bytes[i] >> 4) & 0xf];
+            into[next++] = HEX_DIGITS[bytes[i] & 0xf];
+        }
+        return next;
     }
 
     static String mark(String rowHash) {

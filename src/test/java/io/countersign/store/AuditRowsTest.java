@@ -2,7 +2,9 @@ package io.countersign.store;
 
 import static io.countersign.store.TestEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,11 +19,17 @@ import org.junit.jupiter.api.Test;
  * written out by hand): a change to the encoding must come with a new version, not change these.
  */
 class AuditRowsTest {
+    private static String hashOf(GovernanceEvent event) {
+        byte[] hash = new byte[AuditRows.HASH_BYTES];
+        new AuditRows().event(event, hash, 0);
+        return HexFormat.of().formatHex(hash);
+    }
+
     @Test
     void anEventHashesAsTheDocumentedEncodingSays() {
         // countersign-audit-1 S17:governance_events S2:e1 I1772366400000000000; S17:invocation_denied
         // S17:outside_workspace, then N for each of the seven empty columns
-        String hash = new AuditRows().event(event("e1", Instant.parse("2026-03-01T12:00:00Z"))
+        String hash = hashOf(event("e1", Instant.parse("2026-03-01T12:00:00Z"))
                 .type(EventType.INVOCATION_DENIED).reason("outside_workspace").build());
 
         assertThat(hash).isEqualTo("a1d89c265352de33252408767cb8c49d574bcbaad892df766b8914cc5988a43c");
@@ -30,7 +38,7 @@ class AuditRowsTest {
     @Test
     void everyColumnOfAnEventIsCoveredInItsOrder() {
         // a time before 1970 (a negative number) and texts beyond ASCII, counted by their UTF-8 bytes
-        String hash = new AuditRows().event(event("e-\u00fc", Instant.parse("1969-12-31T23:59:59.000000001Z"))
+        String hash = hashOf(event("e-\u00fc", Instant.parse("1969-12-31T23:59:59.000000001Z"))
                 .type(EventType.TOOL_DENIED).reason("outside_workspace").tool("fs.write").rule("workspace.boundary")
                 .run("run-7").agent("triage").actor("Zo\u00eb").model("gpt-eu").detail("verdicts=\u2713,\u2717")
                 .build());
@@ -44,6 +52,13 @@ class AuditRowsTest {
 
         assertThat(hashes.ofRows(List.of(hashes.genesis(4, 0), hashes.genesis(0, 4))))
                 .isEqualTo("7b18e5e4374873ca2beaf49c811392daeb211ba2a70c53c2e0957b12ff6afe16");
+    }
+
+    @Test
+    void aRowHashThatIsNotOneIsRefusedByName() {
+        assertThatThrownBy(() -> new AuditRows().ofRows(List.of("abc")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a row hash has 64 hex digits, not 3: abc");
     }
 
     @Test
