@@ -165,10 +165,26 @@ final class AuditRows {
             return;
         }
         byte[] text = value.getBytes(StandardCharsets.UTF_8);
-        put((byte) 'S');
-        putDecimal(text.length);
-        put((byte) ':');
-        put(text);
+        // one room check for the whole text with its S, count (up to 20 digits) and colon: a dozen texts an
+        // event, most of them short codes and ids
+        room(text.length + 22);
+        encoded[length++] = 'S';
+        putCount(text.length);
+        encoded[length++] = ':';
+        System.arraycopy(text, 0, encoded, length, text.length);
+        length += text.length;
+    }
+
+    /** A text's byte count; below 100 without the general number's loop, as most counts are. */
+    private void putCount(int count) {
+        if (count >= 100) {
+            putDecimal(count);
+            return;
+        }
+        if (count >= 10) {
+            encoded[length++] = (byte) ('0' + count / 10);
+        }
+        encoded[length++] = (byte) ('0' + count % 10);
     }
 
     private void put(byte value) {

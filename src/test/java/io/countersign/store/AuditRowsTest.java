@@ -88,4 +88,15 @@ class AuditRowsTest {
                     .isEqualTo(HexFormat.of().formatHex(sha256.digest(encoding)));
         }
     }
+
+    @Test
+    void everyLengthOfATextIsWrittenInDecimal() throws NoSuchAlgorithmException {
+        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+        for (int count : new int[] {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 123_456}) {
+            String text = "x".repeat(count);
+            byte[] encoding = ("countersign-audit-1S" + count + ":" + text).getBytes(StandardCharsets.US_ASCII);
+            assertThat(new AuditRows().hash(text)).as("%d", count)
+                    .isEqualTo(HexFormat.of().formatHex(sha256.digest(encoding)));
+        }
+    }
 }
