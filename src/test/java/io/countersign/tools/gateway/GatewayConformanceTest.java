@@ -36,7 +36,7 @@ class GatewayConformanceTest {
         Path db = folder.resolve("countersign.db");
         try (Store store = Store.open(new StoreLocation.SqliteFile(db))) {
             Actor admin = store.users().signedIn(GatewayTestBed.ME);
-            store.servers().add(GatewayHost.scenarioTools(folder, "scenarios"), admin);
+            store.servers().add(McpPeers.scenarioTools(folder, "scenarios"), admin);
             store.settings().setServerApprovalBound("scenarios", false, admin);
         }
         try (CountersignRuntime runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(db),

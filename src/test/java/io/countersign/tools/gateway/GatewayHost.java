@@ -16,7 +16,6 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,22 +93,6 @@ public final class GatewayHost implements AutoCloseable {
         store.settings().setServerApprovalBound("docs", false, admin);
         store.settings().setServerApprovalBound("disk", true, admin);
         store.settings().setServerApprovalBound("everything", false, admin);
-    }
-
-    /**
-     * A stdio server record named {@code name} of the conformance suite's scenario tools
-     * ({@code src/test/resources/conformance/scenario-tools.mjs}, copied into {@code folder}).
-     */
-    public static McpServerRecord scenarioTools(Path folder, String name) throws IOException {
-        Path tools = folder.resolve("scenario-tools.mjs");
-        if (!Files.exists(tools)) {
-            try (var script = GatewayHost.class.getResourceAsStream("/conformance/scenario-tools.mjs")) {
-                Files.copy(script, tools);
-            }
-        }
-        String sdk = Path.of(McpPeers.script("@modelcontextprotocol/sdk", "package.json")).getParent().toString();
-        return McpServerRecord.withDefaults(name, new McpServerRecord.Stdio(McpPeers.node(),
-                List.of(tools.toString()), Map.of("MCP_SDK_DIR", sdk)));
     }
 
     public McpSyncClient client() {

@@ -10,6 +10,7 @@ import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.tools.mcp.McpPeers;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -62,7 +63,7 @@ class GatewayRelayTest {
             Actor admin = store.users().signedIn(GatewayTestBed.ME);
             store.users().add(RITA.name(), Set.of(Role.OPERATOR), admin);
             for (String name : List.of("scenarios", "gated")) {
-                store.servers().add(GatewayHost.scenarioTools(folder, name), admin);
+                store.servers().add(McpPeers.scenarioTools(folder, name), admin);
             }
             store.settings().setServerApprovalBound("scenarios", false, admin);
             store.settings().setServerApprovalBound("gated", true, admin);

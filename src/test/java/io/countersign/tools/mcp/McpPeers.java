@@ -1,6 +1,7 @@
 package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.tool.McpServerRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -84,6 +85,22 @@ public final class McpPeers {
             node = found;
         }
         return node.toString();
+    }
+
+    /**
+     * A stdio server record named {@code name} of the conformance suite's scenario tools
+     * ({@code src/test/resources/conformance/scenario-tools.mjs}, copied into {@code folder}).
+     */
+    public static McpServerRecord scenarioTools(Path folder, String name) throws IOException {
+        Path tools = folder.resolve("scenario-tools.mjs");
+        if (!Files.exists(tools)) {
+            try (var script = McpPeers.class.getResourceAsStream("/conformance/scenario-tools.mjs")) {
+                Files.copy(script, tools);
+            }
+        }
+        String sdk = Path.of(script("@modelcontextprotocol/sdk", "package.json")).getParent().toString();
+        return McpServerRecord.withDefaults(name, new McpServerRecord.Stdio(node(),
+                List.of(tools.toString()), Map.of("MCP_SDK_DIR", sdk)));
     }
 
     /** The main script of an installed package, such as {@code dist/index.js}. */
