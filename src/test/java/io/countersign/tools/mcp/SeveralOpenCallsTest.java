@@ -35,6 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeveralOpenCallsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The first caller's answer to its server's sampling request, as MCP spells a {@code CreateMessageResult}. */
+    private static final JsonNode TEAL = JSON.createObjectNode().put("role", "assistant").put("model", "host-model")
+            .set("content", JSON.createObjectNode().put("type", "text").put("text", "teal"));
 
     @TempDir
     Path folder;
@@ -61,7 +64,7 @@ class SeveralOpenCallsTest {
 
     @AfterEach
     void closeTheConnection() {
-        first.answer.complete(JSON.createObjectNode());
+        first.answer.complete(TEAL); // a call still waiting is let go before its server stops
         connection.close();
     }
 
@@ -76,8 +79,7 @@ class SeveralOpenCallsTest {
         assertThat(text(refused)).startsWith("Sampling failed:").contains("Countersign cannot tell which of the 2"
                 + " calls open on this connection sent sampling/createMessage, so it answers none");
 
-        first.answer.complete(JSON.readTree("{\"role\": \"assistant\", \"model\": \"host-model\","
-                + " \"content\": {\"type\": \"text\", \"text\": \"teal\"}}"));
+        first.answer.complete(TEAL);
         McpSchema.CallToolResult answered = first.result.get(30, TimeUnit.SECONDS);
         assertThat(text(answered)).isEqualTo("LLM response: teal");
         assertThat(first.asked.get().path("messages").path(0).path("content").path("text").asText())
@@ -94,8 +96,7 @@ class SeveralOpenCallsTest {
         assertThat(whileTwoOpen.logs).isEmpty();
         assertThat(first.logs).isEmpty();
 
-        first.answer.complete(JSON.readTree("{\"role\": \"assistant\", \"model\": \"host-model\","
-                + " \"content\": {\"type\": \"text\", \"text\": \"teal\"}}"));
+        first.answer.complete(TEAL);
         first.result.get(30, TimeUnit.SECONDS);
         Caller alone = new Caller();
         alone.call(connection, "test_tool_with_logging", Map.of());
