@@ -129,11 +129,16 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
             events.invocationDenied(run, configuration, call.name(), verdict);
             return run.refuse(call, verdict.target(), verdict.refusalText());
         }
+        CallerChannel caller = caller(call, note);
+        if (caller.withdrawn()) {
+            return run.observe(call, ToolInvocationObservation.Outcome.CANCELLED, verdict.target(), "Error: the"
+                    + " caller of \"" + call.name() + "\" cancelled it before it ran. Nothing was executed.");
+        }
         run.beforeExecute(call);
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
-                    run.context, promptsFor(run, configuration), caller(call, note))), "result");
+                    run.context, promptsFor(run, configuration), caller)), "result");
         } catch (Exception e) {
             LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
                     new Object[] {call.name(), run.runId, e.getClass().getName()});

@@ -77,6 +77,14 @@ public interface CallerChannel {
     CompletableFuture<JsonNode> ask(Request kind, JsonNode params);
 
     /**
+     * True once the caller gave the call up (an MCP host sent {@code notifications/cancelled}, or its request
+     * closed): a call not yet started is then never started, whatever was decided on it.
+     */
+    default boolean withdrawn() {
+        return false;
+    }
+
+    /**
      * The call's result, as soon as its tool has it, on whichever thread it arrived, before the run goes on to
      * record it; told at most once, and not at all by a tool that cannot tell early. A gateway's host gets its
      * answer from here without waiting for the run's thread to wake.
@@ -111,6 +119,11 @@ public interface CallerChannel {
             @Override
             public CompletableFuture<JsonNode> ask(Request kind, JsonNode params) {
                 return relay.ask(kind, params);
+            }
+
+            @Override
+            public boolean withdrawn() {
+                return relay.withdrawn();
             }
 
             @Override
