@@ -101,7 +101,8 @@ final class BatchDecide {
 
     private static String elsewhere(DecisionResult result) {
         if (result instanceof DecisionResult.AlreadyDecided decided) {
-            return "decided by " + decided.decidedBy() + " at " + decided.decidedAt();
+            return (decided.cancelledByHost() ? "cancelled by its MCP host" : "decided by " + decided.decidedBy())
+                    + " at " + decided.decidedAt();
         }
         DecisionResult.NotWaiting notWaiting = (DecisionResult.NotWaiting) result;
         return notWaiting.status() == null ? "not found" : "no longer waiting (" + notWaiting.status().code() + ")";

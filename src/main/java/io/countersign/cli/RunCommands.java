@@ -337,6 +337,10 @@ final class RunCommands {
                     + " is now " + stale.currentDigest() + ": look again (countersign show " + stale.runId()
                     + ") and decide on that digest");
         }
+        if (result instanceof DecisionResult.AlreadyDecided decided && decided.cancelledByHost()) {
+            return CliFailure.refused("run " + decided.runId() + ": the host cancelled this call at "
+                    + decided.decidedAt() + "; nothing was executed");
+        }
         if (result instanceof DecisionResult.AlreadyDecided decided) {
             return CliFailure.refused("run " + decided.runId() + " was already decided by " + decided.decidedBy()
                     + " at " + decided.decidedAt() + " (" + decided.summary() + "); nothing was executed for this"

@@ -161,6 +161,11 @@ public final class GatewayWiring {
                     }
 
                     @Override
+                    public void withdraw(CallerChannel caller) {
+                        session.withdraw(caller);
+                    }
+
+                    @Override
                     public String waiting() {
                         return session.waitingMessage();
                     }

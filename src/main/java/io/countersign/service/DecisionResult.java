@@ -59,6 +59,10 @@ public sealed interface DecisionResult {
      */
     record AlreadyDecided(String runId, String decidedBy, Instant decidedAt, String summary, int approved,
                           int denied) implements DecisionResult {
+        /** True when no person decided: the run's MCP host cancelled the call the card waited on. */
+        public boolean cancelledByHost() {
+            return HostRunDecisions.HOST_ACTOR.equals(decidedBy);
+        }
     }
 
     /** The person started this run and its agent requires someone else to approve; they may deny. */

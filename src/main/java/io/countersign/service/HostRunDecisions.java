@@ -2,6 +2,9 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ServerRecords;
@@ -9,6 +12,9 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.PendingCall;
+import io.countersign.engine.run.PreparedResume;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.ToolRegistry;
@@ -24,6 +30,10 @@ import java.util.Set;
 public final class HostRunDecisions {
     /** Who ends a run whose host went away while its card waited. */
     public static final String GATEWAY_ACTOR = "gateway";
+    /** Who ends a card whose MCP host cancelled the call it waits on. */
+    public static final String HOST_ACTOR = "host";
+    /** What the card's decision says when its host cancelled the call: nothing ran, and nothing will. */
+    public static final String HOST_CANCELLED = "the host cancelled this call; nothing was executed";
     /** What the card's decision says when its host went away: nothing ran, and nothing will. */
     public static final String HOST_GONE = "the MCP host disconnected: nothing was executed, and no decision can run"
             + " for a caller who is gone";
@@ -134,6 +144,46 @@ public final class HostRunDecisions {
         runs.recordOutcome(held.lease(), new RunOutcome.Failed(runId, "host_disconnected", message,
                 state == null ? held.transcript() : state.transcript(),
                 state == null ? held.history() : state.history(), held.counters()), clock.instant());
+        return true;
+    }
+
+    /**
+     * Withdraws the card of a gateway run whose host cancelled the call {@code callId} it waits on: the card is
+     * claimed as a person's decision would be, every waiting call declined by {@link #HOST_ACTOR}, recorded as a
+     * {@code call_withdrawn} event, and handed back for the gateway's driver to carry the run on from. Of a
+     * person's decision and the cancellation exactly one wins; a later decision is refused with who ended the card.
+     *
+     * @return true when this withdrew the card; false when the run did not wait on that call or a decision won
+     */
+    public boolean withdrawCancelled(String runId, String callId) {
+        Optional<StoredRun> found = runs.find(runId);
+        if (found.isEmpty()) {
+            return false;
+        }
+        StoredRun run = found.get();
+        PausedState state = run.pausedState();
+        Optional<PendingCall> withdrawnCall = run.status() != RunStatus.WAITING_FOR_APPROVAL || state == null
+                ? Optional.empty()
+                : state.awaitingApproval().stream().filter(pending -> pending.call().id().equals(callId)).findFirst();
+        if (withdrawnCall.isEmpty()) {
+            return false;
+        }
+        Actor host = new Actor(HOST_ACTOR, Set.of());
+        DecisionRecord decision = new DecisionRecord(runId, HOST_ACTOR, clock.instant(),
+                DecisionRecord.Kind.APPROVAL, state.digest(), HOST_CANCELLED,
+                ApprovalDecision.denyAll(state, host, HOST_CANCELLED).verdicts(), null);
+        // A denial of every call needs no preview checked again, so it is always ready.
+        PreparedResume.Ready resume = (PreparedResume.Ready) decisions.prepare(state, agents.get(run.agent()), host,
+                decision);
+        GovernanceEvent decided = resume.start().decisionEvent();
+        GovernanceEvent withdrawn = new GovernanceEvent(decided.id(), decision.decidedAt(), EventType.CALL_WITHDRAWN,
+                "host_cancelled", withdrawnCall.get().call().name(), null, runId, decided.agentConfiguration(), HOST_ACTOR,
+                decided.model(), HOST_CANCELLED);
+        RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(withdrawn, resume.start().intents()));
+        if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+            return false;
+        }
+        runs.handBack(claimed.run().lease(), clock.instant());
         return true;
     }
 

@@ -61,7 +61,7 @@ final class TimelineOrder {
         int slot = switch (event.type()) {
             // A deadline's events come while the card waits, before the round resumes, as a decision does.
             case APPROVAL_DECIDED, APPROVAL_EXPIRED, APPROVAL_ESCALATED, DEADLINE_EXTENDED, GRANT_MADE, GRANT_REVOKED,
-                    APPROVAL_COUNTED ->
+                    APPROVAL_COUNTED, CALL_WITHDRAWN ->
                     firstResultOfRound(this::hasApprovalBoundCall);
             case INPUT_SUBMITTED -> firstResultOfRound(round -> hasCall(round, event.toolName()));
             case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED, APPROVED_BY_GRANT ->

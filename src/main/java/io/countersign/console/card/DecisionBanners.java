@@ -30,6 +30,9 @@ public final class DecisionBanners {
         if (result instanceof DecisionResult.Stale) {
             return Optional.of(new Banner(Banner.Kind.WARNING, messages.get("card.stale"), true));
         }
+        if (result instanceof DecisionResult.AlreadyDecided decided && decided.cancelledByHost()) {
+            return Optional.of(Banner.info(messages.get("card.hostCancelled", time(decided))));
+        }
         if (result instanceof DecisionResult.AlreadyDecided decided) {
             String what = decided.approved() + decided.denied() == 0 ? messages.get("card.decided.input")
                     : decided.denied() == 0 ? messages.get("card.decided.approved", decided.approved())

@@ -35,7 +35,12 @@ public enum EventType {
      * A person approved a card that needs more than one approval, and the card waits for the others; the last
      * approval is an {@link #APPROVAL_DECIDED}.
      */
-    APPROVAL_COUNTED("approval_counted");
+    APPROVAL_COUNTED("approval_counted"),
+    /**
+     * A card ended without a decision because the caller gave its call up (an MCP host cancelled it; reason
+     * {@code host_cancelled}): nothing of it executed.
+     */
+    CALL_WITHDRAWN("call_withdrawn");
 
     private final String code;
 

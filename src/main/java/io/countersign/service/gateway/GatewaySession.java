@@ -79,6 +79,19 @@ public final class GatewaySession implements AutoCloseable {
         return turns.submit(toolName, arguments, caller);
     }
 
+    /**
+     * The host gave up on the call it made with {@code caller}: one still queued is dropped; a card it waits on is
+     * claimed away here, as a person's decision would be, and left for this session's driver to carry the run on
+     * from; a call decided but not started never starts, as its channel says it is withdrawn.
+     */
+    public void withdraw(CallerChannel caller) {
+        turns.withdraw(caller).ifPresent(call -> {
+            if (decisions.withdrawCancelled(runId, call.id())) {
+                poke();
+            }
+        });
+    }
+
     /** The id of this connection's run. */
     public String runId() {
         return runId;

@@ -12,6 +12,8 @@ import io.countersign.engine.run.ToolResultListener;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.ToolResult;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +61,22 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
         for (HostCall queued; (queued = calls.poll()) != null; ) {
             queued.answer().completeExceptionally(new IllegalStateException("the host disconnected"));
         }
+    }
+
+    /**
+     * The host withdrew the call it made with {@code caller}: one still queued is dropped and never reaches the
+     * run; the call the run holds is returned, for its card to be withdrawn. The caller's channel itself says the
+     * call is withdrawn ({@link CallerChannel#withdrawn()}), so it never starts.
+     */
+    Optional<ToolCall> withdraw(CallerChannel caller) {
+        for (HostCall queued : calls) {
+            if (queued.caller() == caller && calls.remove(queued)) {
+                queued.answer().completeExceptionally(new CancellationException("the host cancelled the call"));
+                return Optional.empty();
+            }
+        }
+        HostCall open = current;
+        return open != null && open.caller() == caller ? Optional.of(open.call()) : Optional.empty();
     }
 
     boolean hostConnected() {

@@ -34,6 +34,14 @@ public interface GatewayBackend {
          */
         CompletableFuture<Answer> call(String toolName, ObjectNode arguments, CallerChannel caller);
 
+        /**
+         * The host gave up on the call it made with {@code caller}: a call not yet handed to the run is dropped; a
+         * card it waits on ends without a decision, claimed as a decision is, so that of a person and the host
+         * exactly one wins; a call decided but not started never starts. Nothing happens for a call already
+         * answered.
+         */
+        void withdraw(CallerChannel caller);
+
         /** What a call still open waits for (a person's decision, or the call itself), read now. */
         String waiting();
 

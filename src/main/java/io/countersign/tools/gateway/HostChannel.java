@@ -32,11 +32,22 @@ final class HostChannel implements CallerChannel {
     private double sent = Double.NEGATIVE_INFINITY;
     /** What the server's values are shifted by, null until the server reported progress; guarded by this. */
     private Double shift;
+    private volatile boolean withdrawn;
 
     /** {@code token} is the host's {@code progressToken}, null when it sent none. */
     HostChannel(McpAsyncServerExchange exchange, Object token) {
         this.exchange = exchange;
         this.token = token;
+    }
+
+    /** The host gave the call up: from now on it must not start. */
+    void withdraw() {
+        withdrawn = true;
+    }
+
+    @Override
+    public boolean withdrawn() {
+        return withdrawn;
     }
 
     @Override

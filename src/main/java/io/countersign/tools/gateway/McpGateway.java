@@ -48,6 +48,8 @@ public final class McpGateway implements AutoCloseable {
     private final GatewayBackend backend;
     private final Duration progressEvery;
     private final Map<String, GatewayBackend.Connection> connections = new ConcurrentHashMap<>();
+    /** The calls each host still waits for, by session and request id, so that the host can cancel one. */
+    private final Map<String, OpenCall> openCalls = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "countersign-gateway-tools");
@@ -74,7 +76,8 @@ public final class McpGateway implements AutoCloseable {
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
         gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioHostTransport(
-                McpJsonDefaults.getMapper(), in, out, gateway::hostGone), gateway::initialized))));
+                McpJsonDefaults.getMapper(), in, out, gateway::hostGone, gateway::cancelled),
+                gateway::initialized))));
         return gateway;
     }
 
@@ -169,7 +172,8 @@ public final class McpGateway implements AutoCloseable {
      * thread that completes it (the one that read the server's answer, or the run's for a refusal, a failure or an
      * edited call). While the call executes, the fronted server's progress reaches the host through the call's
      * {@link HostChannel}; while a card waits, the host is told every {@code progressEvery} that the call is alive.
-     * Both only when the host asked for progress.
+     * Both only when the host asked for progress. A call the host cancels, or whose stream closes while it waits,
+     * is withdrawn ({@link #cancelled}) and gets no answer, as MCP asks of a cancelled request.
      */
     private Mono<McpSchema.CallToolResult> call(McpAsyncServerExchange exchange, String registryName,
                                                 McpSchema.CallToolRequest request) {
@@ -177,6 +181,8 @@ public final class McpGateway implements AutoCloseable {
                 : request.arguments());
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
         HostChannel host = new HostChannel(exchange, token);
+        String session = sessionKey(exchange.sessionId());
+        String requestKey = HostRequests.key(exchange);
         GatewayBackend.Connection connection;
         CompletableFuture<GatewayBackend.Answer> answer;
         try {
@@ -185,26 +191,62 @@ public final class McpGateway implements AutoCloseable {
         } catch (RuntimeException e) {
             return Mono.just(failed(registryName, e));
         }
+        OpenCall open = new OpenCall(host, connection, new CompletableFuture<>());
+        String openKey = requestKey == null ? null : session + " " + requestKey;
+        if (openKey != null) {
+            openCalls.put(openKey, open);
+        }
         // A progress notification the host's stream cannot take ends the request, which closes that stream.
-        CompletableFuture<McpSchema.CallToolResult> streamFailed = new CompletableFuture<>();
-        ScheduledFuture<?> progress = token == null ? null : progress(host, connection, streamFailed);
-        // A host's cancellation leaves the run's call as it is: the loop decides what it comes to.
+        ScheduledFuture<?> progress = token == null ? null : progress(host, connection, open);
         Mono<McpSchema.CallToolResult> answered = Mono.fromFuture(answer, true).map(McpGateway::result)
                 .onErrorResume(RuntimeException.class, e -> Mono.just(failed(registryName, e)));
-        return Mono.firstWithSignal(answered, Mono.fromFuture(streamFailed, true))
+        return Mono.firstWithSignal(answered, Mono.fromFuture(open.withdrawn(), true).then(Mono.empty()))
                 .doFinally(signal -> {
                     if (progress != null) {
                         progress.cancel(false);
                     }
+                    if (openKey != null) {
+                        openCalls.remove(openKey, open);
+                    }
                 });
     }
 
-    private ScheduledFuture<?> progress(HostChannel host, GatewayBackend.Connection connection,
-                                        CompletableFuture<McpSchema.CallToolResult> streamFailed) {
+    /**
+     * The host gave up on its request {@code requestId} ({@code notifications/cancelled}) in the session: if it is
+     * a call still open, it is withdrawn; a card it waits on ends without a
+     * decision, through the same claim a person's decision makes, and nothing of it executes. A request that is
+     * not open (answered already, or never a call) is left alone, as MCP allows.
+     */
+    public void cancelled(String sessionId, Object requestId) {
+        OpenCall open = openCalls.remove(sessionKey(sessionId) + " " + HostRequests.key(requestId));
+        if (open != null) {
+            open.withdraw();
+        }
+    }
+
+    private static String sessionKey(String sessionId) {
+        return sessionId == null ? "stdio" : sessionId;
+    }
+
+    /** A host's call that has no answer yet: the way to withdraw it. */
+    private record OpenCall(HostChannel host, GatewayBackend.Connection connection,
+                            CompletableFuture<Void> withdrawn) {
+        void withdraw() {
+            host.withdraw();
+            withdrawn.complete(null);
+            try {
+                connection.withdraw(host);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "withdrawing a call the host cancelled failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private ScheduledFuture<?> progress(HostChannel host, GatewayBackend.Connection connection, OpenCall open) {
         return poll.scheduleWithFixedDelay(() -> host.step(connection.waiting(), e -> {
-            LOG.log(Level.WARNING, "a progress notification to the host failed: " + e.getMessage(), e);
-            streamFailed.complete(failure("Error: the host's stream closed while the call waited: "
-                    + e.getMessage()));
+            LOG.log(Level.WARNING, "a progress notification to the host failed, so its request is closed and the"
+                    + " call withdrawn: " + e.getMessage(), e);
+            open.withdraw();
         }), progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -246,7 +288,7 @@ public final class McpGateway implements AutoCloseable {
     }
 
     private GatewayBackend.Connection connection(String sessionId, McpSchema.Implementation client) {
-        return connections.computeIfAbsent(sessionId == null ? "stdio" : sessionId, ignored -> backend.connect(
+        return connections.computeIfAbsent(sessionKey(sessionId), ignored -> backend.connect(
                 client == null ? "(unnamed host)" : client.name() + " " + client.version()));
     }
 

@@ -2,6 +2,7 @@ package io.countersign.tools.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -13,7 +14,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.publisher.Mono;
@@ -34,15 +37,23 @@ final class StdioHostTransport implements McpServerTransportProvider {
     private final InputStream in;
     private final OutputStream out;
     private final Runnable ended;
+    private final BiConsumer<String, Object> cancelled;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile McpServerSession session;
 
-    /** @param ended told once, on the reading thread, when the host closed standard input or it failed */
-    StdioHostTransport(McpJsonMapper json, InputStream in, OutputStream out, Runnable ended) {
+    /**
+     * @param ended     told once, on the reading thread, when the host closed standard input or it failed
+     * @param cancelled told the session's id and the id of each request the host cancelled
+     *                  ({@code notifications/cancelled}), on the reading thread; the SDK's session has no handler
+     *                  for that notification
+     */
+    StdioHostTransport(McpJsonMapper json, InputStream in, OutputStream out, Runnable ended,
+                       BiConsumer<String, Object> cancelled) {
         this.json = json;
         this.in = in;
         this.out = out;
         this.ended = ended;
+        this.cancelled = cancelled;
     }
 
     @Override
@@ -102,8 +113,21 @@ final class StdioHostTransport implements McpServerTransportProvider {
             write(refusal);
             return;
         }
-        session.handle(message).subscribe(null, failure -> LOG.log(Level.WARNING,
-                "handling a host's message failed: " + failure.getMessage(), failure));
+        if (message instanceof McpSchema.JSONRPCNotification notification
+                && HostRequests.CANCELLED.equals(notification.method())) {
+            Object id = notification.params() instanceof Map<?, ?> params ? params.get("requestId") : null;
+            if (id != null) {
+                cancelled.accept(session.getId(), id);
+            }
+            return;
+        }
+        Mono<Void> handled = session.handle(message);
+        if (message instanceof McpSchema.JSONRPCRequest request && request.id() != null) {
+            handled = handled.contextWrite(context -> context.put(McpTransportContext.KEY,
+                    HostRequests.context(request.id())));
+        }
+        handled.subscribe(null, failure -> LOG.log(Level.WARNING, "handling a host's message failed: "
+                + failure.getMessage(), failure));
     }
 
     private void write(Object message) {

@@ -20,12 +20,9 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -214,11 +211,11 @@ class GatewayEndToEndTest {
         });
         assertThat(plan).doesNotExist();
         // as a script runs it: a refusal with its exit code and one line, and the run's detail names the host
-        CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
+        GatewayTestBed.CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
         assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);
         assertThat(script.err().lines().toList()).singleElement().asString()
                 .contains("already decided by gateway").contains("nothing was executed");
-        CliOutcome show = cli("show", card.runId());
+        GatewayTestBed.CliOutcome show = cli("show", card.runId());
         assertThat(show.out()).contains("host_disconnected: the MCP host (gateway-test-host 1.0) disconnected while"
                 + " the card waited");
     }
@@ -247,7 +244,7 @@ class GatewayEndToEndTest {
 
         await().atMost(20, TimeUnit.SECONDS).until(() -> RunRepository.GATEWAY_STOPPED.equals(
                 console.runs().card(RITA, card.runId()).map(RunCard::stranded).orElse(null)));
-        CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
+        GatewayTestBed.CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
         assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);
         assertThat(script.err().lines().toList()).singleElement().asString()
                 .contains("run " + card.runId() + " does not wait for this decision: it is failed: the gateway"
@@ -329,18 +326,8 @@ class GatewayEndToEndTest {
     }
 
     /** What one command did. */
-    private record CliOutcome(int exitCode, String out, String err) {
-    }
-
-    /** The command as a script runs it, in this process: its exit code and what it printed. */
-    private CliOutcome cli(String... args) {
-        List<String> all = new ArrayList<>(List.of("--store", bed.db().toString()));
-        all.addAll(List.of(args));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exitCode = Cli.run(all.toArray(String[]::new), Map.of(), new PrintWriter(out, true),
-                new PrintWriter(err, true));
-        return new CliOutcome(exitCode, out.toString(), err.toString());
+    private GatewayTestBed.CliOutcome cli(String... args) {
+        return bed.cli(args);
     }
 
     private WaitingRun awaitCard() {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.cli.Cli;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
@@ -14,9 +15,12 @@ import io.countersign.store.StoreLocation;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -149,6 +153,21 @@ final class GatewayTestBed implements AutoCloseable {
                 .isEqualTo("Error: declined by rita: not in the plan. Nothing was executed.");
         assertThat(draft).doesNotExist();
         assertThat(console.runs().inbox(RITA)).isEmpty();
+    }
+
+    /** What a command of the command line came to. */
+    record CliOutcome(int exitCode, String out, String err) {
+    }
+
+    /** The command on the test bed's store as a script runs it, in this process: its exit code and what it printed. */
+    CliOutcome cli(String... args) {
+        List<String> all = new ArrayList<>(List.of("--store", db.toString()));
+        all.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exitCode = Cli.run(all.toArray(String[]::new), Map.of(), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        return new CliOutcome(exitCode, out.toString(), err.toString());
     }
 
     /** The first card in Rita's inbox, once there is one. */

@@ -1,12 +1,14 @@
 package io.countersign.tools.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Json;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,17 +18,23 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Mono;
 
 /** The host's stdio connection, spoken to as a host speaks: lines of JSON-RPC in, lines out. */
 @Timeout(30)
 class StdioHostTransportTest {
     private final CountDownLatch ended = new CountDownLatch(1);
+    private final List<Object> cancelled = new CopyOnWriteArrayList<>();
+    private final List<String> handled = new CopyOnWriteArrayList<>();
     private PipedOutputStream host;
     private BufferedReader answers;
     private McpAsyncServer server;
@@ -38,9 +46,16 @@ class StdioHostTransportTest {
         PipedInputStream fromServer = new PipedInputStream(64 * 1024);
         OutputStream out = new PipedOutputStream(fromServer);
         answers = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8));
-        server = McpServer.async(new StdioHostTransport(McpJsonDefaults.getMapper(), in, out, ended::countDown))
+        server = McpServer.async(new StdioHostTransport(McpJsonDefaults.getMapper(), in, out, ended::countDown,
+                        (session, id) -> cancelled.add(id)))
                 .serverInfo("transport-test", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .tools(McpServerFeatures.AsyncToolSpecification.builder()
+                        .tool(McpSchema.Tool.builder().name("wait").inputSchema(Map.of("type", "object")).build())
+                        .callHandler((exchange, request) -> {
+                            handled.add(HostRequests.key(exchange));
+                            return Mono.never();
+                        }).build())
                 .build();
     }
 
@@ -67,6 +82,25 @@ class StdioHostTransportTest {
     }
 
     @Test
+    void aCallsHandlerKnowsItsRequestIdAndTheHostsCancellationOfItIsPassedOn() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test-host\",\"version\":\"1.0\"}}}");
+        answers.readLine();
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"call-42\",\"method\":\"tools/call\",\"params\":{\"name\":\"wait\","
+                + "\"arguments\":{}}}");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> !handled.isEmpty());
+
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"call-42\","
+                + "\"reason\":\"timed out\"}}");
+
+        await().atMost(10, TimeUnit.SECONDS).until(() -> !cancelled.isEmpty());
+        assertThat(handled).containsExactly("\"call-42\"");
+        assertThat(cancelled).containsExactly("call-42");
+        assertThat(HostRequests.key(cancelled.get(0))).isEqualTo(handled.get(0));
+    }
+
+    @Test
     void aHostThatClosesItsOutputEndsTheConnection() throws Exception {
         host.close();
 
@@ -90,6 +124,12 @@ class StdioHostTransportTest {
         writer.start();
 
         assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void numericRequestIdsKeyAlikeHoweverTheyWereRead() {
+        assertThat(HostRequests.key(7)).isEqualTo(HostRequests.key(7L)).isEqualTo(HostRequests.key(7.0))
+                .isNotEqualTo(HostRequests.key("7"));
     }
 
     private void send(String line) throws IOException {

@@ -33,6 +33,7 @@ public final class McpPeers {
     public static final String EVERYTHING = "@modelcontextprotocol/server-everything";
     public static final String CONFORMANCE = "@modelcontextprotocol/conformance";
     public static final String INSPECTOR = "@modelcontextprotocol/inspector";
+    public static final String AGENTS_SDK = "@openai/agents";
     static final int MIN_NODE_MAJOR = 20;
     /** The reference servers, pinned; both run on Node 20. */
     private static final Installation SERVERS = new Installation("servers",
@@ -46,10 +47,12 @@ public final class McpPeers {
     /**
      * The reference Inspector, whose command-line mode is a host: 1.0.3 is the newest whose CLI runs on Node 20
      * (its package asks for Node 22.7.5 for the web client; 2.x needs Node 22.19); its CLI half and the MCP SDK the
-     * CLI runs on are pinned with it.
+     * CLI runs on are pinned with it. Beside it the OpenAI Agents SDK for JavaScript, 0.14.3 (the newest that runs on
+     * Node 20), on the same MCP SDK.
      */
     private static final Installation HOSTS = new Installation("hosts",
-            Map.of(INSPECTOR, "1.0.3", INSPECTOR + "-cli", "1.0.3", "@modelcontextprotocol/sdk", "1.32.2"));
+            Map.of(INSPECTOR, "1.0.3", INSPECTOR + "-cli", "1.0.3", "@modelcontextprotocol/sdk", "1.32.2",
+                    AGENTS_SDK, "0.14.3"));
     private static final List<Installation> INSTALLATIONS = List.of(SERVERS, SUITE, HOSTS);
     private static final String INSTALL_HINT = "Install Node.js " + MIN_NODE_MAJOR + " or newer with npm (for"
             + " example `apt-get install -y nodejs npm` on Debian or Ubuntu, or from nodejs.org) and make sure `node`"
@@ -101,6 +104,23 @@ public final class McpPeers {
         String sdk = Path.of(script("@modelcontextprotocol/sdk", "package.json")).getParent().toString();
         return McpServerRecord.withDefaults(name, new McpServerRecord.Stdio(node(),
                 List.of(tools.toString()), Map.of("MCP_SDK_DIR", sdk)));
+    }
+
+    /**
+     * A host script of the test resources ({@code /hosts/NAME}), copied beside the installed hosts so that it
+     * imports them (the OpenAI Agents SDK for JavaScript among them) as a user's own script would.
+     */
+    public static String hostScript(String name) {
+        Path script = modules(HOSTS).getParent().resolve(name);
+        try (var resource = McpPeers.class.getResourceAsStream("/hosts/" + name)) {
+            if (resource == null) {
+                throw new IllegalArgumentException("no host script /hosts/" + name + " in the test resources");
+            }
+            Files.copy(resource, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not place the host script " + name, e);
+        }
+        return script.toString();
     }
 
     /** The main script of an installed package, such as {@code dist/index.js}. */

@@ -1,0 +1,150 @@
+package io.countersign.tools.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.cli.Cli;
+import io.countersign.engine.Json;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.service.DecisionResult;
+import io.countersign.service.WaitingRun;
+import io.countersign.tools.mcp.McpPeers;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway behind a real host, the OpenAI Agents SDK for JavaScript, configured as its users configure it: an
+ * {@code MCPServerStdio} whose command is {@code countersign gateway}. The SDK gives up on a tool call after its
+ * timeout and tells the gateway with {@code notifications/cancelled}; a person rarely decides that fast.
+ */
+class GatewayAgentsSdkTest {
+    /** The SDK's timeout here; its default is 60 s, which only makes the test slower, not different. */
+    private static final int TIMEOUT_MS = 4_000;
+
+    @TempDir
+    Path folder;
+    private GatewayTestBed bed;
+    private Process host;
+    private BufferedReader answers;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        bed = new GatewayTestBed(folder);
+        List<String> command = new ArrayList<>(List.of(McpPeers.node(), McpPeers.hostScript("agents-host.mjs"),
+                Integer.toString(TIMEOUT_MS), GatewayHost.javaCommand()));
+        command.addAll(bed.gatewayArguments());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.appendTo(folder.resolve("host.log").toFile()));
+        builder.environment().put("HOST_TOOLS", "echo,disk.write_file");
+        host = builder.start();
+        answers = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(nextAnswer().path("tools").toString()).contains("disk.write_file", "echo");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (host != null) {
+            host.getOutputStream().close();
+            if (!host.waitFor(30, TimeUnit.SECONDS)) {
+                host.destroyForcibly();
+            }
+        }
+        bed.close();
+    }
+
+    @Test
+    void aCallTheHostGaveUpOnLeavesTheInboxAndNeverRunsWhenApprovedLater() throws Exception {
+        Path late = bed.workspace().resolve("late.txt");
+        call("disk.write_file", "{\"path\": " + Json.mapper().writeValueAsString(late.toString())
+                + ", \"content\": \"written after the host gave up\"}");
+        WaitingRun card = bed.awaitCard();
+
+        JsonNode gaveUp = nextAnswer();
+
+        assertThat(gaveUp.path("failed").asText()).containsIgnoringCase("timed out");
+        await().atMost(20, TimeUnit.SECONDS).until(() -> bed.console().runs().inbox(GatewayTestBed.RITA).isEmpty());
+        DecisionResult approvedLate = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)));
+        assertThat(approvedLate).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
+                refused -> assertThat(refused.cancelledByHost()).isTrue());
+        GatewayTestBed.CliOutcome script = bed.cli("decide", card.runId(), "--digest", card.digest(),
+                "--approve-all");
+        assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);
+        assertThat(script.err().lines().toList()).singleElement().asString()
+                .contains("run " + card.runId() + ": the host cancelled this call at ")
+                .endsWith("; nothing was executed");
+        assertThat(withdrawals(card.runId())).singleElement().satisfies(event -> {
+            assertThat(event.reasonCode()).isEqualTo("host_cancelled");
+            assertThat(event.toolName()).isEqualTo("disk.write_file");
+        });
+        assertThat(late).doesNotExist();
+
+        // the host's connection, and its run, go on
+        call("echo", "{\"message\": \"still here\"}");
+        assertThat(nextAnswer().path("text").asText()).isEqualTo("Echo: still here");
+        assertThat(late).doesNotExist();
+    }
+
+    @Test
+    void aCallApprovedBeforeTheHostGivesUpRunsOnce() throws Exception {
+        Path plan = bed.workspace().resolve("plan.txt");
+        call("disk.write_file", "{\"path\": " + Json.mapper().writeValueAsString(plan.toString())
+                + ", \"content\": \"step one\"}");
+        WaitingRun card = bed.awaitCard();
+
+        DecisionResult approved = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)));
+
+        assertThat(approved).isInstanceOf(DecisionResult.Done.class);
+        JsonNode answer = nextAnswer();
+        assertThat(answer.path("isError").asBoolean()).as(answer.toString()).isFalse();
+        assertThat(plan).hasContent("step one");
+        assertThat(withdrawals(card.runId())).isEmpty();
+    }
+
+    private List<GovernanceEvent> withdrawals(String runId) {
+        return bed.console().store().events().page(EventFilter.all().withRunId(runId)
+                .ofTypes(Set.of(EventType.CALL_WITHDRAWN)), PageRequest.first(10)).events();
+    }
+
+    private void call(String tool, String arguments) throws IOException {
+        OutputStream input = host.getOutputStream();
+        input.write(("{\"tool\": \"" + tool + "\", \"arguments\": " + arguments + "}\n")
+                .getBytes(StandardCharsets.UTF_8));
+        input.flush();
+    }
+
+    /** The host's next line, within a minute; fails with the host's log if it ended first. */
+    private JsonNode nextAnswer() throws Exception {
+        String line = CompletableFuture.supplyAsync(() -> {
+            try {
+                return answers.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(60, TimeUnit.SECONDS);
+        if (line == null) {
+            throw new AssertionError("the host ended: " + Files.readString(folder.resolve("host.log")));
+        }
+        return Json.mapper().readTree(line);
+    }
+}
