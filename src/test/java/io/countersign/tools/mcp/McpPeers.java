@@ -34,6 +34,7 @@ public final class McpPeers {
     public static final String CONFORMANCE = "@modelcontextprotocol/conformance";
     public static final String INSPECTOR = "@modelcontextprotocol/inspector";
     public static final String AGENTS_SDK = "@openai/agents";
+    public static final String LANGCHAIN_ADAPTERS = "@langchain/mcp-adapters";
     static final int MIN_NODE_MAJOR = 20;
     /** The reference servers, pinned; both run on Node 20. */
     private static final Installation SERVERS = new Installation("servers",
@@ -47,12 +48,14 @@ public final class McpPeers {
     /**
      * The reference Inspector, whose command-line mode is a host: 1.0.3 is the newest whose CLI runs on Node 20
      * (its package asks for Node 22.7.5 for the web client; 2.x needs Node 22.19); its CLI half and the MCP SDK the
-     * CLI runs on are pinned with it. Beside it the OpenAI Agents SDK for JavaScript, 0.14.3 (the newest that runs on
-     * Node 20), on the same MCP SDK.
+     * CLI runs on are pinned with it. Beside it two agent frameworks' MCP clients, on the same MCP SDK: the OpenAI
+     * Agents SDK for JavaScript 0.14.3 and LangChain's MCP adapters 1.1.4 (with the LangChain core and LangGraph
+     * they ask for), the newest that run on Node 20.
      */
     private static final Installation HOSTS = new Installation("hosts",
             Map.of(INSPECTOR, "1.0.3", INSPECTOR + "-cli", "1.0.3", "@modelcontextprotocol/sdk", "1.32.2",
-                    AGENTS_SDK, "0.14.3"));
+                    AGENTS_SDK, "0.14.3", LANGCHAIN_ADAPTERS, "1.1.4", "@langchain/core", "1.4.0",
+                    "@langchain/langgraph", "1.7.3"));
     private static final List<Installation> INSTALLATIONS = List.of(SERVERS, SUITE, HOSTS);
     private static final String INSTALL_HINT = "Install Node.js " + MIN_NODE_MAJOR + " or newer with npm (for"
             + " example `apt-get install -y nodejs npm` on Debian or Ubuntu, or from nodejs.org) and make sure `node`"

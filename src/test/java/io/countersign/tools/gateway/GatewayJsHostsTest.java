@@ -23,21 +23,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway behind a real host, the OpenAI Agents SDK for JavaScript, configured as its users configure it: an
- * {@code MCPServerStdio} whose command is {@code countersign gateway}. The SDK gives up on a tool call after its
+ * The gateway behind real hosts, two JavaScript agent frameworks' MCP clients configured as their users configure
+ * them, with {@code countersign gateway} as the stdio server command: the OpenAI Agents SDK's
+ * {@code MCPServerStdio} and LangChain's {@code MultiServerMCPClient}. Each gives up on a tool call after its
  * timeout and tells the gateway with {@code notifications/cancelled}; a person rarely decides that fast.
  */
-class GatewayAgentsSdkTest {
-    /** The SDK's timeout here; its default is 60 s, which only makes the test slower, not different. */
+class GatewayJsHostsTest {
+    /** The frameworks' timeout here; their default is 60 s, which only makes the test slower, not different. */
     private static final int TIMEOUT_MS = 4_000;
 
     @TempDir
@@ -49,8 +52,12 @@ class GatewayAgentsSdkTest {
     @BeforeEach
     void setUp() throws Exception {
         bed = new GatewayTestBed(folder);
-        List<String> command = new ArrayList<>(List.of(McpPeers.node(), McpPeers.hostScript("agents-host.mjs"),
-                Integer.toString(TIMEOUT_MS), GatewayHost.javaCommand()));
+    }
+
+    /** Starts the framework's host in front of a gateway on the test bed's store. */
+    private void start(String framework) throws Exception {
+        List<String> command = new ArrayList<>(List.of(McpPeers.node(), McpPeers.hostScript("js-host.mjs"),
+                framework, Integer.toString(TIMEOUT_MS), GatewayHost.javaCommand()));
         command.addAll(bed.gatewayArguments());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(folder.resolve("host.log").toFile()));
@@ -71,8 +78,10 @@ class GatewayAgentsSdkTest {
         bed.close();
     }
 
-    @Test
-    void aCallTheHostGaveUpOnLeavesTheInboxAndNeverRunsWhenApprovedLater() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"agents", "langchain"})
+    void aCallTheHostGaveUpOnLeavesTheInboxAndNeverRunsWhenApprovedLater(String framework) throws Exception {
+        start(framework);
         Path late = bed.workspace().resolve("late.txt");
         call("disk.write_file", "{\"path\": " + Json.mapper().writeValueAsString(late.toString())
                 + ", \"content\": \"written after the host gave up\"}");
@@ -80,7 +89,8 @@ class GatewayAgentsSdkTest {
 
         JsonNode gaveUp = nextAnswer();
 
-        assertThat(gaveUp.path("failed").asText()).containsIgnoringCase("timed out");
+        assertThat(gaveUp.path("failed").asText().toLowerCase(Locale.ROOT)).containsAnyOf("timed out",
+                "timeout");
         await().atMost(20, TimeUnit.SECONDS).until(() -> bed.console().runs().inbox(GatewayTestBed.RITA).isEmpty());
         DecisionResult approvedLate = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
                 List.of(ApprovalDecision.CallVerdict.approve(0)));
@@ -104,8 +114,10 @@ class GatewayAgentsSdkTest {
         assertThat(late).doesNotExist();
     }
 
-    @Test
-    void aCallApprovedBeforeTheHostGivesUpRunsOnce() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"agents", "langchain"})
+    void aCallApprovedBeforeTheHostGivesUpRunsOnce(String framework) throws Exception {
+        start(framework);
         Path plan = bed.workspace().resolve("plan.txt");
         call("disk.write_file", "{\"path\": " + Json.mapper().writeValueAsString(plan.toString())
                 + ", \"content\": \"step one\"}");
