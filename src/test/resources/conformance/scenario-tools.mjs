@@ -1,12 +1,14 @@
-// The tools of the MCP conformance suite's server scenarios, over stdio, for the gateway to front: the same
-// names and results as the suite's reference "everything" server (examples/servers/typescript in its
-// repository), which serves HTTP only and is TypeScript. MCP_SDK_DIR names the installed @modelcontextprotocol/sdk.
+// The tools, resources and prompts of the MCP conformance suite's server scenarios, over stdio, for the gateway to
+// front: the same names and results as the suite's reference "everything" server (examples/servers/typescript in
+// its repository), which serves HTTP only and is TypeScript. MCP_SDK_DIR names the installed
+// @modelcontextprotocol/sdk.
 import { pathToFileURL } from 'node:url';
 
 const sdk = (path) => import(pathToFileURL(`${process.env.MCP_SDK_DIR}/dist/esm/${path}`).href);
 const { Server } = await sdk('server/index.js');
 const { StdioServerTransport } = await sdk('server/stdio.js');
-const { ListToolsRequestSchema, CallToolRequestSchema } = await sdk('types.js');
+const { ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema, ListPromptsRequestSchema, GetPromptRequestSchema } = await sdk('types.js');
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
@@ -141,8 +143,67 @@ const tools = {
   }
 };
 
+const resources = {
+  'test://static-text': { name: 'Static Text Resource', description: 'A static text resource for testing',
+    contents: { mimeType: 'text/plain', text: 'This is the content of the static text resource.' } },
+  'test://static-binary': { name: 'Static Binary Resource', description: 'A static binary resource (image) for testing',
+    contents: { mimeType: 'image/png', blob: IMAGE } },
+  'test://watched-resource': { name: 'Watched Resource', description: 'A resource that can be subscribed to',
+    contents: { mimeType: 'text/plain', text: 'Watched resource content' } }
+};
+const template = /^test:\/\/template\/([^/]+)\/data$/;
+
+const userText = (value) => ({ role: 'user', content: { type: 'text', text: value } });
+const prompts = {
+  test_simple_prompt: { description: 'A simple prompt without arguments',
+    get: () => [userText('This is a simple prompt for testing.')] },
+  test_prompt_with_arguments: { description: 'A prompt with required arguments',
+    arguments: [{ name: 'arg1', description: 'First test argument', required: true },
+      { name: 'arg2', description: 'Second test argument', required: true }],
+    get: (args) => [userText(`Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`)] },
+  test_prompt_with_embedded_resource: { description: 'A prompt that includes an embedded resource',
+    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    get: (args) => [{ role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri,
+      mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      userText('Please process the embedded resource above.')] },
+  test_prompt_with_image: { description: 'A prompt that includes image content',
+    get: () => [{ role: 'user', content: { type: 'image', data: IMAGE, mimeType: 'image/png' } },
+      userText('Please analyze the image above.')] }
+};
+
 const server = new Server({ name: 'conformance-scenario-tools', version: '1.0.0' },
-  { capabilities: { tools: {}, logging: {} } });
+  { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {} } });
+server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  resources: Object.entries(resources).map(([uri, resource]) => ({ uri, name: resource.name,
+    description: resource.description, mimeType: resource.contents.mimeType }))
+}));
+server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  resourceTemplates: [{ uriTemplate: 'test://template/{id}/data', name: 'Dynamic Resource',
+    description: 'A resource template with parameter substitution', mimeType: 'application/json' }]
+}));
+server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  const uri = request.params.uri;
+  const id = template.exec(uri)?.[1];
+  if (id !== undefined) {
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true,
+      data: `Data for ID: ${id}` }) }] };
+  }
+  if (!resources[uri]) {
+    throw new Error(`no resource ${uri}`);
+  }
+  return { contents: [{ uri, ...resources[uri].contents }] };
+});
+server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  prompts: Object.entries(prompts).map(([name, prompt]) => ({ name, description: prompt.description,
+    ...(prompt.arguments ? { arguments: prompt.arguments } : {}) }))
+}));
+server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  const prompt = prompts[request.params.name];
+  if (!prompt) {
+    throw new Error(`no prompt ${request.params.name}`);
+  }
+  return { messages: prompt.get(request.params.arguments ?? {}) };
+});
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: Object.entries(tools).map(([name, tool]) => ({ name, description: tool.description,
     inputSchema: tool.inputSchema ?? empty }))

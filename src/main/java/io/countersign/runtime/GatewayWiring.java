@@ -2,6 +2,7 @@ package io.countersign.runtime;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
@@ -21,12 +22,14 @@ import io.countersign.tools.gateway.HttpGatewayListener;
 import io.countersign.tools.gateway.ListenAddress;
 import io.countersign.tools.gateway.McpGateway;
 import io.countersign.tools.mcp.RemoteServers;
+import io.countersign.tools.mcp.ServerFeatures;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -34,8 +37,10 @@ import java.util.concurrent.CompletableFuture;
 public final class GatewayWiring {
     private final GatewayService gateway;
     private final GatewayProfiles profiles;
+    private final RemoteServers servers;
 
     GatewayWiring(Store store, ToolRegistry registry, RemoteServers servers) {
+        this.servers = servers;
         ServerConnections connections = servers == null ? ServerConnections.NONE : new ServerConnections() {
             @Override
             public void request(Set<String> names) {
@@ -149,6 +154,12 @@ public final class GatewayWiring {
             }
 
             @Override
+            public List<ServerFeatures> servers() {
+                return servers == null ? List.of() : gateway.offeredServers(profiled).stream()
+                        .map(servers::features).flatMap(Optional::stream).toList();
+            }
+
+            @Override
             public Connection connect(String host) {
                 GatewaySession session = gateway.connect(profiled, host);
                 AutoCloseable runChanges = gateway.onRunChange(session::poke);
@@ -163,6 +174,16 @@ public final class GatewayWiring {
                     @Override
                     public void withdraw(CallerChannel caller) {
                         session.withdraw(caller);
+                    }
+
+                    @Override
+                    public void resourceRead(String server) {
+                        session.recordUse(EventType.RESOURCE_READ, server, null);
+                    }
+
+                    @Override
+                    public void promptUsed(String server, String prompt) {
+                        session.recordUse(EventType.PROMPT_USED, server, prompt);
                     }
 
                     @Override

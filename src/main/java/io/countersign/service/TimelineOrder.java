@@ -66,6 +66,8 @@ final class TimelineOrder {
             case INPUT_SUBMITTED -> firstResultOfRound(round -> hasCall(round, event.toolName()));
             case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED, APPROVED_BY_GRANT ->
                     afterCall(event.toolName());
+            // a host's use of a server's resource or prompt belongs to no call: where the run had got to
+            case RESOURCE_READ, PROMPT_USED -> cursor;
         };
         cursor = Math.max(cursor, slot);
         before.get(cursor).add(entry);

@@ -40,7 +40,17 @@ public enum EventType {
      * A card ended without a decision because the caller gave its call up (an MCP host cancelled it; reason
      * {@code host_cancelled}): nothing of it executed.
      */
-    CALL_WITHDRAWN("call_withdrawn");
+    CALL_WITHDRAWN("call_withdrawn"),
+    /**
+     * A host behind the gateway read a fronted server's resource (the tool name is the server's; never the URI or
+     * the content).
+     */
+    RESOURCE_READ("resource_read"),
+    /**
+     * A host behind the gateway got a fronted server's prompt (the tool name is the server's, the detail the
+     * prompt's name; never its arguments or messages).
+     */
+    PROMPT_USED("prompt_used");
 
     private final String code;
 

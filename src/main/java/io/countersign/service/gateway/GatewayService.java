@@ -7,6 +7,7 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.AgentDirectory;
@@ -70,6 +71,16 @@ public final class GatewayService {
     }
 
     /**
+     * The fronted servers whose tools the profile offers now, by name, recording nothing: a profile that does not
+     * offer a server's tools does not offer its resources or prompts either.
+     */
+    public List<String> offeredServers(HostRunDecisions.Profiled profiled) {
+        return offerable(profiled).stream().map(registry::find).flatMap(java.util.Optional::stream)
+                .filter(RemoteTool.class::isInstance).map(tool -> ((RemoteTool) tool).serverName()).distinct()
+                .toList();
+    }
+
+    /**
      * A host connected: its run of the profile is recorded, running, at once, and its calls run as that run's
      * turns until it disconnects.
      */
@@ -77,7 +88,7 @@ public final class GatewayService {
         HostTurns turns = new HostTurns();
         ToolLoop loop = loop(turns);
         return new GatewaySession(profiled.actor(), profiled.profile(), host, turns, loop, decisions(loop),
-                store.runs(), clock, ids, locale);
+                store.runs(), store.events().forRunLoop(), clock, ids, locale);
     }
 
     /** Tells the listener of every change of the store's settings (records, declarations, tool settings). */

@@ -2,7 +2,10 @@ package io.countersign.service.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
@@ -39,6 +42,8 @@ public final class GatewaySession implements AutoCloseable {
     private final ToolLoop loop;
     private final HostRunDecisions decisions;
     private final RunRepository repository;
+    private final EventSink events;
+    private final IdGenerator ids;
     private final Clock clock;
     private final Locale locale;
     private final String runId;
@@ -49,8 +54,8 @@ public final class GatewaySession implements AutoCloseable {
 
     /** Records the host's run, running from now on, and starts driving it. */
     GatewaySession(Actor actor, AgentConfiguration profile, String host, HostTurns turns, ToolLoop loop,
-                   HostRunDecisions decisions, RunRepository repository, Clock clock, IdGenerator ids,
-                   Locale locale) {
+                   HostRunDecisions decisions, RunRepository repository, EventSink events, Clock clock,
+                   IdGenerator ids, Locale locale) {
         this.actor = actor;
         this.profile = profile;
         this.host = host;
@@ -58,6 +63,8 @@ public final class GatewaySession implements AutoCloseable {
         this.loop = loop;
         this.decisions = decisions;
         this.repository = repository;
+        this.events = events;
+        this.ids = ids;
         this.clock = clock;
         this.locale = locale;
         this.runId = ids.next();
@@ -90,6 +97,16 @@ public final class GatewaySession implements AutoCloseable {
                 poke();
             }
         });
+    }
+
+    /**
+     * The host used a fronted server's resource ({@link EventType#RESOURCE_READ}) or prompt
+     * ({@link EventType#PROMPT_USED}, {@code detail} its name): recorded for this run, in the name of the person the
+     * gateway serves, without any content.
+     */
+    public void recordUse(EventType type, String server, String detail) {
+        events.record(new GovernanceEvent(ids.next(), clock.instant(), type, null, server, null, runId,
+                profile.name(), actor.name(), profile.model().name(), detail));
     }
 
     /** The id of this connection's run. */

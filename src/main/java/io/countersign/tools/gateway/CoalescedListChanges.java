@@ -7,15 +7,18 @@ import io.modelcontextprotocol.spec.McpServerTransportProviderBase;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.List;
+import java.util.Set;
 import reactor.core.publisher.Mono;
 
 /**
- * Holds back the SDK's {@code notifications/tools/list_changed}, which it sends for every tool added or removed,
- * while the gateway replaces its tools: the host hears one notification per change of the offered set, not one per
- * tool, and does not list the tools again half-way through. It wraps either kind of transport provider: the
+ * Holds back the SDK's list_changed notifications (of tools, resources and prompts), which it sends for every item
+ * added or removed, while the gateway replaces what it offers: the host hears one notification per list that
+ * changed, not one per item, and does not list again half-way through. It wraps either kind of transport provider: the
  * single-session one (stdio) and the streamable one (HTTP, a session per host).
  */
 final class CoalescedListChanges {
+    private static final Set<String> LISTS = Set.of(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED,
+            McpSchema.METHOD_NOTIFICATION_RESOURCES_LIST_CHANGED, McpSchema.METHOD_NOTIFICATION_PROMPTS_LIST_CHANGED);
     private volatile boolean holding;
     private McpServerTransportProviderBase delegate;
 
@@ -36,16 +39,16 @@ final class CoalescedListChanges {
         holding = true;
     }
 
-    /** Lets list_changed through again, and sends one when {@code changed}. */
-    void release(boolean changed) {
+    /** Lets list_changed through again, and sends one for each list notification method in {@code changed}. */
+    void release(Set<String> changed) {
         holding = false;
-        if (changed) {
-            delegate.notifyClients(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED, null).block();
+        for (String method : changed) {
+            delegate.notifyClients(method, null).block();
         }
     }
 
     private boolean held(String method) {
-        return holding && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(method);
+        return holding && LISTS.contains(method);
     }
 
     /** Everything but the session factory, which each kind of provider types differently. */

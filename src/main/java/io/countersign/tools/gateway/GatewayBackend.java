@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
+import io.countersign.tools.mcp.ServerFeatures;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,6 +19,12 @@ public interface GatewayBackend {
 
     /** The names {@link #offered} would give now, recording nothing. */
     List<String> offerable();
+
+    /**
+     * The connected servers whose tools are offered now, with their resources and prompts: a profile that does not
+     * offer a server's tools does not offer what else it has.
+     */
+    List<ServerFeatures> servers();
 
     /** A host connected, telling who it is ({@code clientInfo}'s name and version). */
     Connection connect(String host);
@@ -41,6 +48,12 @@ public interface GatewayBackend {
          * answered.
          */
         void withdraw(CallerChannel caller);
+
+        /** The host read a resource of the server: recorded for its run, without the resource's address or content. */
+        void resourceRead(String server);
+
+        /** The host got the server's prompt: recorded for its run, without its arguments or messages. */
+        void promptUsed(String server, String prompt);
 
         /** What a call still open waits for (a person's decision, or the call itself), read now. */
         String waiting();

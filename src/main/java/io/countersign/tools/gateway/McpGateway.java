@@ -18,9 +18,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,6 +60,7 @@ public final class McpGateway implements AutoCloseable {
     });
     private final CoalescedListChanges transport = new CoalescedListChanges();
     private McpAsyncServer server;
+    private ResourcesAndPrompts resourcesAndPrompts;
     private AutoCloseable subscription;
     /** Host-visible name → registry name, as offered last; guarded by this. */
     private Map<String, String> offered = Map.of();
@@ -96,11 +99,23 @@ public final class McpGateway implements AutoCloseable {
     private void start(McpServer.AsyncSpecification<?> specification) {
         server = specification
                 .serverInfo("countersign-gateway", ProjectVersion.current())
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(false, true)
+                        .prompts(true).logging().build())
                 // a host's answer to a fronted server's request may take a person: as long as a question may wait
                 .requestTimeout(InputPrompts.LONGEST_WAIT)
                 .validateToolInputs(false)
                 .build();
+        resourcesAndPrompts = new ResourcesAndPrompts(server, new ResourcesAndPrompts.Uses() {
+            @Override
+            public void resourceRead(McpAsyncServerExchange exchange, String server) {
+                connection(exchange.sessionId(), exchange.getClientInfo()).resourceRead(server);
+            }
+
+            @Override
+            public void promptUsed(McpAsyncServerExchange exchange, String server, String prompt) {
+                connection(exchange.sessionId(), exchange.getClientInfo()).promptUsed(server, prompt);
+            }
+        });
         syncTools(true);
         subscription = backend.onToolsChange(() -> syncTools(false));
         // A server's tools arrive when it has connected, and leave when it stops: no setting says so.
@@ -115,7 +130,10 @@ public final class McpGateway implements AutoCloseable {
         }
     }
 
-    /** Offers the tools the backend offers now; tells the host when they changed. */
+    /**
+     * Offers the tools the backend offers now, and the resources and prompts of their servers; tells the host which
+     * lists changed.
+     */
     private synchronized void syncTools(boolean first) {
         if (closed.getCount() == 0) {
             return;
@@ -127,6 +145,7 @@ public final class McpGateway implements AutoCloseable {
         Map<String, String> next = hostNames(tools);
         Map<String, Tool> byName = new HashMap<>();
         tools.forEach(tool -> byName.put(tool.name(), tool));
+        Set<String> changed = new HashSet<>();
         transport.hold();
         try {
             for (String name : offered.keySet()) {
@@ -135,8 +154,10 @@ public final class McpGateway implements AutoCloseable {
             next.forEach((hostName, registryName) -> server.addTool(specification(hostName,
                     byName.get(registryName))).block());
             offered = next;
+            changed.add(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
+            changed.addAll(resourcesAndPrompts.sync(backend.servers()));
         } finally {
-            transport.release(!first);
+            transport.release(first ? Set.of() : changed);
         }
     }
 

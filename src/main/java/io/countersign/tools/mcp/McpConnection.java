@@ -17,6 +17,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import reactor.core.Exceptions;
@@ -38,13 +40,15 @@ import reactor.core.publisher.Mono;
  * ({@link #retryDelay}), so a dead server is not restarted on every call. Every request has a deadline, and a
  * stdio server that dies fails its open requests at once.
  */
-final class McpConnection implements AutoCloseable {
+final class McpConnection implements AutoCloseable, ServerFeatures {
     static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(500);
     static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
     /** The SDK's own request deadline, a backstop behind the deadlines applied here. */
     private static final Duration SDK_DEADLINE_MARGIN = Duration.ofSeconds(5);
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final int MAX_ERROR_TEXT = 300;
+    /** The most pages a listing follows: a server whose cursor never ends cannot hold a listing forever. */
+    private static final int MAX_PAGES = 100;
     /** How often a wait looks at a deadline again while it is stopped (a person answers the server's question). */
     private static final long STOPPED_DEADLINE_LOOK = TimeUnit.MILLISECONDS.toNanos(100);
     private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
@@ -114,6 +118,78 @@ final class McpConnection implements AutoCloseable {
                     + " answered tools/list without a list of tools");
         }
         return result.tools();
+    }
+
+    @Override
+    public String serverName() {
+        return server.name();
+    }
+
+    @Override
+    public List<McpSchema.Resource> resources() {
+        Session current = session();
+        if (declared(current, McpSchema.ServerCapabilities::resources)) {
+            return pages(cursor -> watched(current, current.client().listResources(cursor), "resources/list"),
+                    McpSchema.ListResourcesResult::resources, McpSchema.ListResourcesResult::nextCursor);
+        }
+        return List.of();
+    }
+
+    @Override
+    public List<McpSchema.ResourceTemplate> resourceTemplates() {
+        Session current = session();
+        if (declared(current, McpSchema.ServerCapabilities::resources)) {
+            return pages(cursor -> watched(current, current.client().listResourceTemplates(cursor),
+                    "resources/templates/list"), McpSchema.ListResourceTemplatesResult::resourceTemplates,
+                    McpSchema.ListResourceTemplatesResult::nextCursor);
+        }
+        return List.of();
+    }
+
+    @Override
+    public McpSchema.ReadResourceResult read(McpSchema.ReadResourceRequest request) {
+        Session current = session();
+        return watched(current, current.client().readResource(request), "resources/read");
+    }
+
+    @Override
+    public List<McpSchema.Prompt> prompts() {
+        Session current = session();
+        if (declared(current, McpSchema.ServerCapabilities::prompts)) {
+            return pages(cursor -> watched(current, current.client().listPrompts(cursor), "prompts/list"),
+                    McpSchema.ListPromptsResult::prompts, McpSchema.ListPromptsResult::nextCursor);
+        }
+        return List.of();
+    }
+
+    @Override
+    public McpSchema.GetPromptResult prompt(McpSchema.GetPromptRequest request) {
+        Session current = session();
+        return watched(current, current.client().getPrompt(request), "prompts/get");
+    }
+
+    /** Whether the server declared the capability: one that did not may not be asked for it. */
+    private static boolean declared(Session current, Function<McpSchema.ServerCapabilities, ?> capability) {
+        McpSchema.ServerCapabilities capabilities = current.client().getServerCapabilities();
+        return capabilities != null && capability.apply(capabilities) != null;
+    }
+
+    /** Every page of a listing, following its cursor, at most {@value #MAX_PAGES} of them. */
+    private static <R, T> List<T> pages(Function<String, R> page, Function<R, List<T>> items,
+                                        Function<R, String> next) {
+        List<T> all = new ArrayList<>();
+        String cursor = null;
+        for (int pages = 0; pages < MAX_PAGES; pages++) {
+            R result = page.apply(cursor);
+            if (items.apply(result) != null) {
+                all.addAll(items.apply(result));
+            }
+            cursor = next.apply(result);
+            if (cursor == null || cursor.isEmpty()) {
+                break;
+            }
+        }
+        return all;
     }
 
     /**

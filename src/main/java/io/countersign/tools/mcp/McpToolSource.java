@@ -112,6 +112,11 @@ public final class McpToolSource implements AutoCloseable {
         return Optional.ofNullable(connection.credentialStore());
     }
 
+    /** What the server offers beside its tools, through this source's connection. */
+    ServerFeatures features() {
+        return connection;
+    }
+
     /** The last import applied, or {@code null} before the first. */
     public ImportReport lastImport() {
         return lastImport;

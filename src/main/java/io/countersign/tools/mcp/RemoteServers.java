@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -166,6 +167,18 @@ public final class RemoteServers implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /**
+     * The resources and prompts of a server whose connection is up (its tools were imported), for a gateway to pass
+     * on; empty for one not connected (yet) or not followed here.
+     */
+    public synchronized Optional<ServerFeatures> features(String serverName) {
+        Connection connection = current.get(serverName);
+        if (connection == null || !connection.source().isDone() || connection.source().isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        return Optional.of(connection.source().join().features());
     }
 
     /** Brings the connections in line with the records now in the store. */

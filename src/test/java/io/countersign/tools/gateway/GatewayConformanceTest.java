@@ -61,7 +61,9 @@ class GatewayConformanceTest {
             "tools-call-error", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
             "tools-call-mixed-content", "json-schema-2020-12", "server-sse-multiple-streams",
             "tools-call-with-progress", "tools-call-with-logging", "tools-call-sampling", "tools-call-elicitation",
-            "elicitation-sep1034-defaults", "elicitation-sep1330-enums"})
+            "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "resources-list", "resources-read-text",
+            "resources-read-binary", "resources-templates-read", "prompts-list", "prompts-get-simple",
+            "prompts-get-with-args", "prompts-get-embedded-resource", "prompts-get-with-image"})
     void passes(String scenario) throws Exception {
         String report = suite(scenario);
 

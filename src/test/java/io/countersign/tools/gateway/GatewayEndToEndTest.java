@@ -1,11 +1,16 @@
 package io.countersign.tools.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.cli.Cli;
@@ -26,6 +31,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -101,6 +107,44 @@ class GatewayEndToEndTest {
             assertThat(run.prompt()).isEqualTo("MCP host gateway-test-host 1.0");
             assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
         });
+    }
+
+    @Test
+    void theOfferedServersResourcesAndPromptsPassThroughAndEachUseIsRecordedWithoutItsContent() throws Exception {
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !host.listResources().resources().isEmpty());
+        McpSchema.Resource resource = host.listResources().resources().get(0);
+
+        McpSchema.ReadResourceResult read = host.readResource(new McpSchema.ReadResourceRequest(resource.uri()));
+        McpSchema.GetPromptResult prompt = host.getPrompt(new McpSchema.GetPromptRequest("simple-prompt",
+                Map.of()));
+
+        assertThat(read.contents()).isNotEmpty().allSatisfy(contents ->
+                assertThat(contents.uri()).isEqualTo(resource.uri()));
+        assertThat(prompt.messages()).isNotEmpty();
+        String runId = console.runs().recent(RITA, 5).stream()
+                .filter(run -> run.prompt().equals("MCP host gateway-test-host 1.0")).findFirst().orElseThrow()
+                .runId();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> uses(runId).size() == 2);
+        assertThat(uses(runId)).extracting(GovernanceEvent::type, GovernanceEvent::toolName, GovernanceEvent::detail)
+                .containsExactlyInAnyOrder(tuple(EventType.RESOURCE_READ, "everything", null),
+                        tuple(EventType.PROMPT_USED, "everything", "simple-prompt"));
+        assertThat(uses(runId).toString()).doesNotContain(resource.uri());
+    }
+
+    @Test
+    void aProfileThatDoesNotOfferAServersToolsOffersNoneOfItsResourcesOrPrompts() throws Exception {
+        console.gateway().profiles().add(console.localUser(), "files", List.of("docs"), List.of(), "local", false,
+                null, null);
+        try (GatewayHost files = GatewayHost.connect(folder, bed.db(), "files", List.of("read_text_file"))) {
+            assertThat(files.client().listResources().resources()).isEmpty();
+            assertThat(files.client().listPrompts().prompts()).isEmpty();
+        }
+        assertThat(host.listPrompts().prompts()).extracting(McpSchema.Prompt::name).contains("simple-prompt");
+    }
+
+    private List<GovernanceEvent> uses(String runId) {
+        return console.store().events().page(EventFilter.all().withRunId(runId)
+                .ofTypes(Set.of(EventType.RESOURCE_READ, EventType.PROMPT_USED)), PageRequest.first(10)).events();
     }
 
     @Test
