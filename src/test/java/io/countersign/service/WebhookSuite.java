@@ -22,6 +22,7 @@ import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.webhook.HttpWebhookSender;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +102,7 @@ abstract class WebhookSuite {
                     stored.toolCallPolicies(), stored.maxRounds(), stored.fourEyes(), deadlines));
         }
         return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), clock,
                 IdGenerator.random(), Locale.ENGLISH), new DefaultWebhookService(store.webhooks(), store.users(),
                 clock, new WebhookDeliveries(store.webhooks(), delivery -> {
