@@ -18,12 +18,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * The engine's {@link SchemaValidator} on the networknt validator (JSON Schema 2020-12 unless a schema names
- * another draft). Each schema is compiled once and kept, keyed by its content: a tool's schema is checked at every
- * call. {@code $ref} resolves within the schema only; nothing is fetched. Formats are asserted ({@code date},
+ * The engine's {@link SchemaValidator} on the networknt validator (JSON Schema 2020-12 unless a schema names draft
+ * 2019-09, 7, 6 or 4). Each schema is compiled once and kept, keyed by its content: a tool's schema is checked at
+ * every call. {@code $ref} resolves within the schema only; nothing is fetched. Formats are asserted ({@code date},
  * {@code date-time}, {@code uri}, {@code uuid}, …), except {@code email} and {@code idn-email}: the library holds
  * an address to the public top-level domains, and an intranet address such as {@code ops@corp.internal} must pass.
  */
@@ -41,15 +42,21 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
     };
 
     public NetworkntSchemaValidator() {
-        Dialect dialect = Dialect.builder(Dialects.getDraft202012())
-                .formats(formats -> {
-                    formats.remove("email");
-                    formats.remove("idn-email");
-                })
-                .build();
-        this.registry = SchemaRegistry.withDefaultDialect(dialect, builder -> builder
+        // the first is the dialect of a schema that names none
+        List<Dialect> dialects = Stream.of(Dialects.getDraft202012(), Dialects.getDraft201909(),
+                Dialects.getDraft7(), Dialects.getDraft6(), Dialects.getDraft4())
+                .map(NetworkntSchemaValidator::lenientMail).toList();
+        this.registry = SchemaRegistry.withDialects(dialects, builder -> builder
                 .schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build())
                 .schemaLoader(loader -> loader.fetchRemoteResources(false)));
+    }
+
+    /** The dialect without its mail address formats, which a value then passes whatever it holds. */
+    private static Dialect lenientMail(Dialect dialect) {
+        return Dialect.builder(dialect).formats(formats -> {
+            formats.remove("email");
+            formats.remove("idn-email");
+        }).build();
     }
 
     @Override

@@ -65,6 +65,16 @@ class NetworkntSchemaValidatorTest {
     }
 
     @Test
+    void aSchemaOfAnOlderDraftIsHeldToTheSameFormats() {
+        String schema = "{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"properties\": {"
+                + "\"to\": {\"type\": \"string\", \"format\": \"email\"},"
+                + " \"on\": {\"type\": \"string\", \"format\": \"date\"}}}";
+
+        assertThat(sentences(schema, "{\"to\": \"ops@corp.internal\", \"on\": \"2026-02-30\"}"))
+                .containsExactly("argument \"on\": must be a valid date, got \"2026-02-30\"");
+    }
+
+    @Test
     void aSchemaTheValidatorCannotReadIsLeftToTheToolAndNothingIsFetched() {
         assertThat(sentences("{\"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"(\"}}}",
                 "{\"a\": 1}")).isEmpty();
