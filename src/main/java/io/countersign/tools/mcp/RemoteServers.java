@@ -40,7 +40,7 @@ import java.util.logging.Logger;
 public final class RemoteServers implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RemoteServers.class.getName());
     /** Half a minute after a server failed, doubled for each further failure up to five minutes, without end. */
-    public static final RetryPolicy RETRIES = new RetryPolicy(Duration.ofSeconds(30), 2, Duration.ofMinutes(5),
+    static final RetryPolicy RETRIES = new RetryPolicy(Duration.ofSeconds(30), 2, Duration.ofMinutes(5),
             RetryPolicy.UNLIMITED, 0);
 
     private final ServerRecords servers;
