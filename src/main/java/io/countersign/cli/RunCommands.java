@@ -375,7 +375,7 @@ final class RunCommands {
     }
 
     private static String describe(InputValidation.FieldError error) {
-        return error.field() + ": " + error.message();
+        return error.message();
     }
 
     /** A run that failed because its model provider could not be used ends the command as unavailable. */

@@ -1,5 +1,6 @@
 package io.countersign.console;
 
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.service.AskedInputs;
 import io.countersign.service.AuditService;
 import io.countersign.service.DecisionStatsService;
@@ -17,13 +18,14 @@ import java.util.Optional;
 /**
  * The use cases the console's screens call: runs for operators; events, the audit chain and how long decisions
  * take for supervisors; tool settings, users, webhooks, MCP server records and gateway profiles for admins; the
- * standing grants (absent when the store keeps none); the questions servers ask during this process's calls. Each service checks the acting person's roles itself; the console only hides what they may not
- * use.
+ * standing grants (absent when the store keeps none); the questions servers ask during this process's calls; the
+ * schema validator a form checks typed values with before it sends them. Each service checks the acting person's
+ * roles itself; the console only hides what they may not use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
                                UserService users, AskedInputs asked, DecisionStatsService decisionStats,
                                WebhookService webhooks, Optional<Grants> grants, ServerService servers,
-                               GatewayProfiles gatewayProfiles) {
+                               GatewayProfiles gatewayProfiles, SchemaValidator schemas) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
@@ -36,11 +38,12 @@ public record ConsoleServices(RunService runs, EventService events, AuditService
         Objects.requireNonNull(grants, "grants");
         Objects.requireNonNull(servers, "servers");
         Objects.requireNonNull(gatewayProfiles, "gatewayProfiles");
+        Objects.requireNonNull(schemas, "schemas");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
         return new ConsoleServices(replacement, events, audit, settings, users, asked, decisionStats, webhooks,
-                grants, servers, gatewayProfiles);
+                grants, servers, gatewayProfiles, schemas);
     }
 }

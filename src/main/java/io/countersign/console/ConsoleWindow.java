@@ -118,7 +118,8 @@ public final class ConsoleWindow {
         ApprovalCardViewModel approval = new ApprovalCardViewModel(
                 new CardSession(service, actor, executor, liveClock, messages, connection));
         InputCardViewModel input = new InputCardViewModel(
-                new CardSession(service, actor, executor, liveClock, messages, connection));
+                new CardSession(service, actor, executor, liveClock, messages, connection),
+                context.services().schemas());
         TimelineViewModel timeline = new TimelineViewModel(service, actor, executor, messages, connection,
                 clock.getZone());
         RunsViewModel runs = new RunsViewModel(service, actor, executor, messages, connection, clock.getZone());
@@ -137,8 +138,8 @@ public final class ConsoleWindow {
         DenialsViewModel denials = new DenialsViewModel(context.services().events(), actor, executor, messages,
                 connection, clock, main::showRun);
         main.watchRoles(new RoleWatch(context.services().users(), actor, executor));
-        AskedQuestionsViewModel asked = new AskedQuestionsViewModel(context.services().asked(), actor, executor,
-                messages);
+        AskedQuestionsViewModel asked = new AskedQuestionsViewModel(context.services().asked(),
+                context.services().schemas(), actor, executor, messages);
         DesktopNotices notices = new DesktopNotices(service, actor, inbox, liveClock, messages, executor);
         // the inbox is fetched while the views load and the window renders for the first time
         main.start();

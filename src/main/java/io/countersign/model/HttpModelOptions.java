@@ -1,5 +1,6 @@
 package io.countersign.model;
 
+import io.countersign.engine.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -30,6 +31,15 @@ public record HttpModelOptions(Duration connectTimeout, Duration readTimeout, Du
             throw new IllegalArgumentException("maxRetries must be between 0 and " + MAX_RETRIES + ", got "
                     + maxRetries);
         }
+    }
+
+    /**
+     * The retry policy these options make: {@code maxRetries} retries after the first attempt, the first after
+     * {@code baseBackoff}, doubling up to {@link OpenAiCompatibleChatModel#MAX_RETRY_WAIT} (also the most a
+     * provider's {@code Retry-After} is waited for), a random half of each backoff taken off.
+     */
+    public RetryPolicy retries() {
+        return new RetryPolicy(baseBackoff, 2, OpenAiCompatibleChatModel.MAX_RETRY_WAIT, maxRetries + 1, 0.5);
     }
 
     private static void requirePositive(Duration duration, String what) {

@@ -1,5 +1,7 @@
 package io.countersign.model;
 
+import io.countersign.engine.RetryAfter;
+import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
@@ -12,7 +14,6 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
@@ -27,7 +28,8 @@ import okio.BufferedSource;
 /**
  * A model behind an OpenAI-compatible chat-completions endpoint: OpenAI itself, Ollama, vLLM, LM Studio or
  * llama.cpp's server. Posts to {@code {endpoint}/chat/completions}, with a bearer key when the configuration
- * names one, offers tools under function names the provider accepts ({@link FunctionNames}), and retries a 429, a 5xx or a dropped connection with jittered exponential backoff that honours
+ * names one, offers tools under function names the provider accepts ({@link FunctionNames}), and retries a 429, a
+ * 5xx or a dropped connection by its options' {@link HttpModelOptions#retries() retry policy}, honouring
  * {@code Retry-After}. Every failure, including an answer it cannot read, is a {@link ModelException} whose
  * reason code says what kind:
  * <ul>
@@ -57,6 +59,7 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
     private final ApiKeySource apiKey;
     private final OkHttpClient client;
     private final HttpModelOptions options;
+    private final RetryPolicy retryPolicy;
     private final Function<String, String> environment;
     private final Sleeper sleeper;
 
@@ -79,6 +82,7 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
                                      Function<String, String> environment, Sleeper sleeper) {
         this.configuration = Objects.requireNonNull(configuration, "configuration");
         this.options = Objects.requireNonNull(options, "options");
+        this.retryPolicy = options.retries();
         this.environment = Objects.requireNonNull(environment, "environment");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.url = chatCompletionsUrl(configuration);
@@ -141,11 +145,11 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
                 return answered.turn();
             }
             Attempt.Retryable failure = (Attempt.Retryable) attempt;
-            if (retries == options.maxRetries()) {
+            if (!retryPolicy.allowsAnother(retries + 1)) {
                 throw new ModelException("provider_unavailable", where + " failed " + (retries + 1)
                         + (retries == 0 ? " time" : " times") + "; the last answer: " + failure.what());
             }
-            Duration wait = delayBefore(retries + 1, failure.retryAfter());
+            Duration wait = retryPolicy.delayBefore(retries + 1, failure.retryAfter());
             LOG.log(System.Logger.Level.INFO, "{0}: {1}; retry {2} of {3} in {4} ms", where, failure.what(),
                     retries + 1, options.maxRetries(), wait.toMillis());
             try {
@@ -215,43 +219,13 @@ public final class OpenAiCompatibleChatModel implements ChatModel {
         return new ModelException("timeout", where + " " + what, e);
     }
 
-    /** The provider's {@code Retry-After}: seconds, an HTTP date, or OpenAI's {@code retry-after-ms}. */
+    /** The provider's {@code Retry-After} (seconds or an HTTP date), or first OpenAI's {@code retry-after-ms}. */
     private static Optional<Duration> retryAfter(Headers headers) {
         String millis = headers.get("retry-after-ms");
         if (millis != null && millis.trim().matches("\\d{1,12}")) {
             return Optional.of(Duration.ofMillis(Long.parseLong(millis.trim())));
         }
-        String value = headers.get("Retry-After");
-        if (value == null) {
-            return Optional.empty();
-        }
-        if (value.trim().matches("\\d{1,12}")) {
-            return Optional.of(Duration.ofSeconds(Long.parseLong(value.trim())));
-        }
-        Instant at = headers.getInstant("Retry-After");
-        if (at == null) {
-            return Optional.empty();
-        }
-        // Measured against the provider's own clock when it sends one, so clock skew does not matter.
-        Instant now = Optional.ofNullable(headers.getInstant("Date")).orElseGet(Instant::now);
-        Duration wait = Duration.between(now, at);
-        return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
-    }
-
-    /**
-     * What the provider asked for, capped at {@link #MAX_RETRY_WAIT}; else the base backoff doubled per retry up
-     * to that cap, then a random half to all of it, so that clients that failed together do not retry together.
-     */
-    private Duration delayBefore(int retry, Optional<Duration> asked) {
-        if (asked.isPresent()) {
-            return asked.get().compareTo(MAX_RETRY_WAIT) > 0 ? MAX_RETRY_WAIT : asked.get();
-        }
-        Duration full = options.baseBackoff().multipliedBy(1L << Math.min(retry - 1, 20));
-        if (full.compareTo(MAX_RETRY_WAIT) > 0) {
-            full = MAX_RETRY_WAIT;
-        }
-        long half = full.toMillis() / 2;
-        return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(full.toMillis() - half + 1));
+        return RetryAfter.parse(headers.get("Retry-After"), headers.get("Date"), Instant.now());
     }
 
     private static byte[] readUpTo(ResponseBody body, long limit) throws IOException {

@@ -4,6 +4,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
@@ -27,6 +28,7 @@ import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreOptions;
 import io.countersign.tools.BuiltinTools;
+import io.countersign.tools.NetworkntSchemaValidator;
 import io.countersign.tools.mcp.RemoteServers;
 import io.countersign.tools.mcp.SecretResolver;
 import java.nio.file.Path;
@@ -46,6 +48,7 @@ public final class CountersignRuntime implements AutoCloseable {
     private final Store store;
     private final SharedHttpClient http;
     private final ToolRegistry registry;
+    private final SchemaValidator schemas;
     private final DefaultRunService runs;
     private final UseCases services;
     private final RemoteServers remoteServers;
@@ -88,11 +91,12 @@ public final class CountersignRuntime implements AutoCloseable {
         NONE, ON_REQUEST, ALL
     }
 
-    private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, DefaultRunService runs,
-                               UseCases services, RemoteServers remoteServers) {
+    private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, SchemaValidator schemas,
+                               DefaultRunService runs, UseCases services, RemoteServers remoteServers) {
         this.store = store;
         this.http = http;
         this.registry = registry;
+        this.schemas = schemas;
         this.runs = runs;
         this.services = services;
         this.remoteServers = remoteServers;
@@ -201,10 +205,11 @@ public final class CountersignRuntime implements AutoCloseable {
                     .with(ModelConfiguration.GATEWAY_PROVIDER, GatewayWiring::hostOnly);
             Clock clock = Clock.systemUTC();
             IdGenerator ids = IdGenerator.random();
-            DefaultRunService runs = DefaultRunService.overStore(store, registry, models.router(), rules, connections,
-                    clock, ids, Locale.getDefault());
+            SchemaValidator schemas = new NetworkntSchemaValidator();
+            DefaultRunService runs = DefaultRunService.overStore(store, registry, schemas, models.router(), rules,
+                    connections, clock, ids, Locale.getDefault());
             UseCases services = UseCases.over(store, registry, runs, models, http, clock, ids);
-            return new CountersignRuntime(store, http, registry, runs, services, remoteServers);
+            return new CountersignRuntime(store, http, registry, schemas, runs, services, remoteServers);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
                 remoteServers.close();
@@ -295,6 +300,11 @@ public final class CountersignRuntime implements AutoCloseable {
         return resumedAtStart;
     }
 
+    /** The one JSON Schema validator of this process: arguments, edits, typed input and questions' answers. */
+    public SchemaValidator schemas() {
+        return schemas;
+    }
+
     /** The questions tools ask during this process's calls, for the surface that shows them. */
     public AskedInputs askedInputs() {
         return runs.askedInputs();
@@ -345,7 +355,7 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     public GatewayWiring gateway() {
-        return new GatewayWiring(store, registry, remoteServers);
+        return new GatewayWiring(store, registry, schemas, remoteServers);
     }
 
     public Store store() {

@@ -9,6 +9,7 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ModelException;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.CallerChannel;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.GatewayProfiles;
@@ -39,7 +40,7 @@ public final class GatewayWiring {
     private final GatewayProfiles profiles;
     private final RemoteServers servers;
 
-    GatewayWiring(Store store, ToolRegistry registry, RemoteServers servers) {
+    GatewayWiring(Store store, ToolRegistry registry, SchemaValidator schemas, RemoteServers servers) {
         this.servers = servers;
         ServerConnections connections = servers == null ? ServerConnections.NONE : new ServerConnections() {
             @Override
@@ -53,7 +54,7 @@ public final class GatewayWiring {
             }
         };
         this.profiles = new GatewayProfiles(store.configurations(), store.servers(), store.users());
-        this.gateway = new GatewayService(store, registry, InvocationRules.discover(List.of(), List.of()),
+        this.gateway = new GatewayService(store, registry, schemas, InvocationRules.discover(List.of(), List.of()),
                 connections, Clock.systemUTC(), IdGenerator.random(), Locale.getDefault());
     }
 

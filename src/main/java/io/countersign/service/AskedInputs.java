@@ -7,6 +7,7 @@ import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.engine.tool.InvalidInputException;
+import io.countersign.engine.tool.SchemaValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,17 +44,20 @@ public final class AskedInputs implements InputPrompts {
 
     private final Clock clock;
     private final IdGenerator ids;
+    private final SchemaValidator schemas;
     private final Duration wait;
     private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
     private final List<Runnable> surfaces = new CopyOnWriteArrayList<>();
 
-    public AskedInputs(Clock clock, IdGenerator ids) {
-        this(clock, ids, LONGEST_WAIT);
+    /** Questions whose answers are checked with {@code schemas}, as an input pause's are. */
+    public AskedInputs(Clock clock, IdGenerator ids, SchemaValidator schemas) {
+        this(clock, ids, schemas, LONGEST_WAIT);
     }
 
-    AskedInputs(Clock clock, IdGenerator ids, Duration wait) {
+    AskedInputs(Clock clock, IdGenerator ids, SchemaValidator schemas, Duration wait) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
         this.wait = Objects.requireNonNull(wait, "wait");
     }
 
@@ -89,7 +93,8 @@ public final class AskedInputs implements InputPrompts {
         if (found.isEmpty()) {
             return false;
         }
-        List<InputValidation.FieldError> errors = InputValidation.validate(found.get().asked().fields(), values);
+        List<InputValidation.FieldError> errors = InputValidation.validate(schemas, found.get().asked().fields(),
+                values);
         if (!errors.isEmpty()) {
             throw new InvalidInputException(errors);
         }

@@ -14,6 +14,7 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.McpServerRecord;
 import java.time.Clock;
 import java.util.List;
@@ -26,8 +27,8 @@ import java.util.stream.Collectors;
  * still waits on the card they saw, verdicts or input that fit the pause, four eyes, and an approver who could run
  * each approved call themselves.
  */
-record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, ServerRecords servers,
-                      Clock clock) {
+record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaValidator schemas,
+                      ServerRecords servers, Clock clock) {
 
     /** A decision that passed, ready to claim; or the answer it gets without a claim. */
     sealed interface Checked {
@@ -57,7 +58,8 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, ServerReco
         if (approval) {
             requireVerdictsFit(state, answer.verdicts());
         } else {
-            List<InputValidation.FieldError> errors = InputValidation.validate(state.inputFields(), answer.input());
+            List<InputValidation.FieldError> errors = InputValidation.validate(schemas, state.inputFields(),
+                    answer.input());
             if (!errors.isEmpty()) {
                 return refused(new DecisionResult.InvalidInput(runId, errors));
             }

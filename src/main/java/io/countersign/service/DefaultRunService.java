@@ -25,6 +25,7 @@ import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.InvalidInputException;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
@@ -89,7 +90,7 @@ public final class DefaultRunService implements RunService {
         this.quorum = new QuorumGate(approvals, ids);
         this.cards = new RunCards(this.servers, agents, quorum, runs);
         this.timelines = new RunTimelines(events, registry);
-        this.checks = new DecisionChecks(agents, loop.accessPolicy(), Objects.requireNonNull(servers, "servers"),
+        this.checks = new DecisionChecks(agents, loop.accessPolicy(), loop.schemas(), Objects.requireNonNull(servers, "servers"),
                 clock);
         this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
         this.permissions = new Permissions(users);
@@ -101,25 +102,27 @@ public final class DefaultRunService implements RunService {
      * The service over one store, wired as every process runs it: a tool loop on the given tools and model that
      * reads the store's tool settings, records governance events in it and journals each call's execution there,
      * and the store's runs, agents and change feed behind the use cases. It connects no MCP server: a decided
-     * remote call is left to a process that does ({@link #overStore(Store, ToolRegistry, ChatModel,
-     * InvocationRules, ServerConnections, Clock, IdGenerator, Locale)}).
+     * remote call is left to a process that does ({@link #overStore(Store, ToolRegistry, SchemaValidator,
+     * ChatModel, InvocationRules, ServerConnections, Clock, IdGenerator, Locale)}).
      */
-    public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
-                                              InvocationRules rules, Clock clock, IdGenerator ids, Locale locale) {
-        return overStore(store, registry, model, rules, ServerConnections.NONE, clock, ids, locale);
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, SchemaValidator schemas,
+                                              ChatModel model, InvocationRules rules, Clock clock, IdGenerator ids,
+                                              Locale locale) {
+        return overStore(store, registry, schemas, model, rules, ServerConnections.NONE, clock, ids, locale);
     }
 
     /**
-     * As {@link #overStore(Store, ToolRegistry, ChatModel, InvocationRules, Clock, IdGenerator, Locale)}, with the
-     * MCP servers this process connects for the calls of decisions.
+     * As {@link #overStore(Store, ToolRegistry, SchemaValidator, ChatModel, InvocationRules, Clock, IdGenerator,
+     * Locale)}, with the MCP servers this process connects for the calls of decisions.
      */
-    public static DefaultRunService overStore(Store store, ToolRegistry registry, ChatModel model,
-                                              InvocationRules rules, ServerConnections connections, Clock clock,
-                                              IdGenerator ids, Locale locale) {
-        AskedInputs asked = new AskedInputs(clock, ids);
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, SchemaValidator schemas,
+                                              ChatModel model, InvocationRules rules, ServerConnections connections,
+                                              Clock clock, IdGenerator ids, Locale locale) {
+        AskedInputs asked = new AskedInputs(clock, ids, schemas);
         AgentDirectory agents = new AgentDirectory(store.configurations());
         DefaultGrants grants = new DefaultGrants(store.grants(), store.users(), agents, clock, ids);
         ToolLoop loop = ToolLoop.builder(registry, model)
+                .schemas(schemas)
                 .grants(grants.forLoop())
                 .inputPrompts(asked)
                 .settings(store.settings())

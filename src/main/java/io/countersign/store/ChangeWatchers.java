@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import io.countersign.engine.RetryPolicy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,6 +60,10 @@ final class ChangeWatchers {
      * every kind, since notifications sent meanwhile are gone.
      */
     private static final class PostgresNotifications implements AutoCloseable {
+        /** Every second, for as long as the watcher runs: a missed notification costs a refresh, not a wait. */
+        private static final RetryPolicy RECONNECTS = new RetryPolicy(Duration.ofSeconds(1), 1,
+                Duration.ofSeconds(1), RetryPolicy.UNLIMITED, 0);
+
         private final Database database;
         private final Thread thread;
         private volatile boolean running = true;
@@ -110,9 +115,9 @@ final class ChangeWatchers {
         private void reconnect(ChangeFeed feed, SQLException lost) {
             LOG.log(System.Logger.Level.WARNING, "lost the change notification connection; reconnecting", lost);
             closeQuietly(connection);
-            while (running) {
+            for (int attempt = 1; running; attempt++) {
                 try {
-                    Thread.sleep(1000);
+                    Thread.sleep(RECONNECTS.delayBefore(attempt).toMillis());
                     if (!replaceConnection(listen())) {
                         return;
                     }

@@ -1,5 +1,6 @@
 package io.countersign.webhook;
 
+import io.countersign.engine.RetryAfter;
 import io.countersign.engine.port.WebhookSender;
 import io.countersign.engine.webhook.CardEvent;
 import io.countersign.engine.webhook.Delivery;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import okhttp3.Headers;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -70,7 +70,8 @@ public final class HttpWebhookSender implements WebhookSender {
             String reason = status >= 300 && status < 400 ? "the receiver answered " + status
                     + " (a redirect, which webhooks do not follow; give the hook its final address)"
                     : "the receiver answered " + status;
-            return new SendResult.Failed(status, reason, retryAfter(response.headers()));
+            return new SendResult.Failed(status, reason, RetryAfter.parse(response.header("Retry-After"),
+                    response.header("Date"), Instant.now()));
         } catch (IOException e) {
             return new SendResult.Failed(null, "could not reach " + delivery.hook().url().getHost() + ": "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), Optional.empty());
@@ -85,23 +86,5 @@ public final class HttpWebhookSender implements WebhookSender {
             client = made;
         }
         return made;
-    }
-
-    /** The receiver's {@code Retry-After}: seconds or an HTTP date. */
-    static Optional<Duration> retryAfter(Headers headers) {
-        String value = headers.get("Retry-After");
-        if (value == null) {
-            return Optional.empty();
-        }
-        if (value.trim().matches("\\d{1,12}")) {
-            return Optional.of(Duration.ofSeconds(Long.parseLong(value.trim())));
-        }
-        Instant at = headers.getInstant("Retry-After");
-        if (at == null) {
-            return Optional.empty();
-        }
-        Instant now = Optional.ofNullable(headers.getInstant("Date")).orElseGet(Instant::now);
-        Duration wait = Duration.between(now, at);
-        return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
     }
 }

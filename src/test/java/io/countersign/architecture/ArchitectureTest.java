@@ -19,6 +19,7 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage(
                     "javafx..", "java.sql..", "javax.sql..", "okhttp3..", "java.net.http..", "com.zaxxer..",
                     "org.flywaydb..", "org.sqlite..", "org.postgresql..", "picocli..", "io.modelcontextprotocol..",
+                    "com.networknt..",
                     "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
                     "io.countersign.service..", "io.countersign.console..", "io.countersign.cli..",
                     "io.countersign.runtime..", "io.countersign.app..")
@@ -32,6 +33,12 @@ class ArchitectureTest {
                     "io.countersign.console..", "io.countersign.cli..", "io.countersign.runtime..",
                     "io.countersign.app..", "javafx..", "picocli..")
             .because("adapters sit behind the engine's ports and know nothing of the use cases or the screens");
+
+    @ArchTest
+    static final ArchRule oneSchemaValidator = noClasses().that().resideOutsideOfPackage("io.countersign.tools")
+            .should().dependOnClassesThat().resideInAPackage("com.networknt..")
+            .because("arguments, edits, typed input and answers are checked by one validator, behind the engine's"
+                    + " SchemaValidator port");
 
     @ArchTest
     static final ArchRule storeKnowsNoOtherAdapter = noClasses().that().resideInAPackage("io.countersign.store..")

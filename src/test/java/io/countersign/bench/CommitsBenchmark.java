@@ -22,6 +22,7 @@ import io.countersign.service.StartedRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreCommits;
 import io.countersign.store.StoredAgentConfiguration;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
@@ -143,6 +144,7 @@ public final class CommitsBenchmark {
         store.configurations().saveAgent(StoredAgentConfiguration.of(AgentConfiguration.of(AGENT, model,
                 List.of("bench")).withSystemPrompt("Keep the release notes tidy and short."), "[]"));
         return DefaultRunService.overStore(store, ToolRegistry.of(new DecisionBenchmark.Write()),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(Map.of(AGENT, script)), InvocationRules.none(), Clock.systemUTC(),
                 IdGenerator.random(), Locale.ENGLISH);
     }

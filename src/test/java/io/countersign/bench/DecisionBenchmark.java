@@ -27,6 +27,7 @@ import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolResult;
 import io.countersign.store.Store;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -128,7 +129,7 @@ final class DecisionBenchmark {
         ObjectNode arguments = JSON.createObjectNode().put("path", "NOTES.md").put("content", page);
         ToolLoop loop = ToolLoop.builder(ToolRegistry.of(new Write()), ScriptedChatModel.of(List.of(
                 new AssistantTurn("I will rewrite the notes.", List.of(new ToolCall("w", "bench_write", arguments)),
-                        new TokenUsage(900, 400))))).build();
+                        new TokenUsage(900, 400))))).schemas(new NetworkntSchemaValidator()).build();
         AgentConfiguration agent = AgentConfiguration.of("bench", ModelConfiguration.scripted("bench"),
                 List.of("bench")).withSystemPrompt("Keep the release notes tidy and short.");
         List<PausedState> waiting = new ArrayList<>(count);

@@ -21,6 +21,7 @@ import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolResult;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,7 @@ public class ToolLoopBenchmark {
                 new AssistantTurn("done", List.of(), new TokenUsage(120, 5))));
         InvocationRules rules = InvocationRules.discover(List.of(), List.of());
         loop = ToolLoop.builder(registry, model)
+                .schemas(new NetworkntSchemaValidator())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .build();
         AgentConfiguration agent = AgentConfiguration.of("bench", ModelConfiguration.scripted("bench"),

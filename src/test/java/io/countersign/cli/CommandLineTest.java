@@ -109,7 +109,7 @@ class CommandLineTest {
 
         assertOneLineError(countersign.run("input", runId, "--digest", card.path("digest").asText(), "--data",
                 "{\"summary\": \"Stalls\", \"priority\": 9, \"category\": \"bug\"}"), 2,
-                "the input does not fit the form of run " + runId + ": priority: Priority must be at most 4, got 9");
+                "the input does not fit the form of run " + runId + ": argument \"priority\": must be at most 4");
         assertThat(waiting("intake-form").path("digest")).isEqualTo(card.path("digest"));
         assertThat(countersign.run("show", runId).json().path("history").path("calls").findValuesAsText("tool"))
                 .doesNotContain("intake_form");

@@ -105,7 +105,7 @@ class AskedQuestionTest {
 
         // sent empty: the required title is blamed under its field, which takes the focus, and nothing is sent
         robot.clickOn(".asked-submit");
-        await(() -> errorUnder(robot, 0).equals("Title is required"));
+        await(() -> errorUnder(robot, 0).equals("argument \"title\": is required"));
         TextField title = onFx(() -> (TextField) robot.lookup(".asked-card .input-row .text-field").query());
         await(title::isFocused);
         robot.write("no");

@@ -36,7 +36,7 @@ final class FxThreadGuard {
                 wrap(DecisionStatsService.class, services.decisionStats()),
                 wrap(WebhookService.class, services.webhooks()),
                 services.grants().map(grants -> wrap(Grants.class, grants)),
-                wrap(ServerService.class, services.servers()), services.gatewayProfiles());
+                wrap(ServerService.class, services.servers()), services.gatewayProfiles(), services.schemas());
     }
 
     private <T> T wrap(Class<T> type, T service) {

@@ -13,6 +13,7 @@ import io.countersign.service.RunSummary;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
 import io.countersign.service.WaitingRun;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -96,7 +97,8 @@ final class InMemoryRunService implements RunService {
     @Override
     public synchronized DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
         RunCard card = cards.get(runId);
-        List<InputValidation.FieldError> errors = InputValidation.validate(card.input().fields(), values);
+        List<InputValidation.FieldError> errors = InputValidation.validate(new NetworkntSchemaValidator(),
+                card.input().fields(), values);
         if (!errors.isEmpty()) {
             return new DecisionResult.InvalidInput(runId, errors);
         }

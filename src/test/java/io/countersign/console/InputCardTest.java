@@ -87,13 +87,13 @@ class InputCardTest {
         TextField priority = textField(robot, 1);
         robot.clickOn(priority).write("9");
 
-        await(() -> errorUnder(robot, 1).equals("Priority must be at most 4, got 9"));
+        await(() -> errorUnder(robot, 1).equals("argument \"priority\": must be at most 4"));
 
         chooseBug(robot);
         robot.clickOn(".submit");
-        await(() -> errorUnder(robot, 0).equals("Summary is required"));
+        await(() -> errorUnder(robot, 0).equals("argument \"summary\": is required"));
         assertThat(RealConsole.<Boolean>onFx(textField(robot, 0)::isFocused)).as("first error focused").isTrue();
-        assertThat(errorUnder(robot, 1)).isEqualTo("Priority must be at most 4, got 9");
+        assertThat(errorUnder(robot, 1)).isEqualTo("argument \"priority\": must be at most 4");
         assertThat(console.runtime().store().runs().find(intakeRunId()).orElseThrow().status())
                 .isEqualTo(RunStatus.WAITING_FOR_INPUT);
         assertThat(robot.lookup(".toast-text").queryAll()).isEmpty();
@@ -113,7 +113,7 @@ class InputCardTest {
         TextField priority = textField(robot, 1);
         robot.clickOn(priority).write("two");
 
-        await(() -> errorUnder(robot, 1).equals("Priority must be a whole number: \"two\" is not one"));
+        await(() -> errorUnder(robot, 1).equals("argument \"priority\": must be an integer, got \"two\""));
         assertThat(RealConsole.<String>onFx(priority::getText)).isEqualTo("two");
     }
 
@@ -161,7 +161,7 @@ class InputCardTest {
 
         await(() -> robot.lookup(".input-error").queryAllAs(Label.class).stream()
                 .anyMatch(error -> error.isVisible()
-                        && error.getText().equals("Priority must be a whole number: \"soon\" is not one")));
+                        && error.getText().equals("argument \"priority\": must be an integer, got \"soon\"")));
         assertThat(RealConsole.<Boolean>onFx(priority::isFocused)).isTrue();
         assertThat(RealConsole.<String>onFx(summary::getText)).isEqualTo("Sync stalls on folders over 10 GB");
         assertThat(onFx(() -> robot.lookup(".choice-box").<ChoiceBox<String>>query().getValue())).isEqualTo("bug");

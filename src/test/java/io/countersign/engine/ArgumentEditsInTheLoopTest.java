@@ -118,7 +118,7 @@ class ArgumentEditsInTheLoopTest {
         PausedState state = paused(loop);
         assertThat(loop.checkEdit(state, harness.agent, 0, args("{\"path\": 7}")))
                 .isInstanceOfSatisfying(EditCheck.Invalid.class, invalid ->
-                        assertThat(invalid.problem()).contains("property \"path\" must be of type string"));
+                        assertThat(invalid.problem()).contains("argument \"path\": must be a string"));
         assertThat(loop.checkEdit(state, harness.agent, 3, args("{\"path\": \"a\"}")))
                 .isInstanceOfSatisfying(EditCheck.Invalid.class, invalid ->
                         assertThat(invalid.problem()).contains("call 3").contains("does not wait for approval"));

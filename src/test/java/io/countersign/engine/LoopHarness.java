@@ -21,6 +21,7 @@ import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -65,6 +66,7 @@ final class LoopHarness {
             return model.complete(request);
         };
         return ToolLoop.builder(registry, recording)
+                .schemas(new NetworkntSchemaValidator())
                 .settings(() -> settings)
                 .invocationPolicies(invocation, preApproval)
                 .events(events::add)

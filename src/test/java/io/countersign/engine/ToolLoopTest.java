@@ -358,7 +358,7 @@ class ToolLoopTest {
                 .runLoop(harness.request("read"));
         assertThat(fsRead.executed).isEmpty();
         assertThat(resultOf(outcome, "c1")).isEqualTo("Error: the arguments of \"fs_read\" do not fit its schema:"
-                + " property \"path\" must be of type string, got the number 42. Nothing was executed.");
+                + " argument \"path\": must be a string, got 42. Nothing was executed.");
     }
 
     @Test

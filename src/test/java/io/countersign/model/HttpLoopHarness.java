@@ -12,6 +12,7 @@ import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -54,6 +55,7 @@ final class HttpLoopHarness {
     /** A loop builder that talks to each round's model configuration at its endpoint and records every event. */
     ToolLoop.Builder builder() {
         return ToolLoop.builder(registry, ChatModels.openAiCompatible(() -> HTTP, FAST_RETRIES).router())
+                .schemas(new NetworkntSchemaValidator())
                 .events(events::add)
                 .clock(Clock.fixed(NOW, ZoneOffset.UTC))
                 .ids(() -> "event-" + eventCount.incrementAndGet());

@@ -3,6 +3,7 @@ package io.countersign.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import io.countersign.engine.Actor;
+import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -190,7 +191,8 @@ class RemoteServersTest {
                 List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString()));
         ToolRegistry registry = new ToolRegistry();
         try (RemoteServers servers = new RemoteServers(runtime.store().servers(), registry,
-                SecretResolver.environment(), Duration.ofMillis(100))) {
+                SecretResolver.environment(), new RetryPolicy(Duration.ofMillis(100), 2, Duration.ofMinutes(5),
+                        RetryPolicy.UNLIMITED, 0))) {
             runtime.store().servers().add(late, admin);
             servers.start(runtime.store().changes());
             assertThat(servers.awaitImports(IMPORT)).isTrue();

@@ -21,6 +21,7 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,6 +78,7 @@ abstract class DeadlineSuite {
                     stored.toolCallPolicies(), stored.maxRounds(), stored.fourEyes(), deadlines));
         }
         return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(scripts), InvocationRules.none(), clock, IdGenerator.random(),
                 Locale.ENGLISH));
     }

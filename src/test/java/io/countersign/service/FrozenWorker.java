@@ -13,6 +13,7 @@ import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +47,7 @@ public final class FrozenWorker {
             List<Tool> tools = List.of(new TallyTool(Path.of(args[1])));
             ServiceRig.saveAgents(store, tools, TallyTool.scripts());
             DefaultRunService service = DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                    new NetworkntSchemaValidator(),
                     new SlowAt(ScriptedChatModel.byModel(TallyTool.scripts()), slowCall), InvocationRules.none(),
                     Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
             DefaultExecutionService execution = new DefaultExecutionService(service, store.runs(), store.runs(),

@@ -33,6 +33,7 @@ import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.tools.mcp.McpToolSource;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Clock;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -176,6 +177,7 @@ class GovernanceCanaryTest {
                 rig.store.configurations().saveAgent(StoredAgentConfiguration.of(AgentConfiguration.of(
                         "provider-canary", http, List.of("ctr")), "[]"));
                 DefaultRunService overHttp = DefaultRunService.overStore(rig.store, ToolRegistry.of(),
+                        new NetworkntSchemaValidator(),
                         ChatModels.openAiCompatible(OkHttpClient::new, HttpModelOptions.DEFAULTS).router(),
                         InvocationRules.none(), Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
                 StartedRun failed = overHttp.start(OLGA, "provider-canary", "Say hello", false);

@@ -27,6 +27,7 @@ import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.tools.WriteFileTool;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,7 +100,7 @@ abstract class GrantsSuite {
         ServiceRig.operators(store, "olga", "jonas");
         store.users().add("ada", Set.of(Role.ADMIN), Actor.of("test-setup"));
         DefaultRunService service = DefaultRunService.overStore(store, ToolRegistry.of(tool),
-                ScriptedChatModel.byModel(Map.of(SCRIBE, script(), CAREFUL, script())),
+                new NetworkntSchemaValidator(), ScriptedChatModel.byModel(Map.of(SCRIBE, script(), CAREFUL, script())),
                 InvocationRules.discover(List.of(), List.of()), clock, IdGenerator.random(), Locale.ENGLISH);
         return new Rig(store, service, service.grants().orElseThrow());
     }

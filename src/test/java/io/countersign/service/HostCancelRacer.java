@@ -16,6 +16,7 @@ import io.countersign.service.gateway.GatewaySession;
 import io.countersign.service.gateway.HostAnswer;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +73,7 @@ public final class HostCancelRacer {
 
     private static void hosts(Store store, Path ledger, Path cards, Path results, int count) throws Exception {
         GatewayService gateway = new GatewayService(store, ToolRegistry.of(new LedgerTool(ledger)),
-                InvocationRules.none(), ServerConnections.NONE, Clock.systemUTC(), IdGenerator.random(),
+                new NetworkntSchemaValidator(), InvocationRules.none(), ServerConnections.NONE, Clock.systemUTC(), IdGenerator.random(),
                 Locale.ENGLISH);
         var profiled = gateway.profile(store.users().find(OWNER).orElseThrow(), PROFILE);
         List<GatewaySession> sessions = new ArrayList<>();

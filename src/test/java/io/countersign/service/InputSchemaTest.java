@@ -65,43 +65,43 @@ class InputSchemaTest {
 
     @Test
     void aNumberAboveTheMaximumIsRefusedAndTheRunWaitsForValidInput() {
-        assertRefusedAndStillWaiting(valid().put("priority", 9), "priority", "Priority must be at most 4, got 9");
+        assertRefusedAndStillWaiting(valid().put("priority", 9), "priority", "argument \"priority\": must be at most 4");
     }
 
     @Test
     void aNumberBelowTheMinimumIsRefused() {
-        assertRefusedAndStillWaiting(valid().put("priority", 0), "priority", "Priority must be at least 1, got 0");
+        assertRefusedAndStillWaiting(valid().put("priority", 0), "priority", "argument \"priority\": must be at least 1");
     }
 
     @Test
     void aValueOutsideTheSchemasEnumIsRefused() {
         assertRefusedAndStillWaiting(valid().put("team", "desk"), "team",
-                "Team must be one of [\"web\",\"mobile\"], got \"desk\"");
+                "argument \"team\": must be one of \"web\", \"mobile\"");
     }
 
     @Test
     void textThatDoesNotMatchThePatternIsRefused() {
         assertRefusedAndStillWaiting(valid().put("key", "web 12"), "key",
-                "Key must match the pattern ^[A-Z]+-[0-9]+$");
+                "argument \"key\": must match the pattern ^[A-Z]+-[0-9]+$");
     }
 
     @Test
     void textLongerThanTheMaximumLengthIsRefused() {
         assertRefusedAndStillWaiting(valid().put("summary", "Login fails on every second Tuesday"), "summary",
-                "Summary must have at most 20 characters");
+                "argument \"summary\": must have at most 20 characters");
     }
 
     @Test
     void aPropertyTheSchemaRequiresIsRequiredEvenWhenTheFieldIsOptional() {
         ObjectNode values = valid();
         values.remove("key");
-        assertRefusedAndStillWaiting(values, "key", "Key is required");
+        assertRefusedAndStillWaiting(values, "key", "argument \"key\": is required");
     }
 
     @Test
     void lettersInANumberFieldAreRefusedWithWhatWasTyped() {
         assertRefusedAndStillWaiting(valid().put("priority", "high"), "priority",
-                "Priority must be a whole number: \"high\" is not one");
+                "argument \"priority\": must be an integer, got \"high\"");
     }
 
     @Test

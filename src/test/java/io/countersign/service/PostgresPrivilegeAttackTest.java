@@ -15,6 +15,7 @@ import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -348,6 +349,7 @@ class PostgresPrivilegeAttackTest {
 
     private static DefaultRunService runService(Store store, Path ledger) {
         return DefaultRunService.overStore(store, ToolRegistry.of(new LedgerTool(ledger)),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), Clock.systemUTC(),
                 IdGenerator.random(), Locale.ENGLISH);
     }

@@ -13,6 +13,7 @@ import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -122,6 +123,7 @@ class PostgresQuorumGuardTest {
 
     private DefaultRunService runService(Store store) {
         return DefaultRunService.overStore(store, ToolRegistry.of(new LedgerTool(ledger)),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), Clock.systemUTC(),
                 IdGenerator.random(), Locale.ENGLISH);
     }

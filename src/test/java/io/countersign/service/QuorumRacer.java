@@ -9,6 +9,7 @@ import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,8 @@ public final class QuorumRacer {
         List<String> cards = Files.readAllLines(Path.of(args[2]));
         try (Store store = Store.open(StoreLocation.resolve(args[0], Map.of()))) {
             DefaultRunService service = DefaultRunService.overStore(store,
-                    ToolRegistry.of(new LedgerTool(Path.of(args[1]))), ScriptedChatModel.byModel(LedgerTool.scripts()),
+                    ToolRegistry.of(new LedgerTool(Path.of(args[1]))), new NetworkntSchemaValidator(),
+                    ScriptedChatModel.byModel(LedgerTool.scripts()),
                     InvocationRules.none(), Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
             System.out.println("ready");
             new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();

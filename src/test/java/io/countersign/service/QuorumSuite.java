@@ -29,6 +29,7 @@ import io.countersign.engine.tool.ToolResult;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -82,6 +83,7 @@ abstract class QuorumSuite {
                     DecisionDeadlines.read(entry), ApprovalQuorum.read(entry)));
         }
         return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(scripts), InvocationRules.none(), clock, IdGenerator.random(),
                 Locale.ENGLISH));
     }

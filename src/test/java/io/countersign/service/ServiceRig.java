@@ -13,6 +13,7 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +45,7 @@ final class ServiceRig implements AutoCloseable {
             saveAgents(store, tools, scripts);
             operators(store, "olga", "jonas");
             return new ServiceRig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                    new NetworkntSchemaValidator(),
                     ScriptedChatModel.byModel(scripts), rules, Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH));
         } catch (RuntimeException e) {

@@ -11,6 +11,7 @@ import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,7 @@ public final class SteppedDecider {
             ServiceRig.saveAgents(store, tools, LedgerTool.scripts());
             ToolRegistry registry = ToolRegistry.of(tools.toArray(Tool[]::new));
             ToolLoop loop = ToolLoop.builder(registry, ScriptedChatModel.byModel(LedgerTool.scripts()))
+                    .schemas(new NetworkntSchemaValidator())
                     .settings(store.settings())
                     .invocationPolicies(InvocationRules.none().invocationPolicy(),
                             InvocationRules.none().preApprovalPolicy())
@@ -53,7 +55,7 @@ public final class SteppedDecider {
             DefaultRunService service = new DefaultRunService(runs, store.runs(), new AgentDirectory(store.configurations()), loop,
                     registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
                     store.users(), Clock.systemUTC(), IdGenerator.random(),
-                    Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random()), null,
+                    Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random(), loop.schemas()), null,
                     store.approvals());
             switch (args[2]) {
                 case "standby" -> {

@@ -8,6 +8,7 @@ import io.cloudevents.jackson.JsonFormat;
 import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
+import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.Role;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
@@ -21,6 +22,7 @@ import io.countersign.engine.webhook.HookStatus;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
+import io.countersign.tools.NetworkntSchemaValidator;
 import io.countersign.webhook.HttpWebhookSender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,8 +58,8 @@ abstract class WebhookSuite {
     static final Actor OLGA = Actor.of("olga", Role.OPERATOR);
     static final Actor ADA = Actor.of("ada", Role.ADMIN);
     static final String SECRET = "s3cret-for-the-test";
-    static final WebhookDeliveries.Policy QUICK = new WebhookDeliveries.Policy(Duration.ofSeconds(10),
-            Duration.ofMinutes(10), 5, Duration.ofMinutes(1), 10);
+    static final WebhookDeliveries.Policy QUICK = new WebhookDeliveries.Policy(new RetryPolicy(Duration.ofSeconds(10),
+            2, Duration.ofMinutes(10), 5, 0), Duration.ofMinutes(1), 10);
 
     @TempDir
     Path folder;
@@ -101,6 +103,7 @@ abstract class WebhookSuite {
                     stored.toolCallPolicies(), stored.maxRounds(), stored.fourEyes(), deadlines));
         }
         return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                new NetworkntSchemaValidator(),
                 ScriptedChatModel.byModel(LedgerTool.scripts()), InvocationRules.none(), clock,
                 IdGenerator.random(), Locale.ENGLISH), new DefaultWebhookService(store.webhooks(), store.users(),
                 clock, new WebhookDeliveries(store.webhooks(), delivery -> {
@@ -293,8 +296,9 @@ abstract class WebhookSuite {
         try (Rig rig = rig("{}")) {
             rig.webhooks().add(ADA, hookUrl(), "waiting", "env:HOOK_SECRET", false);
             rig.startLedger();
-            WebhookDeliveries twice = rig.deliveries(new WebhookDeliveries.Policy(Duration.ofSeconds(1),
-                    Duration.ofSeconds(1), 2, Duration.ofMinutes(1), 10), Map.of("HOOK_SECRET", SECRET));
+            WebhookDeliveries twice = rig.deliveries(new WebhookDeliveries.Policy(new RetryPolicy(
+                    Duration.ofSeconds(1), 2, Duration.ofSeconds(1), 2, 0), Duration.ofMinutes(1), 10),
+                    Map.of("HOOK_SECRET", SECRET));
             receiver.enqueue(new MockResponse.Builder().code(503).build());
             receiver.enqueue(new MockResponse.Builder().code(503).build());
             assertThat(twice.deliverDue()).isEqualTo(1);

@@ -26,6 +26,7 @@ import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolResult;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +56,7 @@ final class TestRuns {
                             turn("Both files are written.")),
                     "asks", List.of(
                             turn("I need the details.", new ToolCall("f0", "form", args("summary", "a guess"))),
-                            turn("Filed."))))).build();
+                            turn("Filed."))))).schemas(new NetworkntSchemaValidator()).build();
 
     /** A writer run at its first pause: the read ran (it is in the history), the first write waits. */
     RunOutcome.WaitingForApproval firstPause(String runId) {

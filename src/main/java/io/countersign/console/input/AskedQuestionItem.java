@@ -5,6 +5,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
 import io.countersign.engine.tool.InvalidInputException;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.service.AskedInputs;
 import java.util.Map;
 import java.util.Objects;
@@ -26,13 +27,14 @@ public final class AskedQuestionItem {
     private final Actor actor;
     private final Executor executor;
     private final Messages messages;
-    private final InputForm form = new InputForm();
+    private final InputForm form;
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
 
-    AskedQuestionItem(AskedInputs.Asked asked, AskedInputs questions, Actor actor, Executor executor,
-                      Messages messages) {
+    AskedQuestionItem(AskedInputs.Asked asked, AskedInputs questions, SchemaValidator schemas, Actor actor,
+                      Executor executor, Messages messages) {
         this.asked = Objects.requireNonNull(asked, "asked");
+        this.form = new InputForm(schemas);
         this.questions = questions;
         this.actor = actor;
         this.executor = executor;

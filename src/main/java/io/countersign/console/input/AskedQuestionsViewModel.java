@@ -3,6 +3,7 @@ package io.countersign.console.input;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.service.AskedInputs;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ public final class AskedQuestionsViewModel {
     private static final System.Logger LOG = System.getLogger(AskedQuestionsViewModel.class.getName());
 
     private final AskedInputs questions;
+    private final SchemaValidator schemas;
     private final Actor actor;
     private final Executor executor;
     private final Messages messages;
@@ -30,8 +32,10 @@ public final class AskedQuestionsViewModel {
     private boolean loading;
     private boolean loadAgain;
 
-    public AskedQuestionsViewModel(AskedInputs questions, Actor actor, Executor executor, Messages messages) {
+    public AskedQuestionsViewModel(AskedInputs questions, SchemaValidator schemas, Actor actor, Executor executor,
+                                   Messages messages) {
         this.questions = Objects.requireNonNull(questions, "questions");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
         this.actor = Objects.requireNonNull(actor, "actor");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
@@ -94,7 +98,8 @@ public final class AskedQuestionsViewModel {
         Map<String, AskedQuestionItem> shown = new HashMap<>();
         waiting.forEach(item -> shown.put(item.id(), item));
         List<AskedQuestionItem> next = fresh.stream().map(asked -> shown.containsKey(asked.id())
-                ? shown.get(asked.id()) : new AskedQuestionItem(asked, questions, actor, executor, messages)).toList();
+                ? shown.get(asked.id()) : new AskedQuestionItem(asked, questions, schemas, actor, executor,
+                messages)).toList();
         if (!next.equals(waiting)) {
             waiting.setAll(next);
         }

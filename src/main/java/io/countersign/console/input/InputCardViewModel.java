@@ -5,6 +5,7 @@ import io.countersign.console.card.CardDone;
 import io.countersign.console.card.CardSession;
 import io.countersign.console.common.Banner;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import java.util.List;
@@ -23,13 +24,17 @@ import javafx.collections.ObservableList;
  */
 public final class InputCardViewModel {
     private final CardSession session;
-    private final InputForm form = new InputForm();
+    private final SchemaValidator schemas;
+    private final InputForm form;
     private final BooleanBinding editable;
     private Consumer<CardDone> onDone = done -> {
     };
 
-    public InputCardViewModel(CardSession session) {
+    /** A card whose form checks the values with {@code schemas}, as the service will. */
+    public InputCardViewModel(CardSession session, SchemaValidator schemas) {
         this.session = Objects.requireNonNull(session, "session");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
+        this.form = new InputForm(schemas);
         editable = Bindings.createBooleanBinding(session::open, session.cardProperty(), session.finishedProperty(),
                 session.busyProperty());
     }
@@ -67,7 +72,8 @@ public final class InputCardViewModel {
         }
         RunCard shown = session.cardProperty().get();
         ObjectNode values = values();
-        List<InputValidation.FieldError> problems = InputValidation.validate(shown.input().fields(), values);
+        List<InputValidation.FieldError> problems = InputValidation.validate(schemas, shown.input().fields(),
+                values);
         if (!problems.isEmpty()) {
             showErrors(problems);
             return;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.engine.tool.SchemaValidator;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -24,13 +25,15 @@ import javafx.beans.property.StringProperty;
 public final class InputFieldItem {
     private final InputField field;
     private final String guess;
+    private final SchemaValidator schemas;
     private final StringProperty text = new SimpleStringProperty("");
     private final BooleanProperty checked = new SimpleBooleanProperty();
     private final ObjectProperty<String> choice = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
-    InputFieldItem(InputField field, String guess) {
+    InputFieldItem(InputField field, String guess, SchemaValidator schemas) {
         this.field = field;
+        this.schemas = schemas;
         this.guess = guess == null || guess.isBlank() ? null : guess;
         // checked as the person types, by the rules the service holds the value to
         text.addListener((o, was, now) -> check());
@@ -49,7 +52,7 @@ public final class InputFieldItem {
             return;
         }
         ObjectNode alone = JsonNodeFactory.instance.objectNode().set(field.name(), value);
-        error.set(InputValidation.validate(List.of(field), alone).stream().findFirst()
+        error.set(InputValidation.validate(schemas, List.of(field), alone).stream().findFirst()
                 .map(InputValidation.FieldError::message).orElse(""));
     }
 

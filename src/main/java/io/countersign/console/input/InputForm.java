@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.engine.tool.SchemaValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
@@ -20,12 +22,18 @@ import javafx.collections.ObservableList;
 public final class InputForm {
     private final ObservableList<InputFieldItem> fields = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<InputFieldItem> firstError = new ReadOnlyObjectWrapper<>();
+    private final SchemaValidator schemas;
+
+    /** A form whose values are checked with {@code schemas}, the validator the service checks them with. */
+    public InputForm(SchemaValidator schemas) {
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
+    }
 
     /** Shows these fields, every one empty; the guesses (by field name) become hints. */
     public void show(List<InputField> shown, Map<String, String> guesses) {
         List<InputFieldItem> items = new ArrayList<>();
         for (InputField field : shown) {
-            items.add(new InputFieldItem(field, guesses.get(field.name())));
+            items.add(new InputFieldItem(field, guesses.get(field.name()), schemas));
         }
         fields.setAll(items);
         firstError.set(null);
@@ -45,7 +53,7 @@ public final class InputForm {
 
     /** Checks the values against the fields, by the rules the service holds them to; problems show. */
     public boolean check() {
-        List<InputValidation.FieldError> problems = InputValidation.validate(
+        List<InputValidation.FieldError> problems = InputValidation.validate(schemas,
                 fields.stream().map(InputFieldItem::field).toList(), values());
         if (problems.isEmpty()) {
             clearErrors();

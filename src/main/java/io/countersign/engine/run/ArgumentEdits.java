@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
 import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.tool.ArgumentValidator;
+import io.countersign.engine.tool.SchemaProblem;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolRegistry;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * approval, the arguments must be within size and fit the tool's schema, and the pre-approval rules are asked about
  * the call as edited. The preview is taken again for them, so the card shows what the edited call would do.
  */
-record ArgumentEdits(ToolRegistry registry, PreApprovalInvocationPolicy preApprovalPolicy, PauseScan pauseScan) {
+record ArgumentEdits(ToolRegistry registry, PreApprovalInvocationPolicy preApprovalPolicy, PauseScan pauseScan,
+                     SchemaValidator schemas) {
 
     EditCheck check(PausedState state, RunSegment run, AgentConfiguration roundConfiguration, int index,
                     ObjectNode arguments) {
@@ -40,10 +42,10 @@ record ArgumentEdits(ToolRegistry registry, PreApprovalInvocationPolicy preAppro
             return new EditCheck.Invalid(index, "tool \"" + original.name() + "\" of call " + index
                     + " is not registered in this process, so its arguments cannot be checked");
         }
-        Optional<String> problem = ArgumentValidator.firstProblem(tool.get().argumentSchema(), arguments);
+        Optional<SchemaProblem> problem = schemas.firstProblem(tool.get().argumentSchema(), arguments);
         if (problem.isPresent()) {
             return new EditCheck.Invalid(index, "the arguments of call " + index + " (" + original.name()
-                    + ") do not fit its schema: " + problem.get());
+                    + ") do not fit its schema: " + problem.get().sentence());
         }
         ToolCall edited = original.withTarget(original.name(), arguments);
         InvocationVerdict verdict = run.verdict(preApprovalPolicy::evaluate, roundConfiguration, edited);

@@ -12,11 +12,12 @@ import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.tool.ArgumentValidator;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RequiresInput;
+import io.countersign.engine.tool.SchemaProblem;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolRegistry;
@@ -35,7 +36,8 @@ import java.util.stream.Collectors;
  */
 record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
                      ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events,
-                     InputPrompts prompts, ToolResultListener results, CallerChannels callers) {
+                     InputPrompts prompts, ToolResultListener results, CallerChannels callers,
+                     SchemaValidator schemas) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
 
     /**
@@ -119,10 +121,10 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     + call.name() + "\" are " + size + " bytes, more than the " + ToolLoop.MAX_ARGUMENT_BYTES
                     + " allowed. Nothing was executed.");
         }
-        Optional<String> problem = ArgumentValidator.firstProblem(tool.argumentSchema(), arguments);
+        Optional<SchemaProblem> problem = schemas.firstProblem(tool.argumentSchema(), arguments);
         if (problem.isPresent()) {
             return run.observe(call, ToolInvocationObservation.Outcome.FAILED, null, "Error: the arguments of \""
-                    + call.name() + "\" do not fit its schema: " + problem.get() + ". Nothing was executed.");
+                    + call.name() + "\" do not fit its schema: " + problem.get().sentence() + ". Nothing was executed.");
         }
         InvocationVerdict verdict = run.verdict(invocationPolicy::evaluate, configuration, call);
         if (!verdict.allowed()) {

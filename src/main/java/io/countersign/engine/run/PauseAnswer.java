@@ -5,6 +5,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.InvalidInputException;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -106,8 +107,8 @@ sealed interface PauseAnswer {
          *
          * @throws InvalidInputException when the values do not fit the input tool's fields
          */
-        static Input of(PausedState state, InputSubmission submission) {
-            List<InputValidation.FieldError> errors = InputValidation.validate(state.inputFields(),
+        static Input of(PausedState state, InputSubmission submission, SchemaValidator schemas) {
+            List<InputValidation.FieldError> errors = InputValidation.validate(schemas, state.inputFields(),
                     submission.values());
             if (!errors.isEmpty()) {
                 throw new InvalidInputException(errors);

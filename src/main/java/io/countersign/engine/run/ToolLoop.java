@@ -24,6 +24,7 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.StandingGrants;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.InputPrompts;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -50,8 +51,10 @@ public final class ToolLoop {
     private final RoleModelResolver roleModelResolver;
     private final ToolCallDispatchHook dispatchHook;
     private final ArgumentEdits edits;
+    private final SchemaValidator schemas;
 
     private ToolLoop(Builder builder) {
+        this.schemas = builder.schemas;
         this.events = new LoopEvents(builder.events, builder.clock, builder.ids);
         this.accessPolicy = new ToolAccessPolicy(builder.registry, builder.settings, builder.events, builder.clock,
                 builder.ids);
@@ -62,15 +65,20 @@ public final class ToolLoop {
                 events);
         CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
                 builder.invocationPolicy, builder.cancellation, events, builder.prompts, builder.results,
-                builder.callers);
+                builder.callers, builder.schemas);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
         this.roleModelResolver = builder.roleModelResolver;
         this.dispatchHook = builder.dispatchHook;
-        this.edits = new ArgumentEdits(builder.registry, builder.preApprovalPolicy, pauseScan);
+        this.edits = new ArgumentEdits(builder.registry, builder.preApprovalPolicy, pauseScan, builder.schemas);
     }
 
     public static Builder builder(ToolRegistry registry, ChatModel chatModel) {
         return new Builder(registry, chatModel);
+    }
+
+    /** The validator this loop checks arguments, edits and typed input with, for callers that check them first. */
+    public SchemaValidator schemas() {
+        return schemas;
     }
 
     /** The access policy this loop applies, for callers that show or explain the offered set. */
@@ -191,7 +199,7 @@ public final class ToolLoop {
     public PreparedResume prepareInput(PausedState state, AgentConfiguration configuration,
                                        InputSubmission submission) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_INPUT);
-        PauseAnswer.Input answer = PauseAnswer.Input.of(state, submission);
+        PauseAnswer.Input answer = PauseAnswer.Input.of(state, submission, schemas);
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
@@ -250,6 +258,7 @@ public final class ToolLoop {
         private StandingGrants grants = StandingGrants.NONE;
         private ToolResultListener results = ToolResultListener.NONE;
         private CallerChannels callers = CallerChannels.NONE;
+        private SchemaValidator schemas;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -323,7 +332,14 @@ public final class ToolLoop {
             return this;
         }
 
+        /** The JSON Schema validator for the model's arguments, a person's edits and typed input; required. */
+        public Builder schemas(SchemaValidator value) {
+            this.schemas = Objects.requireNonNull(value);
+            return this;
+        }
+
         public ToolLoop build() {
+            Objects.requireNonNull(schemas, "a tool loop needs a schema validator (Builder.schemas)");
             return new ToolLoop(this);
         }
     }

@@ -12,6 +12,8 @@ import java.util.Objects;
  */
 public record InputField(String name, InputType type, String label, String description, boolean required,
                          List<String> options, ObjectNode schema) {
+    /** Where a JSON Schema keeps the definitions its {@code $ref}s point to (2019-09 and later, then draft 7). */
+    static final List<String> DEFINITIONS = List.of("$defs", "definitions");
 
     public InputField {
         Objects.requireNonNull(type, "type");
@@ -42,7 +44,8 @@ public record InputField(String name, InputType type, String label, String descr
     }
 
     /**
-     * This field with the schema of the argument it fills, taken from the tool's argument schema; required also
+     * This field with the schema of the argument it fills, taken from the tool's argument schema, with the tool's
+     * definitions ({@code $defs}, {@code definitions}) so that a {@code $ref} in it still resolves; required also
      * when that schema lists it as required.
      */
     public InputField withSchemaOf(ObjectNode argumentSchema) {
@@ -51,8 +54,16 @@ public record InputField(String name, InputType type, String label, String descr
         for (var entry : argumentSchema.path("required")) {
             listed |= entry.asText().equals(name);
         }
-        return new InputField(name, type, label, description, required || listed, options,
-                property.isObject() ? (ObjectNode) property : null);
+        ObjectNode fieldSchema = null;
+        if (property.isObject()) {
+            fieldSchema = property.deepCopy();
+            for (String definitions : DEFINITIONS) {
+                if (argumentSchema.path(definitions).isObject()) {
+                    fieldSchema.set(definitions, argumentSchema.get(definitions).deepCopy());
+                }
+            }
+        }
+        return new InputField(name, type, label, description, required || listed, options, fieldSchema);
     }
 
     public static InputField text(String name, String label, String description, boolean required) {

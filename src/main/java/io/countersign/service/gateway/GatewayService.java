@@ -9,6 +9,7 @@ import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.AgentDirectory;
 import io.countersign.service.HostRunDecisions;
@@ -29,6 +30,7 @@ import java.util.Set;
 public final class GatewayService {
     private final Store store;
     private final ToolRegistry registry;
+    private final SchemaValidator schemas;
     private final InvocationRules rules;
     private final ServerConnections connections;
     private final Clock clock;
@@ -37,10 +39,11 @@ public final class GatewayService {
     private final ToolAccessPolicy access;
     private final AgentDirectory agents;
 
-    public GatewayService(Store store, ToolRegistry registry, InvocationRules rules, ServerConnections connections,
-                          Clock clock, IdGenerator ids, Locale locale) {
+    public GatewayService(Store store, ToolRegistry registry, SchemaValidator schemas, InvocationRules rules,
+                          ServerConnections connections, Clock clock, IdGenerator ids, Locale locale) {
         this.store = Objects.requireNonNull(store, "store");
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
         this.rules = Objects.requireNonNull(rules, "rules");
         this.connections = Objects.requireNonNull(connections, "connections");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -122,6 +125,7 @@ public final class GatewayService {
 
     private ToolLoop loop(HostTurns turns) {
         return ToolLoop.builder(registry, turns)
+                .schemas(schemas)
                 .resultListener(turns)
                 .callers(turns)
                 .settings(store.settings())

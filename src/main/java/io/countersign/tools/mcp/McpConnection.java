@@ -2,6 +2,7 @@ package io.countersign.tools.mcp;
 
 import com.fasterxml.jackson.core.JacksonException;
 import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolCallRequest;
@@ -37,12 +38,13 @@ import reactor.core.publisher.Mono;
 /**
  * One server's MCP session on the SDK's async client. It connects on demand: the first use starts or reaches the
  * server and completes the handshake; a use after the server died connects again. Failed attempts back off
- * ({@link #retryDelay}), so a dead server is not restarted on every call. Every request has a deadline, and a
+ * ({@link #RECONNECTS}), so a dead server is not restarted on every call. Every request has a deadline, and a
  * stdio server that dies fails its open requests at once.
  */
 final class McpConnection implements AutoCloseable, ServerFeatures {
-    static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(500);
-    static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
+    /** After failed connects in a row: half a second, doubled per failure up to 30 s, for as long as it is used. */
+    static final RetryPolicy RECONNECTS = new RetryPolicy(Duration.ofMillis(500), 2, Duration.ofSeconds(30),
+            RetryPolicy.UNLIMITED, 0);
     /** The SDK's own request deadline, a backstop behind the deadlines applied here. */
     private static final Duration SDK_DEADLINE_MARGIN = Duration.ofSeconds(5);
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
@@ -96,13 +98,6 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
         });
         this.listener = listener;
         this.clock = clock;
-    }
-
-    /** How long to wait before the next attempt after {@code failures} failed ones in a row. */
-    static Duration retryDelay(int failures) {
-        long factor = 1L << Math.min(Math.max(failures - 1, 0), 16);
-        Duration delay = FIRST_RETRY_DELAY.multipliedBy(factor);
-        return delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
     }
 
     /** Every tool the server lists now, all pages. */
@@ -248,7 +243,7 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
                 session = open();
             } catch (McpServerException e) {
                 failures++;
-                nextAttempt = clock.instant().plus(retryDelay(failures));
+                nextAttempt = clock.instant().plus(RECONNECTS.delayBefore(failures));
                 throw e;
             }
             failures = 0;

@@ -1,5 +1,6 @@
 package io.countersign.tools.mcp;
 
+import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoreChanges;
@@ -34,18 +35,19 @@ import java.util.logging.Logger;
  * settings at every call, so a change of the declaration needs no new connection.
  *
  * <p>A server that cannot be connected is reported in one log line, and tried again after a pause that doubles up
- * to {@link #MAX_RETRY_DELAY}; its tools are offered once it answers. {@code countersign servers test NAME} shows
+ * to five minutes ({@link #RETRIES}); its tools are offered once it answers. {@code countersign servers test NAME} shows
  * what is wrong.
  */
 public final class RemoteServers implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RemoteServers.class.getName());
-    static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(30);
-    static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(5);
+    /** Half a minute after a server failed, doubled for each further failure up to five minutes, without end. */
+    static final RetryPolicy RETRIES = new RetryPolicy(Duration.ofSeconds(30), 2, Duration.ofMinutes(5),
+            RetryPolicy.UNLIMITED, 0);
 
     private final ServerRecords servers;
     private final ToolRegistry registry;
     private final SecretResolver secrets;
-    private final Duration firstRetryDelay;
+    private final RetryPolicy retryPolicy;
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "countersign-mcp-retry");
         thread.setDaemon(true);
@@ -76,16 +78,16 @@ public final class RemoteServers implements AutoCloseable {
     }
 
     public RemoteServers(ServerRecords servers, ToolRegistry registry, SecretResolver secrets) {
-        this(servers, registry, secrets, FIRST_RETRY_DELAY);
+        this(servers, registry, secrets, RETRIES);
     }
 
-    /** With the pause before the first retry of a server that failed, doubled for each further one. */
+    /** With the policy by which a server that failed is connected again. */
     public RemoteServers(ServerRecords servers, ToolRegistry registry, SecretResolver secrets,
-                         Duration firstRetryDelay) {
+                         RetryPolicy retryPolicy) {
         this.servers = servers;
         this.registry = registry;
         this.secrets = secrets;
-        this.firstRetryDelay = firstRetryDelay;
+        this.retryPolicy = retryPolicy;
     }
 
     /** Connects the enabled servers in the background, and follows every later change of the records. */
@@ -227,7 +229,7 @@ public final class RemoteServers implements AutoCloseable {
 
     private void retryLater(McpServerRecord server, Connection failed) {
         try {
-            retries.schedule(() -> retry(server, failed), retryDelay(failed.attempt()).toMillis(),
+            retries.schedule(() -> retry(server, failed), retryPolicy.delayBefore(failed.attempt()).toMillis(),
                     TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // closed meanwhile: nothing to retry
@@ -239,11 +241,6 @@ public final class RemoteServers implements AutoCloseable {
         if (!closed && current.get(server.name()) == failed) {
             connect(server, CompletableFuture.completedFuture(null), failed.attempt() + 1);
         }
-    }
-
-    private Duration retryDelay(int attempt) {
-        Duration delay = firstRetryDelay.multipliedBy(1L << Math.min(attempt - 1, 20));
-        return delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
     }
 
     private static McpServerRecord withoutDeclaration(McpServerRecord server) {
@@ -267,7 +264,7 @@ public final class RemoteServers implements AutoCloseable {
             // One warning per record; the retries that fail too are logged only in detail.
             LOG.log(attempt == 1 ? Level.WARNING : Level.FINE, "{0}; its tools are not offered until it can be"
                     + " used, next try in {1} s (countersign servers test {2} shows what is wrong)", new Object[] {
-                        e.getMessage(), retryDelay(attempt).toSeconds(), server.name()});
+                        e.getMessage(), retryPolicy.delayBefore(attempt).toSeconds(), server.name()});
             return null;
         } catch (RuntimeException e) {
             close(source);

@@ -16,6 +16,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation.FieldError;
 import io.countersign.service.DecisionResult;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class InputCardViewModelTest {
     private final InputCardViewModel form = new InputCardViewModel(new CardSession(noService(),
             Actor.of("jonas", Role.OPERATOR), work -> {
-            }, new LiveClock(new MovableClock(NOW)), Messages.forLocale(Locale.ENGLISH), new ConnectionState()));
+            }, new LiveClock(new MovableClock(NOW)), Messages.forLocale(Locale.ENGLISH), new ConnectionState()),
+            new NetworkntSchemaValidator());
 
     private InputFieldItem field(String name) {
         return form.fields().stream().filter(item -> item.field().name().equals(name)).findFirst().orElseThrow();
@@ -74,7 +76,7 @@ class InputCardViewModelTest {
 
         form.submit();
 
-        assertThat(field("company").errorProperty().get()).isEqualTo("Company is required");
+        assertThat(field("company").errorProperty().get()).isEqualTo("argument \"company\": is required");
         assertThat(field("employees").errorProperty().get()).isEmpty();
         assertThat(form.firstErrorProperty().get()).isSameAs(field("company"));
     }
@@ -101,10 +103,10 @@ class InputCardViewModelTest {
         form.show(inputCard("run-1", Map.of()));
 
         field("employees").textProperty().set("0");
-        assertThat(field("employees").errorProperty().get()).isEqualTo("Employees must be at least 1, got 0");
+        assertThat(field("employees").errorProperty().get()).isEqualTo("argument \"employees\": must be at least 1");
         field("employees").textProperty().set("ten");
         assertThat(field("employees").errorProperty().get())
-                .isEqualTo("Employees must be a whole number: \"ten\" is not one");
+                .isEqualTo("argument \"employees\": must be an integer, got \"ten\"");
         field("employees").textProperty().set("");
         assertThat(field("employees").errorProperty().get()).isEmpty();
     }

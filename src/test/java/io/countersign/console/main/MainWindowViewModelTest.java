@@ -25,6 +25,7 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.RunService;
 import io.countersign.service.WaitingRun;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ class MainWindowViewModelTest {
     private final ApprovalCardViewModel approval = new ApprovalCardViewModel(
             new CardSession(service, maria, nowhere, clock, messages, connection));
     private final InputCardViewModel input = new InputCardViewModel(
-            new CardSession(service, maria, nowhere, clock, messages, connection));
+            new CardSession(service, maria, nowhere, clock, messages, connection), new NetworkntSchemaValidator());
     private final MainWindowViewModel window = new MainWindowViewModel(inbox, approval, input,
             new TimelineViewModel(service, maria, nowhere, messages, connection, ZoneOffset.UTC),
             new RunsViewModel(service, maria, nowhere, messages, connection, ZoneOffset.UTC),

@@ -19,6 +19,7 @@ import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -86,6 +87,7 @@ public final class AskingTicketServer implements AutoCloseable {
                 ToolSettings.defaults().withServerApprovalBound(SERVER, false));
         ToolLoop loop = ToolLoop.builder(registry, ScriptedChatModel.of(List.of(
                         calls(call("c1", "tickets.file", "{}")), answer("filed"))))
+                .schemas(new NetworkntSchemaValidator())
                 .settings(() -> ToolSettings.defaults().withServerApprovalBound(SERVER, false))
                 .events(events)
                 .inputPrompts(prompts)

@@ -17,6 +17,7 @@ import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InvalidInputException;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.service.AskedInputs;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +38,8 @@ class ElicitationTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<GovernanceEvent> events = new CopyOnWriteArrayList<>();
-    private final AskedInputs asked = new AskedInputs(Clock.systemUTC(), IdGenerator.random());
+    private final AskedInputs asked = new AskedInputs(Clock.systemUTC(), IdGenerator.random(),
+            new NetworkntSchemaValidator());
     private AskingTicketServer server;
     private AutoCloseable surface;
 

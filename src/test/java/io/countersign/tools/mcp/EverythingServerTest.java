@@ -13,6 +13,7 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.service.AskedInputs;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.Locale;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
@@ -206,13 +207,15 @@ class EverythingServerTest {
         // the server offers its elicitation tool once it has seen that this client declares elicitation
         await().atMost(Duration.ofSeconds(10)).until(() -> registry.names()
                 .contains("everything.trigger-elicitation-request"));
-        AskedInputs asked = new AskedInputs(Clock.systemUTC(), IdGenerator.random());
+        AskedInputs asked = new AskedInputs(Clock.systemUTC(), IdGenerator.random(),
+                new NetworkntSchemaValidator());
         List<String> questions = new CopyOnWriteArrayList<>();
         asked.attach(() -> questions.add("changed"));
         List<GovernanceEvent> events = new CopyOnWriteArrayList<>();
         ScriptedAgent agent = new ScriptedAgent(registry, SERVER, ToolSettings.defaults());
         ToolLoop loop = ToolLoop.builder(registry, ScriptedChatModel.of(List.of(
                         calls(call("c1", "everything.trigger-elicitation-request", "{}")), answer("done"))))
+                .schemas(new NetworkntSchemaValidator())
                 .settings(() -> ToolSettings.defaults().withServerApprovalBound(SERVER, false))
                 .events(events::add)
                 .inputPrompts(asked)

@@ -48,7 +48,8 @@ class McpConnectionTest {
 
     @Test
     void theRetryDelayDoublesFromHalfASecondUpToThirtySeconds() {
-        assertThat(List.of(1, 2, 3, 6, 7, 100)).extracting(McpConnection::retryDelay).containsExactly(
+        assertThat(List.of(1, 2, 3, 6, 7, 100)).extracting(McpConnection.RECONNECTS::delayBefore)
+                .containsExactly(
                 Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(16),
                 Duration.ofSeconds(30), Duration.ofSeconds(30));
     }

@@ -14,6 +14,7 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.HttpModelOptions;
 import io.countersign.model.OpenAiCompatibleChatModel;
 import io.countersign.tools.BuiltinTools;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class OfferedToolsChild {
                     null, null, null, null);
             ToolLoop loop = ToolLoop.builder(registry, new OpenAiCompatibleChatModel(model, http,
                     new HttpModelOptions(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10), 0,
-                            Duration.ofMillis(1)))).build();
+                            Duration.ofMillis(1)))).schemas(new NetworkntSchemaValidator()).build();
             loop.runLoop(RunRequest.of(AgentConfiguration.of("helper", model, GROUPS),
                     ToolExecutionContext.of(Actor.of("maria", Role.OPERATOR), "run-1", Locale.ENGLISH),
                     "Which tools do you have?"));

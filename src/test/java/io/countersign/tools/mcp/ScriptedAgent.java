@@ -20,6 +20,7 @@ import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -45,6 +46,7 @@ final class ScriptedAgent {
 
     ToolLoop loop(AssistantTurn... turns) {
         return ToolLoop.builder(registry, ScriptedChatModel.of(List.of(turns)))
+                .schemas(new NetworkntSchemaValidator())
                 .settings(() -> settings)
                 .build();
     }
