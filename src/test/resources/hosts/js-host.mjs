@@ -15,8 +15,9 @@ const wanted = (process.env.HOST_TOOLS ?? '').split(',').filter((name) => name);
 
 async function agents() {
   const { MCPServerStdio } = await import('@openai/agents');
+  // The SDK gives the handshake 5 s by default; a gateway's JVM on a loaded build machine may need longer.
   const server = new MCPServerStdio({ name: 'countersign', command, args, cacheToolsList: false,
-    ...(timeout === undefined ? {} : { timeout }) });
+    clientSessionTimeoutSeconds: 60, ...(timeout === undefined ? {} : { timeout }) });
   await server.connect();
   return {
     names: async () => (await server.listTools()).map((tool) => tool.name),
