@@ -3,6 +3,7 @@ package io.countersign.tools.gateway;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -15,6 +16,8 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -24,9 +27,15 @@ import java.util.logging.Logger;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * The gateway over Streamable HTTP: the SDK's servlet transport in an embedded Jetty on a loopback address, at
@@ -34,13 +43,15 @@ import org.eclipse.jetty.server.ServerConnector;
  * disconnect does, and so does one whose host shows no sign of life for the idle time ({@link HostActivity}): the
  * gateway deletes it as the host would have, so that a later request naming it is answered 404. Requests whose
  * {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack) are refused with 403, and so
- * are those whose {@code Host} does not name the loopback address (421).
+ * are those whose {@code Host} does not name the loopback address (421). Every refusal and error is a JSON-RPC error object naming its cause
+ * ({@link ProtocolGate}), never what a Java exception said.
  */
 public final class HttpGatewayListener implements AutoCloseable {
     /** The path the MCP endpoint is served at. */
     public static final String ENDPOINT = "/mcp";
     private static final Logger LOG = Logger.getLogger(HttpGatewayListener.class.getName());
-    private static final String SESSION_HEADER = "Mcp-Session-Id";
+    /** The header that names a host's session. */
+    static final String SESSION_HEADER = "Mcp-Session-Id";
 
     private final Server jetty;
     private final McpGateway gateway;
@@ -64,6 +75,8 @@ public final class HttpGatewayListener implements AutoCloseable {
     public static HttpGatewayListener start(ListenAddress address, GatewayBackend backend, Duration progressEvery,
                                             Duration idleAfter) {
         Server jetty = new Server();
+        // what the server itself answers (a request it cannot parse) names no servlet and no version either
+        jetty.setErrorHandler(new PlainErrors());
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost(address.address().getHostAddress());
         connector.setPort(address.port());
@@ -79,7 +92,8 @@ public final class HttpGatewayListener implements AutoCloseable {
         }
         String authority = authority(address, connector.getLocalPort());
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
-                .builder().jsonMapper(McpJsonDefaults.getMapper()).mcpEndpoint(ENDPOINT)
+                .builder().jsonMapper(new CleanErrorsMapper(McpJsonDefaults.getMapper())).mcpEndpoint(ENDPOINT)
+                .maxRequestSize(HostMessage.MAX_BYTES)
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(List.of("http://" + authority, "http://localhost:" + connector.getLocalPort()))
                         .allowedHosts(List.of(authority, "localhost:" + connector.getLocalPort()))
@@ -93,12 +107,10 @@ public final class HttpGatewayListener implements AutoCloseable {
         ServletHolder servlet = new ServletHolder(transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, ENDPOINT);
-        FilterHolder sessions = new FilterHolder(new SessionEnds(gateway));
-        sessions.setAsyncSupported(true);
-        context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-        FilterHolder signsOfLife = new FilterHolder(activity);
-        signsOfLife.setAsyncSupported(true);
-        context.addFilter(signsOfLife, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+        // on every path, so that a request for another one is answered as cleanly as one for the endpoint
+        addFilter(context, new ProtocolGate(), "/*");
+        addFilter(context, new SessionEnds(gateway), ENDPOINT);
+        addFilter(context, activity, ENDPOINT);
         jetty.setHandler(context);
         try {
             jetty.start();
@@ -108,6 +120,13 @@ public final class HttpGatewayListener implements AutoCloseable {
             throw new IllegalStateException("the gateway's HTTP server did not start: " + e.getMessage(), e);
         }
         return new HttpGatewayListener(jetty, gateway, activity, URI.create("http://" + authority + ENDPOINT));
+    }
+
+    /** Adds a filter for the path, after those added before it. */
+    private static void addFilter(ServletContextHandler context, Filter filter, String path) {
+        FilterHolder holder = new FilterHolder(filter);
+        holder.setAsyncSupported(true);
+        context.addFilter(holder, path, EnumSet.of(DispatcherType.REQUEST));
     }
 
     /**
@@ -162,6 +181,20 @@ public final class HttpGatewayListener implements AutoCloseable {
             jetty.stop();
         } catch (Exception e) {
             LOG.log(Level.WARNING, "the gateway's HTTP server did not stop cleanly: " + e.getMessage(), e);
+        }
+    }
+
+    /** The server's own answer to a request that never reached the endpoint: the status, in a JSON-RPC error. */
+    private static final class PlainErrors extends ErrorHandler {
+        @Override
+        protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+                                        Callback callback) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            String reason = HttpStatus.getMessage(code);
+            response.write(true, ByteBuffer.wrap(JsonRpcErrors.error(null, code >= 500
+                            ? McpSchema.ErrorCodes.INTERNAL_ERROR : McpSchema.ErrorCodes.INVALID_REQUEST,
+                            "HTTP " + code + " " + reason + ": the request is not one the gateway can read")
+                    .toString().getBytes(StandardCharsets.UTF_8)), callback);
         }
     }
 

@@ -74,7 +74,7 @@ public final class McpGateway implements AutoCloseable {
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
         gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioHostTransport(
-                McpJsonDefaults.getMapper(), in, out, gateway::hostGone), gateway::initialized))));
+                new CleanErrorsMapper(McpJsonDefaults.getMapper()), in, out, gateway::hostGone), gateway::initialized))));
         return gateway;
     }
 
