@@ -69,7 +69,8 @@ final class CleanErrorResponse extends HttpServletResponseWrapper {
 
     private void answer() throws IOException {
         answered = true;
-        if (errorStatus == HttpServletResponse.SC_INTERNAL_SERVER_ERROR && message != null && message.method() == null) {
+        if (errorStatus == HttpServletResponse.SC_INTERNAL_SERVER_ERROR && message != null
+                && message.method() == null) {
             // the SDK fails on a response whose id it is not waiting for
             send((HttpServletResponse) getResponse(), HttpServletResponse.SC_BAD_REQUEST, JsonRpcErrors.error(
                     message.id(), McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: the response's id "
@@ -92,8 +93,11 @@ final class CleanErrorResponse extends HttpServletResponseWrapper {
         response.setContentType("application/json");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         String body = Json.mapper().writeValueAsString(error);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        // a known length: a host still sending a body the gateway refused unread reads the whole answer first
+        response.setContentLength(bytes.length);
         try {
-            response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
+            response.getOutputStream().write(bytes);
         } catch (IllegalStateException writerTaken) {
             response.getWriter().write(body);
         }

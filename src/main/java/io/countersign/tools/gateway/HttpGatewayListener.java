@@ -41,9 +41,10 @@ import org.eclipse.jetty.util.Callback;
  * The gateway over Streamable HTTP: the SDK's servlet transport in an embedded Jetty on a loopback address, at
  * {@code /mcp}. Each MCP session is a host connection of its own; a session the host deletes ends its run as a
  * disconnect does, and so does one whose host shows no sign of life for the idle time ({@link HostActivity}): the
- * gateway deletes it as the host would have, so that a later request naming it is answered 404. Requests whose
- * {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack) are refused with 403, and so
- * are those whose {@code Host} does not name the loopback address (421). Every refusal and error is a JSON-RPC error object naming its cause
+ * gateway deletes it as the host would have, so that a later request naming it is answered 404. A request without
+ * the gateway's bearer token ({@link GatewayToken}) is refused with 401; one whose {@code Origin} is not the
+ * gateway's own (a web page's, the DNS rebinding attack) with 403, and so is one whose {@code Host} does not name
+ * the loopback address (421). Every refusal and error is a JSON-RPC error object naming its cause
  * ({@link ProtocolGate}), never what a Java exception said.
  */
 public final class HttpGatewayListener implements AutoCloseable {
@@ -70,10 +71,11 @@ public final class HttpGatewayListener implements AutoCloseable {
      *
      * @param idleAfter how long a host's session may show no sign of life (no request, no open stream) before it
      *                  ends as a disconnect; keep-alive pings every third of it find a dead host's GET stream
+     * @param token     what every request must carry as {@code Authorization: Bearer TOKEN}
      * @throws IllegalArgumentException when the port is in use or the address cannot be bound
      */
     public static HttpGatewayListener start(ListenAddress address, GatewayBackend backend, Duration progressEvery,
-                                            Duration idleAfter) {
+                                            Duration idleAfter, GatewayToken token) {
         Server jetty = new Server();
         // what the server itself answers (a request it cannot parse) names no servlet and no version either
         jetty.setErrorHandler(new PlainErrors());
@@ -101,13 +103,15 @@ public final class HttpGatewayListener implements AutoCloseable {
                 .keepAliveInterval(idleAfter.dividedBy(3))
                 .build();
         McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery);
-        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, session, gateway));
+        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, token, session,
+                gateway));
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         ServletHolder servlet = new ServletHolder(transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, ENDPOINT);
         // on every path, so that a request for another one is answered as cleanly as one for the endpoint
+        addFilter(context, new BearerGate(token), "/*");
         addFilter(context, new ProtocolGate(), "/*");
         addFilter(context, new SessionEnds(gateway), ENDPOINT);
         addFilter(context, activity, ENDPOINT);
@@ -134,10 +138,12 @@ public final class HttpGatewayListener implements AutoCloseable {
      * request naming it is answered 404; then its run ends (already, through {@link SessionEnds}, unless the SDK
      * had dropped the session before).
      */
-    private static void delete(LocalConnector local, String authority, String session, McpGateway gateway) {
+    private static void delete(LocalConnector local, String authority, GatewayToken token, String session,
+                               McpGateway gateway) {
         try {
-            local.getResponse("DELETE " + ENDPOINT + " HTTP/1.1\r\nHost: " + authority + "\r\n" + SESSION_HEADER
-                    + ": " + session + "\r\nConnection: close\r\n\r\n", 10, TimeUnit.SECONDS);
+            local.getResponse("DELETE " + ENDPOINT + " HTTP/1.1\r\nHost: " + authority + "\r\nAuthorization: Bearer "
+                    + token.value() + "\r\n" + SESSION_HEADER + ": " + session + "\r\nConnection: close\r\n\r\n", 10,
+                    TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.log(Level.WARNING, "deleting the idle session " + session + " failed: " + e.getMessage(), e);
         } finally {
@@ -191,7 +197,8 @@ public final class HttpGatewayListener implements AutoCloseable {
                                         Callback callback) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
             String reason = HttpStatus.getMessage(code);
-            response.write(true, ByteBuffer.wrap(JsonRpcErrors.error(null, code >= 500
+            boolean ours = code >= 500 && code != HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505;
+            response.write(true, ByteBuffer.wrap(JsonRpcErrors.error(null, ours
                             ? McpSchema.ErrorCodes.INTERNAL_ERROR : McpSchema.ErrorCodes.INVALID_REQUEST,
                             "HTTP " + code + " " + reason + ": the request is not one the gateway can read")
                     .toString().getBytes(StandardCharsets.UTF_8)), callback);

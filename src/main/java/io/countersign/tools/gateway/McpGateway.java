@@ -73,8 +73,9 @@ public final class McpGateway implements AutoCloseable {
      */
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
-        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioHostTransport(
-                new CleanErrorsMapper(McpJsonDefaults.getMapper()), in, out, gateway::hostGone), gateway::initialized))));
+        StdioHostTransport stdio = new StdioHostTransport(new CleanErrorsMapper(McpJsonDefaults.getMapper()), in, out,
+                gateway::hostGone);
+        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(stdio, gateway::initialized))));
         return gateway;
     }
 
