@@ -55,7 +55,8 @@ class StdioHostTransportTest {
 
         JsonNode refusal = Json.mapper().readTree(answers.readLine());
         assertThat(refusal.path("error").path("code").asInt()).isEqualTo(McpSchema.ErrorCodes.PARSE_ERROR);
-        assertThat(refusal.path("error").path("message").asText()).isEqualTo("Parse error: the message is not JSON at line 1, column 1");
+        assertThat(refusal.path("error").path("message").asText())
+                .isEqualTo("Parse error: the message is not JSON at line 1, column 1");
         assertThat(refusal.path("id").isNull()).isTrue();
 
         send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
