@@ -94,7 +94,8 @@ final class CleanErrorResponse extends HttpServletResponseWrapper {
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         String body = Json.mapper().writeValueAsString(error);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        // a known length: a host still sending a body the gateway refused unread reads the whole answer first
+        // a refused body may be left unread, so the connection ends after the answer, whose length the host knows
+        response.setHeader("Connection", "close");
         response.setContentLength(bytes.length);
         try {
             response.getOutputStream().write(bytes);
