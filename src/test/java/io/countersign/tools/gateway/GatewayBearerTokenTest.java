@@ -44,14 +44,11 @@ class GatewayBearerTokenTest {
     @BeforeAll
     void aGatewayListening() throws Exception {
         bed = new GatewayTestBed(folder);
-        listener = listen();
+        listener = bed.listen();
     }
 
     @AfterAll
     void stop() throws Exception {
-        if (listener != null) {
-            listener.close();
-        }
         if (bed != null) {
             bed.close();
         }
@@ -117,7 +114,7 @@ class GatewayBearerTokenTest {
         assertThat("Bearer " + Files.readString(file).strip()).isEqualTo(before);
 
         listener.close();
-        listener = listen();
+        listener = bed.listen();
 
         assertThat(listener.authorization()).isEqualTo(before);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
@@ -145,11 +142,5 @@ class GatewayBearerTokenTest {
                 .start();
         assertThat(command.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return command;
-    }
-
-    private HttpGatewayProcess listen() throws Exception {
-        List<String> command = new ArrayList<>(List.of(GatewayHost.javaCommand()));
-        command.addAll(bed.gatewayArguments("--listen", "127.0.0.1:0"));
-        return HttpGatewayProcess.start(command);
     }
 }

@@ -55,9 +55,7 @@ class GatewayProtocolErrorsTest {
     @BeforeAll
     void aGatewayListening() throws Exception {
         bed = new GatewayTestBed(folder);
-        List<String> command = new ArrayList<>(List.of(GatewayHost.javaCommand()));
-        command.addAll(bed.gatewayArguments("--listen", "127.0.0.1:0"));
-        listener = HttpGatewayProcess.start(command);
+        listener = bed.listen();
         // the fronted servers' tools are offered once a host sees them
         GatewayHost.start(listener.transport(), GatewayHost.CLIENT, new ArrayList<>(), new ArrayList<>(),
                 List.of("echo", "disk.write_file")).closeGracefully();
@@ -65,9 +63,6 @@ class GatewayProtocolErrorsTest {
 
     @AfterAll
     void stop() throws Exception {
-        if (listener != null) {
-            listener.close();
-        }
         if (bed != null) {
             bed.close();
         }
@@ -146,17 +141,35 @@ class GatewayProtocolErrorsTest {
 
     @Test
     void aRequestTheServerCannotParseGetsACleanBodyToo() throws Exception {
-        URI url = listener.url();
-        for (String request : List.of("GARBAGE / HTTP/9.9\r\n\r\n", "GET /mcp HTTP/1.1\r\nHost: " + url.getAuthority()
-                + "\r\nBad header line\r\n\r\n")) {
-            try (Socket socket = new Socket(url.getHost(), url.getPort())) {
-                socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        for (String request : List.of("GARBAGE / HTTP/9.9\r\n\r\n", "GET /mcp HTTP/1.1\r\nHost: "
+                + listener.url().getAuthority() + "\r\nBad header line\r\n\r\n")) {
+            String answer = raw(request);
 
-                // an HTTP version Jetty does not speak is answered without a status line
-                assertThat(answer).as(request).containsPattern("HTTP 40\\d|HTTP 505").contains("\"code\":-32600");
-                assertClean(answer);
-            }
+            // an HTTP version Jetty does not speak is answered without a status line
+            assertThat(answer).as(request).containsPattern("HTTP 40\\d|HTTP 505").contains("\"code\":-32600");
+            assertClean(answer);
+        }
+    }
+
+    @Test
+    void aForeignHostHeaderGets421AndACleanBody() throws Exception {
+        // the JDK's client does not let a caller set Host
+        String answer = raw("POST /mcp HTTP/1.1\r\nHost: evil.example\r\nAuthorization: " + listener.authorization()
+                + "\r\nContent-Type: " + JSON + "\r\nAccept: " + BOTH + "\r\nContent-Length: "
+                + INITIALIZE.length() + "\r\nConnection: close\r\n\r\n" + INITIALIZE);
+
+        assertThat(answer).startsWith("HTTP/1.1 421");
+        assertClean(answer);
+        assertThat(answer(answer.substring(answer.indexOf("\r\n\r\n") + 4)).path("error").path("code").asInt())
+                .isEqualTo(-32600);
+    }
+
+    /** The whole answer, status line and headers included, to bytes written on a socket of their own. */
+    private String raw(String request) throws IOException {
+        URI url = listener.url();
+        try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
