@@ -213,7 +213,8 @@ public final class McpGateway implements AutoCloseable {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", cause);
-        return failure("Error: " + cause.getMessage());
+        // the log has the whole failure; the host its sentence, unless that names the process's insides
+        return failure("Error: " + JsonRpcErrors.clean(McpSchema.ErrorCodes.INTERNAL_ERROR, cause.getMessage()));
     }
 
     /**
