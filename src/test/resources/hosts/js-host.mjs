@@ -1,7 +1,9 @@
-// A host as users of two JavaScript agent frameworks configure one, with countersign gateway as its stdio server
-// command: "agents", the OpenAI Agents SDK's MCPServerStdio; "langchain", LangChain's MultiServerMCPClient. Each
-// gives up on a tool call after its timeout (60 s by default in both; the second argument, in ms, sets it, "-"
-// keeps the default) and tells the gateway so with notifications/cancelled.
+// A host as users of two JavaScript agent frameworks configure one, with countersign gateway as its server:
+// "agents", the OpenAI Agents SDK's MCPServerStdio or MCPServerStreamableHttp; "langchain", LangChain's
+// MultiServerMCPClient. The third argument is the gateway's command line (stdio), or its URL (Streamable HTTP,
+// sending the bearer token in HOST_TOKEN). Each gives up on a tool call after its timeout (60 s by default in
+// both; the second argument, in ms, sets it, "-" keeps the default) and tells the gateway so with
+// notifications/cancelled.
 //
 // It starts once the gateway offers every tool named in HOST_TOOLS (comma-separated), as a fronted server's tools
 // arrive once that server has connected, and prints {"tools": [...]}. Then it reads one JSON line per call on
@@ -12,12 +14,16 @@ import readline from 'node:readline';
 const [framework, timeoutArgument, command, ...args] = process.argv.slice(2);
 const timeout = timeoutArgument === '-' ? undefined : Number(timeoutArgument);
 const wanted = (process.env.HOST_TOOLS ?? '').split(',').filter((name) => name);
+const overHttp = command.startsWith('http');
+const headers = { Authorization: `Bearer ${process.env.HOST_TOKEN}` };
 
 async function agents() {
-  const { MCPServerStdio } = await import('@openai/agents');
+  const { MCPServerStdio, MCPServerStreamableHttp } = await import('@openai/agents');
   // The SDK gives the handshake 5 s by default; a gateway's JVM on a loaded build machine may need longer.
-  const server = new MCPServerStdio({ name: 'countersign', command, args, cacheToolsList: false,
-    clientSessionTimeoutSeconds: 60, ...(timeout === undefined ? {} : { timeout }) });
+  const options = { name: 'countersign', cacheToolsList: false, clientSessionTimeoutSeconds: 60,
+    ...(timeout === undefined ? {} : { timeout }) };
+  const server = overHttp ? new MCPServerStreamableHttp({ ...options, url: command, requestInit: { headers } })
+    : new MCPServerStdio({ ...options, command, args });
   await server.connect();
   return {
     names: async () => (await server.listTools()).map((tool) => tool.name),
@@ -37,7 +43,8 @@ async function langchain() {
   let tools = [];
   const connect = async () => {
     client = new MultiServerMCPClient({
-      mcpServers: { countersign: { transport: 'stdio', command, args } },
+      mcpServers: { countersign: overHttp ? { transport: 'http', url: command, headers }
+        : { transport: 'stdio', command, args } },
       prefixToolNameWithServerName: false,
       ...(timeout === undefined ? {} : { defaultToolTimeout: timeout }),
     });

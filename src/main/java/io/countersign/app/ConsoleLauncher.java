@@ -62,7 +62,7 @@ public final class ConsoleLauncher {
                         .map(login -> new StoreLocation.Postgres(login.url()).as(login.user()).jdbcUrl())
                         .orElse(null)
                 : storeOption, environment);
-        return new Opening(location, dataFolder(location, environment), settingsFile);
+        return new Opening(location, StoreLocation.dataFolder(location, environment), settingsFile);
     }
 
     /** Whether the environment names the store; else the team store the person last signed in to is opened. */
@@ -165,16 +165,6 @@ public final class ConsoleLauncher {
             System.err.println(failure.getMessage());
             return failure instanceof StoreException ? 4 : 1;
         }
-    }
-
-    /** The demo workspace lives beside an embedded store's file, else in the default data folder. */
-    private static Path dataFolder(StoreLocation location, Map<String, String> environment) {
-        if (location instanceof StoreLocation.SqliteFile file) {
-            return file.file().toAbsolutePath().getParent();
-        }
-        StoreLocation fallback = StoreLocation.resolve(null, Map.of("HOME",
-                environment.getOrDefault("HOME", System.getProperty("user.home"))));
-        return ((StoreLocation.SqliteFile) fallback).file().getParent();
     }
 
     /** The services the console's screens call, over one runtime. */

@@ -4,6 +4,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.ProjectVersion;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -87,6 +88,14 @@ final class CountersignCommand implements Runnable, AutoCloseable {
             actor = as != null ? runtime(work).user(as) : runtime(work).localUser();
         }
         return actor;
+    }
+
+    /**
+     * Where the person's own files live beside the chosen store, such as the gateway's token: a SQLite store's
+     * folder, else the default data folder. Opens no store.
+     */
+    Path dataFolder() {
+        return StoreLocation.dataFolder(StoreLocation.resolve(store, env), env);
     }
 
     Output output() {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
         + " server; standard output carries MCP only, messages go to standard error), or over Streamable HTTP"
         + " with --listen. Each host connection is a run of the profile in the inbox, in the name of the person"
         + " the gateway runs as.",
-        subcommands = GatewayProfileCommands.Profiles.class)
+        subcommands = {GatewayProfileCommands.Profiles.class, GatewayCommand.Token.class})
 final class GatewayCommand extends Subcommand {
     /** A minute: long enough for a host's network hiccup and reconnection, short for a card waiting on nobody. */
     private static final long DEFAULT_IDLE_SECONDS = 60;
@@ -27,8 +27,9 @@ final class GatewayCommand extends Subcommand {
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "Serve MCP over Streamable HTTP at"
             + " http://HOST:PORT/mcp instead of stdio; each MCP session is a run of its own. HOST must be a loopback"
-            + " address (127.0.0.1, [::1], localhost): nothing authenticates an HTTP host. Port 0 picks a free one;"
-            + " the URL is printed on standard error.")
+            + " address (127.0.0.1, [::1], localhost). Every request must carry the header \"Authorization: Bearer"
+            + " TOKEN\" (`gateway token` prints TOKEN); others are refused with 401. Port 0 picks a free one; the URL"
+            + " is printed on standard error.")
     String listen;
 
     @Option(names = "--progress-every", paramLabel = "SECONDS", defaultValue = "5", description = "How often a call"
@@ -61,7 +62,7 @@ final class GatewayCommand extends Subcommand {
             throw CliFailure.usage("--session-idle must be at least 3 seconds, not " + idleSeconds);
         }
         if (profile == null) {
-            throw CliFailure.usage("gateway needs --profile NAME (or a subcommand: profiles)");
+            throw CliFailure.usage("gateway needs --profile NAME (or a subcommand: profiles, token)");
         }
         PrintWriter err = spec.commandLine().getErr();
         Duration every = Duration.ofSeconds(progressSeconds);
@@ -69,10 +70,14 @@ final class GatewayCommand extends Subcommand {
         GatewayWiring.Serving gateway = listen == null
                 ? runtime().gateway().serveStdio(actor(), profile, new FileInputStream(FileDescriptor.in),
                         new FileOutputStream(FileDescriptor.out), every)
-                : runtime().gateway().serveHttp(actor(), profile, listen, every,
-                        Duration.ofSeconds(idleSeconds == null ? DEFAULT_IDLE_SECONDS : idleSeconds));
+                : serveHttp(every);
         err.println("countersign gateway: serving profile " + profile + " over " + gateway.where() + " as "
                 + actor().name() + " on " + runtime().describeStore());
+        if (listen != null) {
+            err.println("countersign gateway: hosts send the header \"Authorization: Bearer TOKEN\" with every"
+                    + " request; `countersign gateway token` prints TOKEN (kept in "
+                    + GatewayWiring.tokenFile(root().dataFolder()) + ")");
+        }
         err.flush();
         // A host that stops its server sends SIGTERM (over HTTP, a person does): the runs end as a disconnect
         // does, before the process exits.
@@ -82,5 +87,35 @@ final class GatewayCommand extends Subcommand {
             gateway.close();
         }
         return Cli.DONE;
+    }
+
+    private GatewayWiring.Serving serveHttp(Duration every) {
+        Duration idle = Duration.ofSeconds(idleSeconds == null ? DEFAULT_IDLE_SECONDS : idleSeconds);
+        try {
+            return runtime().gateway().serveHttp(actor(), profile, listen, every, idle, root().dataFolder());
+        } catch (IllegalStateException tokenUnusable) {
+            throw CliFailure.usage(tokenUnusable.getMessage());
+        }
+    }
+
+    /** {@code gateway token}: the bearer token HTTP hosts send, for their server configuration. */
+    @Command(name = "token", description = "Print the bearer token that every request to `gateway --listen` must"
+            + " carry as the header \"Authorization: Bearer TOKEN\": one line, the token. It is made on first use"
+            + " (32 random bytes) in the file gateway-token beside the store (the default data folder for a"
+            + " PostgreSQL store), readable by this user only, and stays the same on every later start.")
+    static final class Token extends Subcommand {
+        @Override
+        public Integer call() {
+            String token;
+            try {
+                token = GatewayWiring.token(root().dataFolder());
+            } catch (IllegalStateException unusable) {
+                throw CliFailure.usage(unusable.getMessage());
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(token);
+            out.flush();
+            return Cli.DONE;
+        }
     }
 }

@@ -19,6 +19,7 @@ import io.countersign.service.gateway.GatewayService;
 import io.countersign.service.gateway.GatewaySession;
 import io.countersign.store.Store;
 import io.countersign.tools.gateway.GatewayBackend;
+import io.countersign.tools.gateway.GatewayToken;
 import io.countersign.tools.gateway.HttpGatewayListener;
 import io.countersign.tools.gateway.ListenAddress;
 import io.countersign.tools.gateway.McpGateway;
@@ -26,6 +27,7 @@ import io.countersign.tools.mcp.RemoteServers;
 import io.countersign.tools.mcp.ServerFeatures;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -91,18 +93,38 @@ public final class GatewayWiring {
      * Serves the profile over Streamable HTTP on a loopback address as the person, until stopped; each MCP
      * session is a host connection and a run of its own.
      *
-     * @param listen    {@code HOST:PORT}, the host a loopback address, port 0 for a free one
-     * @param idleAfter how long a host's session may show no sign of life before it ends as a disconnect
+     * @param listen     {@code HOST:PORT}, the host a loopback address, port 0 for a free one
+     * @param idleAfter  how long a host's session may show no sign of life before it ends as a disconnect
+     * @param dataFolder where the gateway's bearer token is kept ({@link #token(Path)}); every request must carry it
      * @throws IllegalArgumentException when the address is not usable (no port, out of range, unknown host, not
      *                                  loopback, in use) or the profile does not exist or is not a gateway profile
+     * @throws IllegalStateException    when the token cannot be made or read
      * @throws io.countersign.service.NotPermittedException when the person may not run agents
      */
     public Serving serveHttp(Actor actor, String profile, String listen, Duration progressEvery,
-                             Duration idleAfter) {
+                             Duration idleAfter, Path dataFolder) {
         ListenAddress address = ListenAddress.parse(listen);
+        GatewayToken token = GatewayToken.in(dataFolder);
         HttpGatewayListener served = HttpGatewayListener.start(address, backend(gateway.profile(actor, profile)),
-                progressEvery, idleAfter);
+                progressEvery, idleAfter, token);
         return new Served(served.url().toString(), served::awaitClosed, served::hostGone, served::close);
+    }
+
+    /**
+     * The bearer token an HTTP host sends the gateway as {@code Authorization: Bearer TOKEN}, kept in
+     * {@value GatewayToken#FILE_NAME} in the data folder (readable by its user only); made there on first use, the
+     * same on every later start.
+     *
+     * @throws IllegalStateException naming the file and the cause, when it cannot be made or read, or when others may
+     *                               read it
+     */
+    public static String token(Path dataFolder) {
+        return GatewayToken.in(dataFolder).value();
+    }
+
+    /** The file {@link #token(Path)} is kept in. */
+    public static Path tokenFile(Path dataFolder) {
+        return dataFolder.resolve(GatewayToken.FILE_NAME).toAbsolutePath();
     }
 
     /** A gateway serving hosts. */

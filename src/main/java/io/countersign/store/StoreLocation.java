@@ -100,6 +100,19 @@ public sealed interface StoreLocation {
         if (nonBlank(fromEnvironment)) {
             return parse(fromEnvironment, ENVIRONMENT_VARIABLE);
         }
+        return new SqliteFile(defaultFolder(env).resolve("countersign.db"));
+    }
+
+    /**
+     * Where the person's own files live beside the store (the demo workspace, the gateway's token): the folder of a
+     * SQLite store's file, else the default data folder, {@code $XDG_DATA_HOME/countersign} or
+     * {@code $HOME/.local/share/countersign}, created here if need be.
+     */
+    public static Path dataFolder(StoreLocation location, Map<String, String> env) {
+        return location instanceof SqliteFile file ? file.file().toAbsolutePath().getParent() : defaultFolder(env);
+    }
+
+    private static Path defaultFolder(Map<String, String> env) {
         Path dataHome = nonBlank(env.get("XDG_DATA_HOME")) ? Path.of(env.get("XDG_DATA_HOME"))
                 : home(env).resolve(".local").resolve("share");
         Path folder = dataHome.resolve("countersign");
@@ -108,7 +121,7 @@ public sealed interface StoreLocation {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the store folder " + folder + ": " + e.getMessage(), e);
         }
-        return new SqliteFile(folder.resolve("countersign.db"));
+        return folder;
     }
 
     private static StoreLocation parse(String value, String source) {

@@ -55,9 +55,9 @@ class GatewayListenOptionTest {
     }
 
     @Test
-    void anAddressOtherHostsCouldReachIsRefusedBecauseNothingAuthenticatesTheHost() {
-        assertRefused("0.0.0.0:8808", "--listen 0.0.0.0:8808: 0.0.0.0 is not a loopback address, and nothing"
-                + " authenticates an MCP host over HTTP");
+    void anAddressOtherHostsCouldReachIsRefusedBecauseTheTokenWouldCrossTheNetworkInClear() {
+        assertRefused("0.0.0.0:8808", "--listen 0.0.0.0:8808: 0.0.0.0 is not a loopback address, and the gateway"
+                + " speaks plain HTTP, so its bearer token would cross the network readable by anyone on the way");
     }
 
     @Test

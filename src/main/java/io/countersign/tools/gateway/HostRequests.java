@@ -1,5 +1,6 @@
 package io.countersign.tools.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import java.util.Map;
@@ -32,10 +33,13 @@ final class HostRequests {
     }
 
     /**
-     * One key for a JSON-RPC id however it was read: a number by its decimal text (the integer 7 and 7.0 are one
+     * One key for a JSON-RPC id however it was read (a Java value or a Jackson node): a number by its decimal text (the integer 7 and 7.0 are one
      * id), a string quoted, so that the number 7 and the string "7" stay two requests.
      */
     static String key(Object id) {
+        if (id instanceof JsonNode node) {
+            return node.isNumber() ? key(node.numberValue()) : key(node.asText());
+        }
         if (id instanceof Number number) {
             double value = number.doubleValue();
             return value == Math.rint(value) && !Double.isInfinite(value) ? Long.toString(number.longValue())

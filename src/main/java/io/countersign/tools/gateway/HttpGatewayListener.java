@@ -1,8 +1,11 @@
 package io.countersign.tools.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -15,6 +18,8 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -24,23 +29,32 @@ import java.util.logging.Logger;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * The gateway over Streamable HTTP: the SDK's servlet transport in an embedded Jetty on a loopback address, at
  * {@code /mcp}. Each MCP session is a host connection of its own; a session the host deletes ends its run as a
  * disconnect does, and so does one whose host shows no sign of life for the idle time ({@link HostActivity}): the
- * gateway deletes it as the host would have, so that a later request naming it is answered 404. Requests whose
- * {@code Origin} is not the gateway's own (a web page's, the DNS rebinding attack) are refused with 403, and so
- * are those whose {@code Host} does not name the loopback address (421).
+ * gateway deletes it as the host would have, so that a later request naming it is answered 404. A request without
+ * the gateway's bearer token ({@link GatewayToken}) is refused with 401; one whose {@code Origin} is not the
+ * gateway's own (a web page's, the DNS rebinding attack) with 403, and so is one whose {@code Host} does not name
+ * the loopback address (421). Every refusal and error is a JSON-RPC error object naming its cause
+ * ({@link ProtocolGate}), never what a Java exception said.
  */
 public final class HttpGatewayListener implements AutoCloseable {
     /** The path the MCP endpoint is served at. */
     public static final String ENDPOINT = "/mcp";
     private static final Logger LOG = Logger.getLogger(HttpGatewayListener.class.getName());
-    private static final String SESSION_HEADER = "Mcp-Session-Id";
+    /** The header that names a host's session. */
+    static final String SESSION_HEADER = "Mcp-Session-Id";
 
     private final Server jetty;
     private final McpGateway gateway;
@@ -59,11 +73,14 @@ public final class HttpGatewayListener implements AutoCloseable {
      *
      * @param idleAfter how long a host's session may show no sign of life (no request, no open stream) before it
      *                  ends as a disconnect; keep-alive pings every third of it find a dead host's GET stream
+     * @param token     what every request must carry as {@code Authorization: Bearer TOKEN}
      * @throws IllegalArgumentException when the port is in use or the address cannot be bound
      */
     public static HttpGatewayListener start(ListenAddress address, GatewayBackend backend, Duration progressEvery,
-                                            Duration idleAfter) {
+                                            Duration idleAfter, GatewayToken token) {
         Server jetty = new Server();
+        // what the server itself answers (a request it cannot parse) names no servlet and no version either
+        jetty.setErrorHandler(new PlainErrors());
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost(address.address().getHostAddress());
         connector.setPort(address.port());
@@ -79,26 +96,33 @@ public final class HttpGatewayListener implements AutoCloseable {
         }
         String authority = authority(address, connector.getLocalPort());
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
-                .builder().jsonMapper(McpJsonDefaults.getMapper()).mcpEndpoint(ENDPOINT)
+                .builder().jsonMapper(new CleanErrorsMapper(McpJsonDefaults.getMapper())).mcpEndpoint(ENDPOINT)
+                .maxRequestSize(HostMessage.MAX_BYTES)
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(List.of("http://" + authority, "http://localhost:" + connector.getLocalPort()))
                         .allowedHosts(List.of(authority, "localhost:" + connector.getLocalPort()))
                         .build())
                 .keepAliveInterval(idleAfter.dividedBy(3))
+                // a call's handler learns its request's id, by which the host may cancel it
+                .contextExtractor(request -> {
+                    Object id = request.getAttribute(ProtocolGate.ID_ATTRIBUTE);
+                    return id == null ? McpTransportContext.EMPTY : HostRequests.context(id);
+                })
                 .build();
         McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery);
-        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, session, gateway));
+        HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, token, session,
+                gateway));
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         ServletHolder servlet = new ServletHolder(transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, ENDPOINT);
-        FilterHolder sessions = new FilterHolder(new SessionEnds(gateway));
-        sessions.setAsyncSupported(true);
-        context.addFilter(sessions, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-        FilterHolder signsOfLife = new FilterHolder(activity);
-        signsOfLife.setAsyncSupported(true);
-        context.addFilter(signsOfLife, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+        // on every path, so that a request for another one is answered as cleanly as one for the endpoint
+        addFilter(context, new BearerGate(token), "/*");
+        addFilter(context, new ProtocolGate(), "/*");
+        addFilter(context, new SessionEnds(gateway), ENDPOINT);
+        addFilter(context, new Cancellations(gateway), ENDPOINT);
+        addFilter(context, activity, ENDPOINT);
         jetty.setHandler(context);
         try {
             jetty.start();
@@ -110,15 +134,24 @@ public final class HttpGatewayListener implements AutoCloseable {
         return new HttpGatewayListener(jetty, gateway, activity, URI.create("http://" + authority + ENDPOINT));
     }
 
+    /** Adds a filter for the path, after those added before it. */
+    private static void addFilter(ServletContextHandler context, Filter filter, String path) {
+        FilterHolder holder = new FilterHolder(filter);
+        holder.setAsyncSupported(true);
+        context.addFilter(holder, path, EnumSet.of(DispatcherType.REQUEST));
+    }
+
     /**
      * Deletes an idle host's session as the host's own {@code DELETE} would: the SDK forgets it, so that a later
      * request naming it is answered 404; then its run ends (already, through {@link SessionEnds}, unless the SDK
      * had dropped the session before).
      */
-    private static void delete(LocalConnector local, String authority, String session, McpGateway gateway) {
+    private static void delete(LocalConnector local, String authority, GatewayToken token, String session,
+                               McpGateway gateway) {
         try {
-            local.getResponse("DELETE " + ENDPOINT + " HTTP/1.1\r\nHost: " + authority + "\r\n" + SESSION_HEADER
-                    + ": " + session + "\r\nConnection: close\r\n\r\n", 10, TimeUnit.SECONDS);
+            local.getResponse("DELETE " + ENDPOINT + " HTTP/1.1\r\nHost: " + authority + "\r\nAuthorization: Bearer "
+                    + token.value() + "\r\n" + SESSION_HEADER + ": " + session + "\r\nConnection: close\r\n\r\n", 10,
+                    TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.log(Level.WARNING, "deleting the idle session " + session + " failed: " + e.getMessage(), e);
         } finally {
@@ -162,6 +195,39 @@ public final class HttpGatewayListener implements AutoCloseable {
             jetty.stop();
         } catch (Exception e) {
             LOG.log(Level.WARNING, "the gateway's HTTP server did not stop cleanly: " + e.getMessage(), e);
+        }
+    }
+
+    /** The server's own answer to a request that never reached the endpoint: the status, in a JSON-RPC error. */
+    private static final class PlainErrors extends ErrorHandler {
+        @Override
+        protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+                                        Callback callback) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            String reason = HttpStatus.getMessage(code);
+            boolean ours = code >= 500 && code != HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505;
+            response.write(true, ByteBuffer.wrap(JsonRpcErrors.error(null, ours
+                            ? McpSchema.ErrorCodes.INTERNAL_ERROR : McpSchema.ErrorCodes.INVALID_REQUEST,
+                            "HTTP " + code + " " + reason + ": the request is not one the gateway can read")
+                    .toString().getBytes(StandardCharsets.UTF_8)), callback);
+        }
+    }
+
+    /**
+     * Tells the gateway of a host's {@code notifications/cancelled}, for which the SDK has no handler: the call it
+     * names is withdrawn. The SDK then accepts the notification as any other.
+     */
+    private record Cancellations(McpGateway gateway) implements Filter {
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            String session = ((HttpServletRequest) request).getHeader(SESSION_HEADER);
+            if (session != null && HostRequests.CANCELLED.equals(request.getAttribute(ProtocolGate.METHOD_ATTRIBUTE))
+                    && request.getAttribute(ProtocolGate.PARAMS_ATTRIBUTE) instanceof JsonNode params
+                    && params.hasNonNull("requestId")) {
+                gateway.cancelled(session, params.get("requestId"));
+            }
+            chain.doFilter(request, response);
         }
     }
 

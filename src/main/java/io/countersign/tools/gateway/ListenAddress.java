@@ -4,8 +4,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Where the gateway listens for MCP over HTTP: a loopback address and a port (0 for a free one). Nothing
- * authenticates an HTTP host, so an address other hosts could reach is refused rather than served.
+ * Where the gateway listens for MCP over HTTP: a loopback address and a port (0 for a free one). The gateway speaks
+ * plain HTTP, so its bearer token would cross a network readable on the way: an address other machines could reach
+ * is refused rather than served.
  *
  * @param host the host as given, for messages and the allowed {@code Host} header
  * @param address what it resolved to
@@ -48,8 +49,8 @@ public record ListenAddress(String host, InetAddress address, int port) {
         }
         if (!address.isLoopbackAddress()) {
             throw new IllegalArgumentException("--listen " + text + ": " + address.getHostAddress() + " is not a"
-                    + " loopback address, and nothing authenticates an MCP host over HTTP, so anyone who reaches it"
-                    + " could call tools in your name; listen on 127.0.0.1, ::1 or localhost");
+                    + " loopback address, and the gateway speaks plain HTTP, so its bearer token would cross the network"
+                    + " readable by anyone on the way; listen on 127.0.0.1, ::1 or localhost");
         }
         return new ListenAddress(host, address, port);
     }

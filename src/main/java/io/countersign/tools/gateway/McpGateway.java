@@ -78,9 +78,9 @@ public final class McpGateway implements AutoCloseable {
      */
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
-        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(new StdioHostTransport(
-                McpJsonDefaults.getMapper(), in, out, gateway::hostGone, gateway::cancelled),
-                gateway::initialized))));
+        StdioHostTransport stdio = new StdioHostTransport(new CleanErrorsMapper(McpJsonDefaults.getMapper()), in, out,
+                gateway::hostGone, gateway::cancelled);
+        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(stdio, gateway::initialized))));
         return gateway;
     }
 
@@ -275,7 +275,8 @@ public final class McpGateway implements AutoCloseable {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", cause);
-        return failure("Error: " + cause.getMessage());
+        // the log has the whole failure; the host its sentence, unless that names the process's insides
+        return failure("Error: " + JsonRpcErrors.clean(McpSchema.ErrorCodes.INTERNAL_ERROR, cause.getMessage()));
     }
 
     /**

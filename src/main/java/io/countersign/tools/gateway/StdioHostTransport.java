@@ -1,7 +1,5 @@
 package io.countersign.tools.gateway;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.Json;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -29,8 +27,6 @@ import reactor.core.publisher.Mono;
  * benchmark in docs/benchmarks.md).
  */
 final class StdioHostTransport implements McpServerTransportProvider {
-    /** The longest line read, as the SDK's own provider allows: a host cannot make the gateway buffer without end. */
-    static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     private static final Logger LOG = Logger.getLogger(StdioHostTransport.class.getName());
 
     private final McpJsonMapper json;
@@ -39,6 +35,8 @@ final class StdioHostTransport implements McpServerTransportProvider {
     private final Runnable ended;
     private final BiConsumer<String, Object> cancelled;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Set once the host sent initialize; only the reading thread writes it. */
+    private volatile boolean initializing;
     private volatile McpServerSession session;
 
     /**
@@ -80,9 +78,11 @@ final class StdioHostTransport implements McpServerTransportProvider {
                     }
                 }
                 line.write(buffer, start, read - start);
-                if (line.size() > MAX_LINE_BYTES) {
-                    LOG.warning("the host sent a message longer than " + MAX_LINE_BYTES + " bytes; the connection"
-                            + " ends");
+                if (line.size() > HostMessage.MAX_BYTES) {
+                    String why = "the host sent a message longer than " + HostMessage.MAX_BYTES + " bytes; the"
+                            + " connection ends";
+                    LOG.warning(why);
+                    write(JsonRpcErrors.error(null, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: " + why));
                     break;
                 }
             }
@@ -101,16 +101,29 @@ final class StdioHostTransport implements McpServerTransportProvider {
         if (line.isBlank()) {
             return;
         }
+        // JSON-RPC's answer to a line that is not a message of its shape; the connection goes on
+        HostMessage read = HostMessage.read(line);
+        if (read instanceof HostMessage.Refused refused) {
+            write(refused.error());
+            return;
+        }
+        HostMessage.Accepted accepted = (HostMessage.Accepted) read;
+        initializing |= McpSchema.METHOD_INITIALIZE.equals(accepted.method());
+        if (!initializing && accepted.method() != null && accepted.id() != null) {
+            // the SDK holds every request, a ping too, until the session has started; before initialize, forever
+            write(McpSchema.METHOD_PING.equals(accepted.method())
+                    ? McpSchema.JSONRPCResponse.result(json.convertValue(accepted.id(), Object.class), Map.of())
+                    : JsonRpcErrors.error(accepted.id(), McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: "
+                    + accepted.method() + " before initialize; send initialize first"));
+            return;
+        }
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, line);
         } catch (IOException | RuntimeException e) {
-            // JSON-RPC's answer to a line that is not a message, with no id to answer; the connection goes on
-            ObjectNode refusal = Json.mapper().createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION)
-                    .putNull("id");
-            refusal.putObject("error").put("code", McpSchema.ErrorCodes.PARSE_ERROR)
-                    .put("message", "not a JSON-RPC message: " + e.getMessage());
-            write(refusal);
+            LOG.log(Level.FINE, "the SDK could not read a host's message", e);
+            write(JsonRpcErrors.error(accepted.id(), McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: the message is not one MCP knows"));
             return;
         }
         if (message instanceof McpSchema.JSONRPCNotification notification

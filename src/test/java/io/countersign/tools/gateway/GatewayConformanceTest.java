@@ -8,6 +8,7 @@ import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The MCP conformance suite's server scenarios that apply to a gateway, run by the suite itself against
  * {@code countersign gateway --listen} in front of a stdio server with the scenarios' tools
- * ({@code conformance/scenario-tools.mjs}). The table in docs/mcp.md says why the others do not pass.
+ * ({@code conformance/scenario-tools.mjs}). The suite takes no request headers, so
+ * {@code conformance/bearer-header.mjs} gives its client the gateway's token. The table in docs/mcp.md says why the others do not pass.
  */
 class GatewayConformanceTest {
     @TempDir
@@ -70,12 +72,27 @@ class GatewayConformanceTest {
         assertThat(report).containsPattern("Passed: (\\d+)/\\1, 0 failed").doesNotContain("FAILURE");
     }
 
+    /** The module that adds the gateway's header to the suite's requests, copied out of the test resources. */
+    private static Path bearerHeader() throws IOException {
+        Path module = folder.resolve("bearer-header.mjs");
+        if (!Files.exists(module)) {
+            try (InputStream resource = GatewayConformanceTest.class.getResourceAsStream(
+                    "/conformance/bearer-header.mjs")) {
+                Files.copy(resource, module);
+            }
+        }
+        return module;
+    }
+
     /** The suite's report of one scenario, without its colours; fails when the suite itself fails. */
     private static String suite(String scenario) throws IOException, InterruptedException {
         Path output = folder.resolve(scenario + ".txt");
-        Process suite = new ProcessBuilder(McpPeers.node(), McpPeers.script(McpPeers.CONFORMANCE, "dist/index.js"),
-                "server", "--url", gateway.url().toString(), "--scenario", scenario)
-                .directory(folder.toFile()).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        ProcessBuilder command = new ProcessBuilder(McpPeers.node(), "--import", bearerHeader().toUri().toString(),
+                McpPeers.script(McpPeers.CONFORMANCE, "dist/index.js"), "server", "--url", gateway.url().toString(),
+                "--scenario", scenario);
+        command.environment().put("MCP_AUTHORIZATION", gateway.authorization());
+        Process suite = command.directory(folder.toFile()).redirectErrorStream(true).redirectOutput(output.toFile())
+                .start();
         assertThat(suite.waitFor(2, TimeUnit.MINUTES)).as("the suite finished " + scenario).isTrue();
         String report = Files.readString(output, StandardCharsets.UTF_8).replaceAll("\u001B\\[[0-9;]*m", "");
         assertThat(suite.exitValue()).as(report).isZero();

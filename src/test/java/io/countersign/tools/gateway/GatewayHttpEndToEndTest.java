@@ -12,7 +12,6 @@ import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -196,15 +195,15 @@ class GatewayHttpEndToEndTest {
     }
 
     private HttpRequest.Builder post(String body) {
-        return HttpRequest.newBuilder(url).header("Content-Type", "application/json")
+        return HttpRequest.newBuilder(url).header("Authorization", listener.authorization())
+                .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
     /** A host connected over HTTP, once the fronted servers' tools are all offered. */
     private McpSyncClient host(String name) {
-        McpSyncClient host = bed.connect(HttpClientStreamableHttpTransport.builder("http://" + url.getAuthority())
-                .endpoint(url.getPath()).build(), name);
+        McpSyncClient host = bed.connect(listener.transport(), name);
         hosts.add(host);
         return host;
     }

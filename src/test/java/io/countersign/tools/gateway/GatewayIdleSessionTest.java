@@ -71,8 +71,8 @@ class GatewayIdleSessionTest {
     @Test
     void aHostKilledWhileItsCardWaitsHasTheCardWithdrawnAtOnceAndItsRunEndsWithinTheIdleTime() throws Exception {
         Path late = bed.workspace().resolve("late.txt");
-        host = new ProcessBuilder(FastJava.command(HttpHostProcess.class.getName(), url.toString(), late.toString(),
-                "too late")).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        host = new ProcessBuilder(FastJava.command(HttpHostProcess.class.getName(), url.toString(),
+                listener.authorization(), late.toString(), "too late")).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("calling");
         WaitingRun card = bed.awaitCard();
@@ -138,7 +138,8 @@ class GatewayIdleSessionTest {
     }
 
     private HttpRequest post(String body, String session) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(url).header("Content-Type", "application/json")
+        HttpRequest.Builder request = HttpRequest.newBuilder(url)
+                .header("Authorization", listener.authorization()).header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (session != null) {

@@ -54,14 +54,27 @@ class GatewayJsHostsTest {
         bed = new GatewayTestBed(folder);
     }
 
-    /** Starts the framework's host in front of a gateway on the test bed's store. */
-    private void start(String framework) throws Exception {
+    /**
+     * Starts the framework's host in front of a gateway on the test bed's store: over stdio, the host starting the
+     * gateway, or over Streamable HTTP, to a gateway listening with its bearer token.
+     */
+    private void start(String hostAndTransport) throws Exception {
+        String[] parts = hostAndTransport.split(" ");
         List<String> command = new ArrayList<>(List.of(McpPeers.node(), McpPeers.hostScript("js-host.mjs"),
-                framework, Integer.toString(TIMEOUT_MS), GatewayHost.javaCommand()));
-        command.addAll(bed.gatewayArguments());
+                parts[0], Integer.toString(TIMEOUT_MS)));
+        String token = "";
+        if (parts[1].equals("http")) {
+            HttpGatewayProcess listener = bed.listen();
+            command.add(listener.url().toString());
+            token = listener.authorization().substring("Bearer ".length());
+        } else {
+            command.add(GatewayHost.javaCommand());
+            command.addAll(bed.gatewayArguments());
+        }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(folder.resolve("host.log").toFile()));
         builder.environment().put("HOST_TOOLS", "echo,disk.write_file");
+        builder.environment().put("HOST_TOKEN", token);
         host = builder.start();
         answers = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
         assertThat(nextAnswer().path("tools").toString()).contains("disk.write_file", "echo");
@@ -79,9 +92,9 @@ class GatewayJsHostsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"agents", "langchain"})
-    void aCallTheHostGaveUpOnLeavesTheInboxAndNeverRunsWhenApprovedLater(String framework) throws Exception {
-        start(framework);
+    @ValueSource(strings = {"agents stdio", "langchain stdio", "agents http", "langchain http"})
+    void aCallTheHostGaveUpOnLeavesTheInboxAndNeverRunsWhenApprovedLater(String hostAndTransport) throws Exception {
+        start(hostAndTransport);
         Path late = bed.workspace().resolve("late.txt");
         call("disk.write_file", "{\"path\": " + Json.mapper().writeValueAsString(late.toString())
                 + ", \"content\": \"written after the host gave up\"}");
@@ -115,9 +128,9 @@ class GatewayJsHostsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"agents", "langchain"})
-    void aCallApprovedBeforeTheHostGivesUpRunsOnce(String framework) throws Exception {
-        start(framework);
+    @ValueSource(strings = {"agents stdio", "langchain http"})
+    void aCallApprovedBeforeTheHostGivesUpRunsOnce(String hostAndTransport) throws Exception {
+        start(hostAndTransport);
         Path plan = bed.workspace().resolve("plan.txt");
         call("disk.write_file", "{\"path\": " + Json.mapper().writeValueAsString(plan.toString())
                 + ", \"content\": \"step one\"}");

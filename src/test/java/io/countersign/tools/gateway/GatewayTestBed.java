@@ -44,6 +44,7 @@ final class GatewayTestBed implements AutoCloseable {
     private final CountersignRuntime console;
     private final List<List<McpSchema.Tool>> listChanges = new CopyOnWriteArrayList<>();
     private final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+    private final List<HttpGatewayProcess> listeners = new CopyOnWriteArrayList<>();
 
     GatewayTestBed(Path folder) throws Exception {
         this.folder = folder;
@@ -81,6 +82,16 @@ final class GatewayTestBed implements AutoCloseable {
      */
     List<String> gatewayArguments(String... extra) throws Exception {
         return GatewayHost.gatewayArguments(folder, db, "desk", extra);
+    }
+
+    /** {@code countersign gateway --listen 127.0.0.1:0} with {@code extra} on this store, stopped with the bed. */
+    HttpGatewayProcess listen(String... extra) throws Exception {
+        List<String> command = new ArrayList<>(List.of(GatewayHost.javaCommand()));
+        command.addAll(gatewayArguments("--listen", "127.0.0.1:0"));
+        command.addAll(List.of(extra));
+        HttpGatewayProcess listener = HttpGatewayProcess.start(command);
+        listeners.add(listener);
+        return listener;
     }
 
     /**
@@ -178,6 +189,14 @@ final class GatewayTestBed implements AutoCloseable {
 
     @Override
     public void close() {
-        console.close();
+        try {
+            for (HttpGatewayProcess listener : listeners) {
+                listener.close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            console.close();
+        }
     }
 }

@@ -70,7 +70,8 @@ class StdioHostTransportTest {
 
         JsonNode refusal = Json.mapper().readTree(answers.readLine());
         assertThat(refusal.path("error").path("code").asInt()).isEqualTo(McpSchema.ErrorCodes.PARSE_ERROR);
-        assertThat(refusal.path("error").path("message").asText()).startsWith("not a JSON-RPC message");
+        assertThat(refusal.path("error").path("message").asText())
+                .isEqualTo("Parse error: the message is not JSON at line 1, column 1");
         assertThat(refusal.path("id").isNull()).isTrue();
 
         send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
@@ -113,7 +114,7 @@ class StdioHostTransportTest {
         Arrays.fill(chunk, (byte) 'x');
         Thread writer = new Thread(() -> {
             try {
-                for (int written = 0; written <= StdioHostTransport.MAX_LINE_BYTES; written += chunk.length) {
+                for (int written = 0; written <= HostMessage.MAX_BYTES; written += chunk.length) {
                     host.write(chunk);
                 }
             } catch (IOException expected) {
