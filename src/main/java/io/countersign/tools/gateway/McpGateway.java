@@ -234,9 +234,9 @@ public final class McpGateway implements AutoCloseable {
 
     /**
      * The host gave up on its request {@code requestId} ({@code notifications/cancelled}) in the session: if it is
-     * a call still open, it is withdrawn; a card it waits on ends without a
-     * decision, through the same claim a person's decision makes, and nothing of it executes. A request that is
-     * not open (answered already, or never a call) is left alone, as MCP allows.
+     * a call still open, it is withdrawn; a card it waits on ends without a decision, through the same claim a
+     * person's decision makes, and nothing of it executes. A request that is not open (answered already, or never a
+     * call) is left alone, as MCP allows.
      */
     public void cancelled(String sessionId, Object requestId) {
         OpenCall open = openCalls.remove(sessionKey(sessionId) + " " + HostRequests.key(requestId));

@@ -35,6 +35,16 @@ class DecisionBannersTest {
     }
 
     @Test
+    void aCardItsHostCancelledSaysSoAndWhenAndEndsTheCard() {
+        DecisionResult cancelled = new DecisionResult.AlreadyDecided("run-1", "host",
+                Instant.parse("2026-03-02T10:42:00Z"), "the host cancelled this call; nothing was executed", 0, 1);
+
+        assertThat(of(cancelled))
+                .isEqualTo(Banner.info("The MCP host cancelled this call at 10:42; nothing was executed."));
+        assertThat(DecisionBanners.endsTheCard(cancelled)).isTrue();
+    }
+
+    @Test
     void aFourEyesAnswerSaysSomeoneElseMustApprove() {
         assertThat(of(new DecisionResult.FourEyes("run-1")).text())
                 .isEqualTo("You started this run; someone else must approve it. You may deny it.");
