@@ -132,7 +132,8 @@ final class SettingCommands {
         }
     }
 
-    private static int apply(Subcommand command, List<SettingRequest> requests, boolean preview) {
+    /** Makes the changes, or with {@code preview} shows what they would do; a refusal exits 3 with its reasons. */
+    static int apply(Subcommand command, List<SettingRequest> requests, boolean preview) {
         if (preview) {
             return command.print(Views.preview(command.runtime().settings().preview(command.actor(), requests)));
         }

@@ -174,6 +174,86 @@ class ServerCommandsTest {
                 .isEqualTo("approval-bound");
     }
 
+    private JsonNode tool(String name) {
+        List<JsonNode> found = new ArrayList<>();
+        done(countersign.runHere("tools")).forEach(tool -> {
+            if (tool.path("name").asText().equals(name)) {
+                found.add(tool);
+            }
+        });
+        assertThat(found).as(name).hasSize(1);
+        return found.get(0);
+    }
+
+    @Test
+    void oneServerWithFreeReadsAndApprovalBoundWritesDeclaredPerTool() {
+        done(addFiles("--approval-bound", "false"));
+
+        JsonNode preview = done(countersign.runHere("servers", "set-tool", "files", "write_file", "--approval-bound",
+                "true", "--preview"));
+        assertThat(preview.path("leaveUnattended").toString()).isEqualTo("[\"files.write_file\"]");
+        JsonNode saved = done(countersign.runHere("servers", "set-tool", "files", "files.edit_file",
+                "--approval-bound", "true"));
+        assertThat(saved.path("changes").findValuesAsText("setting"))
+                .containsExactly("tool_approval_bound:files.edit_file");
+        done(countersign.runHere("servers", "set-tool", "files", "write_file", "--approval-bound", "true"));
+
+        JsonNode write = tool("files.write_file");
+        assertThat(write.path("approvalBound").asBoolean()).isTrue();
+        assertThat(write.path("effect").asText()).isEqualTo("unknown");
+        assertThat(write.path("declaration").path("source").asText()).isEqualTo("tool");
+        assertThat(write.path("declaration").path("text").asText()).startsWith("approval-bound (declared for this"
+                + " tool by ");
+        JsonNode read = tool("files.read_text_file");
+        assertThat(read.path("approvalBound").asBoolean()).isFalse();
+        assertThat(read.path("declaration").path("text").asText()).startsWith("not approval-bound (from its"
+                + " server's declaration");
+        assertThat(read.path("serverClaims").asText()).isEqualTo("server says: read-only");
+        assertThat(done(countersign.runHere("servers", "show", "files")).path("toolDeclarations").fieldNames())
+                .toIterable().containsExactly("files.edit_file", "files.write_file");
+    }
+
+    @Test
+    void followServerTakesAToolsOwnDeclarationAway() {
+        done(addFiles("--approval-bound", "true"));
+        done(countersign.runHere("servers", "set-tool", "files", "read_text_file", "--approval-bound", "false"));
+        assertThat(tool("files.read_text_file").path("approvalBound").asBoolean()).isFalse();
+
+        JsonNode cleared = done(countersign.runHere("servers", "set-tool", "files", "read_text_file",
+                "--follow-server"));
+
+        assertThat(cleared.path("changes").get(0).path("newValue").isNull()).isTrue();
+        assertThat(tool("files.read_text_file").path("approvalBound").asBoolean()).isTrue();
+        assertThat(done(countersign.runHere("servers", "list")).get(0).path("toolDeclarations").size()).isZero();
+    }
+
+    @Test
+    void setToolNamesTheRealCauseInOneLine() {
+        done(addFiles("--approval-bound", "false"));
+
+        assertOneLineError(countersign.runHere("servers", "set-tool", "nope", "write_file", "--approval-bound",
+                "true"), Cli.REFUSED, "no server is named \"nope\"");
+        CommandProcess.Result unknownTool = countersign.runHere("servers", "set-tool", "files", "rm_rf",
+                "--approval-bound", "true");
+        assertOneLineError(unknownTool, Cli.REFUSED, "server files has no tool named \"files.rm_rf\"; its tools:");
+        assertThat(unknownTool.err()).contains("files.write_file").doesNotContain("Exception", "\tat ");
+        assertOneLineError(countersign.runHere("servers", "set-tool", "files", "write_file"), Cli.BAD_USAGE,
+                "needs exactly one of --approval-bound true|false");
+        assertOneLineError(countersign.runHere("servers", "set-tool", "files", "write_file", "--approval-bound",
+                "true", "--follow-server"), Cli.BAD_USAGE, "needs exactly one of");
+    }
+
+    @Test
+    void toolSetOnARemoteToolDeclaresItInsteadOfSayingItIsFixed() {
+        done(addFiles("--approval-bound", "false"));
+
+        JsonNode saved = done(countersign.runHere("tool", "set", "files.move_file", "--approval-bound", "true"));
+
+        assertThat(saved.path("changes").findValuesAsText("setting"))
+                .containsExactly("tool_approval_bound:files.move_file");
+        assertThat(tool("files.move_file").path("approvalBound").asBoolean()).isTrue();
+    }
+
     @Test
     void aTakenNameIsRefused() {
         done(addFiles("--approval-bound", "true"));
