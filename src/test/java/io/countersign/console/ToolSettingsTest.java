@@ -263,9 +263,19 @@ class ToolSettingsTest {
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).runsUnattended()).isTrue();
     }
 
+    /** Declares the server through the link under a tool's switch, as a person would. */
+    private void declareServer(FxRobot robot, String tool, boolean approvalBound) {
+        toggle(robot, "approval-switch", tool);
+        robot.clickOn(onFx(() -> robot.lookup(".follow-server").queryAllAs(javafx.scene.control.Hyperlink.class)
+                .stream().filter(Node::isVisible).filter(link -> link.getText().startsWith("Declare the server"))
+                .findFirst().orElseThrow()));
+        robot.clickOn((approvalBound ? "Every tool of " : "No tool of ") + AdminTestTools.SERVER
+                + " needs approval (except those declared by themselves)");
+    }
+
     @Test
     void declaringAnUndeclaredServerApprovalBoundSwitchesEveryToolOfTheServer(FxRobot robot) {
-        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH));
+        declareServer(robot, AdminTestTools.REMOTE_SEARCH, true);
 
         await(() -> toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH).isSelected()
                 && !robot.lookup("#save").query().isDisabled());
@@ -284,14 +294,14 @@ class ToolSettingsTest {
 
     @Test
     void aDeclaredServerDeclaredFreeAgainSwitchesEveryToolOfTheServer(FxRobot robot) {
-        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH));
+        declareServer(robot, AdminTestTools.REMOTE_SEARCH, true);
         await(() -> !robot.lookup("#save").query().isDisabled());
         robot.clickOn("#save");
         await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
-        await(() -> texts(robot, ".switch-note").contains("declared on the server " + AdminTestTools.SERVER
-                + ", for all its tools"));
+        await(() -> texts(robot, ".switch-note").contains("from the declaration of the server "
+                + AdminTestTools.SERVER + " by " + admin.name()));
 
-        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH));
+        declareServer(robot, AdminTestTools.REMOTE_FETCH, false);
 
         await(() -> !toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH).isSelected()
                 && !robot.lookup("#save").query().isDisabled());
@@ -304,5 +314,36 @@ class ToolSettingsTest {
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).serverDeclaration())
                 .isEqualTo(io.countersign.engine.access.ApprovalDeclaration.NOT_APPROVAL_BOUND);
+    }
+
+    @Test
+    void switchingOneRemoteToolDeclaresItAloneAndItCanFollowItsServerAgain(FxRobot robot) {
+        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH));
+
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        assertThat(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH).isSelected())
+                .as("the server's other tool is left alone").isFalse();
+        assertThat(texts(robot, ".preview-pending")).containsExactly(AdminTestTools.REMOTE_FETCH
+                + " is declared approval-bound by itself: it needs approval, whatever its server’s declaration");
+        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_FETCH
+                + " leaves the unattended set.");
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
+        assertThat(newestChange(robot).setting()).isEqualTo(AdminTestTools.REMOTE_FETCH + " · its own declaration");
+        assertThat(stored(AdminTestTools.REMOTE_FETCH).approvalBound()).isTrue();
+        assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
+        await(() -> texts(robot, ".switch-note").contains("declared for this tool by " + admin.name()));
+
+        toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH);
+        robot.clickOn(onFx(() -> robot.lookup(".follow-server").queryAllAs(javafx.scene.control.Hyperlink.class)
+                .stream().filter(Node::isVisible).filter(link -> link.getText().startsWith("Follow"))
+                .findFirst().orElseThrow()));
+
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        assertThat(texts(robot, ".preview-pending")).containsExactly(AdminTestTools.REMOTE_FETCH
+                + " follows its server’s declaration again");
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && newestChange(robot).change().equals("needs approval → follows its server"));
+        assertThat(stored(AdminTestTools.REMOTE_FETCH).approvalBound()).isFalse();
     }
 }
