@@ -24,9 +24,10 @@ final class ServerCommands {
     private ServerCommands() {
     }
 
-    @Command(name = "servers", description = "The MCP server records, each with its declaration, which alone"
-            + " decides whether the server's tools need approval: approval-bound (every call waits for an"
-            + " operator), not approval-bound, or not declared (\"not declared: runs without approval\"). Admins only.",
+    @Command(name = "servers", description = "The MCP server records, each with its declaration, which decides"
+            + " whether the server's tools need approval: approval-bound (every call waits for an operator), not"
+            + " approval-bound, or not declared (\"not declared: runs without approval\"); a tool declared by itself"
+            + " (servers set-tool) follows its own declaration instead. Admins only.",
             subcommands = {ListServers.class, Show.class, Add.class, Edit.class, SetTool.class, Test.class,
                     Remove.class})
     static final class Servers extends Subcommand {

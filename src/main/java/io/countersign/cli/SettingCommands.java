@@ -68,7 +68,8 @@ final class SettingCommands {
 
             @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false", description = "For a"
                     + " configurable tool: true, every call waits for an operator's approval; false, it runs"
-                    + " without one. A remote tool follows its server's declaration instead (server set).")
+                    + " without one. For a remote tool: its own declaration, whatever its server's (as servers"
+                    + " set-tool).")
             Boolean approvalBound;
 
             @Option(names = "--preview", description = "Show the effect; save nothing.")
