@@ -42,7 +42,7 @@ import org.kordamp.ikonli.javafx.FontIcon;
 public final class ToolSettingsController implements ScreenController {
     private static final PseudoClass CHANGED = PseudoClass.getPseudoClass("changed");
     private static final PseudoClass LOCKED = PseudoClass.getPseudoClass("locked");
-    private static final double ROW_HEIGHT = 50;
+    private static final double ROW_HEIGHT = 64;
     private static final double NOTE_WIDTH = 260;
 
     private final ToolSettingsViewModel viewModel;
@@ -104,7 +104,7 @@ public final class ToolSettingsController implements ScreenController {
 
         toolTable.setItems(viewModel.tools());
         toolTable.setRowFactory(table -> new ChangedRow());
-        // one height for every row: room for a two-line note beside a switch, and no layout pass per row
+        // one height for every row: room for a two-line note and a link beside a switch, and no layout pass per row
         toolTable.setFixedCellSize(ROW_HEIGHT);
         nameColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
         nameColumn.setCellFactory(column -> graphicCell(this::nameOf));
@@ -266,6 +266,7 @@ public final class ToolSettingsController implements ScreenController {
             followServer.setVisible(ownDeclaration);
             followServer.setManaged(ownDeclaration);
             followServer.setUserData(row.saved().name());
+            followServer.setTooltip(new Tooltip(messages.get("settings.followServerTip", row.saved().server())));
             followServer.setOnAction(event -> viewModel.followServer(row));
             // a tool that follows its server offers to declare the server, for all its tools at once
             boolean followsServer = approval && row.isRemote() && row.followsServerSaved();
@@ -273,7 +274,8 @@ public final class ToolSettingsController implements ScreenController {
             declareServer.setManaged(followsServer);
             if (followsServer) {
                 String server = row.saved().server();
-                declareServer.setText(messages.get("settings.declareServer", server));
+                declareServer.setText(messages.get("settings.declareServer"));
+                declareServer.setTooltip(new Tooltip(messages.get("settings.declareServerTip", server)));
                 declareServer.setOnAction(event -> serverMenu(server).show(declareServer, Side.BOTTOM, 0, 0));
             }
             setGraphic(box);
