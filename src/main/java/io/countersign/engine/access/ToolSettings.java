@@ -43,14 +43,12 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
 
     /** The operator's declaration on a server record. */
     public ApprovalDeclaration serverDeclaration(String serverName) {
-        Boolean declared = serverApprovalBound.get(serverName);
-        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+        return declarationIn(serverApprovalBound, serverName);
     }
 
     /** A remote tool's own declaration; {@code NOT_DECLARED} when it has none and follows its server's. */
     public ApprovalDeclaration toolDeclaration(String toolName) {
-        Boolean declared = toolApprovalBound.get(toolName);
-        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+        return declarationIn(toolApprovalBound, toolName);
     }
 
     /**
@@ -99,23 +97,30 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
     }
 
     public ToolSettings withServerDeclaration(String serverName, ApprovalDeclaration declaration) {
-        Map<String, Boolean> next = new HashMap<>(serverApprovalBound);
-        if (declaration.declared()) {
-            next.put(serverName, declaration.approvalBound());
-        } else {
-            next.remove(serverName);
-        }
-        return new ToolSettings(disabledTools, disabledGroups, approvalSettings, next, toolApprovalBound);
+        return new ToolSettings(disabledTools, disabledGroups, approvalSettings,
+                declaring(serverApprovalBound, serverName, declaration), toolApprovalBound);
     }
 
     /** Declares a remote tool by itself; {@code NOT_DECLARED} takes its own declaration away. */
     public ToolSettings withToolDeclaration(String toolName, ApprovalDeclaration declaration) {
-        Map<String, Boolean> next = new HashMap<>(toolApprovalBound);
+        return new ToolSettings(disabledTools, disabledGroups, approvalSettings, serverApprovalBound,
+                declaring(toolApprovalBound, toolName, declaration));
+    }
+
+    /** A declared name maps to whether it is approval-bound; a name not declared has no entry. */
+    private static ApprovalDeclaration declarationIn(Map<String, Boolean> declarations, String name) {
+        Boolean declared = declarations.get(name);
+        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+    }
+
+    private static Map<String, Boolean> declaring(Map<String, Boolean> declarations, String name,
+                                                  ApprovalDeclaration declaration) {
+        Map<String, Boolean> next = new HashMap<>(declarations);
         if (declaration.declared()) {
-            next.put(toolName, declaration.approvalBound());
+            next.put(name, declaration.approvalBound());
         } else {
-            next.remove(toolName);
+            next.remove(name);
         }
-        return new ToolSettings(disabledTools, disabledGroups, approvalSettings, serverApprovalBound, next);
+        return next;
     }
 }
