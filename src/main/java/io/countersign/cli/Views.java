@@ -14,6 +14,7 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.DecidedRun;
 import io.countersign.service.RunCard;
@@ -109,8 +110,7 @@ final class Views {
             item.set("arguments", parse(call.argumentsJson()));
             item.set("target", target(call.target()));
             call.preview().forEach(item.putArray("preview")::add);
-            // a remote tool's effect is unknown: only its declaration says whether it waits, never that it reads
-            item.put("effect", call.effect() == null ? "unknown" : code(call.effect())).put("remote", call.remote())
+            item.put("effect", effect(call.effect())).put("remote", call.remote())
                     .put("effectText", call.effectText())
                     .put("dataClass", call.dataClass().code()).put("stale", call.stale());
             if (call.declaration() != null) {
@@ -139,6 +139,11 @@ final class Views {
             card.input().modelGuesses().forEach(guesses::put);
         }
         return node;
+    }
+
+    /** {@code read} or {@code write}; {@code unknown} for a remote tool: only its declaration says whether it waits. */
+    private static String effect(ToolEffect effect) {
+        return effect == null ? "unknown" : code(effect);
     }
 
     /** A remote tool's declaration in force: what, from where, by whom, and in words. */
@@ -178,7 +183,7 @@ final class Views {
     static ObjectNode tool(ToolSettingView tool) {
         boolean remote = tool.declaration() != null;
         ObjectNode node = object().put("name", tool.name()).put("group", tool.group())
-                .put("effect", remote ? "unknown" : code(tool.effect()))
+                .put("effect", effect(tool.effect()))
                 .put("dataClass", tool.dataClass().code()).put("server", tool.server())
                 .put("serverDeclaration", tool.serverDeclaration() == null ? null
                         : tool.serverDeclaration().plainWords());

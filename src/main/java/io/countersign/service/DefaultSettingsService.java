@@ -71,7 +71,9 @@ public final class DefaultSettingsService implements SettingsService {
                                         UnattendedToolFilter unattended) {
         RemoteTool remote = tool instanceof RemoteTool found ? found : null;
         String server = remote == null ? null : remote.serverName();
-        return new ToolSettingView(tool.name(), tool.description(), tool.group(), tool.effect(), tool.dataClass(),
+        // what a remote tool does is not known: its declaration decides, never its effect
+        return new ToolSettingView(tool.name(), tool.description(), tool.group(),
+                remote == null ? tool.effect() : null, tool.dataClass(),
                 server, server == null ? null : snapshot.serverDeclaration(server),
                 server == null ? null : declarations.apply(tool.name(), server),
                 remote == null ? "" : remote.hints().claims(), snapshot.enabled(tool),

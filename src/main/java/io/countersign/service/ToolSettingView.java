@@ -8,6 +8,8 @@ import io.countersign.engine.tool.ToolEffect;
 /**
  * One tool as the admin sees it under the settings in force.
  *
+ * @param effect          a local tool's effect; {@code null} for a remote tool, whose effect is not known (its
+ *                        declaration decides whether it waits)
  * @param server          the remote server it comes from, or {@code null} for a local tool
  * @param serverDeclaration the declaration on that server's record, which a remote tool without a declaration of
  *                        its own follows, or {@code null} for a local tool
