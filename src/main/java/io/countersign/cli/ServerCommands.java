@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
-import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.ServerCheck;
 import io.countersign.service.ServerForm;
 import io.countersign.service.ServerResult;
@@ -78,7 +77,7 @@ final class ServerCommands {
             + " the server's declaration (a tool's own declaration wins over its server's), or with --follow-server"
             + " take its own declaration away, so that it follows the server's again. --preview shows what it would"
             + " change without saving. Admins only.")
-    static final class SetTool extends Subcommand {
+    static final class SetTool extends SettingCommands.SettingChange {
         @Parameters(index = "0", paramLabel = "NAME", description = "The server.")
         String name;
 
@@ -94,14 +93,6 @@ final class ServerCommands {
                 + " server's declaration again.")
         boolean followServer;
 
-        @Option(names = "--preview", description = "Show the effect; save nothing.")
-        boolean preview;
-
-        @Override
-        CountersignRuntime.Work work() {
-            return CountersignRuntime.Work.GOVERN_TOOLS;
-        }
-
         @Override
         public Integer call() {
             if ((approvalBound == null) == !followServer) {
@@ -113,8 +104,7 @@ final class ServerCommands {
             String qualified = tool.startsWith(name + ".") ? tool : name + "." + tool;
             ApprovalDeclaration declaration = followServer ? ApprovalDeclaration.NOT_DECLARED
                     : ApprovalDeclaration.of(approvalBound);
-            return SettingCommands.apply(this, List.of(new SettingRequest.ToolDeclaration(qualified, declaration)),
-                    preview);
+            return apply(List.of(new SettingRequest.ToolDeclaration(qualified, declaration)));
         }
     }
 
