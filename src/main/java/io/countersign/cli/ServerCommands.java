@@ -2,9 +2,12 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.ServerCheck;
 import io.countersign.service.ServerForm;
 import io.countersign.service.ServerResult;
+import io.countersign.service.SettingRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +23,12 @@ final class ServerCommands {
     private ServerCommands() {
     }
 
-    @Command(name = "servers", description = "The MCP server records, each with its declaration, which alone"
-            + " decides whether the server's tools need approval: approval-bound (every call waits for an"
-            + " operator), not approval-bound, or not declared (\"not declared: runs without approval\"). Admins only.",
-            subcommands = {ListServers.class, Add.class, Edit.class, Test.class, Remove.class})
+    @Command(name = "servers", description = "The MCP server records, each with its declaration, which decides"
+            + " whether the server's tools need approval: approval-bound (every call waits for an operator), not"
+            + " approval-bound, or not declared (\"not declared: runs without approval\"); a tool declared by itself"
+            + " (servers set-tool) follows its own declaration instead. Admins only.",
+            subcommands = {ListServers.class, Show.class, Add.class, Edit.class, SetTool.class, Test.class,
+                    Remove.class})
     static final class Servers extends Subcommand {
         @Override
         public Integer call() {
@@ -41,8 +46,66 @@ final class ServerCommands {
 
     private static int list(Subcommand command) {
         ArrayNode servers = Views.array();
-        command.runtime().servers().list(command.actor()).forEach(server -> servers.add(Views.server(server)));
+        command.runtime().servers().list(command.actor()).forEach(server -> servers.add(view(command, server)));
         return command.print(servers);
+    }
+
+    /** A record with the tools declared by themselves. */
+    private static ObjectNode view(Subcommand command, McpServerRecord server) {
+        return Views.server(server, command.runtime().servers().toolDeclarations(command.actor(), server.name()));
+    }
+
+    @Command(name = "show", description = "One MCP server record, with its declaration and the tools declared by"
+            + " themselves. Admins only.")
+    static final class Show extends Subcommand {
+        @Parameters(paramLabel = "NAME", description = "The server.")
+        String name;
+
+        @Override
+        public Integer call() {
+            return print(view(this, record(this, name)));
+        }
+    }
+
+    private static McpServerRecord record(Subcommand command, String name) {
+        return command.runtime().servers().list(command.actor()).stream()
+                .filter(server -> server.name().equals(name)).findFirst()
+                .orElseThrow(() -> CliFailure.refused(noSuchServer(name)));
+    }
+
+    @Command(name = "set-tool", description = "Declare a single tool of a server approval-bound or not, whatever"
+            + " the server's declaration (a tool's own declaration wins over its server's), or with --follow-server"
+            + " take its own declaration away, so that it follows the server's again. --preview shows what it would"
+            + " change without saving. Admins only.")
+    static final class SetTool extends SettingCommands.SettingChange {
+        @Parameters(index = "0", paramLabel = "NAME", description = "The server.")
+        String name;
+
+        @Parameters(index = "1", paramLabel = "TOOL", description = "The tool, as countersign tools lists it, with"
+                + " or without the NAME. in front (write_file or files.write_file).")
+        String tool;
+
+        @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false", description = "The tool's own"
+                + " declaration: true, every call waits for an operator's approval; false, it runs without one.")
+        Boolean approvalBound;
+
+        @Option(names = "--follow-server", description = "Take the tool's own declaration away: it follows the"
+                + " server's declaration again.")
+        boolean followServer;
+
+        @Override
+        public Integer call() {
+            if ((approvalBound == null) == !followServer) {
+                throw CliFailure.usage("servers set-tool " + name + " " + tool + " needs exactly one of"
+                        + " --approval-bound true|false (the tool's own declaration) and --follow-server (back to"
+                        + " the server's declaration)");
+            }
+            record(this, name);
+            String qualified = tool.startsWith(name + ".") ? tool : name + "." + tool;
+            ApprovalDeclaration declaration = followServer ? ApprovalDeclaration.NOT_DECLARED
+                    : ApprovalDeclaration.of(approvalBound);
+            return apply(List.of(new SettingRequest.ToolDeclaration(qualified, declaration)));
+        }
     }
 
     /** The fields of a server record, shared by {@code add} and {@code edit}; a field left out is not given. */
@@ -186,7 +249,7 @@ final class ServerCommands {
 
     private static int saved(Subcommand command, ServerResult result) {
         if (result instanceof ServerResult.Saved saved) {
-            ObjectNode node = Views.server(saved.server());
+            ObjectNode node = view(command, saved.server());
             ArrayNode changes = node.putArray("changes");
             saved.changes().forEach(change -> changes.add(Views.change(change)));
             return command.print(node);

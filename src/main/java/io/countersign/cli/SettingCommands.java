@@ -58,7 +58,7 @@ final class SettingCommands {
 
         @Command(name = "set", description = "Turn a tool on or off, or set whether a configurable tool needs"
                 + " approval; --preview shows what it would change without saving. Admins only.")
-        static final class SetTool extends Subcommand {
+        static final class SetTool extends SettingChange {
             @Parameters(paramLabel = "NAME", description = "The tool.")
             String name;
 
@@ -68,16 +68,9 @@ final class SettingCommands {
 
             @Option(names = "--approval-bound", arity = "1", paramLabel = "true|false", description = "For a"
                     + " configurable tool: true, every call waits for an operator's approval; false, it runs"
-                    + " without one. A remote tool follows its server's declaration instead (server set).")
+                    + " without one. For a remote tool: its own declaration, whatever its server's (as servers"
+                    + " set-tool).")
             Boolean approvalBound;
-
-            @Option(names = "--preview", description = "Show the effect; save nothing.")
-            boolean preview;
-
-            @Override
-            CountersignRuntime.Work work() {
-                return CountersignRuntime.Work.GOVERN_TOOLS;
-            }
 
             @Override
             public Integer call() {
@@ -92,7 +85,7 @@ final class SettingCommands {
                     throw CliFailure.usage("tool set " + name + " changes nothing; give --enabled or"
                             + " --approval-bound");
                 }
-                return apply(this, requests, preview);
+                return apply(requests);
             }
         }
     }
@@ -108,7 +101,7 @@ final class SettingCommands {
                 + " every call waits for an operator; false, they run without one. A server not declared yet runs"
                 + " its tools without approval; declaring it is a change like any other. --preview shows what it"
                 + " would change without saving. Admins only.")
-        static final class SetServer extends Subcommand {
+        static final class SetServer extends SettingChange {
             @Parameters(paramLabel = "NAME", description = "The server record.")
             String name;
 
@@ -117,33 +110,40 @@ final class SettingCommands {
                             + " approval; false, they run without one.")
             Boolean approvalBound;
 
-            @Option(names = "--preview", description = "Show the effect; save nothing.")
-            boolean preview;
-
-            @Override
-            CountersignRuntime.Work work() {
-                return CountersignRuntime.Work.GOVERN_TOOLS;
-            }
-
             @Override
             public Integer call() {
-                return apply(this, List.of(new SettingRequest.ServerApprovalBound(name, approvalBound)), preview);
+                return apply(List.of(new SettingRequest.ServerApprovalBound(name, approvalBound)));
             }
         }
     }
 
-    private static int apply(Subcommand command, List<SettingRequest> requests, boolean preview) {
-        if (preview) {
-            return command.print(Views.preview(command.runtime().settings().preview(command.actor(), requests)));
+    /**
+     * A command that changes tool settings, by name: the enabled servers' tools are imported first, and
+     * {@code --preview} shows what the change would do instead of saving it.
+     */
+    abstract static class SettingChange extends Subcommand {
+        @Option(names = "--preview", description = "Show the effect; save nothing.")
+        boolean preview;
+
+        @Override
+        CountersignRuntime.Work work() {
+            return CountersignRuntime.Work.GOVERN_TOOLS;
         }
-        SettingResult result = command.runtime().settings().change(command.actor(), requests);
-        if (result instanceof SettingResult.Refused refused) {
-            throw CliFailure.refused(String.join("; ", refused.reasons()));
+
+        /** Makes the changes, or with {@code --preview} shows what they would do; a refusal exits 3 with its reasons. */
+        int apply(List<SettingRequest> requests) {
+            if (preview) {
+                return print(Views.preview(runtime().settings().preview(actor(), requests)));
+            }
+            SettingResult result = runtime().settings().change(actor(), requests);
+            if (result instanceof SettingResult.Refused refused) {
+                throw CliFailure.refused(String.join("; ", refused.reasons()));
+            }
+            ArrayNode changes = Views.array();
+            ((SettingResult.Saved) result).changes().forEach(change -> changes.add(Views.change(change)));
+            ObjectNode node = Views.object();
+            node.set("changes", changes);
+            return print(node, Output.Table.of(changes));
         }
-        ArrayNode changes = Views.array();
-        ((SettingResult.Saved) result).changes().forEach(change -> changes.add(Views.change(change)));
-        ObjectNode node = Views.object();
-        node.set("changes", changes);
-        return command.print(node, Output.Table.of(changes));
     }
 }

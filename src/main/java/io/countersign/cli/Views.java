@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.invocation.ToolInvocationObservation;
@@ -13,6 +14,7 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.DecidedRun;
 import io.countersign.service.RunCard;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeMap;
 
 /** The JSON a command prints for each value of the service layer; field names are the command's contract. */
@@ -107,8 +110,13 @@ final class Views {
             item.set("arguments", parse(call.argumentsJson()));
             item.set("target", target(call.target()));
             call.preview().forEach(item.putArray("preview")::add);
-            item.put("effect", code(call.effect())).put("remote", call.remote())
+            item.put("effect", effect(call.effect())).put("remote", call.remote())
+                    .put("effectText", call.effectText())
                     .put("dataClass", call.dataClass().code()).put("stale", call.stale());
+            if (call.declaration() != null) {
+                item.set("declaration", declaration(call.declaration()));
+                item.put("serverClaims", call.serverClaims().isEmpty() ? null : call.serverClaims());
+            }
         }
         ArrayNode refused = node.putArray("refused");
         for (RunCard.RefusedCallView call : card.refused()) {
@@ -131,6 +139,18 @@ final class Views {
             card.input().modelGuesses().forEach(guesses::put);
         }
         return node;
+    }
+
+    /** {@code read} or {@code write}; {@code unknown} for a remote tool: only its declaration says whether it waits. */
+    private static String effect(ToolEffect effect) {
+        return effect == null ? "unknown" : code(effect);
+    }
+
+    /** A remote tool's declaration in force: what, from where, by whom, and in words. */
+    static ObjectNode declaration(RemoteDeclaration declaration) {
+        return object().put("declaration", declaration.declaration().code())
+                .put("source", declaration.source().code()).put("declaredBy", declaration.declaredBy())
+                .put("text", declaration.describe());
     }
 
     static JsonNode target(ToolInvocationTarget target) {
@@ -156,12 +176,22 @@ final class Views {
         return node;
     }
 
+    /**
+     * A tool as the settings govern it; a remote tool's effect is "unknown", its declaration in force (its own or
+     * its server's, with who made it) and its server's claims beside it.
+     */
     static ObjectNode tool(ToolSettingView tool) {
-        return object().put("name", tool.name()).put("group", tool.group()).put("effect", code(tool.effect()))
+        boolean remote = tool.declaration() != null;
+        ObjectNode node = object().put("name", tool.name()).put("group", tool.group())
+                .put("effect", effect(tool.effect()))
                 .put("dataClass", tool.dataClass().code()).put("server", tool.server())
                 .put("serverDeclaration", tool.serverDeclaration() == null ? null
-                        : tool.serverDeclaration().plainWords())
-                .put("enabled", tool.enabled()).put("approvalBound", tool.approvalBound())
+                        : tool.serverDeclaration().plainWords());
+        if (remote) {
+            node.set("declaration", declaration(tool.declaration()));
+            node.put("serverClaims", tool.serverClaims().isEmpty() ? null : tool.serverClaims());
+        }
+        return node.put("enabled", tool.enabled()).put("approvalBound", tool.approvalBound())
                 .put("approvalConfigurable", tool.approvalControl().configurable())
                 .put("fixedBecause", tool.approvalControl().fixedReason()).put("asksForInput", tool.asksForInput())
                 .put("runsUnattended", tool.runsUnattended());
@@ -191,8 +221,11 @@ final class Views {
         node.put("paused", counts.paused()).put("ran", counts.ran()).put("refused", counts.refused());
     }
 
-    /** A server record; every value it shows is plain or a reference {@code env:NAME}, never a secret. */
-    static ObjectNode server(McpServerRecord server) {
+    /**
+     * A server record with the tools declared by themselves; every value it shows is plain or a reference
+     * {@code env:NAME}, never a secret.
+     */
+    static ObjectNode server(McpServerRecord server, Map<String, RemoteDeclaration> toolDeclarations) {
         ObjectNode node = object().put("name", server.name());
         if (server.transport() instanceof McpServerRecord.Stdio stdio) {
             node.put("transport", "stdio").put("command", stdio.command());
@@ -208,6 +241,8 @@ final class Views {
                 .put("group", server.group()).put("dataClass", server.dataClass().code());
         seconds(node, "timeoutSeconds", server.callTimeout());
         seconds(node, "connectTimeoutSeconds", server.connectTimeout());
+        ObjectNode tools = node.putObject("toolDeclarations");
+        toolDeclarations.forEach((tool, declaration) -> tools.set(tool, declaration(declaration)));
         return node;
     }
 

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
@@ -13,6 +14,7 @@ import io.countersign.tools.mcp.oauth.OAuthGrants;
 import io.countersign.tools.mcp.oauth.OAuthSetup;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -50,6 +52,12 @@ public final class DefaultServerService implements ServerService {
     public List<McpServerRecord> list(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_SERVERS);
         return servers.list();
+    }
+
+    @Override
+    public Map<String, RemoteDeclaration> toolDeclarations(Actor actor, String server) {
+        permissions.requireNow(actor, Operation.VIEW_SERVERS);
+        return servers.toolDeclarations(server);
     }
 
     @Override

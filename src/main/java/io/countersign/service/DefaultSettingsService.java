@@ -3,6 +3,8 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.Names;
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
@@ -11,6 +13,7 @@ import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.RecentToolCalls;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ConfigurableApproval;
+import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.RequiresApproval;
 import io.countersign.engine.tool.RequiresInput;
@@ -23,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -48,19 +52,31 @@ public final class DefaultSettingsService implements SettingsService {
     @Override
     public List<ToolSettingView> tools(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_TOOL_SETTINGS);
-        return views(settings.current());
+        return views(settings.current(), settings::declarationOf);
     }
 
-    private List<ToolSettingView> views(ToolSettings snapshot) {
+    /**
+     * The tools under a settings snapshot; {@code declarations} gives a remote tool's declaration in force, naming
+     * its author where it is the store's.
+     */
+    private List<ToolSettingView> views(ToolSettings snapshot,
+                                        BiFunction<String, String, RemoteDeclaration> declarations) {
         UnattendedToolFilter unattended = new UnattendedToolFilter(registry,
                 new ToolApprovalRule(ToolSettingsSource.fixed(snapshot)));
-        return registry.tools().stream().map(tool -> view(tool, snapshot, unattended)).toList();
+        return registry.tools().stream().map(tool -> view(tool, snapshot, declarations, unattended)).toList();
     }
 
-    private static ToolSettingView view(Tool tool, ToolSettings snapshot, UnattendedToolFilter unattended) {
-        String server = tool instanceof RemoteTool remote ? remote.serverName() : null;
-        return new ToolSettingView(tool.name(), tool.description(), tool.group(), tool.effect(), tool.dataClass(),
-                server, server == null ? null : snapshot.serverDeclaration(server), snapshot.enabled(tool),
+    private static ToolSettingView view(Tool tool, ToolSettings snapshot,
+                                        BiFunction<String, String, RemoteDeclaration> declarations,
+                                        UnattendedToolFilter unattended) {
+        RemoteTool remote = tool instanceof RemoteTool found ? found : null;
+        String server = remote == null ? null : remote.serverName();
+        // what a remote tool does is not known: its declaration decides, never its effect
+        return new ToolSettingView(tool.name(), tool.description(), tool.group(),
+                remote == null ? tool.effect() : null, tool.dataClass(),
+                server, server == null ? null : snapshot.serverDeclaration(server),
+                server == null ? null : declarations.apply(tool.name(), server),
+                remote == null ? "" : remote.hints().claims(), snapshot.enabled(tool),
                 ToolApprovalRule.requiresApproval(tool, snapshot), control(tool), tool instanceof RequiresInput,
                 snapshot.enabled(tool) && !unattended.unattended(List.of(tool.name())).isEmpty());
     }
@@ -83,8 +99,9 @@ public final class DefaultSettingsService implements SettingsService {
     }
 
     @Override
-    public SettingResult change(Actor actor, List<SettingRequest> requests) {
+    public SettingResult change(Actor actor, List<SettingRequest> asked) {
         permissions.requireNow(actor, Operation.CHANGE_TOOL_SETTINGS);
+        List<SettingRequest> requests = asked.stream().map(this::normalised).toList();
         List<String> refusals = requests.stream().map(this::refusal).flatMap(Optional::stream).toList();
         if (!refusals.isEmpty()) {
             return new SettingResult.Refused(refusals);
@@ -97,12 +114,24 @@ public final class DefaultSettingsService implements SettingsService {
         return new SettingResult.Saved(saved);
     }
 
+    /** A remote tool's approval set per tool is its own declaration: one request for it, whichever was asked. */
+    private SettingRequest normalised(SettingRequest request) {
+        if (request instanceof SettingRequest.ToolApprovalBound bound
+                && registry.find(bound.tool()).filter(RemoteTool.class::isInstance).isPresent()) {
+            return new SettingRequest.ToolDeclaration(bound.tool(), ApprovalDeclaration.of(bound.approvalBound()));
+        }
+        return request;
+    }
+
     private Optional<SettingChange> save(SettingRequest request, Actor actor) {
         if (request instanceof SettingRequest.ToolEnabled enabled) {
             return settings.setToolEnabled(enabled.tool(), enabled.enabled(), actor);
         }
         if (request instanceof SettingRequest.ToolApprovalBound bound) {
             return settings.setApprovalSetting(bound.tool(), bound.approvalBound(), actor);
+        }
+        if (request instanceof SettingRequest.ToolDeclaration declared) {
+            return settings.setToolDeclaration(declared.tool(), declared.declaration(), actor);
         }
         SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
         return settings.setServerApprovalBound(server.server(), server.approvalBound(), actor);
@@ -114,6 +143,9 @@ public final class DefaultSettingsService implements SettingsService {
         }
         if (request instanceof SettingRequest.ToolApprovalBound bound) {
             return to.withApprovalSetting(bound.tool(), bound.approvalBound());
+        }
+        if (request instanceof SettingRequest.ToolDeclaration declared) {
+            return to.withToolDeclaration(declared.tool(), declared.declaration());
         }
         SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
         return to.withServerApprovalBound(server.server(), server.approvalBound());
@@ -127,6 +159,12 @@ public final class DefaultSettingsService implements SettingsService {
             return unknownTool(bound.tool())
                     .or(() -> fixedApproval(registry.find(bound.tool()).orElseThrow(), bound.approvalBound()));
         }
+        if (request instanceof SettingRequest.ToolDeclaration declared) {
+            return unknownTool(declared.tool()).or(() -> registry.find(declared.tool())
+                    .filter(tool -> !(tool instanceof RemoteTool))
+                    .map(tool -> tool.name() + " is a local tool: only a remote tool is declared; set its approval"
+                            + " with: tool set " + tool.name() + " --approval-bound true|false"));
+        }
         String server = ((SettingRequest.ServerApprovalBound) request).server();
         return Names.isCode(server) ? Optional.empty() : Optional.of("\"" + server + "\" is not a server name: it"
                 + " must match [a-z][a-z0-9_.-]* and be 1 to " + Names.MAX_CODE_LENGTH + " characters long");
@@ -135,6 +173,20 @@ public final class DefaultSettingsService implements SettingsService {
     private Optional<String> unknownTool(String name) {
         if (registry.find(name).isPresent()) {
             return Optional.empty();
+        }
+        if (name.indexOf('.') > 0) {
+            // a remote tool's name: say what this server offers here, not every tool there is
+            String server = McpServerRecord.serverOf(name);
+            List<String> offered = registry.tools().stream()
+                    .filter(tool -> tool instanceof RemoteTool remote && remote.serverName().equals(server))
+                    .map(Tool::name).toList();
+            if (offered.isEmpty()) {
+                return Optional.of("no tool is named \"" + name + "\": no tools of a server \"" + server + "\" are"
+                        + " imported here (is it added, enabled and reachable? see: countersign servers test "
+                        + server + ")");
+            }
+            return Optional.of("server " + server + " has no tool named \"" + name + "\"; its tools: "
+                    + String.join(", ", offered));
         }
         return Optional.of("no tool is named \"" + name + "\"; known tools: " + String.join(", ", registry.names()));
     }
@@ -167,7 +219,7 @@ public final class DefaultSettingsService implements SettingsService {
         List<String> refusals = new ArrayList<>();
         ToolSettings now = settings.current();
         ToolSettings after = now;
-        for (SettingRequest request : requests) {
+        for (SettingRequest request : requests.stream().map(this::normalised).toList()) {
             Optional<String> refusal = refusal(request);
             if (refusal.isPresent()) {
                 refusals.add(refusal.get());
@@ -175,8 +227,8 @@ public final class DefaultSettingsService implements SettingsService {
             }
             after = apply(request, after);
         }
-        Map<String, ToolSettingView> before = byName(views(now));
-        Map<String, ToolSettingView> changed = byName(views(after));
+        Map<String, ToolSettingView> before = byName(views(now, now::declarationOf));
+        Map<String, ToolSettingView> changed = byName(views(after, after::declarationOf));
         List<String> joining = names(changed, before, view -> view.runsUnattended());
         List<ToolInvocationObservation> recent = runs.recentCalls(PREVIEW_SAMPLE);
         return new SettingPreview(refusals, joining,

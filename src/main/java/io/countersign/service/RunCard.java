@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.DataClass;
@@ -7,6 +8,7 @@ import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolEffect;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -39,12 +41,32 @@ public record RunCard(String runId, RunStatus status, String agent, String initi
                 selfStarted, fourEyes, ApprovalProgress.SINGLE, null);
     }
 
-    /** A call that waits for a verdict; {@code argumentsJson} is pretty-printed JSON. */
+    /**
+     * A call that waits for a verdict; {@code argumentsJson} is pretty-printed JSON.
+     *
+     * @param effect       a local tool's effect; {@code null} for a remote tool, whose effect Countersign does not
+     *                     know: only its {@code declaration} says anything, and never that it reads
+     * @param declaration  for a remote tool, the declaration it waits on and who made it; {@code null} for a local
+     * @param serverClaims for a remote tool, what its server says of it ("server says: read-only"), never used to
+     *                     decide; empty when it says nothing or is not imported here
+     */
     public record PendingCallView(int index, String tool, String argumentsJson, ToolInvocationTarget target,
                                   List<String> preview, ToolEffect effect, boolean remote, DataClass dataClass,
-                                  boolean stale) {
+                                  boolean stale, RemoteDeclaration declaration, String serverClaims) {
         public PendingCallView {
             preview = preview == null ? List.of() : List.copyOf(preview);
+            serverClaims = serverClaims == null ? "" : serverClaims;
+        }
+
+        /**
+         * What the card says of the call's effect: "write" or "read" for a local tool; for a remote tool what its
+         * declaration says, such as "remote, declared approval-bound for this tool by maria".
+         */
+        public String effectText() {
+            if (declaration != null) {
+                return declaration.effectOnCard();
+            }
+            return effect == null ? "unknown" : effect.name().toLowerCase(Locale.ROOT);
         }
     }
 

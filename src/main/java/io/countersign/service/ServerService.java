@@ -1,8 +1,10 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,6 +21,13 @@ public interface ServerService {
      * and variables of the admin's setup; supervisors read the recorded changes instead.
      */
     List<McpServerRecord> list(Actor actor);
+
+    /**
+     * The tools of a server that an operator declared by themselves (approval-bound or not, whatever the server's
+     * declaration), by name in name order, each naming who declared it; the other tools follow the server's.
+     * Admins only, as {@link #list} is.
+     */
+    Map<String, RemoteDeclaration> toolDeclarations(Actor actor, String server);
 
     /**
      * Adds a server; a field the form leaves out takes its default, so a server added without a declaration is

@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
@@ -19,23 +20,25 @@ import java.util.stream.Collectors;
  */
 final class ToolFacts {
     private final ToolRegistry registry;
+    private final ServerRecords records;
     private final Map<String, McpServerRecord> servers;
 
-    private ToolFacts(ToolRegistry registry, Map<String, McpServerRecord> servers) {
+    private ToolFacts(ToolRegistry registry, ServerRecords records, Map<String, McpServerRecord> servers) {
         this.registry = registry;
+        this.records = records;
         this.servers = servers;
     }
 
     /** The facts as the server records stand now (one read of them). */
     static ToolFacts now(ToolRegistry registry, ServerRecords records) {
-        return new ToolFacts(registry, records.list().stream()
+        return new ToolFacts(registry, records, records.list().stream()
                 .collect(Collectors.toMap(McpServerRecord::name, Function.identity())));
     }
 
     /** The server record whose tool this is, enabled or not; empty for a local tool. */
     Optional<McpServerRecord> server(String tool) {
-        int dot = tool.indexOf('.');
-        return dot < 0 ? Optional.empty() : Optional.ofNullable(servers.get(tool.substring(0, dot)));
+        return tool.indexOf('.') < 0 ? Optional.empty()
+                : Optional.ofNullable(servers.get(McpServerRecord.serverOf(tool)));
     }
 
     boolean remote(String tool) {
@@ -43,11 +46,23 @@ final class ToolFacts {
     }
 
     /**
-     * A remote tool reads as its imported form does ({@code READ}: its server's declaration alone decides whether
-     * it waits); a tool that vanished since the pause as the most cautious kind.
+     * A local tool's effect; {@code null} for a remote tool, whose effect Countersign does not know (its
+     * declaration says whether it waits, {@link #declaration}); a tool that vanished since the pause as the most
+     * cautious kind.
      */
     ToolEffect effect(String tool) {
-        return server(tool).isPresent() ? ToolEffect.READ : local(tool).map(Tool::effect).orElse(ToolEffect.WRITE);
+        return remote(tool) ? null : local(tool).map(Tool::effect).orElse(ToolEffect.WRITE);
+    }
+
+    /** The declaration a remote tool is judged on, with who made it; {@code null} for a local tool. */
+    RemoteDeclaration declaration(String tool) {
+        return remote(tool) ? records.declarationOf(tool) : null;
+    }
+
+    /** What a remote tool's server says of it, where the tool is imported here; empty when it says nothing. */
+    String serverClaims(String tool) {
+        return local(tool).filter(RemoteTool.class::isInstance).map(found -> ((RemoteTool) found).hints().claims())
+                .orElse("");
     }
 
     DataClass dataClass(String tool) {

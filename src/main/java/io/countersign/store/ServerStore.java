@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.DataClass;
@@ -81,8 +82,22 @@ public final class ServerStore implements ServerRecords {
     }
 
     /**
-     * Removes a record and its declaration, so that a server added later under the same name starts from the
-     * declaration it is added with, not from this one's.
+     * The declaration a remote tool is judged on: its own, else its server record's, naming who made it where the
+     * recorded changes say.
+     */
+    @Override
+    public RemoteDeclaration declarationOf(String toolName) {
+        return settings.declarationOf(toolName, McpServerRecord.serverOf(toolName));
+    }
+
+    /** The tools of a server declared by themselves, by name in name order, each naming who declared it. */
+    public Map<String, RemoteDeclaration> toolDeclarations(String serverName) {
+        return settings.toolDeclarations(serverName);
+    }
+
+    /**
+     * Removes a record, its declaration and the own declarations of its tools, so that a server added later under
+     * the same name starts from the declarations it is given, not from this one's.
      *
      * @return the recorded changes, or empty when the store has no server of this name
      */
@@ -104,6 +119,7 @@ public final class ServerStore implements ServerRecords {
                             SettingKind.SERVER.key(name), describe(old.get()), null));
                     settings.clear(connection, SettingKind.SERVER_APPROVAL_BOUND, name, who)
                             .ifPresent(recorded::add);
+                    recorded.addAll(settings.clearToolDeclarations(connection, name, who));
                     return Optional.of(List.copyOf(recorded));
                 });
         settings.dropCache();

@@ -10,6 +10,8 @@ enum SettingKind {
     APPROVAL("approval", null),
     /** A remote server's declaration, "true" or "false"; no row: not declared, its tools run without approval. */
     SERVER_APPROVAL_BOUND("server_approval_bound", null),
+    /** A remote tool's own declaration, "true" or "false", by its registry name; no row: it follows its server's. */
+    TOOL_APPROVAL_BOUND("tool_approval_bound", null),
     ALLOWED_HOSTS("allowed_hosts", null),
     USER_ROLES("user_roles", null),
     /** A remote server's record (how to reach it, enabled, group, data class, timeouts); its declaration is

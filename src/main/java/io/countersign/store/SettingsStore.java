@@ -2,6 +2,8 @@ package io.countersign.store;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Names;
+import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.port.ToolSettingsSource;
@@ -9,6 +11,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -34,8 +39,12 @@ public final class SettingsStore implements ToolSettingsSource {
     private final AtomicLong generation = new AtomicLong();
     private volatile Snapshot snapshot;
 
-    /** The settings as read at one generation of the cache. */
-    private record Snapshot(long generation, ToolSettings settings, Map<String, List<String>> allowedHosts) {
+    /**
+     * The settings as read at one generation of the cache; {@code declarers} names, by setting key, who made each
+     * declaration of a server or a remote tool (the author of its last recorded change).
+     */
+    private record Snapshot(long generation, ToolSettings settings, Map<String, List<String>> allowedHosts,
+                            Map<String, String> declarers) {
     }
 
     SettingsStore(Database database) {
@@ -100,6 +109,51 @@ public final class SettingsStore implements ToolSettingsSource {
     public Optional<SettingChange> setServerApprovalBound(String serverName, boolean approvalBound, Actor who) {
         return change(SettingKind.SERVER_APPROVAL_BOUND, Names.requireCode(serverName, "server name"),
                 Boolean.toString(approvalBound), who);
+    }
+
+    /**
+     * Declares a remote tool by itself, approval-bound or not; {@code NOT_DECLARED} takes its own declaration away,
+     * so that it follows its server's again. Role checks and whether the tool is remote belong to the caller.
+     *
+     * @return the change, or empty when it already was so
+     */
+    public Optional<SettingChange> setToolDeclaration(String toolName, ApprovalDeclaration declaration, Actor who) {
+        Names.requireCode(toolName, "tool name");
+        if (declaration.declared()) {
+            return change(SettingKind.TOOL_APPROVAL_BOUND, toolName, Boolean.toString(declaration.approvalBound()),
+                    who);
+        }
+        Objects.requireNonNull(who, "who");
+        Optional<SettingChange> change = database.write("take away the declaration of " + toolName,
+                ChangeKind.SETTINGS, connection -> clear(connection, SettingKind.TOOL_APPROVAL_BOUND, toolName, who));
+        dropCache();
+        return change;
+    }
+
+    /**
+     * The declaration a remote tool is judged on, as {@link ToolSettings#declarationOf} gives it, naming who made
+     * it: the author of its last recorded change (none for a server declared before changes were recorded).
+     */
+    public RemoteDeclaration declarationOf(String toolName, String serverName) {
+        Snapshot now = snapshot();
+        RemoteDeclaration declaration = now.settings().declarationOf(toolName, serverName);
+        String key = declaration.source() == RemoteDeclaration.Source.TOOL
+                ? SettingKind.TOOL_APPROVAL_BOUND.key(toolName) : SettingKind.SERVER_APPROVAL_BOUND.key(serverName);
+        return declaration.withDeclaredBy(now.declarers().get(key));
+    }
+
+    /**
+     * The remote tools of a server that have a declaration of their own, by name in name order, each naming who made
+     * it.
+     */
+    public Map<String, RemoteDeclaration> toolDeclarations(String serverName) {
+        Snapshot now = snapshot();
+        Map<String, RemoteDeclaration> declared = new TreeMap<>();
+        now.settings().toolApprovalBound().keySet().stream()
+                .filter(tool -> tool.startsWith(serverName + "."))
+                .forEach(tool -> declared.put(tool, now.settings().declarationOf(tool, serverName)
+                        .withDeclaredBy(now.declarers().get(SettingKind.TOOL_APPROVAL_BOUND.key(tool)))));
+        return Collections.unmodifiableMap(declared);
     }
 
     /**
@@ -187,6 +241,33 @@ public final class SettingsStore implements ToolSettingsSource {
         return Optional.of(SettingChanges.record(connection, database.clock().instant(), who, key, old.get(), null));
     }
 
+    /**
+     * Takes away the own declarations of a server's tools inside the caller's transaction, so that a server added
+     * later under the same name starts from none; the caller calls {@link #dropCache()} once it has committed.
+     */
+    List<SettingChange> clearToolDeclarations(Connection connection, String serverName, Actor who)
+            throws SQLException {
+        List<String> tools = new ArrayList<>();
+        String prefix = SettingKind.TOOL_APPROVAL_BOUND.key(serverName + ".");
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT setting_key FROM tool_settings WHERE setting_key LIKE ? ORDER BY setting_key")) {
+            select.setString(1, prefix + "%");
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    // LIKE reads '_' as any character: keep the keys that really start with the prefix
+                    if (rows.getString(1).startsWith(prefix)) {
+                        tools.add(SettingKind.subjectOf(rows.getString(1)));
+                    }
+                }
+            }
+        }
+        List<SettingChange> changes = new ArrayList<>();
+        for (String tool : tools) {
+            clear(connection, SettingKind.TOOL_APPROVAL_BOUND, tool, who).ifPresent(changes::add);
+        }
+        return changes;
+    }
+
     /** Makes the next read load the settings again, so a caller sees its own change without waiting for the feed. */
     void dropCache() {
         generation.incrementAndGet();
@@ -234,6 +315,7 @@ public final class SettingsStore implements ToolSettingsSource {
                     case GROUP_ENABLED -> settings.withGroupEnabled(subject, on);
                     case APPROVAL -> settings.withApprovalSetting(subject, on);
                     case SERVER_APPROVAL_BOUND -> settings.withServerApprovalBound(subject, on);
+                    case TOOL_APPROVAL_BOUND -> settings.withToolDeclaration(subject, ApprovalDeclaration.of(on));
                     case ALLOWED_HOSTS -> {
                         hosts.put(subject, value.isEmpty() ? List.of() : List.of(value.split(",")));
                         yield settings;
@@ -242,6 +324,22 @@ public final class SettingsStore implements ToolSettingsSource {
                 };
             }
         }
-        return new Snapshot(generation, settings, Map.copyOf(hosts));
+        return new Snapshot(generation, settings, Map.copyOf(hosts), declarers(connection));
+    }
+
+    /** Who made each declaration: the author of the last change of its key (the index by key serves both). */
+    private static Map<String, String> declarers(Connection connection) throws SQLException {
+        Map<String, String> declarers = new HashMap<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT setting_key, changed_by"
+                + " FROM setting_changes WHERE setting_key LIKE ? OR setting_key LIKE ? ORDER BY id")) {
+            select.setString(1, SettingKind.SERVER_APPROVAL_BOUND.key("%"));
+            select.setString(2, SettingKind.TOOL_APPROVAL_BOUND.key("%"));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    declarers.put(rows.getString(1), rows.getString(2));
+                }
+            }
+        }
+        return Map.copyOf(declarers);
     }
 }

@@ -114,7 +114,9 @@ class DecisionRecoveryTest {
         // what the card says comes from the paused state and the server record, not from a connection
         assertThat(call.path("tool").asText()).isEqualTo("ctr.append");
         assertThat(call.path("remote").asBoolean()).isTrue();
-        assertThat(call.path("effect").asText()).isEqualTo("read");
+        assertThat(call.path("effect").asText()).as("a remote tool is never called a read").isEqualTo("unknown");
+        assertThat(call.path("effectText").asText()).isEqualTo("remote, declared approval-bound on its server by "
+                + call.path("declaration").path("declaredBy").asText());
         Files.createFile(control.resolve("broken"));
 
         CommandProcess.Result refused = countersign.run("decide", runId, "--digest", card.path("digest").asText(),

@@ -22,6 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * from the npm registry (see {@link McpPeers}: without node and npm the tests fail saying what to install).
  */
 class ServerCommandsTest {
+    /** The filesystem server's write tools, declared approval-bound each by itself in the tests below. */
+    private static final List<String> WRITES = List.of("files.create_directory", "files.write_file",
+            "files.edit_file", "files.move_file");
+
     @TempDir
     Path folder;
     Path workspace;
@@ -38,6 +42,16 @@ class ServerCommandsTest {
                 "--arg", McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), "--arg", workspace.toString()));
         args.addAll(List.of(more));
         return countersign.runHere(args.toArray(String[]::new));
+    }
+
+    /** The filesystem server added straight to the store without a declaration, as the commands never add one. */
+    private void addFilesUndeclared() {
+        done(countersign.runHere("servers"));
+        try (Store store = Store.open(StoreLocation.resolve(folder.resolve("countersign.db").toString(), Map.of()))) {
+            store.servers().add(McpServerRecord.stdio("files", McpPeers.node(),
+                    List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString())),
+                    Actor.of("ana", Role.ADMIN));
+        }
     }
 
     private static JsonNode done(CommandProcess.Result result) {
@@ -130,12 +144,7 @@ class ServerCommandsTest {
 
     @Test
     void anUndeclaredServerAndItsToolsAreListedAsRunningWithoutApproval() throws Exception {
-        done(countersign.runHere("servers"));
-        try (Store store = Store.open(StoreLocation.resolve(folder.resolve("countersign.db").toString(), Map.of()))) {
-            store.servers().add(McpServerRecord.stdio("files", McpPeers.node(),
-                    List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString())),
-                    Actor.of("ana", Role.ADMIN));
-        }
+        addFilesUndeclared();
 
         assertThat(done(countersign.runHere("servers", "list"))).singleElement().satisfies(server -> {
             assertThat(server.path("declaration").asText()).isEqualTo("not declared: runs without approval");
@@ -156,12 +165,7 @@ class ServerCommandsTest {
 
     @Test
     void declaringAnUndeclaredServerApprovalBoundIsPreviewedAndSavedLikeAnyChange() throws Exception {
-        done(countersign.runHere("servers"));
-        try (Store store = Store.open(StoreLocation.resolve(folder.resolve("countersign.db").toString(), Map.of()))) {
-            store.servers().add(McpServerRecord.stdio("files", McpPeers.node(),
-                    List.of(McpPeers.script(McpPeers.FILESYSTEM, "dist/index.js"), workspace.toString())),
-                    Actor.of("ana", Role.ADMIN));
-        }
+        addFilesUndeclared();
 
         JsonNode preview = done(countersign.runHere("server", "set", "files", "--approval-bound", "true",
                 "--preview"));
@@ -172,6 +176,173 @@ class ServerCommandsTest {
         assertThat(saved.toString()).contains("server_approval_bound:files");
         assertThat(done(countersign.runHere("servers")).get(0).path("declaration").asText())
                 .isEqualTo("approval-bound");
+    }
+
+    private JsonNode tool(String name) {
+        List<JsonNode> found = new ArrayList<>();
+        done(countersign.runHere("tools")).forEach(tool -> {
+            if (tool.path("name").asText().equals(name)) {
+                found.add(tool);
+            }
+        });
+        assertThat(found).as(name).hasSize(1);
+        return found.get(0);
+    }
+
+    @Test
+    void oneServerWithFreeReadsAndApprovalBoundWritesDeclaredPerTool() {
+        done(addFiles("--approval-bound", "false"));
+
+        JsonNode preview = done(countersign.runHere("servers", "set-tool", "files", "write_file", "--approval-bound",
+                "true", "--preview"));
+        assertThat(preview.path("leaveUnattended").toString()).isEqualTo("[\"files.write_file\"]");
+        JsonNode saved = done(countersign.runHere("servers", "set-tool", "files", "files.edit_file",
+                "--approval-bound", "true"));
+        assertThat(saved.path("changes").findValuesAsText("setting"))
+                .containsExactly("tool_approval_bound:files.edit_file");
+        done(countersign.runHere("servers", "set-tool", "files", "write_file", "--approval-bound", "true"));
+
+        JsonNode write = tool("files.write_file");
+        assertThat(write.path("approvalBound").asBoolean()).isTrue();
+        assertThat(write.path("effect").asText()).isEqualTo("unknown");
+        assertThat(write.path("declaration").path("source").asText()).isEqualTo("tool");
+        assertThat(write.path("declaration").path("text").asText()).startsWith("approval-bound (declared for this"
+                + " tool by ");
+        JsonNode read = tool("files.read_text_file");
+        assertThat(read.path("approvalBound").asBoolean()).isFalse();
+        assertThat(read.path("declaration").path("text").asText()).startsWith("not approval-bound (from its"
+                + " server's declaration");
+        assertThat(read.path("serverClaims").asText()).isEqualTo("server says: read-only");
+        assertThat(done(countersign.runHere("servers", "show", "files")).path("toolDeclarations").fieldNames())
+                .toIterable().containsExactly("files.edit_file", "files.write_file");
+    }
+
+    @Test
+    void followServerTakesAToolsOwnDeclarationAway() {
+        done(addFiles("--approval-bound", "true"));
+        done(countersign.runHere("servers", "set-tool", "files", "read_text_file", "--approval-bound", "false"));
+        assertThat(tool("files.read_text_file").path("approvalBound").asBoolean()).isFalse();
+
+        JsonNode cleared = done(countersign.runHere("servers", "set-tool", "files", "read_text_file",
+                "--follow-server"));
+
+        assertThat(cleared.path("changes").get(0).path("newValue").isNull()).isTrue();
+        assertThat(tool("files.read_text_file").path("approvalBound").asBoolean()).isTrue();
+        assertThat(done(countersign.runHere("servers", "list")).get(0).path("toolDeclarations").size()).isZero();
+    }
+
+    @Test
+    void setToolNamesTheRealCauseInOneLine() {
+        done(addFiles("--approval-bound", "false"));
+
+        assertOneLineError(countersign.runHere("servers", "set-tool", "nope", "write_file", "--approval-bound",
+                "true"), Cli.REFUSED, "no server is named \"nope\"");
+        CommandProcess.Result unknownTool = countersign.runHere("servers", "set-tool", "files", "rm_rf",
+                "--approval-bound", "true");
+        assertOneLineError(unknownTool, Cli.REFUSED, "server files has no tool named \"files.rm_rf\"; its tools:");
+        assertThat(unknownTool.err()).contains("files.write_file").doesNotContain("Exception", "\tat ");
+        assertOneLineError(countersign.runHere("servers", "set-tool", "files", "write_file"), Cli.BAD_USAGE,
+                "needs exactly one of --approval-bound true|false");
+        assertOneLineError(countersign.runHere("servers", "set-tool", "files", "write_file", "--approval-bound",
+                "true", "--follow-server"), Cli.BAD_USAGE, "needs exactly one of");
+    }
+
+    @Test
+    void toolSetOnARemoteToolDeclaresItInsteadOfSayingItIsFixed() {
+        done(addFiles("--approval-bound", "false"));
+
+        JsonNode saved = done(countersign.runHere("tool", "set", "files.move_file", "--approval-bound", "true"));
+
+        assertThat(saved.path("changes").findValuesAsText("setting"))
+                .containsExactly("tool_approval_bound:files.move_file");
+        assertThat(tool("files.move_file").path("approvalBound").asBoolean()).isTrue();
+    }
+
+    // The filesystem server as ONE record: free reads, its four write tools approval-bound each by itself.
+
+    /** Declares the four write tools approval-bound, each by itself; returns who declared them. */
+    private String declareTheWritesApprovalBound() {
+        String declarer = null;
+        for (String tool : WRITES) {
+            JsonNode saved = done(countersign.runHere("servers", "set-tool", "files", tool.substring("files.".length()),
+                    "--approval-bound", "true"));
+            declarer = saved.path("changes").get(0).path("actor").asText();
+        }
+        return declarer;
+    }
+
+    /**
+     * An agent whose model first reads (two read tools in one turn), then calls the four write tools in one turn,
+     * then answers.
+     */
+    private void importTheAgent() throws Exception {
+        Files.writeString(workspace.resolve("notes.txt"), "ship on Friday");
+        String sub = workspace.resolve("sub").toString();
+        Path script = Files.writeString(folder.resolve("tidy.json"), "{\"turns\": ["
+                + "{\"content\": \"Reading.\", \"toolCalls\": ["
+                + "{\"name\": \"files.read_text_file\", \"arguments\": {\"path\": \"" + workspace + "/notes.txt\"}},"
+                + "{\"name\": \"files.list_directory\", \"arguments\": {\"path\": \"" + workspace + "\"}}]},"
+                + "{\"content\": \"Writing.\", \"toolCalls\": ["
+                + "{\"name\": \"files.create_directory\", \"arguments\": {\"path\": \"" + sub + "\"}},"
+                + "{\"name\": \"files.write_file\", \"arguments\": {\"path\": \"" + sub + "/a.txt\","
+                + " \"content\": \"hello\"}},"
+                + "{\"name\": \"files.edit_file\", \"arguments\": {\"path\": \"" + sub + "/a.txt\","
+                + " \"edits\": [{\"oldText\": \"hello\", \"newText\": \"hello world\"}]}},"
+                + "{\"name\": \"files.move_file\", \"arguments\": {\"source\": \"" + sub + "/a.txt\","
+                + " \"destination\": \"" + sub + "/b.txt\"}}]},"
+                + "{\"content\": \"Tidied.\"}]}");
+        Path agents = Files.writeString(folder.resolve("agents.json"), "{\"models\": [{\"name\": \"tidy\","
+                + " \"provider\": \"scripted\", \"model\": \"tidy\", \"endpoint\": \"" + script + "\","
+                + " \"trustZone\": \"local\"}], \"agents\": [{\"name\": \"tidy\", \"model\": \"tidy\","
+                + " \"toolGroups\": [\"files\"]}]}");
+        done(countersign.runHere("agents", "import", agents.toString()));
+    }
+
+    @Test
+    void onAServerDeclaredNotApprovalBoundTheReadsRunAndTheWritesDeclaredByThemselvesWaitOnACardThatSaysSo()
+            throws Exception {
+        done(addFiles("--approval-bound", "false"));
+        String declarer = declareTheWritesApprovalBound();
+        importTheAgent();
+
+        theReadsRunAndTheWritesWait(declarer);
+    }
+
+    @Test
+    void onAServerNobodyDeclaredTheReadsRunAndTheWritesDeclaredByThemselvesWaitOnACardThatSaysSo()
+            throws Exception {
+        addFilesUndeclared();
+        String declarer = declareTheWritesApprovalBound();
+        importTheAgent();
+
+        theReadsRunAndTheWritesWait(declarer);
+    }
+
+    private void theReadsRunAndTheWritesWait(String declarer) {
+        JsonNode started = done(countersign.runHere("run", "--agent", "tidy", "--prompt", "Tidy the workspace."));
+        assertThat(started.path("status").asText()).isEqualTo("waiting_for_approval");
+        String runId = started.path("runId").asText();
+
+        JsonNode shown = done(countersign.runHere("show", runId));
+        JsonNode pending = shown.findPath("pending");
+        List<String> waiting = new ArrayList<>();
+        pending.forEach(call -> waiting.add(call.path("tool").asText()));
+        assertThat(waiting).as("the reads ran without a card; only the writes wait").isEqualTo(WRITES);
+        pending.forEach(call -> {
+            assertThat(call.path("effect").asText()).isEqualTo("unknown");
+            assertThat(call.path("effectText").asText())
+                    .isEqualTo("remote, declared approval-bound for this tool by " + declarer);
+            assertThat(call.path("declaration").path("source").asText()).isEqualTo("tool");
+        });
+        assertThat(shown.toString()).as("the read's result is in the transcript").contains("ship on Friday");
+        assertThat(workspace.resolve("sub")).doesNotExist();
+
+        String digest = shown.findPath("digest").asText();
+        JsonNode decided = done(countersign.runHere("decide", runId, "--digest", digest, "--approve-all"));
+
+        assertThat(decided.path("status").asText()).isEqualTo("completed");
+        assertThat(workspace.resolve("sub/b.txt")).hasContent("hello world");
+        assertThat(workspace.resolve("sub/a.txt")).doesNotExist();
     }
 
     @Test

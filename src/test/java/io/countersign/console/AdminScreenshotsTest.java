@@ -21,11 +21,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Pictures of the admin screens at 1280×800 in both themes, over the demo with a remote server's tools, written
- * to {@code target/screenshots/}: tool settings with and without a pending change, and users and roles with the
- * last admin's refusal.
+ * to {@code target/screenshots/}: tool settings with and without a pending change, a remote tool declared by itself
+ * (at 1024×700), and users and roles with the last admin's refusal.
  */
 @ExtendWith(ApplicationExtension.class)
 class AdminScreenshotsTest {
@@ -68,6 +69,7 @@ class AdminScreenshotsTest {
         await(() -> robot.lookup(".settings-status").queryAs(Label.class).getText().equals("Saved 1 change."));
         shots.add(ScreenshotWriter.write(window.scene(), "tool-settings-saved" + suffix));
 
+
         ToolSettingsTest.openSection(robot, Section.USERS);
         await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 3);
         robot.clickOn("#newName").write("maria");
@@ -78,6 +80,18 @@ class AdminScreenshotsTest {
                 .filter(box -> console.admin().name().equals(box.getUserData())).findFirst().orElseThrow());
         await(() -> !robot.lookup("#problem").queryAs(Label.class).getText().isEmpty());
         shots.add(ScreenshotWriter.write(window.scene(), "users-last-admin" + suffix));
+
+        // a remote tool declared by itself beside one that follows its server, at the smallest window
+        WindowSize.SMALLEST.apply(robot, stage);
+        ToolSettingsTest.openSection(robot, Section.SETTINGS);
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.clickOn(ToolSettingsTest.toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH));
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        shots.add(ScreenshotWriter.write(window.scene(), "tool-settings-remote-preview" + suffix));
+        robot.clickOn("#save");
+        await(() -> robot.lookup(".settings-status").queryAs(Label.class).getText().equals("Saved 1 change."));
+        ToolSettingsTest.toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH);
+        shots.add(ScreenshotWriter.write(window.scene(), "tool-settings-remote" + suffix));
 
         for (Path shot : shots) {
             assertThat(Files.size(shot)).as(shot.toString()).isGreaterThan(10_000);

@@ -41,7 +41,7 @@ public final class ConsoleFixtures {
     public static RunCard.PendingCallView write(int index, String path) {
         return new RunCard.PendingCallView(index, "fs_write", "{\n  \"path\" : \"" + path + "\"\n}",
                 new ToolInvocationTarget("file", path), List.of("-old", "+new"), ToolEffect.WRITE, false,
-                DataClass.SOURCE_CODE, false);
+                DataClass.SOURCE_CODE, false, null, "");
     }
 
     /** An approval card waiting 4 minutes with the given calls, started by maria. */

@@ -78,7 +78,7 @@ class InboxBenchmarkTest {
             String tool = tools[i % tools.length];
             RunCard.PendingCallView call = new RunCard.PendingCallView(0, tool, "{}",
                     new ToolInvocationTarget("file", "notes/" + i + ".md"), List.of(), ToolEffect.WRITE, i % 7 == 0,
-                    DataClass.SOURCE_CODE, false);
+                    DataClass.SOURCE_CODE, false, null, "");
             service.add(new RunCard("run-" + i, RunStatus.WAITING_FOR_APPROVAL, agents[i % agents.length],
                     i % 3 == 0 ? "maria" : "jonas", start.plusSeconds(i * 20L), "Task number " + i
                     + " for the " + agents[i % agents.length], "", "digest-" + i, List.of(call), List.of(), null,

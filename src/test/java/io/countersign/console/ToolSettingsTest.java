@@ -227,9 +227,10 @@ class ToolSettingsTest {
     void aFixedToolShowsWhyItsApprovalCannotChange(FxRobot robot) {
         assertThat(toggle(robot, "approval-switch", "fs_write").isDisabled()).isTrue();
         assertThat(toggle(robot, "approval-switch", "fs_write").isSelected()).isTrue();
+        // read while fs_write's row is in view: the table makes cells for the rows in view only
+        assertThat(texts(robot, ".switch-note")).contains("Write tool: always needs approval");
         assertThat(toggle(robot, "approval-switch", "web_fetch").isDisabled()).isFalse();
-        assertThat(texts(robot, ".switch-note")).contains("Write tool: always needs approval",
-                "Read-only tool: runs without approval");
+        assertThat(texts(robot, ".switch-note")).contains("Read-only tool: runs without approval");
     }
 
     @Test
@@ -263,9 +264,19 @@ class ToolSettingsTest {
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).runsUnattended()).isTrue();
     }
 
+    /** Declares the server through the link under a tool's switch, as a person would. */
+    private void declareServer(FxRobot robot, String tool, boolean approvalBound) {
+        toggle(robot, "approval-switch", tool);
+        robot.clickOn(onFx(() -> robot.lookup(".follow-server").queryAllAs(javafx.scene.control.Hyperlink.class)
+                .stream().filter(Node::isVisible).filter(link -> link.getText().equals("Declare server…"))
+                .findFirst().orElseThrow()));
+        robot.clickOn((approvalBound ? "Every tool of " : "No tool of ") + AdminTestTools.SERVER
+                + " needs approval (except those declared by themselves)");
+    }
+
     @Test
     void declaringAnUndeclaredServerApprovalBoundSwitchesEveryToolOfTheServer(FxRobot robot) {
-        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH));
+        declareServer(robot, AdminTestTools.REMOTE_SEARCH, true);
 
         await(() -> toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH).isSelected()
                 && !robot.lookup("#save").query().isDisabled());
@@ -284,14 +295,14 @@ class ToolSettingsTest {
 
     @Test
     void aDeclaredServerDeclaredFreeAgainSwitchesEveryToolOfTheServer(FxRobot robot) {
-        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH));
+        declareServer(robot, AdminTestTools.REMOTE_SEARCH, true);
         await(() -> !robot.lookup("#save").query().isDisabled());
         robot.clickOn("#save");
         await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
-        await(() -> texts(robot, ".switch-note").contains("declared on the server " + AdminTestTools.SERVER
-                + ", for all its tools"));
+        await(() -> texts(robot, ".switch-note").contains("from server " + AdminTestTools.SERVER + " by "
+                + admin.name()));
 
-        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH));
+        declareServer(robot, AdminTestTools.REMOTE_FETCH, false);
 
         await(() -> !toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH).isSelected()
                 && !robot.lookup("#save").query().isDisabled());
@@ -304,5 +315,36 @@ class ToolSettingsTest {
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).serverDeclaration())
                 .isEqualTo(io.countersign.engine.access.ApprovalDeclaration.NOT_APPROVAL_BOUND);
+    }
+
+    @Test
+    void switchingOneRemoteToolDeclaresItAloneAndItCanFollowItsServerAgain(FxRobot robot) {
+        robot.clickOn(toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH));
+
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        assertThat(toggle(robot, "approval-switch", AdminTestTools.REMOTE_SEARCH).isSelected())
+                .as("the server's other tool is left alone").isFalse();
+        assertThat(texts(robot, ".preview-pending")).containsExactly(AdminTestTools.REMOTE_FETCH
+                + " is declared approval-bound by itself: it needs approval, whatever its server’s declaration");
+        assertThat(texts(robot, ".preview-effect").get(0)).isEqualTo(AdminTestTools.REMOTE_FETCH
+                + " leaves the unattended set.");
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && texts(robot, ".settings-status").contains("Saved 1 change."));
+        assertThat(newestChange(robot).setting()).isEqualTo(AdminTestTools.REMOTE_FETCH + " · its own declaration");
+        assertThat(stored(AdminTestTools.REMOTE_FETCH).approvalBound()).isTrue();
+        assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
+        await(() -> texts(robot, ".switch-note").contains("declared for this tool by " + admin.name()));
+
+        toggle(robot, "approval-switch", AdminTestTools.REMOTE_FETCH);
+        robot.clickOn(onFx(() -> robot.lookup(".follow-server").queryAllAs(javafx.scene.control.Hyperlink.class)
+                .stream().filter(Node::isVisible).filter(link -> link.getText().equals("Follow server"))
+                .findFirst().orElseThrow()));
+
+        await(() -> !robot.lookup("#save").query().isDisabled());
+        assertThat(texts(robot, ".preview-pending")).containsExactly(AdminTestTools.REMOTE_FETCH
+                + " follows its server’s declaration again");
+        robot.clickOn("#save");
+        await(() -> !previewOpen(robot) && newestChange(robot).change().equals("needs approval → follows its server"));
+        assertThat(stored(AdminTestTools.REMOTE_FETCH).approvalBound()).isFalse();
     }
 }

@@ -2,6 +2,7 @@ package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.tool.ToolEffect;
@@ -45,6 +46,46 @@ class ToolApprovalRuleTest {
         assertThat(bound.withServerDeclaration("srv", ApprovalDeclaration.NOT_APPROVAL_BOUND).serverDeclaration("srv"))
                 .isEqualTo(ApprovalDeclaration.NOT_APPROVAL_BOUND);
         assertThat(bound.withServerDeclaration("srv", ApprovalDeclaration.NOT_DECLARED)).isEqualTo(defaults);
+    }
+
+    @Test
+    void aToolsOwnDeclarationWinsOverItsServers() {
+        TestTools.Remote write = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
+        TestTools.Remote read = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
+        ToolSettings serverFree = defaults.withServerApprovalBound("srv", false)
+                .withToolDeclaration("srv.write", ApprovalDeclaration.APPROVAL_BOUND);
+        assertThat(ToolApprovalRule.requiresApproval(write, serverFree)).isTrue();
+        assertThat(ToolApprovalRule.requiresApproval(read, serverFree)).isFalse();
+        ToolSettings serverBound = defaults.withServerApprovalBound("srv", true)
+                .withToolDeclaration("srv.read", ApprovalDeclaration.NOT_APPROVAL_BOUND);
+        assertThat(ToolApprovalRule.requiresApproval(read, serverBound)).isFalse();
+        assertThat(ToolApprovalRule.requiresApproval(write, serverBound)).isTrue();
+    }
+
+    @Test
+    void aToolWithoutItsOwnDeclarationFollowsItsServers() {
+        TestTools.Remote read = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
+        ToolSettings settings = defaults.withServerApprovalBound("srv", true)
+                .withToolDeclaration("srv.write", ApprovalDeclaration.NOT_APPROVAL_BOUND);
+        assertThat(ToolApprovalRule.requiresApproval(read, settings)).isTrue();
+        assertThat(settings.declarationOf("srv.read", "srv"))
+                .isEqualTo(new RemoteDeclaration(ApprovalDeclaration.APPROVAL_BOUND, RemoteDeclaration.Source.SERVER,
+                        null));
+    }
+
+    @Test
+    void aToolOfAnUndeclaredServerWithoutItsOwnDeclarationNeedsNoApproval() {
+        TestTools.Remote write = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
+        ToolSettings other = defaults.withToolDeclaration("srv.other", ApprovalDeclaration.APPROVAL_BOUND);
+        assertThat(ToolApprovalRule.requiresApproval(write, other)).isFalse();
+        assertThat(other.declarationOf("srv.write", "srv").describe())
+                .isEqualTo("not declared: runs without approval (from its server's declaration)");
+    }
+
+    @Test
+    void takingAToolsOwnDeclarationAwayLeavesItsServersInForce() {
+        ToolSettings declared = defaults.withToolDeclaration("srv.write", ApprovalDeclaration.APPROVAL_BOUND);
+        assertThat(declared.withToolDeclaration("srv.write", ApprovalDeclaration.NOT_DECLARED)).isEqualTo(defaults);
     }
 
     @Test

@@ -1,10 +1,12 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.tool.ConfigurableApproval;
@@ -19,6 +21,7 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolResult;
 import io.countersign.service.SettingRequest.ServerApprovalBound;
 import io.countersign.service.SettingRequest.ToolApprovalBound;
+import io.countersign.service.SettingRequest.ToolDeclaration;
 import io.countersign.service.SettingRequest.ToolEnabled;
 import io.countersign.service.ToolSettingView.ApprovalControl;
 import java.nio.file.Path;
@@ -66,7 +69,7 @@ class SettingsServiceTest {
         assertThat(tool("ask_user").asksForInput()).isTrue();
         assertThat(ApprovalControl.WRITE.fixedReason()).isEqualTo("write tools always need approval");
         assertThat(ApprovalControl.MARKER.fixedReason()).isEqualTo("the approval marker");
-        assertThat(ApprovalControl.REMOTE.fixedReason()).isEqualTo("remote: follows its server's declaration");
+        assertThat(ApprovalControl.REMOTE.configurable()).as("a remote tool may be declared by itself").isTrue();
     }
 
     @Test
@@ -216,6 +219,120 @@ class SettingsServiceTest {
                         .containsExactly(tuple("server_approval_bound:docs", null, "true")));
         assertThat(withRemote.tools(demo.admin).get(0).serverDeclaration())
                 .isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+    }
+
+    private SettingsService withTools(RemoteWrite... tools) {
+        return new DefaultSettingsService(ToolRegistry.of(tools), demo.runtime.store().settings(),
+                demo.runtime.store().runs(), demo.runtime.store().users());
+    }
+
+    @Test
+    void aToolsOwnDeclarationWinsOverItsServersAndNamesWhoMadeIt() {
+        SettingsService remote = withTools(new RemoteWrite("files.write_file", "files"),
+                new RemoteWrite("files.read_file", "files"));
+        remote.change(demo.admin, List.of(new ServerApprovalBound("files", false)));
+
+        SettingResult result = remote.change(demo.admin, List.of(new ToolDeclaration("files.write_file",
+                ApprovalDeclaration.APPROVAL_BOUND)));
+
+        assertThat(result).isInstanceOfSatisfying(SettingResult.Saved.class, saved -> assertThat(saved.changes())
+                .extracting(SettingChange::actor, SettingChange::settingKey, SettingChange::oldValue,
+                        SettingChange::newValue)
+                .containsExactlyInAnyOrder(tuple(demo.admin.name(), "tool_approval_bound:files.write_file", null, "true")));
+        List<ToolSettingView> tools = remote.tools(demo.admin);
+        assertThat(tools).extracting(ToolSettingView::name, ToolSettingView::approvalBound,
+                        ToolSettingView::runsUnattended, view -> view.declaration().describe())
+                .containsExactlyInAnyOrder(
+                        tuple("files.write_file", true, false,
+                                "approval-bound (declared for this tool by " + demo.admin.name() + ")"),
+                        tuple("files.read_file", false, true,
+                                "not approval-bound (from its server's declaration by " + demo.admin.name() + ")"));
+    }
+
+    @Test
+    void aToolOfAnUndeclaredServerWithoutADeclarationOfItsOwnRunsWithoutApproval() {
+        SettingsService remote = withTools(new RemoteWrite("files.write_file", "files"),
+                new RemoteWrite("files.move_file", "files"));
+        remote.change(demo.admin, List.of(new ToolDeclaration("files.write_file", ApprovalDeclaration.APPROVAL_BOUND)));
+
+        assertThat(remote.tools(demo.admin)).extracting(ToolSettingView::name, ToolSettingView::approvalBound,
+                        view -> view.declaration().describe())
+                .containsExactlyInAnyOrder(
+                        tuple("files.write_file", true, "approval-bound (declared for this tool by "
+                                + demo.admin.name() + ")"),
+                        tuple("files.move_file", false,
+                                "not declared: runs without approval (from its server's declaration)"));
+    }
+
+    @Test
+    void aRemoteToolsApprovalSetPerToolIsItsOwnDeclaration() {
+        SettingsService remote = withTools(new RemoteWrite("files.read_file", "files"));
+
+        assertThat(remote.change(demo.admin, List.of(new ToolApprovalBound("files.read_file", true))))
+                .isInstanceOfSatisfying(SettingResult.Saved.class, saved -> assertThat(saved.changes())
+                        .extracting(SettingChange::settingKey).containsExactly("tool_approval_bound:files.read_file"));
+        assertThat(remote.tools(demo.admin).get(0).approvalBound()).isTrue();
+    }
+
+    @Test
+    void followingTheServerAgainTakesTheToolsOwnDeclarationAwayAndIsRecorded() {
+        SettingsService remote = withTools(new RemoteWrite("files.write_file", "files"));
+        remote.change(demo.admin, List.of(new ServerApprovalBound("files", false),
+                new ToolDeclaration("files.write_file", ApprovalDeclaration.APPROVAL_BOUND)));
+
+        SettingResult result = remote.change(demo.admin, List.of(new ToolDeclaration("files.write_file",
+                ApprovalDeclaration.NOT_DECLARED)));
+
+        assertThat(result).isInstanceOfSatisfying(SettingResult.Saved.class, saved -> assertThat(saved.changes())
+                .extracting(SettingChange::settingKey, SettingChange::oldValue, SettingChange::newValue)
+                .containsExactly(tuple("tool_approval_bound:files.write_file", "true", null)));
+        assertThat(remote.tools(demo.admin).get(0)).satisfies(view -> {
+            assertThat(view.approvalBound()).isFalse();
+            assertThat(view.declaration().source()).isEqualTo(RemoteDeclaration.Source.SERVER);
+        });
+    }
+
+    @Test
+    void previewOfAToolsDeclarationNamesTheOneToolThatLeavesTheUnattendedSet() {
+        SettingsService remote = withTools(new RemoteWrite("files.write_file", "files"),
+                new RemoteWrite("files.read_file", "files"));
+
+        SettingPreview preview = remote.preview(demo.admin, List.of(new ToolDeclaration("files.write_file",
+                ApprovalDeclaration.APPROVAL_BOUND)));
+
+        assertThat(preview.refusals()).isEmpty();
+        assertThat(preview.leaveUnattended()).containsExactly("files.write_file");
+        assertThat(preview.becomeApprovalBound()).containsExactly("files.write_file");
+        assertThat(remote.tools(demo.admin)).noneMatch(ToolSettingView::approvalBound);
+    }
+
+    @Test
+    void declaringAToolAServerDoesNotHaveNamesTheServersTools() {
+        SettingsService remote = withTools(new RemoteWrite("files.write_file", "files"));
+
+        assertThat(remote.change(demo.admin, List.of(new ToolDeclaration("files.rm", ApprovalDeclaration.APPROVAL_BOUND),
+                new ToolDeclaration("wiki.edit", ApprovalDeclaration.APPROVAL_BOUND))))
+                .isEqualTo(new SettingResult.Refused(List.of(
+                        "server files has no tool named \"files.rm\"; its tools: files.write_file",
+                        "no tool is named \"wiki.edit\": no tools of a server \"wiki\" are imported here (is it"
+                                + " added, enabled and reachable? see: countersign servers test wiki)")));
+    }
+
+    @Test
+    void aLocalToolIsNotDeclared() {
+        assertThat(settings.change(demo.admin, List.of(new ToolDeclaration("fs_write",
+                ApprovalDeclaration.NOT_APPROVAL_BOUND))))
+                .isEqualTo(new SettingResult.Refused(List.of("fs_write is a local tool: only a remote tool is"
+                        + " declared; set its approval with: tool set fs_write --approval-bound true|false")));
+    }
+
+    @Test
+    void onlyAnAdminDeclaresATool() {
+        SettingsService remote = withTools(new RemoteWrite("files.write_file", "files"));
+
+        assertThatThrownBy(() -> remote.change(demo.supervisor, List.of(new ToolDeclaration("files.write_file",
+                ApprovalDeclaration.APPROVAL_BOUND)))).isInstanceOf(NotPermittedException.class);
+        assertThat(remote.tools(demo.admin).get(0).approvalBound()).isFalse();
     }
 
     /** A write tool imported from a remote server. */

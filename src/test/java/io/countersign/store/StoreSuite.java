@@ -13,6 +13,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
 import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.TrustZone;
@@ -2396,6 +2397,70 @@ abstract class StoreSuite extends StoreFixture {
             assertThat(store.settings().current().serverDeclaration("files"))
                     .isEqualTo(ApprovalDeclaration.NOT_DECLARED);
             assertThat(store.servers().remove("files", ADMIN)).isEmpty();
+        }
+
+        @Test
+        void aToolsOwnDeclarationIsRecordedAndReadWithItsAuthorBesideItsServers() {
+            store.servers().add(files, ADMIN);
+
+            SettingChange change = store.settings().setToolDeclaration("files.write_file",
+                    ApprovalDeclaration.APPROVAL_BOUND, Actor.of("maria", Role.ADMIN)).orElseThrow();
+
+            assertThat(change).extracting(SettingChange::actor, SettingChange::settingKey, SettingChange::oldValue,
+                    SettingChange::newValue).containsExactly("maria", "tool_approval_bound:files.write_file", null, "true");
+            assertThat(store.settings().current().toolDeclaration("files.write_file"))
+                    .isEqualTo(ApprovalDeclaration.APPROVAL_BOUND);
+            assertThat(store.servers().declarationOf("files.write_file")).isEqualTo(new RemoteDeclaration(
+                    ApprovalDeclaration.APPROVAL_BOUND, RemoteDeclaration.Source.TOOL, "maria"));
+            assertThat(store.servers().declarationOf("files.read_file")).isEqualTo(new RemoteDeclaration(
+                    ApprovalDeclaration.NOT_APPROVAL_BOUND, RemoteDeclaration.Source.SERVER, "ana"));
+            assertThat(store.servers().toolDeclarations("files")).containsOnlyKeys("files.write_file");
+            assertThat(store.settings().setToolDeclaration("files.write_file", ApprovalDeclaration.APPROVAL_BOUND,
+                    ADMIN)).as("already so").isEmpty();
+        }
+
+        @Test
+        void takingAToolsOwnDeclarationAwayIsRecordedAndItFollowsItsServerAgain() {
+            store.servers().add(files, ADMIN);
+            store.settings().setToolDeclaration("files.write_file", ApprovalDeclaration.APPROVAL_BOUND, ADMIN);
+
+            assertThat(store.settings().setToolDeclaration("files.write_file", ApprovalDeclaration.NOT_DECLARED, ADMIN))
+                    .hasValueSatisfying(change -> assertThat(change).extracting(SettingChange::oldValue,
+                            SettingChange::newValue).containsExactly("true", null));
+            assertThat(store.servers().declarationOf("files.write_file").source())
+                    .isEqualTo(RemoteDeclaration.Source.SERVER);
+            assertThat(store.settings().setToolDeclaration("files.write_file", ApprovalDeclaration.NOT_DECLARED, ADMIN))
+                    .as("nothing to take away").isEmpty();
+        }
+
+        @Test
+        void removingARecordRemovesItsToolsOwnDeclarationsAndNoOtherServers() {
+            store.servers().add(files, ADMIN);
+            store.servers().add(docs, ADMIN);
+            store.settings().setToolDeclaration("files.write_file", ApprovalDeclaration.APPROVAL_BOUND, ADMIN);
+            store.settings().setToolDeclaration("files.move_file", ApprovalDeclaration.APPROVAL_BOUND, ADMIN);
+            store.settings().setToolDeclaration("docs.edit", ApprovalDeclaration.APPROVAL_BOUND, ADMIN);
+
+            List<SettingChange> changes = store.servers().remove("files", ADMIN).orElseThrow();
+
+            assertThat(changes).extracting(SettingChange::settingKey).containsExactly("server:files",
+                    "server_approval_bound:files", "tool_approval_bound:files.move_file",
+                    "tool_approval_bound:files.write_file");
+            assertThat(store.settings().current().toolApprovalBound()).containsOnlyKeys("docs.edit");
+        }
+
+        @Test
+        void anotherStoreOnTheSameDatabaseSeesAToolsDeclarationWithinASecond() {
+            store.servers().add(files, ADMIN);
+            try (Store other = open()) {
+                assertThat(other.servers().declarationOf("files.write_file").approvalBound()).isFalse();
+
+                store.settings().setToolDeclaration("files.write_file", ApprovalDeclaration.APPROVAL_BOUND, ADMIN);
+
+                await().atMost(Duration.ofSeconds(1)).untilAsserted(() ->
+                        assertThat(other.servers().declarationOf("files.write_file")).isEqualTo(new RemoteDeclaration(
+                                ApprovalDeclaration.APPROVAL_BOUND, RemoteDeclaration.Source.TOOL, "ana")));
+            }
         }
     }
 }

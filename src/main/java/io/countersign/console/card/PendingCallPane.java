@@ -94,6 +94,14 @@ final class PendingCallPane extends VBox {
                 .then(messages.get("card.edit.cancel")).otherwise(messages.get("card.edit")));
 
         VBox named = new VBox(4, tool, badges);
+        if (call.declaration() != null) {
+            // what Countersign knows of a remote call's effect is its declaration; the server's claims beside it
+            Label declared = new Label(call.serverClaims().isEmpty() ? call.effectText()
+                    : messages.get("card.remoteClaims", call.effectText(), call.serverClaims()));
+            declared.getStyleClass().add("call-declaration");
+            declared.setWrapText(true);
+            named.getChildren().add(declared);
+        }
         HBox.setHgrow(named, Priority.SOMETIMES);
         HBox head = new HBox(10, number, named, spacer, editButton, toggle);
         head.setAlignment(Pos.CENTER_LEFT);

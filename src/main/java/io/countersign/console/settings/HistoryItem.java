@@ -26,6 +26,7 @@ public record HistoryItem(long id, String when, String who, String setting, Stri
             case "group_enabled" -> messages.get("settings.history.groupEnabled", subject);
             case "approval" -> messages.get("settings.history.approval", subject);
             case "server_approval_bound" -> messages.get("settings.history.serverApproval", subject);
+            case "tool_approval_bound" -> messages.get("settings.history.toolDeclaration", subject);
             case "allowed_hosts" -> messages.get("settings.history.allowedHosts", subject);
             case "user_roles" -> messages.get("settings.history.userRoles", subject);
             // a kind a newer version records: shown as stored
@@ -42,13 +43,14 @@ public record HistoryItem(long id, String when, String who, String setting, Stri
             return messages.get(switch (kind) {
                 case "user_roles" -> "settings.history.newUser";
                 case "server_approval_bound" -> "settings.history.notDeclared";
+                case "tool_approval_bound" -> "settings.history.followsServer";
                 default -> "settings.history.default";
             });
         }
         boolean flag = value.equals("true");
         return switch (kind) {
             case "tool_enabled", "group_enabled" -> messages.get(flag ? "settings.value.on" : "settings.value.off");
-            case "approval", "server_approval_bound" ->
+            case "approval", "server_approval_bound", "tool_approval_bound" ->
                     messages.get(flag ? "settings.value.approval" : "settings.value.noApproval");
             case "user_roles" -> value.isEmpty() ? messages.get("users.noRole")
                     : value.replace(",", ", ");

@@ -1,5 +1,6 @@
 package io.countersign.console.settings;
 
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.service.ToolSettingView;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;
@@ -17,6 +18,8 @@ public final class ToolRow {
     private final ToolSettingView saved;
     private final BooleanProperty enabled;
     private final BooleanProperty approvalBound;
+    /** For a remote tool: it has no declaration of its own and follows its server's. */
+    private final BooleanProperty followsServer;
     private final BooleanBinding changed;
     private final ReadOnlyStringWrapper unattended = new ReadOnlyStringWrapper();
 
@@ -24,9 +27,11 @@ public final class ToolRow {
         this.saved = Objects.requireNonNull(saved, "saved");
         this.enabled = new SimpleBooleanProperty(saved.enabled());
         this.approvalBound = new SimpleBooleanProperty(saved.approvalBound());
+        this.followsServer = new SimpleBooleanProperty(followsServerSaved());
         this.changed = Bindings.createBooleanBinding(
-                () -> enabled.get() != saved.enabled() || approvalBound.get() != saved.approvalBound(),
-                enabled, approvalBound);
+                () -> enabled.get() != saved.enabled() || approvalBound.get() != saved.approvalBound()
+                        || followsServer.get() != followsServerSaved(),
+                enabled, approvalBound, followsServer);
         this.unattended.set(unattendedText);
     }
 
@@ -35,9 +40,9 @@ public final class ToolRow {
         return saved;
     }
 
-    /** Whether the admin may switch the approval: configurable tools, and remote tools through their server. */
+    /** Whether the admin may switch the approval: configurable tools, and remote tools by their own declaration. */
     public boolean approvalSwitchable() {
-        return saved.approvalControl().configurable() || isRemote();
+        return saved.approvalControl().configurable();
     }
 
     public boolean isRemote() {
@@ -52,6 +57,19 @@ public final class ToolRow {
     /** The approval switch as set now. */
     public BooleanProperty approvalBoundProperty() {
         return approvalBound;
+    }
+
+    /**
+     * For a remote tool, whether it follows its server's declaration (no declaration of its own), as set now;
+     * switching its approval declares it by itself.
+     */
+    public BooleanProperty followsServerProperty() {
+        return followsServer;
+    }
+
+    /** Whether the remote tool follows its server's declaration under the settings in force. */
+    public boolean followsServerSaved() {
+        return saved.declaration() != null && saved.declaration().source() == RemoteDeclaration.Source.SERVER;
     }
 
     /** Whether a switch differs from the settings in force. */
@@ -72,5 +90,6 @@ public final class ToolRow {
     void reset() {
         enabled.set(saved.enabled());
         approvalBound.set(saved.approvalBound());
+        followsServer.set(followsServerSaved());
     }
 }

@@ -5,7 +5,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
 import io.countersign.console.common.ShownText;
 import io.countersign.console.controls.Badge;
-import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.ToolSettingView;
 import java.util.Objects;
@@ -20,9 +20,13 @@ import javafx.collections.ObservableList;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.geometry.Pos;
+import javafx.geometry.Side;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
@@ -38,7 +42,7 @@ import org.kordamp.ikonli.javafx.FontIcon;
 public final class ToolSettingsController implements ScreenController {
     private static final PseudoClass CHANGED = PseudoClass.getPseudoClass("changed");
     private static final PseudoClass LOCKED = PseudoClass.getPseudoClass("locked");
-    private static final double ROW_HEIGHT = 50;
+    private static final double ROW_HEIGHT = 64;
     private static final double NOTE_WIDTH = 260;
 
     private final ToolSettingsViewModel viewModel;
@@ -100,15 +104,13 @@ public final class ToolSettingsController implements ScreenController {
 
         toolTable.setItems(viewModel.tools());
         toolTable.setRowFactory(table -> new ChangedRow());
-        // one height for every row: room for a two-line note beside a switch, and no layout pass per row
+        // one height for every row: room for a two-line note and a link beside a switch, and no layout pass per row
         toolTable.setFixedCellSize(ROW_HEIGHT);
         nameColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
         nameColumn.setCellFactory(column -> graphicCell(this::nameOf));
         groupColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().saved().group()));
         effectColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
-        effectColumn.setCellFactory(column -> graphicCell(row -> row.saved().effect() == ToolEffect.WRITE
-                ? new Badge(messages.get("settings.effect.write"), Badge.Kind.WRITE)
-                : new Badge(messages.get("settings.effect.read"), Badge.Kind.NEUTRAL)));
+        effectColumn.setCellFactory(column -> graphicCell(this::effectOf));
         dataColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().saved().dataClass().code()));
         dataColumn.getStyleClass().add("mono-column");
         enabledColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
@@ -159,6 +161,23 @@ public final class ToolSettingsController implements ScreenController {
         return box;
     }
 
+    /**
+     * A local tool's effect; a remote tool's is not known (its declaration decides, never its effect), and what its
+     * server claims is in the tooltip.
+     */
+    private Badge effectOf(ToolRow row) {
+        if (row.isRemote()) {
+            Badge unknown = new Badge(messages.get("settings.effect.unknown"), Badge.Kind.NEUTRAL);
+            String claims = row.saved().serverClaims();
+            unknown.setTooltip(new Tooltip(claims.isEmpty() ? messages.get("settings.effect.unknownTip")
+                    : messages.get("settings.effect.claimsTip", claims)));
+            return unknown;
+        }
+        return row.saved().effect() == ToolEffect.WRITE
+                ? new Badge(messages.get("settings.effect.write"), Badge.Kind.WRITE)
+                : new Badge(messages.get("settings.effect.read"), Badge.Kind.NEUTRAL);
+    }
+
     /** Lines of text that follow a list of the view model's. */
     private static void mirror(ObservableList<String> lines, VBox box, String styleClass) {
         Runnable fill = () -> box.getChildren().setAll(lines.stream().map(line -> {
@@ -189,8 +208,10 @@ public final class ToolSettingsController implements ScreenController {
         private final ToggleSwitch toggle = new ToggleSwitch();
         private final Badge undeclared = new Badge(messages.get("settings.undeclared"), Badge.Kind.UNDECLARED);
         private final Label note = new Label();
+        private final Hyperlink followServer = new Hyperlink(messages.get("settings.followServer"));
+        private final Hyperlink declareServer = new Hyperlink();
         private final FontIcon lock = new FontIcon(Feather.LOCK);
-        private final HBox box = new HBox(8, toggle, lock, undeclared, note);
+        private final HBox box = new HBox(8, toggle, lock, undeclared, new VBox(note, followServer, declareServer));
         private final boolean approval;
         private final Function<ToolRow, BooleanProperty> property;
         private BooleanProperty bound;
@@ -204,6 +225,8 @@ public final class ToolSettingsController implements ScreenController {
             lock.getStyleClass().add("switch-lock");
             note.setWrapText(true);
             note.setMaxWidth(NOTE_WIDTH);
+            followServer.getStyleClass().add("follow-server");
+            declareServer.getStyleClass().add("follow-server");
             undeclared.setTooltip(new Tooltip(messages.get("settings.undeclaredTip")));
             undeclared.setAccessibleText(messages.get("settings.undeclaredTip"));
             box.setAlignment(Pos.CENTER_LEFT);
@@ -231,23 +254,68 @@ public final class ToolSettingsController implements ScreenController {
             toggle.pseudoClassStateChanged(LOCKED, locked);
             lock.setVisible(locked);
             lock.setManaged(locked);
-            boolean notDeclared = approval && row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED;
+            boolean notDeclared = approval && row.saved().declaration() != null
+                    && !row.saved().declaration().declaration().declared();
             undeclared.setVisible(notDeclared);
             undeclared.setManaged(notDeclared);
             note.setText(approval ? approvalNote(row) : "");
             note.setVisible(!note.getText().isEmpty());
             note.setManaged(note.isVisible());
+            // a tool declared by itself can go back to its server's declaration
+            boolean ownDeclaration = approval && row.isRemote() && !row.followsServerSaved();
+            followServer.setVisible(ownDeclaration);
+            followServer.setManaged(ownDeclaration);
+            followServer.setUserData(row.saved().name());
+            followServer.setTooltip(new Tooltip(messages.get("settings.followServerTip", row.saved().server())));
+            followServer.setOnAction(event -> viewModel.followServer(row));
+            // a tool that follows its server offers to declare the server, for all its tools at once
+            boolean followsServer = approval && row.isRemote() && row.followsServerSaved();
+            declareServer.setVisible(followsServer);
+            declareServer.setManaged(followsServer);
+            if (followsServer) {
+                String server = row.saved().server();
+                declareServer.setText(messages.get("settings.declareServer"));
+                declareServer.setTooltip(new Tooltip(messages.get("settings.declareServerTip", server)));
+                declareServer.setOnAction(event -> serverMenu(server).show(declareServer, Side.BOTTOM, 0, 0));
+            }
             setGraphic(box);
         }
 
         private String approvalNote(ToolRow row) {
             if (row.isRemote()) {
-                return messages.get(row.saved().serverDeclaration() == ApprovalDeclaration.NOT_DECLARED
-                        ? "settings.undeclaredNote" : "settings.remoteNote", row.saved().server());
+                return remoteNote(row.saved());
             }
             return row.saved().approvalControl().configurable() ? ""
                     : messages.get("settings.fixed." + row.saved().approvalControl().name());
         }
+    }
+
+    /** The two declarations a server can be given, for every tool of it that has none of its own. */
+    private ContextMenu serverMenu(String server) {
+        MenuItem bound = new MenuItem(messages.get("settings.declareServer.bound", server));
+        bound.setOnAction(event -> viewModel.declareServer(server, true));
+        MenuItem free = new MenuItem(messages.get("settings.declareServer.free", server));
+        free.setOnAction(event -> viewModel.declareServer(server, false));
+        return new ContextMenu(bound, free);
+    }
+
+    /**
+     * Where a remote tool's declaration comes from and who made it, then what its server claims: "declared for this
+     * tool by maria · server says: read-only".
+     */
+    private String remoteNote(ToolSettingView tool) {
+        RemoteDeclaration declaration = tool.declaration();
+        String by = declaration.declaredBy() == null ? "" : messages.get("settings.by", declaration.declaredBy());
+        String where;
+        if (declaration.source() == RemoteDeclaration.Source.TOOL) {
+            where = messages.get("settings.toolNote", by);
+        } else if (declaration.declaration().declared()) {
+            where = messages.get("settings.remoteNote", tool.server(), by);
+        } else {
+            where = messages.get("settings.undeclaredNote", tool.server());
+        }
+        return tool.serverClaims().isEmpty() ? where : messages.get("settings.noteWithClaims", where,
+                tool.serverClaims());
     }
 
     /** A table row marked while its switches differ from the settings in force. */

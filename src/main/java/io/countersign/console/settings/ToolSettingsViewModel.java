@@ -14,10 +14,11 @@ import io.countersign.service.SettingsService;
 import io.countersign.service.ToolSettingView;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -45,6 +46,8 @@ public final class ToolSettingsViewModel {
     private final ObservableList<ToolRow> tools = FXCollections.observableArrayList();
     private final ObservableList<HistoryItem> history = FXCollections.observableArrayList();
     private final ObservableList<SettingRequest> pending = FXCollections.observableArrayList();
+    /** The server declarations the admin has set and not saved, by server. */
+    private final Map<String, Boolean> serverDeclarations = new LinkedHashMap<>();
     private final ObservableList<String> pendingLines = FXCollections.observableArrayList();
     private final ObservableList<String> effectLines = FXCollections.observableArrayList();
     private final ObservableList<String> refusals = FXCollections.observableArrayList();
@@ -93,7 +96,11 @@ public final class ToolSettingsViewModel {
         List<ToolRow> rows = views.stream().map(view -> new ToolRow(view, yesNo(view.runsUnattended()))).toList();
         rows.forEach(row -> {
             row.enabledProperty().addListener((o, was, now) -> switched(row));
-            row.approvalBoundProperty().addListener((o, was, now) -> switched(row));
+            row.approvalBoundProperty().addListener((o, was, now) -> {
+                approvalSwitched(row);
+                switched(row);
+            });
+            row.followsServerProperty().addListener((o, was, now) -> switched(row));
         });
         tools.setAll(rows);
         updatePending();
@@ -104,12 +111,43 @@ public final class ToolSettingsViewModel {
             return;
         }
         pane.status("");
-        if (row.isRemote()) {
-            // the declaration belongs to the server: every tool of the server follows it
-            adjust(() -> tools.stream().filter(other -> row.saved().server().equals(other.saved().server()))
-                    .forEach(other -> other.approvalBoundProperty().set(row.approvalBoundProperty().get())));
-        }
         updatePending();
+    }
+
+    /**
+     * Switching a remote tool's approval declares that tool by itself; its server's declaration and its other
+     * tools stay as they are.
+     */
+    private void approvalSwitched(ToolRow row) {
+        if (!adjusting && row.isRemote()) {
+            adjust(() -> row.followsServerProperty().set(false));
+        }
+    }
+
+    /**
+     * Declares a server (once saved): its tools without a declaration of their own follow it, and their switches
+     * show it; a tool declared by itself keeps its own.
+     */
+    public void declareServer(String server, boolean approvalBound) {
+        serverDeclarations.put(server, approvalBound);
+        adjust(() -> tools.stream().filter(row -> server.equals(row.saved().server()))
+                .filter(row -> row.followsServerProperty().get())
+                .forEach(row -> row.approvalBoundProperty().set(approvalBound)));
+        pane.status("");
+        updatePending();
+    }
+
+    /**
+     * Takes a remote tool's own declaration away (once saved): it follows its server's declaration again, and its
+     * switch shows what that declaration says.
+     */
+    public void followServer(ToolRow row) {
+        if (!row.isRemote() || row.followsServerProperty().get()) {
+            return;
+        }
+        adjust(() -> row.approvalBoundProperty().set(serverDeclarations.getOrDefault(row.saved().server(),
+                row.saved().serverDeclaration().approvalBound())));
+        row.followsServerProperty().set(true);
     }
 
     private void adjust(Runnable change) {
@@ -121,25 +159,41 @@ public final class ToolSettingsViewModel {
         }
     }
 
-    /** The requests the switches amount to, in table order, one per server declaration. */
+    /** The requests the switches amount to: the servers' declarations first, then the tools in table order. */
     private List<SettingRequest> requests() {
         List<SettingRequest> requests = new ArrayList<>();
-        Set<String> servers = new HashSet<>();
+        serverDeclarations.forEach((server, bound) -> {
+            boolean saved = tools.stream().filter(row -> server.equals(row.saved().server())).findFirst()
+                    .map(row -> row.saved().serverDeclaration() == ApprovalDeclaration.of(bound)).orElse(false);
+            if (!saved) {
+                requests.add(new SettingRequest.ServerApprovalBound(server, bound));
+            }
+        });
         for (ToolRow row : tools) {
             ToolSettingView saved = row.saved();
             if (row.enabledProperty().get() != saved.enabled()) {
                 requests.add(new SettingRequest.ToolEnabled(saved.name(), row.enabledProperty().get()));
             }
             boolean bound = row.approvalBoundProperty().get();
-            if (bound != saved.approvalBound()) {
-                if (!row.isRemote()) {
-                    requests.add(new SettingRequest.ToolApprovalBound(saved.name(), bound));
-                } else if (servers.add(saved.server())) {
-                    requests.add(new SettingRequest.ServerApprovalBound(saved.server(), bound));
-                }
+            if (row.isRemote()) {
+                declaration(row).ifPresent(requests::add);
+            } else if (bound != saved.approvalBound()) {
+                requests.add(new SettingRequest.ToolApprovalBound(saved.name(), bound));
             }
         }
         return requests;
+    }
+
+    /** A remote tool's declaration as switched: its own (new or changed), or back to its server's. */
+    private static Optional<SettingRequest> declaration(ToolRow row) {
+        ToolSettingView saved = row.saved();
+        if (row.followsServerProperty().get()) {
+            return row.followsServerSaved() ? Optional.empty() : Optional.of(new SettingRequest.ToolDeclaration(
+                    saved.name(), ApprovalDeclaration.NOT_DECLARED));
+        }
+        ApprovalDeclaration own = ApprovalDeclaration.of(row.approvalBoundProperty().get());
+        boolean unchanged = !row.followsServerSaved() && own == saved.declaration().declaration();
+        return unchanged ? Optional.empty() : Optional.of(new SettingRequest.ToolDeclaration(saved.name(), own));
     }
 
     private void updatePending() {
@@ -229,6 +283,9 @@ public final class ToolSettingsViewModel {
             return messages.get(bound.approvalBound() ? "settings.pending.approval" : "settings.pending.noApproval",
                     bound.tool());
         }
+        if (request instanceof SettingRequest.ToolDeclaration declared) {
+            return messages.get("settings.pending.tool." + declared.declaration().name(), declared.tool());
+        }
         SettingRequest.ServerApprovalBound server = (SettingRequest.ServerApprovalBound) request;
         if (!server.approvalBound()) {
             return messages.get("settings.pending.serverNoApproval", server.server());
@@ -254,6 +311,7 @@ public final class ToolSettingsViewModel {
                 return;
             }
             pane.status(messages.get("settings.saved", ((SettingResult.Saved) result).changes().size()));
+            serverDeclarations.clear();
             loadTools();
             loadHistory();
         }, pane.failing("settings.saveFailed"));
@@ -261,6 +319,7 @@ public final class ToolSettingsViewModel {
 
     /** Puts every switch back to the settings in force. */
     public void discard() {
+        serverDeclarations.clear();
         adjust(() -> tools.forEach(ToolRow::reset));
         pane.status("");
         updatePending();

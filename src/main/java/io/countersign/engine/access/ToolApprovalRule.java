@@ -9,8 +9,8 @@ import io.countersign.engine.tool.ToolEffect;
 
 /**
  * The only place that decides whether a tool needs a human approval. In this order: no tool → no; the approval
- * marker → yes; a remote tool → its server record's declaration (not declared → no, whatever the tool does or
- * its server hints); a write effect → yes; a configurable tool → its admin setting; otherwise no.
+ * marker → yes; a remote tool → its own declaration, else its server record's (not declared → no, whatever the
+ * tool does or its server hints); a write effect → yes; a configurable tool → its admin setting; otherwise no.
  */
 public final class ToolApprovalRule {
     private final ToolSettingsSource settings;
@@ -32,8 +32,8 @@ public final class ToolApprovalRule {
             return true;
         }
         if (tool instanceof RemoteTool remote) {
-            // judged on the declaration alone: an undeclared server's tools run without approval
-            return settings.serverDeclaration(remote.serverName()).approvalBound();
+            // judged on the declaration alone: a tool of an undeclared server, not declared itself, runs without one
+            return settings.declarationOf(remote.name(), remote.serverName()).approvalBound();
         }
         if (tool.effect() == ToolEffect.WRITE) {
             return true;

@@ -9,18 +9,22 @@ import java.util.Set;
 
 /**
  * The admin's tool settings at one moment: disabled tools and groups, the approval setting of configurable
- * tools, and each remote server's approval declaration ({@code serverApprovalBound} holds the declared servers;
- * a server it does not name is not declared, and its tools run without approval).
+ * tools, each remote server's approval declaration ({@code serverApprovalBound} holds the declared servers;
+ * a server it does not name is not declared, and its tools run without approval), and the remote tools declared
+ * by themselves ({@code toolApprovalBound}, by the tool's registry name; a tool it does not name follows its
+ * server's declaration).
  */
 public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups,
-                           Map<String, Boolean> approvalSettings, Map<String, Boolean> serverApprovalBound) {
-    private static final ToolSettings DEFAULTS = new ToolSettings(Set.of(), Set.of(), Map.of(), Map.of());
+                           Map<String, Boolean> approvalSettings, Map<String, Boolean> serverApprovalBound,
+                           Map<String, Boolean> toolApprovalBound) {
+    private static final ToolSettings DEFAULTS = new ToolSettings(Set.of(), Set.of(), Map.of(), Map.of(), Map.of());
 
     public ToolSettings {
         disabledTools = Set.copyOf(disabledTools);
         disabledGroups = Set.copyOf(disabledGroups);
         approvalSettings = Map.copyOf(approvalSettings);
         serverApprovalBound = Map.copyOf(serverApprovalBound);
+        toolApprovalBound = Map.copyOf(toolApprovalBound);
     }
 
     /** Everything enabled, every configurable tool at its default, no server declared. */
@@ -39,8 +43,22 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
 
     /** The operator's declaration on a server record. */
     public ApprovalDeclaration serverDeclaration(String serverName) {
-        Boolean declared = serverApprovalBound.get(serverName);
-        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+        return declarationIn(serverApprovalBound, serverName);
+    }
+
+    /** A remote tool's own declaration; {@code NOT_DECLARED} when it has none and follows its server's. */
+    public ApprovalDeclaration toolDeclaration(String toolName) {
+        return declarationIn(toolApprovalBound, toolName);
+    }
+
+    /**
+     * The declaration a remote tool is judged on: its own, else its server record's (which may be not declared).
+     * It names no one: who declared is the store's record of changes.
+     */
+    public RemoteDeclaration declarationOf(String toolName, String serverName) {
+        ApprovalDeclaration own = toolDeclaration(toolName);
+        return own.declared() ? new RemoteDeclaration(own, RemoteDeclaration.Source.TOOL, null)
+                : new RemoteDeclaration(serverDeclaration(serverName), RemoteDeclaration.Source.SERVER, null);
     }
 
     /** Whether a server's tools need approval: only when it is declared approval-bound. */
@@ -55,7 +73,7 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
         } else {
             next.add(toolName);
         }
-        return new ToolSettings(next, disabledGroups, approvalSettings, serverApprovalBound);
+        return new ToolSettings(next, disabledGroups, approvalSettings, serverApprovalBound, toolApprovalBound);
     }
 
     public ToolSettings withGroupEnabled(String group, boolean enabled) {
@@ -65,13 +83,13 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
         } else {
             next.add(group);
         }
-        return new ToolSettings(disabledTools, next, approvalSettings, serverApprovalBound);
+        return new ToolSettings(disabledTools, next, approvalSettings, serverApprovalBound, toolApprovalBound);
     }
 
     public ToolSettings withApprovalSetting(String toolName, boolean approvalBound) {
         Map<String, Boolean> next = new HashMap<>(approvalSettings);
         next.put(toolName, approvalBound);
-        return new ToolSettings(disabledTools, disabledGroups, next, serverApprovalBound);
+        return new ToolSettings(disabledTools, disabledGroups, next, serverApprovalBound, toolApprovalBound);
     }
 
     public ToolSettings withServerApprovalBound(String serverName, boolean approvalBound) {
@@ -79,12 +97,30 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
     }
 
     public ToolSettings withServerDeclaration(String serverName, ApprovalDeclaration declaration) {
-        Map<String, Boolean> next = new HashMap<>(serverApprovalBound);
+        return new ToolSettings(disabledTools, disabledGroups, approvalSettings,
+                declaring(serverApprovalBound, serverName, declaration), toolApprovalBound);
+    }
+
+    /** Declares a remote tool by itself; {@code NOT_DECLARED} takes its own declaration away. */
+    public ToolSettings withToolDeclaration(String toolName, ApprovalDeclaration declaration) {
+        return new ToolSettings(disabledTools, disabledGroups, approvalSettings, serverApprovalBound,
+                declaring(toolApprovalBound, toolName, declaration));
+    }
+
+    /** A declared name maps to whether it is approval-bound; a name not declared has no entry. */
+    private static ApprovalDeclaration declarationIn(Map<String, Boolean> declarations, String name) {
+        Boolean declared = declarations.get(name);
+        return declared == null ? ApprovalDeclaration.NOT_DECLARED : ApprovalDeclaration.of(declared);
+    }
+
+    private static Map<String, Boolean> declaring(Map<String, Boolean> declarations, String name,
+                                                  ApprovalDeclaration declaration) {
+        Map<String, Boolean> next = new HashMap<>(declarations);
         if (declaration.declared()) {
-            next.put(serverName, declaration.approvalBound());
+            next.put(name, declaration.approvalBound());
         } else {
-            next.remove(serverName);
+            next.remove(name);
         }
-        return new ToolSettings(disabledTools, disabledGroups, approvalSettings, next);
+        return next;
     }
 }

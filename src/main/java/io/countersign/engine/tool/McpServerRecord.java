@@ -83,6 +83,15 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
                 DEFAULT_CONNECT_TIMEOUT);
     }
 
+    /**
+     * The name of the server a remote tool comes from, read off its registry name {@code <server>.<tool>} (a
+     * server's name has no dot); the whole name when it has no dot.
+     */
+    public static String serverOf(String toolName) {
+        int dot = toolName.indexOf('.');
+        return dot < 0 ? toolName : toolName.substring(0, dot);
+    }
+
     /** The given settings with this record's approval declaration, as {@code ToolApprovalRule} reads it. */
     public ToolSettings declareIn(ToolSettings settings) {
         return settings.withServerDeclaration(name, declaration);

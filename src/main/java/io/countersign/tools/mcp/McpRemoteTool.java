@@ -6,6 +6,7 @@ import io.countersign.engine.Json;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.ServerHints;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolResult;
@@ -35,15 +36,17 @@ final class McpRemoteTool implements RemoteTool {
     private final String remoteName;
     private final String description;
     private final ObjectNode schema;
+    private final ServerHints hints;
     private final McpServerRecord server;
     private final Caller caller;
 
-    McpRemoteTool(String name, String remoteName, String description, ObjectNode schema, McpServerRecord server,
-                  Caller caller) {
+    McpRemoteTool(String name, String remoteName, String description, ObjectNode schema, ServerHints hints,
+                  McpServerRecord server, Caller caller) {
         this.name = name;
         this.remoteName = remoteName;
         this.description = description;
         this.schema = schema.deepCopy();
+        this.hints = hints;
         this.server = server;
         this.caller = caller;
     }
@@ -71,6 +74,11 @@ final class McpRemoteTool implements RemoteTool {
     @Override
     public ObjectNode argumentSchema() {
         return schema.deepCopy();
+    }
+
+    @Override
+    public ServerHints hints() {
+        return hints;
     }
 
     /**
@@ -124,7 +132,7 @@ final class McpRemoteTool implements RemoteTool {
     boolean sameAs(McpRemoteTool other) {
         return name.equals(other.name) && remoteName.equals(other.remoteName)
                 && description.equals(other.description) && schema.equals(other.schema)
-                && server.equals(other.server);
+                && hints.equals(other.hints) && server.equals(other.server);
     }
 
     @Override

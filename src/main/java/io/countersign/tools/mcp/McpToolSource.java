@@ -4,6 +4,7 @@ import io.countersign.engine.Json;
 import io.countersign.engine.Names;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.ServerHints;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.tools.mcp.oauth.OAuthSetup;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -229,9 +230,15 @@ public final class McpToolSource implements AutoCloseable {
                 continue;
             }
             listed.put(name, new McpRemoteTool(name, tool.name(), description(tool),
-                    Json.mapper().valueToTree(tool.inputSchema()), server, connection::call));
+                    Json.mapper().valueToTree(tool.inputSchema()), hints(tool), server, connection::call));
         }
         return listed;
+    }
+
+    private static ServerHints hints(McpSchema.Tool tool) {
+        McpSchema.ToolAnnotations annotations = tool.annotations();
+        return annotations == null ? ServerHints.NONE
+                : new ServerHints(annotations.readOnlyHint(), annotations.destructiveHint());
     }
 
     private static Optional<String> schemaProblem(Map<String, Object> schema) {

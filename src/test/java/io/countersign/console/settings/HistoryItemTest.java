@@ -37,6 +37,16 @@ class HistoryItemTest {
     }
 
     @Test
+    void aToolsOwnDeclarationNamesTheToolAndItsReturnToTheServers() {
+        HistoryItem declared = item("tool_approval_bound:files.write_file", null, "true");
+        HistoryItem followsAgain = item("tool_approval_bound:files.write_file", "true", null);
+
+        assertThat(declared.setting()).isEqualTo("files.write_file · its own declaration");
+        assertThat(declared.change()).isEqualTo("follows its server → needs approval");
+        assertThat(followsAgain.change()).isEqualTo("needs approval → follows its server");
+    }
+
+    @Test
     void aNewUserWithoutRolesSaysSo() {
         HistoryItem item = item("user_roles:kim", null, "");
 

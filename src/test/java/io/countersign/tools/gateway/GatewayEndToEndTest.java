@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
+import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
@@ -173,6 +174,37 @@ class GatewayEndToEndTest {
             assertThat(image.mimeType()).isEqualTo("image/png");
             assertThat(Base64.getDecoder().decode(image.data())).startsWith(0x89, 'P', 'N', 'G');
         });
+    }
+
+    @Test
+    void aReadOfAServerDeclaredFreePassesAndItsWriteDeclaredByItselfWaitsOnACardThatSaysSo() throws Exception {
+        console.store().settings().setToolDeclaration("docs.write_file", ApprovalDeclaration.APPROVAL_BOUND,
+                console.localUser());
+        // the offered tools stay the same, so no list_changed says so: the gateway hears it within a second
+        Thread.sleep(2000);
+        Files.writeString(workspace.resolve("notes.txt"), "ship on Friday");
+
+        McpSchema.CallToolResult read = host.callTool(new McpSchema.CallToolRequest("docs.read_text_file",
+                Map.of("path", workspace.resolve("notes.txt").toString())));
+        assertThat(text(read)).isEqualTo("ship on Friday");
+
+        Path plan = workspace.resolve("plan.txt");
+        CompletableFuture<McpSchema.CallToolResult> write = CompletableFuture.supplyAsync(() -> host.callTool(
+                new McpSchema.CallToolRequest("docs.write_file", Map.of("path", plan.toString(),
+                        "content", "step one"))));
+        RunCard card = console.runs().card(RITA, awaitCard().runId()).orElseThrow();
+
+        assertThat(card.pending()).singleElement().satisfies(call -> {
+            assertThat(call.tool()).isEqualTo("docs.write_file");
+            assertThat(call.effect()).as("a remote write is never called a read").isNull();
+            assertThat(call.effectText()).isEqualTo("remote, declared approval-bound for this tool by "
+                    + console.localUser().name());
+        });
+        assertThat(plan).doesNotExist();
+        assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
+                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+        assertThat(write.get(60, TimeUnit.SECONDS).isError()).isFalse();
+        assertThat(plan).hasContent("step one");
     }
 
     @Test
