@@ -88,7 +88,7 @@ class CommandReferenceTest {
 
         assertOneLineError(countersign.runHere("input", card.path("runId").asText(), "--digest",
                 card.path("digest").asText(), "--data", "{\"summary\": \"Stalls\", \"priority\": \"high\","
-                        + " \"category\": \"bug\"}"), 2, "priority: ");
+                        + " \"category\": \"bug\"}"), 2, "argument \"priority\": must be an integer");
     }
 
     @Test
