@@ -152,7 +152,7 @@ abstract class StoreSuite extends StoreFixture {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13", "14", "16", "17", "18", "19", "20", "21", "23");
+                        "13", "14", "16", "17", "18", "19", "20", "21", "23", "25");
             }
         }
 
