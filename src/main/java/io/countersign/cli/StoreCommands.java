@@ -2,9 +2,13 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.store.LoginPlan;
+import io.countersign.store.Store;
 import io.countersign.store.StoreCheck;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code store check}: whether the store's file is whole; {@code store init}: a shared store the database guards. */
 final class StoreCommands {
@@ -47,13 +51,34 @@ final class StoreCommands {
     @Command(name = "init", description = "Make a PostgreSQL store one the database itself guards: the group roles"
             + " countersign_operator, _supervisor, _admin and _worker, every table owned by countersign_owner, each"
             + " group's privileges and the decision policy. Run once by the database's owner (a login with"
-            + " CREATEROLE), and again after an upgrade; it prints the SQL it ran. The login becomes an admin.")
+            + " CREATEROLE), and again after an upgrade; it prints the SQL it ran. The login becomes an admin. On a"
+            + " store from Countersign 0.1, whose people are operating-system names, it shows the plan that makes"
+            + " them database logins and changes nothing until given --adopt-logins.")
     static final class Init extends Subcommand {
+        @Option(names = "--adopt-logins", description = "On a store from Countersign 0.1: give each stored person"
+                + " the login of their name (created where missing), keeping their roles, and make the owner an"
+                + " admin when no stored admin has a login; then initialise as usual.")
+        boolean adoptLogins;
+
         @Override
         public Integer call() {
+            Store store = runtime().store();
+            Optional<LoginPlan> plan = store.loginPlan();
+            if (plan.isPresent()) {
+                // nobody signs in before the adoption: the plan names the owner instead
+                ObjectNode view = Views.object().put("store", runtime().describeStore());
+                Views.loginPlan(view, plan.get());
+                if (!adoptLogins) {
+                    view.put("note", "nothing was changed; the owner of the store's tables applies this plan with"
+                            + " countersign store init --adopt-logins");
+                    return print(view, Output.Table.of(view));
+                }
+                Views.strings(view, "statements", store.adoptLogins());
+                return print(view, Output.Table.of(view));
+            }
             // first, so that a new store's first user is this login, an admin whose roles init grants
             Actor owner = actor();
-            List<String> statements = runtime().store().initShared();
+            List<String> statements = store.initShared();
             ObjectNode view = Views.object().put("store", runtime().describeStore()).put("admin", owner.name());
             Views.strings(view, "statements", statements);
             return print(view, Output.Table.of(view));
