@@ -187,7 +187,7 @@ abstract class StoreSuite extends StoreFixture {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 23")
+                    .hasMessageContaining("knows up to version 25")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
