@@ -88,6 +88,10 @@ final class Migrations {
                 throw new StoreUnavailableException("The database " + where + " already holds tables that are not a"
                         + " Countersign store; point the store at a new file, or an empty database or schema.");
             }
+            if (info.pending().length > 0 && info.current() != null
+                    && !database.options().migrateUnderOlderProcesses()) {
+                OlderProcesses.refuseLive(database, info.current().getVersion().getVersion());
+            }
             flyway.migrate();
         } catch (FlywayException e) {
             throw new StoreUnavailableException(OpenFailures.missingRights(where, e).orElseGet(() -> "The store "
