@@ -5,6 +5,7 @@ import io.countersign.engine.Actor;
 import io.countersign.store.LoginPlan;
 import io.countersign.store.Store;
 import io.countersign.store.StoreCheck;
+import io.countersign.store.StoreOptions;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -16,11 +17,13 @@ final class StoreCommands {
     private StoreCommands() {
     }
 
-    @Command(name = "store", description = "The store itself.", subcommands = {Check.class, Init.class})
+    @Command(name = "store", description = "The store itself.", subcommands = {Check.class, Init.class,
+            Upgrade.class})
     static final class StoreGroup extends Subcommand {
         @Override
         public Integer call() {
-            throw CliFailure.usage("say what to do with the store: countersign store check, or store init");
+            throw CliFailure.usage("say what to do with the store: countersign store check, store init, or store"
+                    + " upgrade");
         }
     }
 
@@ -45,6 +48,24 @@ final class StoreCommands {
                     + check.problems().size() + (check.problems().size() == 1 ? " problem" : " problems")
                     + "); restore it from a backup");
             return Cli.DAMAGED;
+        }
+    }
+
+    @Command(name = "upgrade", description = "Bring the store's schema to this version now, as any command's first"
+            + " open would: refused (exit 4), naming them, while processes of an older Countersign still have the"
+            + " store open, unless --force.")
+    static final class Upgrade extends Subcommand {
+        @Option(names = "--force", description = "Migrate although older processes still have the store open; they"
+                + " may fail at their next write.")
+        boolean force;
+
+        @Override
+        public Integer call() {
+            StoreOptions options = StoreOptions.defaults().withoutDrivingRuns();
+            try (Store store = Store.open(root().location(), force ? options.migratingUnderOlderProcesses()
+                    : options)) {
+                return print(Views.object().put("store", store.location().describe()).put("upToDate", true));
+            }
         }
     }
 
