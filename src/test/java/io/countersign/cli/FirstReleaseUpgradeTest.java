@@ -3,6 +3,8 @@ package io.countersign.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.InputStream;
@@ -168,6 +170,33 @@ class FirstReleaseUpgradeTest {
         CommandProcess.Result init = as("postgres", "store", "init");
         assertThat(init.exitCode()).as(init.err()).isZero();
         assertThat(init.json().path("admin").asText()).isEqualTo("postgres");
+    }
+
+    @Test
+    void theHistoryReadsAsAFreshStoresDoesSoALaterBuildAcceptsIt() throws Exception {
+        as("postgres", "inbox");
+        String fresh = "fresh_" + ++databases;
+        try (Connection server = postgres.getPostgresDatabase().getConnection();
+             Statement statement = server.createStatement()) {
+            statement.execute("CREATE DATABASE " + fresh);
+        }
+        Store.open(new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", fresh))).close();
+
+        // V25 was told this store's version, the fresh store nothing: the checksums a later build validates agree
+        assertThat(checksums(database)).isEqualTo(checksums(fresh));
+    }
+
+    private List<String> checksums(String of) throws SQLException {
+        List<String> checksums = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(postgres.getJdbcUrl("postgres", of));
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT version || ' ' || checksum FROM flyway_schema_history"
+                     + " ORDER BY installed_rank")) {
+            while (rows.next()) {
+                checksums.add(rows.getString(1));
+            }
+        }
+        return checksums;
     }
 
     private CommandProcess.Result as(String login, String... args) {
