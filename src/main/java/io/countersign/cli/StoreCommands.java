@@ -3,9 +3,11 @@ package io.countersign.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.store.LoginPlan;
+import io.countersign.store.OlderProcessesException;
 import io.countersign.store.Store;
 import io.countersign.store.StoreCheck;
 import io.countersign.store.StoreOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -53,18 +55,37 @@ final class StoreCommands {
 
     @Command(name = "upgrade", description = "Bring the store's schema to this version now, as any command's first"
             + " open would: refused (exit 4), naming them, while processes of an older Countersign still have the"
-            + " store open, unless --force.")
+            + " store open, unless --wait or --force.")
     static final class Upgrade extends Subcommand {
+        /** How often --wait looks again: a process on this machine is known stopped at once, others by their lease. */
+        private static final Duration LOOK_AGAIN = Duration.ofSeconds(2);
+
         @Option(names = "--force", description = "Migrate although older processes still have the store open; they"
                 + " may fail at their next write.")
         boolean force;
 
+        @Option(names = "--wait", description = "Wait until the older processes have stopped, then migrate.")
+        boolean await;
+
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             StoreOptions options = StoreOptions.defaults().withoutDrivingRuns();
-            try (Store store = Store.open(root().location(), force ? options.migratingUnderOlderProcesses()
-                    : options)) {
-                return print(Views.object().put("store", store.location().describe()).put("upToDate", true));
+            boolean told = false;
+            while (true) {
+                try (Store store = Store.open(root().location(), force ? options.migratingUnderOlderProcesses()
+                        : options)) {
+                    return print(Views.object().put("store", store.location().describe()).put("upToDate", true));
+                } catch (OlderProcessesException e) {
+                    if (!await) {
+                        throw e;
+                    }
+                    if (!told) {
+                        spec.commandLine().getErr().println("countersign: waiting for the older processes on the"
+                                + " store to stop: " + String.join("; ", e.processes()));
+                        told = true;
+                    }
+                    Thread.sleep(LOOK_AGAIN.toMillis());
+                }
             }
         }
     }

@@ -20,19 +20,19 @@ final class OlderProcesses {
 
     /**
      * @param version the store's schema version now, the one the processes were made for
-     * @throws StoreUnavailableException naming every live process other than this one
+     * @throws OlderProcessesException naming every live process other than this one
      */
     static void refuseLive(Database database, String version) {
         Instant now = database.clock().instant();
         List<String> live = database.read("list the processes that have the store open", connection -> live(
                 connection, now));
         if (!live.isEmpty()) {
-            throw new StoreUnavailableException("The store " + database.location().describe() + " is still open in "
+            throw new OlderProcessesException("The store " + database.location().describe() + " is still open in "
                     + (live.size() == 1 ? "a process" : live.size() + " processes") + " of an older Countersign"
                     + " (made for schema version " + version + "): " + String.join("; ", live) + "; stop "
                     + (live.size() == 1 ? "it" : "them") + " before this version changes the schema under "
                     + (live.size() == 1 ? "it" : "them") + ", or migrate anyway with countersign store upgrade"
-                    + " --force");
+                    + " --force", live);
         }
     }
 

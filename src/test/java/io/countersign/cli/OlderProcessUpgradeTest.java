@@ -70,6 +70,25 @@ class OlderProcessUpgradeTest {
         assertThat(inbox.json()).hasSize(2);
     }
 
+    @Test
+    void waitingTheStoreIsMigratedOnceTheProcessStops() throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + store);
+             PreparedStatement lastBeat = connection.prepareStatement(
+                     "UPDATE store_sessions SET heartbeat_at = ? WHERE id = 'live'")) {
+            // its last heartbeat two seconds before its lease ends: it stopped beating
+            lastBeat.setLong(1, nanos(Instant.now().minus(Duration.ofMinutes(2)).plusSeconds(2)));
+            lastBeat.executeUpdate();
+        }
+
+        CommandProcess.Result upgrade = new CommandProcess(folder, store.toString()).runHere("store", "upgrade",
+                "--wait");
+
+        assertThat(upgrade.exitCode()).as(upgrade.err()).isZero();
+        assertThat(upgrade.err()).startsWith("countersign: waiting for the older processes on the store to stop:"
+                + " pid 4242 on build-3, open for 12 min, last heard ");
+        assertThat(upgrade.json().path("upToDate").asBoolean()).isTrue();
+    }
+
     private static void register(PreparedStatement insert, String id, long pid, Instant opened, Instant heartbeat)
             throws Exception {
         insert.setString(1, id);
