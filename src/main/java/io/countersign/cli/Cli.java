@@ -3,6 +3,7 @@ package io.countersign.cli;
 import io.countersign.engine.run.DamagedRunException;
 import io.countersign.service.NotPermittedException;
 import io.countersign.store.DamagedStoreException;
+import io.countersign.store.LoginsNotAdoptedException;
 import io.countersign.store.StoreException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -118,7 +119,8 @@ public final class Cli {
         if (failure instanceof CliFailure cli) {
             return cli.exitCode();
         }
-        if (failure instanceof NotPermittedException || failure instanceof DamagedRunException) {
+        if (failure instanceof NotPermittedException || failure instanceof DamagedRunException
+                || failure instanceof LoginsNotAdoptedException) {
             return REFUSED;
         }
         if (failure instanceof DamagedStoreException) {

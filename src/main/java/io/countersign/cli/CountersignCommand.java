@@ -65,7 +65,7 @@ final class CountersignCommand implements Runnable, AutoCloseable {
      */
     CountersignRuntime runtime(CountersignRuntime.Work work) {
         if (runtime == null) {
-            StoreLocation location = StoreLocation.resolve(store, env);
+            StoreLocation location = location();
             if (as != null && location instanceof StoreLocation.Postgres) {
                 throw CliFailure.usage("--as cannot be used with a PostgreSQL store: there the person is the"
                         + " database login the server authenticated; connect as them with user=NAME in the store URL");
@@ -77,6 +77,11 @@ final class CountersignCommand implements Runnable, AutoCloseable {
             runtime = CountersignRuntime.open(location, work, REMOTE_TOOLS_WAIT);
         }
         return runtime;
+    }
+
+    /** The store the options or the environment name, else the default file. */
+    StoreLocation location() {
+        return StoreLocation.resolve(store, env);
     }
 
     /**

@@ -21,6 +21,7 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.ToolSettingView;
+import io.countersign.store.LoginPlan;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -259,6 +260,21 @@ final class Views {
         ObjectNode node = object().put("name", user.name());
         user.roles().stream().map(Views::code).sorted().forEach(node.putArray("roles")::add);
         return node;
+    }
+
+    /** A plan to adopt logins: whose login each stored person gets, and whether the owner becomes an admin. */
+    static void loginPlan(ObjectNode node, LoginPlan plan) {
+        node.put("storeVersion", plan.storeVersion()).put("owner", plan.owner())
+                .put("ownerBecomesAdmin", plan.ownerBecomesAdmin());
+        ArrayNode people = node.putArray("people");
+        for (LoginPlan.Person person : plan.people()) {
+            ObjectNode entry = people.addObject().put("person", person.name()).put("login", person.name())
+                    .put("loginExists", person.loginExists());
+            person.roles().stream().map(Views::code).sorted().forEach(entry.putArray("roles")::add);
+            if (!person.loginExists()) {
+                entry.put("createLogin", person.createLogin());
+            }
+        }
     }
 
     static void strings(ObjectNode node, String field, List<String> values) {

@@ -68,8 +68,13 @@ final class LoginRoles {
             return;
         }
         try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE ROLE " + SharedStoreInit.quote(name) + " LOGIN");
+            statement.execute(createStatement(name));
         }
+    }
+
+    /** The statement {@link #create} runs. */
+    static String createStatement(String name) {
+        return "CREATE ROLE " + SharedStoreInit.quote(name) + " LOGIN";
     }
 
     private static boolean loginExists(Connection connection, String name) throws SQLException {

@@ -11,8 +11,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -23,9 +25,11 @@ import org.flywaydb.core.api.MigrationState;
 /** Brings a store's schema up to this build's version, and refuses stores this build must not touch. */
 final class Migrations {
     static final String LOCATION = "classpath:db/migration";
+    /** The placeholder V25 reads: the version of a store whose people are operating-system names, else empty. */
+    static final String OS_NAMES_VERSION = "os_names_version";
     /** The versions of this build's migrations, {@code V<version>__*.sql} in {@link #LOCATION}. */
     static final Set<String> VERSIONS = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
-            "14", "16", "17", "18", "19", "20", "21", "23");
+            "14", "16", "17", "18", "19", "20", "21", "23", "25");
 
     private Migrations() {
     }
@@ -71,7 +75,7 @@ final class Migrations {
         Flyway flyway = Flyway.configure(Migrations.class.getClassLoader())
                 .dataSource(database.dataSource())
                 .locations(LOCATION)
-                .placeholders(database.dialect().migrationPlaceholders())
+                .placeholders(placeholders(database))
                 // Like the pool, Flyway logs through SLF4J: the application chooses where that goes.
                 .loggers("slf4j")
                 .load();
@@ -84,12 +88,23 @@ final class Migrations {
                 throw new StoreUnavailableException("The database " + where + " already holds tables that are not a"
                         + " Countersign store; point the store at a new file, or an empty database or schema.");
             }
+            if (info.pending().length > 0 && info.current() != null
+                    && !database.options().migrateUnderOlderProcesses()) {
+                OlderProcesses.refuseLive(database, info.current().getVersion().getVersion());
+            }
             flyway.migrate();
         } catch (FlywayException e) {
             throw new StoreUnavailableException(OpenFailures.missingRights(where, e).orElseGet(() -> "The store "
                     + where + " cannot be brought to this version of Countersign: "
                     + e.getMessage().lines().findFirst().orElse("").strip()), e);
         }
+    }
+
+    /** The dialect's placeholders, and the version of a store whose people must adopt their logins (V25). */
+    private static Map<String, String> placeholders(Database database) {
+        Map<String, String> placeholders = new HashMap<>(database.dialect().migrationPlaceholders());
+        LoginAdoption.osNamesVersion(database).ifPresent(version -> placeholders.put(OS_NAMES_VERSION, version));
+        return placeholders;
     }
 
     private static void refuseNewer(MigrationInfoService info, String where) {

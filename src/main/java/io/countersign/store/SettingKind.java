@@ -16,7 +16,9 @@ enum SettingKind {
     USER_ROLES("user_roles", null),
     /** A remote server's record (how to reach it, enabled, group, data class, timeouts); its declaration is
      * {@link #SERVER_APPROVAL_BOUND}. */
-    SERVER("server", null);
+    SERVER("server", null),
+    /** A carried-over store's people became database logins; the subject is the schema version it came with. */
+    LOGIN_ADOPTION("login_adoption", null);
 
     private final String code;
     private final String defaultValue;

@@ -320,7 +320,7 @@ public final class SettingsStore implements ToolSettingsSource {
                         hosts.put(subject, value.isEmpty() ? List.of() : List.of(value.split(",")));
                         yield settings;
                     }
-                    case USER_ROLES, SERVER -> settings; // recorded as changes only, never stored here
+                    case USER_ROLES, SERVER, LOGIN_ADOPTION -> settings; // recorded as changes only, never stored here
                 };
             }
         }

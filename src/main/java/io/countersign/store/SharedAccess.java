@@ -78,6 +78,8 @@ final class SharedAccess {
             Map.entry("mcp_servers", ADMINS_CHANGE),
             Map.entry("model_configurations", ADMINS_CHANGE),
             Map.entry("agent_configurations", ADMINS_CHANGE),
+            // a carried-over store's pending adoption of logins, cleared once by its owner
+            Map.entry("login_adoption", ADMINS_CHANGE),
             Map.entry("change_counters", new TableAccess("SELECT, UPDATE", READ, "SELECT, UPDATE", "SELECT, UPDATE")),
             // operators start runs and carry out decisions; workers claim queued runs and record outcomes
             Map.entry("runs", new TableAccess("SELECT, INSERT, UPDATE", READ, "SELECT, INSERT, UPDATE",

@@ -30,7 +30,8 @@ final class SharedStoreInit {
     /**
      * Runs the statements in the caller's transaction and returns them, in order.
      *
-     * @throws StoreException when the store has a table the access map has no entry for; nothing ran
+     * @throws StoreException when the store has a table the access map has no entry for, or its people still
+     *                        wait to adopt their logins; nothing ran
      */
     static List<String> run(Connection connection) throws SQLException {
         List<String> statements = statements(connection);
@@ -43,6 +44,10 @@ final class SharedStoreInit {
     }
 
     private static List<String> statements(Connection connection) throws SQLException {
+        if (LoginAdoption.pending(connection).isPresent()) {
+            // the memberships below would hand each name's roles to whoever holds the login of that name
+            throw new LoginsNotAdoptedException();
+        }
         String schema = quote(single(connection, "SELECT current_schema()"));
         List<String> tables = tables(connection);
         List<String> unknown = tables.stream().filter(table -> SharedAccess.of(table).isEmpty()).toList();

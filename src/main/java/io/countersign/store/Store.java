@@ -4,8 +4,10 @@ import io.countersign.engine.port.ApprovalQuorums;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An open Countersign store: it owns the connection pool and hands out the repositories. Open it once per
@@ -123,7 +125,6 @@ public final class Store implements AutoCloseable {
         return servers;
     }
 
-    /** Users and their roles. */
     /**
      * Makes a PostgreSQL store one its database guards: group roles, tables owned by a role nobody signs in as,
      * each group's privileges, and the decision policy (see {@code SharedStoreInit}). Run by the database's owner,
@@ -132,15 +133,51 @@ public final class Store implements AutoCloseable {
      * @return the SQL statements it ran, in order
      * @throws IllegalArgumentException on SQLite, whose boundary is its file's permissions
      * @throws StoreException           when a table has no entry in the access map; nothing changed
+     * @throws LoginsNotAdoptedException when the store's people still wait for {@link #adoptLogins}
      */
     public List<String> initShared() {
+        requirePostgres();
+        return database.write("prepare the shared store", ChangeKind.SETTINGS, SharedStoreInit::run);
+    }
+
+    /**
+     * What adopting the logins of a PostgreSQL store carried over from Countersign 0.1 would do, while its people
+     * are still operating-system names; empty for every other store.
+     */
+    public Optional<LoginPlan> loginPlan() {
+        if (database.dialect() != Dialect.POSTGRESQL) {
+            return Optional.empty();
+        }
+        return database.read("read the people's logins", LoginAdoption::plan);
+    }
+
+    /**
+     * Adopts the logins as {@link #loginPlan} says, where that is pending, then does what {@link #initShared}
+     * does, in one transaction; returns every statement, in order. Run by the login owning the store's tables.
+     *
+     * @throws LoginsNotAdoptedException when another login tries it; nothing changed
+     */
+    public List<String> adoptLogins() {
+        requirePostgres();
+        database.read("read who owns the store", connection -> {
+            LoginAdoption.requireOwner(connection);
+            return null;
+        });
+        return database.write("adopt the logins", ChangeKind.SETTINGS, connection -> {
+            List<String> statements = new ArrayList<>(LoginAdoption.adopt(connection, database.clock().instant()));
+            statements.addAll(SharedStoreInit.run(connection));
+            return statements;
+        });
+    }
+
+    private void requirePostgres() {
         if (database.dialect() != Dialect.POSTGRESQL) {
             throw new IllegalArgumentException("store init applies to a PostgreSQL store only: on SQLite the file's"
                     + " permissions are the boundary");
         }
-        return database.write("prepare the shared store", ChangeKind.SETTINGS, SharedStoreInit::run);
     }
 
+    /** Users and their roles. */
     public UserStore users() {
         return users;
     }

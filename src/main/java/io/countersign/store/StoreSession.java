@@ -87,7 +87,7 @@ final class StoreSession implements AutoCloseable {
                 while (rows.next()) {
                     long started = rows.getLong(4);
                     Long processStarted = rows.wasNull() ? null : started;
-                    boolean alive = rows.getString(1).equals(id) || alive(rows.getString(2), rows.getLong(3),
+                    boolean alive = rows.getString(1).equals(id) || alive(host, rows.getString(2), rows.getLong(3),
                             processStarted, Nanos.toInstant(rows.getLong(5)), now);
                     (alive ? live : dead).add(rows.getString(1));
                 }
@@ -107,7 +107,12 @@ final class StoreSession implements AutoCloseable {
         return live;
     }
 
-    private boolean alive(String otherHost, long pid, Long processStarted, Instant heartbeat, Instant now) {
+    /**
+     * Whether a registered process still runs, seen from this host: on the same host while its pid runs the same
+     * program, on another while it beats within {@link #LEASE}.
+     */
+    static boolean alive(String host, String otherHost, long pid, Long processStarted, Instant heartbeat,
+                         Instant now) {
         if (!otherHost.equals(host)) {
             return heartbeat.plus(LEASE).isAfter(now);
         }
@@ -162,7 +167,8 @@ final class StoreSession implements AutoCloseable {
         }
     }
 
-    private static String hostName() {
+    /** This machine's name, as sessions record it. */
+    static String hostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {

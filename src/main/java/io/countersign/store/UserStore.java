@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,32 +68,41 @@ public final class UserStore implements ActorDirectory {
 
     /** Every user, by name. */
     public List<Actor> list() {
-        return database.read("read the users", connection -> {
-            Map<String, Set<Role>> users = new LinkedHashMap<>();
-            try (PreparedStatement select = connection.prepareStatement("SELECT u.name, r.role FROM users u"
-                    + " LEFT JOIN user_roles r ON r.user_name = u.name ORDER BY u.name");
-                 ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    Set<Role> roles = users.computeIfAbsent(rows.getString(1), name -> EnumSet.noneOf(Role.class));
-                    if (rows.getString(2) != null) {
-                        roles.add(role(rows.getString(2)));
-                    }
+        return database.read("read the users", UserStore::all);
+    }
+
+    /** Every user, by name, as the connection reads them. */
+    static List<Actor> all(Connection connection) throws SQLException {
+        Map<String, Set<Role>> users = new LinkedHashMap<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT u.name, r.role FROM users u"
+                + " LEFT JOIN user_roles r ON r.user_name = u.name ORDER BY u.name");
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                Set<Role> roles = users.computeIfAbsent(rows.getString(1), name -> EnumSet.noneOf(Role.class));
+                if (rows.getString(2) != null) {
+                    roles.add(role(rows.getString(2)));
                 }
             }
-            return users.entrySet().stream().map(user -> new Actor(user.getKey(), user.getValue())).toList();
-        });
+        }
+        return users.entrySet().stream().map(user -> new Actor(user.getKey(), user.getValue())).toList();
     }
 
     /**
      * The person this process acts for: on PostgreSQL the database login, as the server authenticated it
      * ({@code session_user}); on SQLite, where the file's permissions are the boundary, the operating system's
      * user. Found, or added as {@link #ensureUser} does.
+     *
+     * @throws LoginsNotAdoptedException on a PostgreSQL store whose people are still operating-system names
      */
     public Actor signedIn(String osUserName) {
         if (database.dialect() == Dialect.SQLITE) {
             return ensureUser(osUserName);
         }
         String login = database.read("read the database login", connection -> {
+            if (LoginAdoption.pending(connection).isPresent()) {
+                // the names are not logins yet: a login of the same name may be somebody else
+                throw new LoginsNotAdoptedException();
+            }
             try (PreparedStatement select = connection.prepareStatement("SELECT session_user");
                  ResultSet row = select.executeQuery()) {
                 row.next();
@@ -140,7 +150,7 @@ public final class UserStore implements ActorDirectory {
             }
             Set<Role> roles = userCount(connection) == 0
                     ? EnumSet.of(Role.ADMIN, Role.OPERATOR, Role.SUPERVISOR) : EnumSet.noneOf(Role.class);
-            return insert(connection, name, roles, Actor.of(name));
+            return insert(connection, database.clock().instant(), name, roles, Actor.of(name));
         });
     }
 
@@ -157,7 +167,7 @@ public final class UserStore implements ActorDirectory {
                 throw new IllegalArgumentException("there already is a user named \"" + name + "\"");
             }
             LoginRoles.apply(connection, database.dialect(), name, roles);
-            return insert(connection, name, roles, who);
+            return insert(connection, database.clock().instant(), name, roles, who);
         });
     }
 
@@ -225,14 +235,34 @@ public final class UserStore implements ActorDirectory {
         });
     }
 
-    private Actor insert(Connection connection, String name, Set<Role> roles, Actor who) throws SQLException {
+    /**
+     * Gives a person one more role in the caller's transaction, adding them when the store does not know them
+     * yet; recorded as every change of roles is. Group memberships are the caller's.
+     */
+    static Actor grant(Connection connection, Instant time, Actor who, String name, Role role) throws SQLException {
+        Optional<Actor> current = load(connection, name);
+        if (current.isEmpty()) {
+            return insert(connection, time, name, EnumSet.of(role), who);
+        }
+        if (current.get().roles().contains(role)) {
+            return current.get();
+        }
+        Set<Role> next = EnumSet.of(role);
+        next.addAll(current.get().roles());
+        insertRoles(connection, name, EnumSet.of(role));
+        SettingChanges.record(connection, time, who, SettingKind.USER_ROLES.key(name), codes(current.get().roles()),
+                codes(next));
+        return new Actor(name, next);
+    }
+
+    private static Actor insert(Connection connection, Instant time, String name, Set<Role> roles, Actor who)
+            throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO users (name) VALUES (?)")) {
             insert.setString(1, name);
             insert.executeUpdate();
         }
         insertRoles(connection, name, roles);
-        SettingChanges.record(connection, database.clock().instant(), who, SettingKind.USER_ROLES.key(name), null,
-                codes(roles));
+        SettingChanges.record(connection, time, who, SettingKind.USER_ROLES.key(name), null, codes(roles));
         return new Actor(name, roles);
     }
 

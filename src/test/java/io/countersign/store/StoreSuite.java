@@ -153,7 +153,7 @@ abstract class StoreSuite extends StoreFixture {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13", "14", "16", "17", "18", "19", "20", "21", "23");
+                        "13", "14", "16", "17", "18", "19", "20", "21", "23", "25");
             }
         }
 
@@ -188,7 +188,7 @@ abstract class StoreSuite extends StoreFixture {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 23")
+                    .hasMessageContaining("knows up to version 25")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 

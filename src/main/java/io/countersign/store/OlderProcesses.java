@@ -1,0 +1,80 @@
+package io.countersign.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Before a migration: the processes that still have the store open, registered by an older build (any process on a
+ * store that needs migrating was made for its schema as it is). Migrating under them would change the tables they
+ * write, so the migration is refused, naming each, unless the person forces it.
+ */
+final class OlderProcesses {
+    private OlderProcesses() {
+    }
+
+    /**
+     * @param version the store's schema version now, the one the processes were made for
+     * @throws OlderProcessesException naming every live process other than this one
+     */
+    static void refuseLive(Database database, String version) {
+        Instant now = database.clock().instant();
+        List<String> live = database.read("list the processes that have the store open", connection -> live(
+                connection, now));
+        if (!live.isEmpty()) {
+            throw new OlderProcessesException("The store " + database.location().describe() + " is still open in "
+                    + (live.size() == 1 ? "a process" : live.size() + " processes") + " of an older Countersign"
+                    + " (made for schema version " + version + "): " + String.join("; ", live) + "; stop "
+                    + (live.size() == 1 ? "it" : "them") + " before this version changes the schema under "
+                    + (live.size() == 1 ? "it" : "them") + ", or migrate anyway with countersign store upgrade"
+                    + " --force", live);
+        }
+    }
+
+    private static List<String> live(Connection connection, Instant now) throws SQLException {
+        String host = StoreSession.hostName();
+        long self = ProcessHandle.current().pid();
+        List<String> live = new ArrayList<>();
+        try (ResultSet table = connection.getMetaData().getTables(null, connection.getSchema(), "store_sessions",
+                new String[] {"TABLE"})) {
+            if (!table.next()) {
+                return live; // a store from before processes registered (V4)
+            }
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT host, pid, process_started, opened_at,"
+                + " heartbeat_at FROM store_sessions ORDER BY opened_at");
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                String otherHost = rows.getString(1);
+                long pid = rows.getLong(2);
+                long started = rows.getLong(3);
+                Long processStarted = rows.wasNull() ? null : started;
+                Instant opened = Nanos.toInstant(rows.getLong(4));
+                Instant heartbeat = Nanos.toInstant(rows.getLong(5));
+                if (!(otherHost.equals(host) && pid == self)
+                        && StoreSession.alive(host, otherHost, pid, processStarted, heartbeat, now)) {
+                    live.add("pid " + pid + " on " + otherHost + ", open for " + age(opened, now)
+                            + ", last heard " + age(heartbeat, now) + " ago");
+                }
+            }
+        }
+        return live;
+    }
+
+    /** "40 s", "12 min", "3 h", "2 d": enough to tell a forgotten process from a running one. */
+    private static String age(Instant since, Instant now) {
+        Duration age = Duration.between(since, now);
+        if (age.toMinutes() < 1) {
+            return Math.max(0, age.toSeconds()) + " s";
+        }
+        if (age.toHours() < 1) {
+            return age.toMinutes() + " min";
+        }
+        return age.toDays() < 1 ? age.toHours() + " h" : age.toDays() + " d";
+    }
+}

