@@ -38,12 +38,14 @@ final class ApprovalRows implements ApprovalQuorums {
                 ChangeKind.DECISION, Tally.Kept.class::isInstance, connection -> {
                     int pauseNumber;
                     try (NamedStatement select = NamedStatement.prepare(connection, "SELECT status, digest,"
-                            + " pause_number FROM runs r WHERE r.id = :runId" + database.dialect().lockRowsOf("r"))) {
+                            + " pause_number, outcome_unknown FROM runs r WHERE r.id = :runId"
+                            + database.dialect().lockRowsOf("r"))) {
                         try (ResultSet row = select.set("runId", runId).executeQuery()) {
                             if (!row.next()) {
                                 return new Tally.NotWaiting(null);
                             }
-                            RunStatus status = RunStatus.fromCode(row.getString("status"));
+                            RunStatus status = RunRows.status(row.getString("status"),
+                                    row.getString("outcome_unknown"));
                             if (status != RunStatus.WAITING_FOR_APPROVAL) {
                                 return new Tally.NotWaiting(status);
                             }

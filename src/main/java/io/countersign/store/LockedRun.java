@@ -43,7 +43,8 @@ record LockedRun(String runId, RunStatus status, String digest, int pauseNumber,
                 }
                 row.getLong("claimed_decision");
                 boolean claimed = !row.wasNull();
-                return Optional.of(new LockedRun(runId, RunStatus.fromCode(row.getString("status")),
+                return Optional.of(new LockedRun(runId, RunRows.status(row.getString("status"),
+                        row.getString("outcome_unknown")),
                         row.getString("digest"), row.getInt("pause_number"), claimed, row.getString("owner"),
                         row.getString("outcome_unknown"), row.getString("paused_state"), row.getLong("epoch")));
             }

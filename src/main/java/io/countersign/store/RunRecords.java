@@ -144,13 +144,28 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
         return database.read("list the recent runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
                     + " ORDER BY r.updated_at DESC, r.id DESC LIMIT :limit")) {
-                List<RecentRunSummary> recent = new ArrayList<>();
-                try (ResultSet found = select.set("limit", limit).executeQuery()) {
-                    while (found.next()) {
-                        recent.add(rows.recentSummary(found));
-                    }
-                }
-                return recent;
+                return summaries(select.set("limit", limit));
+            }
+        });
+    }
+
+    /** The runs a {@link RunRows#SELECT_RUNS} finds, each summarized; see {@link RunRows#recentSummary}. */
+    private List<RecentRunSummary> summaries(NamedStatement select) throws SQLException {
+        List<RecentRunSummary> found = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                found.add(this.rows.recentSummary(rows));
+            }
+        }
+        return found;
+    }
+
+    /** The runs flagged "outcome unknown", oldest flag first; see {@link RunStore#toSettle}. */
+    List<RecentRunSummary> toSettle() {
+        return database.read("list the runs whose outcome is unknown", connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
+                    + " WHERE r.status = :running AND r.outcome_unknown IS NOT NULL ORDER BY r.updated_at, r.id")) {
+                return summaries(select.set("running", RunStatus.RUNNING.code()));
             }
         });
     }

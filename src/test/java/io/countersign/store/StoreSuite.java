@@ -1119,7 +1119,7 @@ abstract class StoreSuite extends StoreFixture {
             journal(store.runs(), "r1").beforeExecute("r1", "call-1", "fs_write");
 
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).singleElement().satisfies(run -> {
-                assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(run.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
                 assertThat(run.unknownOutcomeCalls()).containsExactly("call-1");
             });
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(2))).isEmpty();
@@ -1952,7 +1952,7 @@ abstract class StoreSuite extends StoreFixture {
             assertThat(store.runs().reconcile(later)).isEmpty();
 
             StoredRun flagged = find("g1");
-            assertThat(flagged.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(flagged.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
             assertThat(flagged.unknownOutcomeCalls()).containsExactly("c1");
             assertThat(store.runs().withoutGateway()).isEmpty();
             assertThat(store.runs().reconcile(later)).isEmpty();
@@ -2084,7 +2084,7 @@ abstract class StoreSuite extends StoreFixture {
             assertThat(store.runs().reconcile(later)).isEmpty();
 
             StoredRun run = find("r1");
-            assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(run.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
             assertThat(run.outcomeUnknown()).isTrue();
             assertThat(run.unknownOutcomeCalls()).containsExactly("c1");
         }
