@@ -3,6 +3,7 @@ package io.countersign.store;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ApprovalQuorums;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -46,7 +47,9 @@ final class ApprovalRows implements ApprovalQuorums {
                             }
                             RunStatus status = RunRows.status(row.getString("status"),
                                     row.getString("outcome_unknown"));
-                            if (status != RunStatus.WAITING_FOR_APPROVAL) {
+                            // Only a card waiting for approval counts approvals; a claimed run is not waiting.
+                            if (!RunLifecycle.table().allows(RunLifecycle.State.of(status, false, false),
+                                    RunLifecycle.Event.APPROVAL_COUNTED)) {
                                 return new Tally.NotWaiting(status);
                             }
                             if (!approval.digest().equals(row.getString("digest"))) {

@@ -7,6 +7,7 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RecentRunSummary;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -69,6 +70,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
             throw new IllegalArgumentException("the lease of run " + lease.runId() + " cannot record the outcome of"
                     + " run " + runId);
         }
+        LockedRun.requireDriven(runId, RunLifecycle.ending(outcome));
         if (outcome instanceof RunOutcome.OutcomeUnknown unknown) {
             flagOutcomeUnknown(lease, unknown, at);
             return;

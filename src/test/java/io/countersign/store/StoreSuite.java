@@ -41,6 +41,7 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.DataClass;
@@ -1694,6 +1695,22 @@ abstract class StoreSuite extends StoreFixture {
             runs().recordOutcome(lease, fixture.firstPause("r1"), NOW);
 
             assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 1));
+        }
+
+        @Test
+        void aRunDrivenOnNoDecisionCannotBeHandedBackNorPutBackToWaiting() {
+            RunLease lease = runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            PausedState card = fixture.firstPause("r1").state();
+
+            assertThatThrownBy(() -> runs().handBack(lease, NOW))
+                    .isInstanceOf(RunLifecycle.ImpossibleTransitionException.class)
+                    .hasMessageStartingWith("run r1: a run that is running cannot be handed back (it can only ");
+            assertThatThrownBy(() -> runs().release(lease, card, NOW))
+                    .isInstanceOf(RunLifecycle.ImpossibleTransitionException.class)
+                    .hasMessageStartingWith("run r1: a run that is running cannot be put back to waiting for"
+                            + " approval");
+            assertThat(find("r1").status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(find("r1").epoch()).isEqualTo(lease.epoch());
         }
 
         @Test
