@@ -54,16 +54,16 @@ abstract class DeadlineSuite {
     }
 
     Rig rig(StoreLocation location, String deadlineFields) {
-        return Rig.open(location, folder.resolve("ledger.txt"), clock, deadlineFields);
+        return Rig.open(location, new LedgerTool(folder.resolve("ledger.txt")), clock, deadlineFields);
     }
 
     record Rig(Store store, DefaultRunService service) implements AutoCloseable {
         /**
-         * The run service over a store at the clock, whose ledger agent (writing to {@code ledger}) and form agent
-         * have these deadline fields; olga and jonas are operators, ada an admin, sam a supervisor.
+         * The run service over a store at the clock, whose ledger agent (with this ledger) and form agent have these
+         * deadline fields; olga and jonas are operators, ada an admin, sam a supervisor.
          */
-        static Rig open(StoreLocation location, Path ledger, Clock clock, String deadlineFields) {
-            List<Tool> tools = List.of(new LedgerTool(ledger), new NoteFormTool());
+        static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields) {
+            List<Tool> tools = List.of(ledger, new NoteFormTool());
             Map<String, List<io.countersign.engine.port.AssistantTurn>> scripts = Map.of(
                     LedgerTool.ONE_PAUSE, LedgerTool.scripts().get(LedgerTool.ONE_PAUSE),
                     NoteFormTool.AGENT, NoteFormTool.script());
