@@ -153,13 +153,13 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
 
     /** The runs a {@link RunRows#SELECT_RUNS} finds, each summarized; see {@link RunRows#recentSummary}. */
     private List<RecentRunSummary> summaries(NamedStatement select) throws SQLException {
-        List<RecentRunSummary> found = new ArrayList<>();
-        try (ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                found.add(this.rows.recentSummary(rows));
+        List<RecentRunSummary> summaries = new ArrayList<>();
+        try (ResultSet found = select.executeQuery()) {
+            while (found.next()) {
+                summaries.add(rows.recentSummary(found));
             }
         }
-        return found;
+        return summaries;
     }
 
     /** The runs flagged "outcome unknown", oldest flag first; see {@link RunStore#toSettle}. */
