@@ -15,6 +15,7 @@ import io.countersign.service.InboxOrder;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunExecution;
+import io.countersign.service.RunSummary;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
 import io.countersign.service.WaitingRun;
@@ -95,7 +96,7 @@ final class RunCommands {
                             .put("waitingSince", Views.time(waiting.waitingSince()))
                             .put("damage", damaged.damage()));
                     rows.add(List.of(waiting.runId(), waiting.status().code(), waiting.agent(), waiting.initiator(),
-                            Views.time(waiting.waitingSince()), "damaged: settle --fail " + waiting.runId(), "",
+                            Views.time(waiting.waitingSince()), Views.settleHint(waiting.runId(), true), "",
                             "", ""));
                     continue;
                 }
@@ -111,6 +112,13 @@ final class RunCommands {
                 cards.add(Views.decided(decided));
                 rows.add(List.of(decided.runId(), RunStatus.RUNNING.code(), decided.agent(), decided.initiator(),
                         Views.time(decided.decidedAt()), decided.reason(), "", "", ""));
+            }
+            // stopped with a call whose outcome is unknown: nothing to decide, a run for a person to settle
+            for (RunSummary flagged : runtime().runs().toSettle(actor())) {
+                cards.add(Views.toSettle(flagged));
+                rows.add(List.of(flagged.runId(), flagged.status().code(), flagged.agent(), flagged.initiator(),
+                        Views.time(flagged.updatedAt()), Views.settleHint(flagged.runId(), flagged.damaged()), "", "",
+                        ""));
             }
             return print(cards, new Output.Table(List.of("runId", "status", "agent", "initiator", "waitingSince",
                     "waitingFor", "refused", "deadline", "digest"), rows));

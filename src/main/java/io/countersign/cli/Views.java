@@ -18,6 +18,7 @@ import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.DecidedRun;
 import io.countersign.service.RunCard;
+import io.countersign.service.RunSummary;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.ToolSettingView;
@@ -74,6 +75,23 @@ final class Views {
                 .put("waitingFor", run.reason());
         strings(node, "waitingForServers", run.servers());
         return node;
+    }
+
+    /**
+     * A run stopped with a call whose outcome is unknown: nothing to decide, a run to settle; {@code waitingSince} is
+     * when it was flagged.
+     */
+    static ObjectNode toSettle(RunSummary run) {
+        return object().put("runId", run.runId()).put("status", run.status().code()).put("agent", run.agent())
+                .put("initiator", run.initiator()).put("waitingSince", time(run.updatedAt()))
+                .put("failure", run.failure()).put("damage", run.damage())
+                .put("waitingFor", settleHint(run.runId(), run.damaged()));
+    }
+
+    /** What a person does with a run whose outcome is unknown, or one whose stored state is damaged. */
+    static String settleHint(String runId, boolean damaged) {
+        return damaged ? "damaged: settle --fail " + runId
+                : "outcome unknown: settle " + runId + " --retry (decide again) or --fail";
     }
 
     /** A card's deadline at {@code now}: when, how long left, the fallback, escalated and extended; or null. */

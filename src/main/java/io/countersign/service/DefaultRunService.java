@@ -246,11 +246,15 @@ public final class DefaultRunService implements RunService {
     }
 
     @Override
+    public List<RunSummary> toSettle(Actor actor) {
+        permissions.requireNow(actor, Operation.VIEW_INBOX);
+        return runs.toSettle().stream().map(RunSummary::of).toList();
+    }
+
+    @Override
     public List<RunSummary> recent(Actor actor, int limit) {
         permissions.requireNow(actor, Operation.VIEW_TIMELINE);
-        return runs.recent(limit).stream().map(run -> new RunSummary(run.runId(), run.agent(), run.initiator(),
-                run.status(), run.createdAt(), run.updatedAt(), run.prompt(), run.failureReason(),
-                run.outcomeUnknown(), run.damage())).toList();
+        return runs.recent(limit).stream().map(RunSummary::of).toList();
     }
 
     @Override

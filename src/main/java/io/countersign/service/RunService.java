@@ -54,6 +54,15 @@ public interface RunService {
         return List.of();
     }
 
+    /**
+     * The runs stopped with a call whose outcome is unknown, oldest first: each is for a person to settle
+     * ({@code settle --retry} or {@code --fail}). Operators, supervisors and admins, like the inbox. By default none.
+     */
+    default List<RunSummary> toSettle(Actor actor) {
+        Permissions.require(actor, Operation.VIEW_INBOX);
+        return List.of();
+    }
+
     /** The most recently updated runs, newest first, whatever their status. Any role that may see timelines. */
     List<RunSummary> recent(Actor actor, int limit);
 

@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
 
@@ -10,6 +11,12 @@ import java.time.Instant;
  */
 public record RunSummary(String runId, String agent, String initiator, RunStatus status, Instant startedAt,
                          Instant updatedAt, String prompt, String failure, boolean outcomeUnknown, String damage) {
+
+    /** The summary of a run as the store lists it. */
+    static RunSummary of(RecentRunSummary run) {
+        return new RunSummary(run.runId(), run.agent(), run.initiator(), run.status(), run.createdAt(),
+                run.updatedAt(), run.prompt(), run.failureReason(), run.outcomeUnknown(), run.damage());
+    }
 
     public boolean damaged() {
         return damage != null;

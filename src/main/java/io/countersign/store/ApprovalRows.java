@@ -3,6 +3,7 @@ package io.countersign.store;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ApprovalQuorums;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -38,13 +39,17 @@ final class ApprovalRows implements ApprovalQuorums {
                 ChangeKind.DECISION, Tally.Kept.class::isInstance, connection -> {
                     int pauseNumber;
                     try (NamedStatement select = NamedStatement.prepare(connection, "SELECT status, digest,"
-                            + " pause_number FROM runs r WHERE r.id = :runId" + database.dialect().lockRowsOf("r"))) {
+                            + " pause_number, outcome_unknown FROM runs r WHERE r.id = :runId"
+                            + database.dialect().lockRowsOf("r"))) {
                         try (ResultSet row = select.set("runId", runId).executeQuery()) {
                             if (!row.next()) {
                                 return new Tally.NotWaiting(null);
                             }
-                            RunStatus status = RunStatus.fromCode(row.getString("status"));
-                            if (status != RunStatus.WAITING_FOR_APPROVAL) {
+                            RunStatus status = RunRows.status(row.getString("status"),
+                                    row.getString("outcome_unknown"));
+                            // Only a card waiting for approval counts approvals; a claimed run is not waiting.
+                            if (!RunLifecycle.table().allows(RunLifecycle.State.of(status, false, false),
+                                    RunLifecycle.Event.APPROVAL_COUNTED)) {
                                 return new Tally.NotWaiting(status);
                             }
                             if (!approval.digest().equals(row.getString("digest"))) {

@@ -7,6 +7,7 @@ import io.countersign.engine.port.RunRepository.ClaimResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -90,6 +91,9 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     private Optional<ClaimResult.Claimed> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus,
                                                               DecisionStart start) {
         String runId = decision.runId();
+        // The statement's condition is the card waiting: the table must let the claim move a run from there.
+        RunLifecycle.table().next(runId, RunLifecycle.State.of(expectedStatus(decision), false, false),
+                event(decision, claimedStatus));
         boolean queued = claimedStatus == RunStatus.QUEUED;
         String what = "commit the decision on run " + runId;
         Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
@@ -198,7 +202,9 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         }
                     }
                     // A decision on the run's current card would have taken it out of waiting: none exists here.
-                    boolean claimable = run.status() == expectedStatus(decision) && digest.equals(decision.digest());
+                    boolean claimable = run.status() == expectedStatus(decision) && digest.equals(decision.digest())
+                            && RunLifecycle.table().allows(RunLifecycle.State.of(run.status(), claimed, false),
+                            event(decision, claimedStatus));
                     if (claimable && !due) {
                         // The deadline moved (an Extend) since the sweep found it passed: the card waits on.
                         return new ClaimResult.Stale(digest);
@@ -228,6 +234,12 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 });
     }
 
+    /** The lifecycle's event of a claim: a deadline's fallback, or a decision carried out here or by a worker. */
+    private static RunLifecycle.Event event(DecisionRecord decision, RunStatus claimedStatus) {
+        return claimedStatus == RunStatus.QUEUED ? RunLifecycle.Event.QUEUED_DECISION
+                : byDeadline(decision) ? RunLifecycle.Event.DEADLINE_FALLBACK : RunLifecycle.Event.DECISION;
+    }
+
     private static RunStatus expectedStatus(DecisionRecord decision) {
         return decision.kind() == DecisionRecord.Kind.APPROVAL
                 ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
@@ -244,8 +256,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
             return Optional.of(new ClaimResult.AlreadyDecided(onCard));
         }
         if (status != expectedStatus(decision)) {
-            boolean carriesOut = claimed && latest != null
-                    && (status == RunStatus.RUNNING || status == RunStatus.QUEUED);
+            boolean carriesOut = claimed && latest != null && (status == RunStatus.RUNNING
+                    || status == RunStatus.QUEUED || status == RunStatus.OUTCOME_UNKNOWN);
             return Optional.of(carriesOut ? new ClaimResult.AlreadyDecided(latest)
                     : new ClaimResult.NotWaiting(status));
         }
@@ -297,10 +309,9 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 throw LockedRun.refusal(session, connection, database.dialect(), lease,
                         "it cannot be put back to waiting");
             }
-            if (!row.claimed()) {
-                throw new IllegalStateException("run " + runId + " was not claimed for a decision, so it cannot be"
-                        + " put back to waiting; nothing changed");
-            }
+            // A run driven on no decision has no card to go back to.
+            row.next(state.status() == RunStatus.WAITING_FOR_INPUT ? RunLifecycle.Event.RELEASE_TO_INPUT
+                    : RunLifecycle.Event.RELEASE_TO_APPROVAL);
             putBackToWaiting(connection, state, row.pauseNumber(), row.epoch(), at);
             return null;
         });

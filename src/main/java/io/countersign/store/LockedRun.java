@@ -2,6 +2,7 @@ package io.countersign.store;
 
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunTakenOverException;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,11 +26,37 @@ record LockedRun(String runId, RunStatus status, String digest, int pauseNumber,
      */
     static final String DRIVEN = "r.status = :drivenStatus AND r.owner = :drivenOwner AND r.epoch = :drivenEpoch";
 
+    /**
+     * Checks that the table lets {@code event} move a run that {@link #DRIVEN} holds for, in whichever state that
+     * is (driven on no decision, or carrying one out), for a write that checks its lease in its own statement.
+     *
+     * @throws RunLifecycle.ImpossibleTransitionException when it does not; nothing changes
+     */
+    static void requireDriven(String runId, RunLifecycle.Event event) {
+        RunLifecycle.table().next(runId, RunLifecycle.State.RUNNING, event);
+        RunLifecycle.table().next(runId, RunLifecycle.State.CLAIMED, event);
+    }
+
     /** Binds the parameters of {@link #DRIVEN} for the lease of this process's session. */
     static NamedStatement bindDriven(NamedStatement statement, StoreSession session, RunLease lease)
             throws SQLException {
         return statement.set("drivenStatus", RunStatus.RUNNING.code()).set("drivenOwner", session.id())
                 .set("drivenEpoch", lease.epoch());
+    }
+
+    /** Where the run stands in its lifecycle: a running run is driven, carries out a decision, or was handed back. */
+    RunLifecycle.State state() {
+        return RunLifecycle.State.of(status, claimed, owner != null);
+    }
+
+    /**
+     * Where {@code event} takes the run, as the lifecycle's table says: the readable check of a transition the
+     * caller's statement then makes under this lock.
+     *
+     * @throws RunLifecycle.ImpossibleTransitionException when the table has no such transition; nothing changes
+     */
+    RunLifecycle.State next(RunLifecycle.Event event) {
+        return RunLifecycle.table().next(runId, state(), event);
     }
 
     /** The run's row, locked; empty when there is no such run. */
@@ -43,7 +70,8 @@ record LockedRun(String runId, RunStatus status, String digest, int pauseNumber,
                 }
                 row.getLong("claimed_decision");
                 boolean claimed = !row.wasNull();
-                return Optional.of(new LockedRun(runId, RunStatus.fromCode(row.getString("status")),
+                return Optional.of(new LockedRun(runId, RunRows.status(row.getString("status"),
+                        row.getString("outcome_unknown")),
                         row.getString("digest"), row.getInt("pause_number"), claimed, row.getString("owner"),
                         row.getString("outcome_unknown"), row.getString("paused_state"), row.getLong("epoch")));
             }

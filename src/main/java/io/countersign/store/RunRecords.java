@@ -7,6 +7,7 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RecentRunSummary;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -69,6 +70,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
             throw new IllegalArgumentException("the lease of run " + lease.runId() + " cannot record the outcome of"
                     + " run " + runId);
         }
+        LockedRun.requireDriven(runId, RunLifecycle.ending(outcome));
         if (outcome instanceof RunOutcome.OutcomeUnknown unknown) {
             flagOutcomeUnknown(lease, unknown, at);
             return;
@@ -144,13 +146,28 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
         return database.read("list the recent runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
                     + " ORDER BY r.updated_at DESC, r.id DESC LIMIT :limit")) {
-                List<RecentRunSummary> recent = new ArrayList<>();
-                try (ResultSet found = select.set("limit", limit).executeQuery()) {
-                    while (found.next()) {
-                        recent.add(rows.recentSummary(found));
-                    }
-                }
-                return recent;
+                return summaries(select.set("limit", limit));
+            }
+        });
+    }
+
+    /** The runs a {@link RunRows#SELECT_RUNS} finds, each summarized; see {@link RunRows#recentSummary}. */
+    private List<RecentRunSummary> summaries(NamedStatement select) throws SQLException {
+        List<RecentRunSummary> summaries = new ArrayList<>();
+        try (ResultSet found = select.executeQuery()) {
+            while (found.next()) {
+                summaries.add(rows.recentSummary(found));
+            }
+        }
+        return summaries;
+    }
+
+    /** The runs flagged "outcome unknown", oldest flag first; see {@link RunStore#toSettle}. */
+    List<RecentRunSummary> toSettle() {
+        return database.read("list the runs whose outcome is unknown", connection -> {
+            try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
+                    + " WHERE r.status = :running AND r.outcome_unknown IS NOT NULL ORDER BY r.updated_at, r.id")) {
+                return summaries(select.set("running", RunStatus.RUNNING.code()));
             }
         });
     }

@@ -2,7 +2,9 @@ package io.countersign.store;
 
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -72,15 +74,19 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
                             || !Objects.equals(current.get().owner(), orphan.owner())) {
                         return TakeOver.UNTOUCHED;
                     }
+                    LockedRun row = current.get();
                     List<String> started = CallJournal.unknownOutcomes(connection, runId);
-                    if (!current.get().claimed()) {
+                    if (!row.claimed()) {
+                        row.next(RunLifecycle.Event.INTERRUPTION);
                         failInterrupted(connection, runId, started, at);
                         return TakeOver.SETTLED;
                     }
                     if (!started.isEmpty()) {
+                        row.next(RunLifecycle.Event.OUTCOME_UNKNOWN);
                         flagOutcomeUnknown(connection, runId, started, at);
                         return TakeOver.SETTLED;
                     }
+                    row.next(RunLifecycle.Event.RECOVERY);
                     // A take-over: the epoch grows, so that whatever drove the run before writes nothing more for it.
                     try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET owner = :owner,"
                             + " updated_at = :at, epoch = epoch + 1 WHERE id = :runId")) {
@@ -145,6 +151,7 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
         database.write("settle the unknown outcome of run " + runId, ChangeKind.RUN, connection -> {
             LockedRun row = LockedRun.existing(connection, database.dialect(), runId);
             if (row.outcomeUnknown() == null && !retry && waitsOnDamagedState(row)) {
+                row.next(RunLifecycle.Event.SETTLE_FAIL);
                 failDamaged(connection, runId, settledBy, at);
                 return null;
             }
@@ -152,16 +159,20 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
                 throw new IllegalStateException("run " + runId + " has no call whose outcome is unknown");
             }
             if (retry && StoppedGatewayRuns.gatewayStopped(connection, runId, session.live())) {
+                row.next(RunLifecycle.Event.GATEWAY_STOP);
                 // Shown again, the card would wait for a gateway that is gone: the run ends as a decision on it does.
                 StoppedGatewayRuns.fail(connection, runId, RunRepository.GATEWAY_STOPPED + "; the outcome of "
                         + String.join(", ", RunRows.calls(row.outcomeUnknown())) + " stays unknown", at);
                 return null;
             }
             if (retry) {
-                DecisionClaims.putBackToWaiting(connection, PausedStateCodec.fromJson(row.pausedState()),
-                        row.pauseNumber(), row.epoch(), at);
+                PausedState card = PausedStateCodec.fromJson(row.pausedState());
+                row.next(card.status() == RunStatus.WAITING_FOR_INPUT ? RunLifecycle.Event.SETTLE_RETRY_INPUT
+                        : RunLifecycle.Event.SETTLE_RETRY_APPROVAL);
+                DecisionClaims.putBackToWaiting(connection, card, row.pauseNumber(), row.epoch(), at);
                 return null;
             }
+            row.next(RunLifecycle.Event.SETTLE_FAIL);
             try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :failed,"
                     + " updated_at = :at, failure_reason = 'outcome_unknown', failure_message = :message,"
                     + " claimed_decision = NULL, outcome_unknown = NULL, owner = NULL WHERE id = :runId")) {

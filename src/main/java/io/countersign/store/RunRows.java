@@ -103,7 +103,7 @@ final class RunRows {
             throw damaged(runId, "transcript or history", damage);
         }
         return new StoredRun(runId, row.getString("agent"), row.getString("initiator"),
-                row.getString("prompt"), row.getBoolean("unattended"), RunStatus.fromCode(row.getString("status")),
+                row.getString("prompt"), row.getBoolean("unattended"), status(row.getString("status"), unknown),
                 Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
                 noWait ? null : Nanos.toInstant(waitingSince), state, transcript, history,
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
@@ -144,7 +144,7 @@ final class RunRows {
         } catch (RuntimeException damage) {
             String runId = row.getString("id");
             return RecentRunSummary.damaged(runId, row.getString("agent"), row.getString("initiator"),
-                    row.getString("prompt"), RunStatus.fromCode(row.getString("status")),
+                    row.getString("prompt"), status(row.getString("status"), row.getString("outcome_unknown")),
                     Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
                     damaged(runId, "run", damage).damage());
         }
@@ -221,6 +221,16 @@ final class RunRows {
 
     /** A paused state and the stored text it was decoded from. */
     private record Decoded(String json, PausedState state) {
+    }
+
+    /**
+     * A run's status from its stored code and {@code outcome_unknown}: a run flagged with calls whose outcome is
+     * unknown stays {@code running} in its row, which keeps its card and decision for {@code settle --retry}, and
+     * reads as {@link RunStatus#OUTCOME_UNKNOWN}.
+     */
+    static RunStatus status(String code, String outcomeUnknown) {
+        RunStatus stored = RunStatus.fromCode(code);
+        return stored == RunStatus.RUNNING && outcomeUnknown != null ? RunStatus.OUTCOME_UNKNOWN : stored;
     }
 
     /** Call ids kept as a JSON array, as {@code outcome_unknown} holds them. */

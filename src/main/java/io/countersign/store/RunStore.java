@@ -209,6 +209,11 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
         return handedBack.list();
     }
 
+    @Override
+    public List<RecentRunSummary> toSettle() {
+        return runs.toSettle();
+    }
+
     /**
      * {@inheritDoc}
      *

@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -82,13 +83,16 @@ record StoppedGatewayRuns(Database database, StoreSession session) {
                     List<String> started = row.status() == RunStatus.RUNNING
                             ? CallJournal.unknownOutcomes(connection, runId) : List.of();
                     if (!started.isEmpty() && row.claimed()) {
+                        row.next(RunLifecycle.Event.OUTCOME_UNKNOWN);
                         RunRecovery.flagOutcomeUnknown(connection, runId, started, at);
                         return true;
                     }
                     if (!started.isEmpty()) {
+                        row.next(RunLifecycle.Event.INTERRUPTION);
                         RunRecovery.failInterrupted(connection, runId, started, at);
                         return true;
                     }
+                    row.next(RunLifecycle.Event.GATEWAY_STOP);
                     fail(connection, runId, RunRepository.GATEWAY_STOPPED, at);
                     return true;
                 });

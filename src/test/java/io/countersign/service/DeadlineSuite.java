@@ -23,6 +23,7 @@ import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,36 +55,43 @@ abstract class DeadlineSuite {
     }
 
     Rig rig(StoreLocation location, String deadlineFields) {
-        List<Tool> tools = List.of(new LedgerTool(folder.resolve("ledger.txt")), new NoteFormTool());
-        Map<String, List<io.countersign.engine.port.AssistantTurn>> scripts = Map.of(
-                LedgerTool.ONE_PAUSE, LedgerTool.scripts().get(LedgerTool.ONE_PAUSE),
-                NoteFormTool.AGENT, NoteFormTool.script());
-        Store store = Store.open(location);
-        ServiceRig.saveAgents(store, tools, scripts);
-        ServiceRig.operators(store, "olga", "jonas");
-        if (store.users().find("ada").isEmpty()) {
-            store.users().add("ada", Set.of(Role.ADMIN), Actor.of("test-setup"));
-            store.users().add("sam", Set.of(Role.SUPERVISOR), Actor.of("test-setup"));
-        }
-        DecisionDeadlines deadlines;
-        try {
-            deadlines = DecisionDeadlines.read(Json.mapper().readTree(deadlineFields));
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
-        for (String agent : scripts.keySet()) {
-            StoredAgentConfiguration stored = store.configurations().findAgent(agent).orElseThrow();
-            store.configurations().saveAgent(new StoredAgentConfiguration(stored.name(), stored.systemPrompt(),
-                    stored.modelName(), stored.toolGroups(), stored.allowedTools(), stored.workspace(),
-                    stored.toolCallPolicies(), stored.maxRounds(), stored.fourEyes(), deadlines));
-        }
-        return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
-                new NetworkntSchemaValidator(),
-                ScriptedChatModel.byModel(scripts), InvocationRules.none(), clock, IdGenerator.random(),
-                Locale.ENGLISH));
+        return Rig.open(location, new LedgerTool(folder.resolve("ledger.txt")), clock, deadlineFields);
     }
 
     record Rig(Store store, DefaultRunService service) implements AutoCloseable {
+        /**
+         * The run service over a store at the clock, whose ledger agent (with this ledger) and form agent have these
+         * deadline fields; olga and jonas are operators, ada an admin, sam a supervisor.
+         */
+        static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields) {
+            List<Tool> tools = List.of(ledger, new NoteFormTool());
+            Map<String, List<io.countersign.engine.port.AssistantTurn>> scripts = Map.of(
+                    LedgerTool.ONE_PAUSE, LedgerTool.scripts().get(LedgerTool.ONE_PAUSE),
+                    NoteFormTool.AGENT, NoteFormTool.script());
+            Store store = Store.open(location);
+            ServiceRig.saveAgents(store, tools, scripts);
+            ServiceRig.operators(store, "olga", "jonas");
+            if (store.users().find("ada").isEmpty()) {
+                store.users().add("ada", Set.of(Role.ADMIN), Actor.of("test-setup"));
+                store.users().add("sam", Set.of(Role.SUPERVISOR), Actor.of("test-setup"));
+            }
+            DecisionDeadlines deadlines;
+            try {
+                deadlines = DecisionDeadlines.read(Json.mapper().readTree(deadlineFields));
+            } catch (Exception e) {
+                throw new IllegalArgumentException(e);
+            }
+            for (String agent : scripts.keySet()) {
+                StoredAgentConfiguration stored = store.configurations().findAgent(agent).orElseThrow();
+                store.configurations().saveAgent(new StoredAgentConfiguration(stored.name(), stored.systemPrompt(),
+                        stored.modelName(), stored.toolGroups(), stored.allowedTools(), stored.workspace(),
+                        stored.toolCallPolicies(), stored.maxRounds(), stored.fourEyes(), deadlines));
+            }
+            return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
+                    new NetworkntSchemaValidator(), ScriptedChatModel.byModel(scripts), InvocationRules.none(), clock, IdGenerator.random(),
+                    Locale.ENGLISH));
+        }
+
         String startLedger() {
             return service.start(OLGA, LedgerTool.ONE_PAUSE, "Record the entry", false).runId();
         }

@@ -104,6 +104,11 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
+    public List<RecentRunSummary> toSettle() {
+        return runs.toSettle();
+    }
+
+    @Override
     public List<StoredRun> waiting() {
         return runs.waiting();
     }

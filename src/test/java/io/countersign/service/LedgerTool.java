@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -38,14 +39,29 @@ final class LedgerTool implements RequiresApproval {
     private final Path file;
     /** Run after each execution's line is written: a crash test halts there. */
     private final Runnable afterExecution;
+    /** Whether the execution for a run, its line written, reports its outcome unknown. */
+    private final Predicate<String> vanishes;
 
     LedgerTool(Path file) {
         this(file, () -> { });
     }
 
     LedgerTool(Path file, Runnable afterExecution) {
+        this(file, afterExecution, runId -> false);
+    }
+
+    private LedgerTool(Path file, Runnable afterExecution, Predicate<String> vanishes) {
         this.file = file;
         this.afterExecution = afterExecution;
+        this.vanishes = vanishes;
+    }
+
+    /**
+     * A ledger whose execution for a run that {@code vanishes} writes its line and then reports its outcome unknown,
+     * as a server that went away during the call does.
+     */
+    static LedgerTool vanishing(Path file, Predicate<String> vanishes) {
+        return new LedgerTool(file, () -> { }, vanishes);
     }
 
     /** The scripts of the two ledger agents. */
@@ -125,6 +141,9 @@ final class LedgerTool implements RequiresApproval {
     public ToolResult execute(ToolCallRequest request) throws IOException {
         append(file, request);
         afterExecution.run();
+        if (vanishes.test(request.context().runReference())) {
+            return ToolResult.outcomeUnknown("the ledger went away during the call of " + NAME);
+        }
         return ToolResult.ok("recorded " + request.arguments().path("entry").asText());
     }
 

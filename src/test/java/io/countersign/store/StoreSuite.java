@@ -42,6 +42,7 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.DataClass;
@@ -1120,7 +1121,7 @@ abstract class StoreSuite extends StoreFixture {
             journal(store.runs(), "r1").beforeExecute("r1", "call-1", "fs_write");
 
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).singleElement().satisfies(run -> {
-                assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+                assertThat(run.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
                 assertThat(run.unknownOutcomeCalls()).containsExactly("call-1");
             });
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(2))).isEmpty();
@@ -1698,6 +1699,22 @@ abstract class StoreSuite extends StoreFixture {
         }
 
         @Test
+        void aRunDrivenOnNoDecisionCannotBeHandedBackNorPutBackToWaiting() {
+            RunLease lease = runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+            PausedState card = fixture.firstPause("r1").state();
+
+            assertThatThrownBy(() -> runs().handBack(lease, NOW))
+                    .isInstanceOf(RunLifecycle.ImpossibleTransitionException.class)
+                    .hasMessageStartingWith("run r1: a run that is running cannot be handed back (it can only ");
+            assertThatThrownBy(() -> runs().release(lease, card, NOW))
+                    .isInstanceOf(RunLifecycle.ImpossibleTransitionException.class)
+                    .hasMessageStartingWith("run r1: a run that is running cannot be put back to waiting for"
+                            + " approval");
+            assertThat(find("r1").status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(find("r1").epoch()).isEqualTo(lease.epoch());
+        }
+
+        @Test
         void driverWhoseRunWasTakenOverSinceWritesNothingMore() throws SQLException {
             PausedState state = paused("r1", NOW);
             runs().claim(approval(state, "jonas", later));
@@ -1953,7 +1970,7 @@ abstract class StoreSuite extends StoreFixture {
             assertThat(store.runs().reconcile(later)).isEmpty();
 
             StoredRun flagged = find("g1");
-            assertThat(flagged.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(flagged.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
             assertThat(flagged.unknownOutcomeCalls()).containsExactly("c1");
             assertThat(store.runs().withoutGateway()).isEmpty();
             assertThat(store.runs().reconcile(later)).isEmpty();
@@ -2085,7 +2102,7 @@ abstract class StoreSuite extends StoreFixture {
             assertThat(store.runs().reconcile(later)).isEmpty();
 
             StoredRun run = find("r1");
-            assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(run.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
             assertThat(run.outcomeUnknown()).isTrue();
             assertThat(run.unknownOutcomeCalls()).containsExactly("c1");
         }

@@ -114,7 +114,7 @@ public final class RunsViewModel {
             details += " · " + messages.get("runs.damaged", run.damage());
         }
         if (run.outcomeUnknown()) {
-            details += " · " + messages.get("runs.outcomeUnknown");
+            details += " · " + messages.get("runs.outcomeUnknown", run.runId());
         }
         if (run.failure() != null && !run.failure().isBlank()) {
             details += " · " + run.failure();

@@ -130,6 +130,13 @@ public interface RunRepository {
     /** The runs {@linkplain #handBack handed back} and not taken over since, oldest first. */
     List<StoredRun> handedBack();
 
+    /**
+     * The runs flagged "outcome unknown" ({@link RunStatus#OUTCOME_UNKNOWN}), for a person to
+     * {@linkplain #settleUnknownOutcome settle}, oldest flag first; a run whose stored state does not decode is
+     * listed as damaged and hides no other.
+     */
+    List<RecentRunSummary> toSettle();
+
     /** The journal of the lease's driver: an intent before each call executes and its outcome after. */
     ExecutionJournal journal(RunLease lease);
 

@@ -117,7 +117,7 @@ public sealed interface RunOutcome {
 
         @Override
         public RunStatus status() {
-            return RunStatus.RUNNING;
+            return RunStatus.OUTCOME_UNKNOWN;
         }
     }
 

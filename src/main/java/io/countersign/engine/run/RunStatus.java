@@ -8,6 +8,11 @@ public enum RunStatus {
     RUNNING("running"),
     WAITING_FOR_APPROVAL("waiting_for_approval"),
     WAITING_FOR_INPUT("waiting_for_input"),
+    /**
+     * Stopped with a call whose outcome nobody knows: never resumed on its own, never shown as running; a person
+     * settles it ({@code settle --retry} or {@code --fail}).
+     */
+    OUTCOME_UNKNOWN("outcome_unknown"),
     COMPLETED("completed"),
     FAILED("failed"),
     CANCELLED("cancelled");

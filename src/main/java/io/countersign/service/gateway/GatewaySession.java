@@ -157,7 +157,9 @@ public final class GatewaySession implements AutoCloseable {
      */
     private boolean carryOutNext() throws InterruptedException {
         StoredRun run = repository.find(runId).orElseThrow();
-        if (!run.status().waiting() && run.status() != RunStatus.RUNNING) {
+        // A run whose call's outcome is unknown waits for a person's settling, which may show its card again here.
+        if (!run.status().waiting() && run.status() != RunStatus.RUNNING
+                && run.status() != RunStatus.OUTCOME_UNKNOWN) {
             return false;
         }
         if (!turns.hostConnected()) {

@@ -355,7 +355,7 @@ class GatewayEndToEndTest {
                     .anyMatch(run -> run.runId().equals(card.runId()) && run.outcomeUnknown());
         });
         assertThat(console.resumeInterrupted(null)).isEmpty();
-        assertThat(status(card.runId())).isEqualTo(RunStatus.RUNNING);
+        assertThat(status(card.runId())).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
         assertThat(console.runs().recent(RITA, 5)).filteredOn(run -> run.runId().equals(card.runId()))
                 .singleElement().satisfies(run -> assertThat(run.outcomeUnknown()).isTrue());
 

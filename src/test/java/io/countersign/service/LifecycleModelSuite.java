@@ -1,0 +1,345 @@
+package io.countersign.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import io.countersign.console.MovableClock;
+import io.countersign.engine.Actor;
+import io.countersign.engine.Role;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunLifecycle;
+import io.countersign.engine.run.RunStatus;
+import io.countersign.store.StoreLocation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one
+ * card, stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock
+ * the test moves, extensions, an execution whose outcome is unknown and its settling) run through the real services over a real store, and after every command the store
+ * and the ledger are checked against what the lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
+ *
+ * <p>Hand-rolled rather than jqwik's {@code ActionSequence}: jqwik runs on its own engine, which leaves out the
+ * JUnit extensions the stores need ({@code @TempDir}, the embedded PostgreSQL). A failing sequence is shrunk by
+ * dropping commands while it still fails, and reported with its seed and its commands as Java. {@code -Dlifecycle.sequences=N} runs more sequences, {@code -Dlifecycle.seed=S}
+ * replays one.
+ */
+abstract class LifecycleModelSuite {
+    static final Actor OLGA = Actor.of("olga", Role.OPERATOR);
+    static final Actor JONAS = Actor.of("jonas", Role.OPERATOR);
+    private static final List<Actor> PERSONS = List.of(OLGA, JONAS);
+    private static final String DEADLINES = "{\"decisionDeadline\": \"30m\", \"onDeadline\": \"deny\"}";
+    private static final int COMMANDS = 14;
+    private static final String STALE = "0".repeat(64);
+
+    @TempDir
+    Path folder;
+
+    abstract StoreLocation freshLocation() throws Exception;
+
+    /** One step of a sequence; {@code run} picks among the runs started so far, {@code a} and {@code b} vary it. */
+    record Command(Kind kind, int run, int a, int b) {
+        @Override
+        public String toString() {
+            return "new Command(Kind." + kind + ", " + run + ", " + a + ", " + b + ")";
+        }
+    }
+
+    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE }
+
+    @Test
+    void randomSequencesKeepTheLifecyclesPromises() throws Exception {
+        long seed = Long.getLong("lifecycle.seed", System.nanoTime());
+        int sequences = Integer.getInteger("lifecycle.sequences", 4);
+        Random random = new Random(seed);
+        for (int i = 0; i < sequences; i++) {
+            List<Command> commands = sequence(random);
+            AssertionError failure = failureOf(commands);
+            if (failure != null) {
+                List<Command> shrunk = shrink(commands);
+                fail("seed " + seed + ", sequence " + i + " fails; shrunk to " + shrunk + ": " + failureOf(shrunk)
+                        .getMessage(), failure);
+            }
+        }
+    }
+
+    @Test
+    void aSequenceOfEveryCommandKeepsThePromises() throws Exception {
+        List<Command> commands = List.of(
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.VANISH, 0, 0, 0),
+                new Command(Kind.DECIDE, 0, 0, 0), // approved; its execution's outcome is unknown
+                new Command(Kind.SETTLE, 0, 0, 0), // the card again
+                new Command(Kind.RACE, 0, 0, 0), // olga approves once more, jonas is told she decided
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.EXTEND, 1, 0, 0),
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.QUEUE, 2, 1, 1), // jonas denies, for a worker
+                new Command(Kind.DECIDE, 1, 3, 0), // a stale digest
+                new Command(Kind.BATCH, 0, 0, 0), // approves run 1
+                new Command(Kind.WORKER, 0, 0, 0),
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.SWEEP, 0, 4, 0), // run 3's deadline denies it
+                new Command(Kind.SETTLE, 3, 0, 1)); // nothing to settle
+        AssertionError failure = failureOf(commands);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static List<Command> sequence(Random random) {
+        List<Command> commands = new ArrayList<>(List.of(new Command(Kind.START, 0, 0, 0)));
+        Kind[] kinds = Kind.values();
+        while (commands.size() < COMMANDS) {
+            commands.add(new Command(kinds[random.nextInt(kinds.length)], random.nextInt(8), random.nextInt(4),
+                    random.nextInt(4)));
+        }
+        return commands;
+    }
+
+    /** Drops one command after another while the sequence still fails. */
+    private List<Command> shrink(List<Command> failing) throws Exception {
+        List<Command> shortest = failing;
+        for (int i = shortest.size() - 1; i >= 0; i--) {
+            List<Command> shorter = new ArrayList<>(shortest);
+            shorter.remove(i);
+            if (!shorter.isEmpty() && failureOf(shorter) != null) {
+                shortest = shorter;
+            }
+        }
+        return shortest;
+    }
+
+    /** Runs the commands on a fresh store; the first broken promise, or null. */
+    private AssertionError failureOf(List<Command> commands) throws Exception {
+        Path ledger = Files.createTempFile(folder, "ledger", ".txt");
+        Files.delete(ledger);
+        MovableClock clock = new MovableClock(Instant.parse("2026-12-06T09:00:00Z"));
+        Set<String> vanished = new HashSet<>();
+        boolean[] armed = {false};
+        // armed by a VANISH command: the next execution, its line written, reports its outcome unknown
+        LedgerTool tool = LedgerTool.vanishing(ledger, runId -> {
+            boolean vanishes = armed[0];
+            armed[0] = false;
+            return vanishes && vanished.add(runId);
+        });
+        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(freshLocation(), tool, clock, DEADLINES)) {
+            Model model = new Model(rig, ledger, clock, vanished, () -> armed[0] = true);
+            for (Command command : commands) {
+                try {
+                    model.apply(command);
+                    model.check();
+                } catch (AssertionError broken) {
+                    return new AssertionError("after " + command + ": " + broken.getMessage(), broken);
+                }
+            }
+            return null;
+        }
+    }
+
+    /** What the commands did, as the test tracks it, beside the real services. */
+    private static final class Model {
+        private final DeadlineSuite.Rig rig;
+        private final DefaultExecutionService execution;
+        private final BatchDecisions batch;
+        private final Path ledger;
+        private final MovableClock clock;
+        private final List<String> runs = new ArrayList<>();
+        /** The digest each run paused with: a decision read on it after the run moved on is a late one. */
+        private final Map<String, String> digests = new HashMap<>();
+        /** How each run's card ended: a decision (approved or not) or its deadline's fallback. */
+        private final Map<String, Ending> endings = new HashMap<>();
+        /** The runs whose decision waits for a worker. */
+        private final Set<String> queued = new HashSet<>();
+        /** The runs whose last execution reported its outcome unknown, until a person settles them. */
+        private final Set<String> vanished;
+        private final Runnable armVanishing;
+        private final Set<String> settledAsFailed = new HashSet<>();
+        /** How many approvals won on each run: each lets its call execute once. */
+        private final Map<String, Integer> approvals = new HashMap<>();
+        private final Map<String, RunStatus> lastStatus = new HashMap<>();
+
+        Model(DeadlineSuite.Rig rig, Path ledger, MovableClock clock, Set<String> vanished, Runnable armVanishing) {
+            this.rig = rig;
+            this.ledger = ledger;
+            this.clock = clock;
+            this.vanished = vanished;
+            this.armVanishing = armVanishing;
+            this.execution = new DefaultExecutionService(rig.service(), rig.store().runs(), rig.store().runs(),
+                    rig.store().users(), rig.store().changes(), clock, IdGenerator.random());
+            this.batch = new BatchDecisions(rig.service());
+        }
+
+        enum Ending { APPROVED, DENIED, EXPIRED }
+
+        void apply(Command command) {
+            if (command.kind() == Kind.START || runs.isEmpty()) {
+                String runId = rig.startLedger();
+                runs.add(runId);
+                digests.put(runId, rig.service().card(OLGA, runId).orElseThrow().digest());
+                return;
+            }
+            String runId = runs.get(command.run() % runs.size());
+            Actor person = PERSONS.get(command.a() % 2);
+            boolean approve = command.b() % 2 == 0;
+            switch (command.kind()) {
+                case DECIDE -> decided(runId, approve, rig.service().decide(person, runId,
+                        command.a() == 3 ? STALE : digests.get(runId), verdicts(approve)));
+                case RACE -> {
+                    // both read the same card, then decide in turn: exactly one wins
+                    String digest = digests.get(runId);
+                    boolean waited = !endings.containsKey(runId);
+                    DecisionResult first = rig.service().decide(OLGA, runId, digest, verdicts(approve));
+                    decided(runId, approve, first);
+                    DecisionResult second = rig.service().decide(JONAS, runId, digest, verdicts(!approve));
+                    decided(runId, !approve, second);
+                    if (waited) {
+                        assertThat(first).isInstanceOf(DecisionResult.Done.class);
+                        assertThat(second).isInstanceOf(DecisionResult.AlreadyDecided.class)
+                                .extracting(result -> ((DecisionResult.AlreadyDecided) result).decidedBy())
+                                .isEqualTo("olga");
+                    }
+                }
+                case BATCH -> {
+                    BatchPlan plan = batch.plan(person, batch.matching(person, LedgerTool.ONE_PAUSE, null));
+                    BatchResult result = batch.decide(person, plan, approve, approve ? null : "not today");
+                    for (BatchResult.Outcome outcome : result.outcomes()) {
+                        assertThat(outcome.failure()).as("batch failure for %s", outcome.runId()).isNull();
+                        decided(outcome.runId(), approve, outcome.result());
+                    }
+                }
+                case QUEUE -> {
+                    DecisionResult result = execution.decideForWorker(person, runId, digests.get(runId),
+                            verdicts(approve));
+                    if (result instanceof DecisionResult.Done) {
+                        queued.add(runId);
+                    }
+                    decided(runId, approve, result);
+                }
+                case WORKER -> {
+                    execution.worker(OLGA, RunWorker.Options.defaults().withDrain(true), progress -> { }).run();
+                    queued.clear();
+                }
+                case SWEEP -> {
+                    clock.advance(Duration.ofMinutes(10L * command.a() + command.b()));
+                    for (DeadlineApplied applied : rig.service().applyDeadlines()) {
+                        if (applied.outcome() == DeadlineApplied.Outcome.DENIED) {
+                            assertThat(endings.put(applied.runId(), Ending.EXPIRED))
+                                    .as("a second ending of run %s by its deadline", applied.runId()).isNull();
+                        }
+                    }
+                }
+                case EXTEND -> {
+                    DeadlineExtension extension = rig.service().extend(person, runId);
+                    if (extension instanceof DeadlineExtension.Refused refused) {
+                        assertThat(refused.reason()).as("why the extension was refused").isNotBlank();
+                    }
+                }
+                case VANISH -> armVanishing.run();
+                case SETTLE -> {
+                    boolean retry = command.b() % 2 == 0;
+                    DecisionResult result = execution.settleUnknownOutcome(person, runId, retry);
+                    if (!vanished.remove(runId)) {
+                        assertThat(result).as("settling run %s, which is not flagged", runId)
+                                .isInstanceOf(DecisionResult.NotWaiting.class);
+                        decided(runId, retry, result);
+                    } else if (retry) {
+                        // the card again, on the same pause: a new decision may win it
+                        endings.remove(runId);
+                        digests.put(runId, rig.service().card(person, runId).orElseThrow().digest());
+                    } else {
+                        settledAsFailed.add(runId);
+                    }
+                }
+                case START -> throw new IllegalStateException("started above");
+            }
+        }
+
+        private static List<ApprovalDecision.CallVerdict> verdicts(boolean approve) {
+            return List.of(approve ? ApprovalDecision.CallVerdict.approve(0)
+                    : ApprovalDecision.CallVerdict.deny(0, "not today"));
+        }
+
+        /** A decision's result: a win is the card's only ending, a refusal names its reason. */
+        private void decided(String runId, boolean approve, DecisionResult result) {
+            if (result instanceof DecisionResult.Done) {
+                assertThat(endings.put(runId, approve ? Ending.APPROVED : Ending.DENIED))
+                        .as("a second decision won run %s's one pause", runId).isNull();
+                approvals.merge(runId, approve ? 1 : 0, Integer::sum);
+            } else if (result instanceof DecisionResult.AlreadyDecided already) {
+                assertThat(already.decidedBy()).as("who decided first").isNotBlank();
+                assertThat(endings).as("a refusal for a decision nobody took").containsKey(runId);
+            } else if (result instanceof DecisionResult.Stale stale) {
+                assertThat(stale.currentDigest()).as("the card's digest now").isNotBlank();
+            } else if (result instanceof DecisionResult.NotWaiting notWaiting) {
+                assertThat(notWaiting.status()).as("where the run stands").isNotNull();
+            } else {
+                fail("unexpected answer " + result);
+            }
+        }
+
+        /** The promises, after every command. */
+        void check() throws Exception {
+            Map<String, Long> executions = LedgerTool.executions(ledger);
+            for (String runId : runs) {
+                StoredRun run = rig.run(runId);
+                long executed = executions.getOrDefault(runId + " only", 0L);
+                Ending ending = endings.get(runId);
+                RunStatus expected = settledAsFailed.contains(runId) ? RunStatus.FAILED
+                        : vanished.contains(runId) ? RunStatus.OUTCOME_UNKNOWN
+                        : ending == null ? RunStatus.WAITING_FOR_APPROVAL
+                        : queued.contains(runId) ? RunStatus.QUEUED : RunStatus.COMPLETED;
+                assertThat(run.status()).as("status of run %s, ended by %s", runId, ending).isEqualTo(expected);
+                int carriedOut = approvals.getOrDefault(runId, 0) - (ending == Ending.APPROVED
+                        && queued.contains(runId) ? 1 : 0);
+                assertThat(executed).as("executions of run %s, ended by %s", runId, ending).isEqualTo(carriedOut);
+                RunStatus before = lastStatus.put(runId, run.status());
+                if (before != null) {
+                    assertThat(reachable(before)).as("statuses the lifecycle leads to from %s", before)
+                            .contains(run.status());
+                }
+            }
+        }
+    }
+
+    private static final Map<RunStatus, Set<RunStatus>> REACHABLE = reachableStatuses();
+
+    private static Set<RunStatus> reachable(RunStatus from) {
+        return REACHABLE.getOrDefault(from, Set.of());
+    }
+
+    /** From each status, the statuses the table's transitions lead to, in any number of steps (none included). */
+    private static Map<RunStatus, Set<RunStatus>> reachableStatuses() {
+        List<RunLifecycle.Transition> table = RunLifecycle.table().transitions();
+        Map<RunStatus, Set<RunStatus>> reachable = new EnumMap<>(RunStatus.class);
+        for (RunLifecycle.State start : RunLifecycle.State.values()) {
+            start.status().ifPresent(status -> {
+                Set<RunLifecycle.State> seen = EnumSet.of(start);
+                List<RunLifecycle.State> next = new ArrayList<>(seen);
+                while (!next.isEmpty()) {
+                    RunLifecycle.State from = next.remove(next.size() - 1);
+                    table.stream().filter(t -> t.from() == from).map(RunLifecycle.Transition::to)
+                            .filter(seen::add).forEach(next::add);
+                }
+                reachable.computeIfAbsent(status, s -> EnumSet.noneOf(RunStatus.class)).addAll(seen.stream()
+                        .flatMap(state -> state.status().stream()).collect(Collectors.toSet()));
+            });
+        }
+        return reachable;
+    }
+}
