@@ -7,18 +7,16 @@ import static io.countersign.engine.LoopHarness.resultOf;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ToolEffect;
+import io.countersign.testing.WithdrawableCaller;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
@@ -27,38 +25,14 @@ class WithdrawnCallsInTheLoopTest {
     private final TestTools.Recording save = new TestTools.Recording("save", ToolEffect.WRITE,
             DataClass.SOURCE_CODE, "files");
     private final LoopHarness harness = new LoopHarness(save);
-    private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
+    private final Map<String, WithdrawableCaller> callers = new ConcurrentHashMap<>();
 
     WithdrawnCallsInTheLoopTest() {
-        harness.callers = call -> new CallerChannel() {
-            @Override
-            public boolean withdrawn() {
-                return withdrawn.contains(call.id());
-            }
+        harness.callers = call -> callerOf(call.id());
+    }
 
-            @Override
-            public boolean wantsProgress() {
-                return false;
-            }
-
-            @Override
-            public void progress(double progress, Double total, String message) {
-            }
-
-            @Override
-            public void log(JsonNode message) {
-            }
-
-            @Override
-            public boolean answers(Request kind) {
-                return false;
-            }
-
-            @Override
-            public CompletableFuture<JsonNode> ask(Request kind, JsonNode params) {
-                return CallerChannel.NONE.ask(kind, params);
-            }
-        };
+    private WithdrawableCaller callerOf(String callId) {
+        return callers.computeIfAbsent(callId, id -> new WithdrawableCaller());
     }
 
     @Test
@@ -66,7 +40,7 @@ class WithdrawnCallsInTheLoopTest {
         ToolLoop loop = harness.loop(script(calls(call("c1", "save", "{\"path\": \"a.txt\"}"),
                 call("c2", "save", "{\"path\": \"b.txt\"}")), answer("done")));
         PausedState paused = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("save both"))).state();
-        withdrawn.add("c1");
+        callerOf("c1").withdraw();
 
         RunOutcome outcome = loop.resumeApproval(paused, harness.agent, new ApprovalDecision(harness.jonas,
                 List.of(ApprovalDecision.CallVerdict.approve(0), ApprovalDecision.CallVerdict.approve(1))));

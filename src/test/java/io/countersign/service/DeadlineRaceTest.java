@@ -64,10 +64,10 @@ class DeadlineRaceTest {
                 .stream().map(role -> List.of(storeArgument, ledger.toString(), cards.toString(),
                         folder.resolve(role + ".txt").toString(), role)).toList());
 
-        Map<String, String> human = answers("human");
-        Map<String, String> deadline = answers("deadline");
+        Map<String, String> human = RaceResults.answers(folder.resolve("human.txt"));
+        Map<String, String> deadline = RaceResults.answers(folder.resolve("deadline.txt"));
         Map<String, Long> executions = LedgerTool.executions(ledger);
-        Map<String, String> decidedBy = decidedBy(raw);
+        Map<String, String> decidedBy = RaceResults.decidedBy(raw);
         long humanWins = human.values().stream().filter("done"::equals).count();
         System.out.printf("deadline race on %s: the person won %d of %d cards, the deadline %d%n",
                 location.describe(), humanWins, TRIALS, TRIALS - humanWins);
@@ -117,28 +117,5 @@ class DeadlineRaceTest {
                 assertThat(update.executeUpdate()).isEqualTo(1);
             }
         }
-    }
-
-    private Map<String, String> answers(String racer) throws Exception {
-        Map<String, String> answers = new HashMap<>();
-        for (String line : Files.readAllLines(folder.resolve(racer + ".txt"))) {
-            int space = line.indexOf(' ');
-            answers.put(line.substring(0, space), line.substring(space + 1));
-        }
-        return answers;
-    }
-
-    /** Who decided each run; a run with two decisions fails the test. */
-    private static Map<String, String> decidedBy(DataSource raw) throws Exception {
-        Map<String, String> decided = new HashMap<>();
-        try (Connection connection = raw.getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT run_id, decided_by FROM decisions")) {
-            while (rows.next()) {
-                assertThat(decided.put(rows.getString(1), rows.getString(2))).as("second decision on %s",
-                        rows.getString(1)).isNull();
-            }
-        }
-        return decided;
     }
 }

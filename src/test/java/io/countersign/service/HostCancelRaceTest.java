@@ -66,9 +66,9 @@ class HostCancelRaceTest {
                         Integer.toString(TRIALS)),
                 List.of(storeArgument, ledger.toString(), cards.toString(), person.toString(), "person")));
 
-        Map<String, String> decided = answers(person);
-        Map<String, String> heard = answers(hosts);
-        Map<String, String> decidedBy = decidedBy(raw);
+        Map<String, String> decided = RaceResults.answers(person);
+        Map<String, String> heard = RaceResults.answers(hosts);
+        Map<String, String> decidedBy = RaceResults.decidedBy(raw);
         Map<String, Long> withdrawals = withdrawals(raw);
         Map<String, Long> executions = new HashMap<>();
         LedgerTool.executions(ledger).forEach((line, count) -> executions.merge(line.split(" ")[0], count,
@@ -97,29 +97,6 @@ class HostCancelRaceTest {
                 assertThat(executions).as(run).doesNotContainKey(run);
             }
         }
-    }
-
-    private static Map<String, String> answers(Path file) throws Exception {
-        Map<String, String> answers = new HashMap<>();
-        for (String line : Files.readAllLines(file)) {
-            int space = line.indexOf(' ');
-            answers.put(line.substring(0, space), line.substring(space + 1));
-        }
-        return answers;
-    }
-
-    /** Who decided each run; a run with two decisions fails the test. */
-    private static Map<String, String> decidedBy(DataSource raw) throws Exception {
-        Map<String, String> decided = new HashMap<>();
-        try (Connection connection = raw.getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT run_id, decided_by FROM decisions")) {
-            while (rows.next()) {
-                assertThat(decided.put(rows.getString(1), rows.getString(2))).as("second decision on %s",
-                        rows.getString(1)).isNull();
-            }
-        }
-        return decided;
     }
 
     private static Map<String, Long> withdrawals(DataSource raw) throws Exception {

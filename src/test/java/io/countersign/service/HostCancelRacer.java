@@ -1,6 +1,5 @@
 package io.countersign.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
@@ -9,13 +8,13 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.gateway.GatewayService;
 import io.countersign.service.gateway.GatewaySession;
 import io.countersign.service.gateway.HostAnswer;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.testing.WithdrawableCaller;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -143,43 +142,6 @@ public final class HostCancelRacer {
                         : result.getClass().getSimpleName().toLowerCase(Locale.ROOT)));
             }
             Files.write(results, answers, StandardCharsets.UTF_8);
-        }
-    }
-
-    /** A host's way back that hears nothing and can be withdrawn, as the gateway's channel is on a cancellation. */
-    static final class WithdrawableCaller implements CallerChannel {
-        private volatile boolean withdrawn;
-
-        void withdraw() {
-            withdrawn = true;
-        }
-
-        @Override
-        public boolean withdrawn() {
-            return withdrawn;
-        }
-
-        @Override
-        public boolean wantsProgress() {
-            return false;
-        }
-
-        @Override
-        public void progress(double progress, Double total, String message) {
-        }
-
-        @Override
-        public void log(JsonNode message) {
-        }
-
-        @Override
-        public boolean answers(Request kind) {
-            return false;
-        }
-
-        @Override
-        public CompletableFuture<JsonNode> ask(Request kind, JsonNode params) {
-            return CompletableFuture.failedFuture(new IllegalStateException("nobody answers here"));
         }
     }
 }
