@@ -469,7 +469,7 @@ class ToolLoopTest {
             assertThat(unknown.callId()).isEqualTo("c0");
             assertThat(unknown.reason()).isEqualTo("server \"x\" went away during the call of vanish");
         });
-        assertThat(outcome.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(outcome.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
         assertThat(fsRead.executed).isEmpty();
         assertThat(local.requests).as("the model is not asked again").hasSize(1);
         assertThat(outcome.transcript()).extracting(ChatMessage::role).doesNotContain(ChatMessage.Role.TOOL);
