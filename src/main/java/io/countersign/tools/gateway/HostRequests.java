@@ -8,13 +8,11 @@ import java.util.Map;
 /**
  * Which of the host's requests a handler serves, so that the host's {@code notifications/cancelled} can name it:
  * the SDK hands a handler the request's params but not its JSON-RPC id, so each transport puts the id in the
- * request's transport context under {@link #REQUEST_ID}.
+ * request's transport context under {@link #REQUEST_ID} (over HTTP from the id the protocol gate read).
  */
 final class HostRequests {
-    /** The transport-context key (and, over HTTP, the servlet request attribute) of the request's JSON-RPC id. */
+    /** The transport-context key of the request's JSON-RPC id. */
     static final String REQUEST_ID = "countersign.jsonrpc.id";
-    /** The servlet request attribute of the request's JSON-RPC method, over HTTP. */
-    static final String METHOD = "countersign.jsonrpc.method";
     /** MCP's notification that the host gave up on one of its requests. */
     static final String CANCELLED = "notifications/cancelled";
 
