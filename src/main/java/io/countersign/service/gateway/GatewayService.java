@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -64,7 +65,7 @@ public final class GatewayService {
      */
     public List<Tool> offered(HostRunDecisions.Profiled profiled) {
         return access.filterOfferable(candidates(profiled.profile()), profiled.profile(), profiled.actor()).stream()
-                .map(registry::find).flatMap(java.util.Optional::stream).toList();
+                .map(registry::find).flatMap(Optional::stream).toList();
     }
 
     /** The names {@link #offered} would give now, recording nothing: to tell whether they changed. */
@@ -78,7 +79,7 @@ public final class GatewayService {
      * offer a server's tools does not offer its resources or prompts either.
      */
     public List<String> offeredServers(HostRunDecisions.Profiled profiled) {
-        return offerable(profiled).stream().map(registry::find).flatMap(java.util.Optional::stream)
+        return offerable(profiled).stream().map(registry::find).flatMap(Optional::stream)
                 .filter(RemoteTool.class::isInstance).map(tool -> ((RemoteTool) tool).serverName()).distinct()
                 .toList();
     }
