@@ -1,5 +1,6 @@
 package io.countersign.tools.gateway;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -41,7 +42,7 @@ final class StdioHostTransport implements McpServerTransportProvider {
 
     /**
      * @param ended     told once, on the reading thread, when the host closed standard input or it failed
-     * @param cancelled told the session's id and the id of each request the host cancelled
+     * @param cancelled told the session's id and the id (as the host wrote it) of each request the host cancelled
      *                  ({@code notifications/cancelled}), on the reading thread; the SDK's session has no handler
      *                  for that notification
      */
@@ -117,6 +118,13 @@ final class StdioHostTransport implements McpServerTransportProvider {
                     + accepted.method() + " before initialize; send initialize first"));
             return;
         }
+        if (HostRequests.CANCELLED.equals(accepted.method())) {
+            ObjectNode params = accepted.params();
+            if (params != null && params.hasNonNull("requestId")) {
+                cancelled.accept(session.getId(), params.get("requestId"));
+            }
+            return;
+        }
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, line);
@@ -124,14 +132,6 @@ final class StdioHostTransport implements McpServerTransportProvider {
             LOG.log(Level.FINE, "the SDK could not read a host's message", e);
             write(JsonRpcErrors.error(accepted.id(), McpSchema.ErrorCodes.INVALID_REQUEST,
                     "Invalid request: the message is not one MCP knows"));
-            return;
-        }
-        if (message instanceof McpSchema.JSONRPCNotification notification
-                && HostRequests.CANCELLED.equals(notification.method())) {
-            Object id = notification.params() instanceof Map<?, ?> params ? params.get("requestId") : null;
-            if (id != null) {
-                cancelled.accept(session.getId(), id);
-            }
             return;
         }
         Mono<Void> handled = session.handle(message);
