@@ -37,6 +37,8 @@ final class ProtocolGate implements Filter {
     private static final Logger LOG = Logger.getLogger(ProtocolGate.class.getName());
     private static final String EVENT_STREAM = "text/event-stream";
     private static final String JSON = "application/json";
+    /** The most of a refused, oversized body read (and dropped) so that its client can read the refusal. */
+    private static final long DRAINED_BYTES = 4L * HostMessage.MAX_BYTES;
 
     @Override
     public void doFilter(ServletRequest servletRequest, ServletResponse servletResponse, FilterChain chain)
@@ -106,6 +108,8 @@ final class ProtocolGate implements Filter {
         byte[] body = request.getContentLengthLong() > HostMessage.MAX_BYTES ? null
                 : readAtMost(request.getInputStream(), HostMessage.MAX_BYTES);
         if (body == null) {
+            // A client that writes its body before it reads would otherwise meet a closed connection, not the answer.
+            discardAtMost(request.getInputStream(), DRAINED_BYTES);
             return Checked.refused(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
                     McpSchema.ErrorCodes.INVALID_REQUEST, "Payload too large: a message may have at most "
                             + HostMessage.MAX_BYTES + " bytes");
@@ -134,6 +138,15 @@ final class ProtocolGate implements Filter {
     }
 
     /** The whole body, or null when it is longer than {@code limit}. */
+    /** Reads and drops what the client still sends, up to {@code limit} bytes: nothing of it is kept. */
+    private static void discardAtMost(InputStream in, long limit) throws IOException {
+        byte[] buffer = new byte[8192];
+        long dropped = 0;
+        for (int read = in.read(buffer); read >= 0 && dropped < limit; read = in.read(buffer)) {
+            dropped += read;
+        }
+    }
+
     private static byte[] readAtMost(InputStream in, int limit) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];
