@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -53,6 +54,12 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
     private static final int MAX_PAGES = 100;
     /** How often a wait looks at a deadline again while it is stopped (a person answers the server's question). */
     private static final long STOPPED_DEADLINE_LOOK = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often a call's wait looks whether its caller withdrew it. */
+    private static final long WITHDRAWAL_LOOK = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a server asked to stop a call may still answer it before its outcome is taken as unknown. */
+    private static final Duration CANCEL_GRACE = Duration.ofSeconds(2);
+    /** What a server is told when a call's caller gave it up. */
+    private static final String CANCEL_REASON = "the caller gave up the call";
     private static final Logger LOG = Logger.getLogger(McpConnection.class.getName());
     private static final McpSchema.Implementation CLIENT = McpSchema.Implementation.builder("countersign",
             ProjectVersion.current()).title("Countersign").build();
@@ -66,7 +73,7 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
         void reconnected();
     }
 
-    private record Session(McpAsyncClient client, Mono<String> gone, AtomicBoolean lost) {
+    private record Session(McpAsyncClient client, CancellableCalls calls, Mono<String> gone, AtomicBoolean lost) {
         boolean alive() {
             return !lost.get();
         }
@@ -201,11 +208,15 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
         if (open.progressToken() != null) {
             outgoing.progressToken(open.progressToken());
         }
+        McpSchema.CallToolRequest call = outgoing.build();
+        current.calls().watch(call);
         try {
-            Mono<McpSchema.CallToolResult> sent = current.client().callTool(outgoing.build())
+            Mono<McpSchema.CallToolResult> sent = current.client().callTool(call)
                     .doOnNext(result -> early(answered, result, tool));
-            return await(current, sent, open.deadline(), server.callTimeout(), "the call of \"" + tool + "\"", true);
+            return await(current, sent, open.deadline(), server.callTimeout(), "the call of \"" + tool + "\"",
+                    new Withdrawal(request, () -> current.calls().cancel(call, CANCEL_REASON)));
         } finally {
+            current.calls().forget(call);
             openCalls.close(open);
         }
     }
@@ -258,7 +269,8 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
     private Session open() {
         McpClientTransport transport = transports.create();
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
-        McpAsyncClient client = openCalls.handling(McpClient.async(transport))
+        CancellableCalls calls = new CancellableCalls(transport);
+        McpAsyncClient client = openCalls.handling(McpClient.async(calls))
                 .clientInfo(CLIENT)
                 .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(InputPrompts.LONGEST_WAIT)
                         .plus(SDK_DEADLINE_MARGIN))
@@ -266,7 +278,7 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
                         .plus(SDK_DEADLINE_MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(listener::toolsChanged))
                 .build();
-        Session fresh = new Session(client, gone, new AtomicBoolean());
+        Session fresh = new Session(client, calls, gone, new AtomicBoolean());
         // a server that dies between calls is replaced at the next use instead of failing it
         gone.subscribe(reason -> fresh.lost().set(true));
         try {
@@ -301,7 +313,7 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
         CallDeadline deadline = new CallDeadline(server.connectTimeout());
         running.add(deadline);
         try {
-            return await(current, request, deadline, server.connectTimeout(), what, false);
+            return await(current, request, deadline, server.connectTimeout(), what, null);
         } finally {
             running.remove(deadline);
         }
@@ -317,29 +329,70 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
     }
 
     /**
-     * Waits for one request, failing early when the server dies and late when it does not answer in time.
-     * {@code acts} says the request may change something, so a failure leaves its outcome unknown.
+     * Waits for one request, failing early when the server dies and late when it does not answer in time. A call
+     * ({@code withdrawal} not null) may change something, so a failure leaves its outcome unknown; when its caller
+     * withdraws it meanwhile, its server is asked to stop it and given {@link #CANCEL_GRACE} to answer: an answer
+     * is the call's outcome as the server reports it, silence leaves the outcome unknown.
      */
     private <T> T await(Session current, Mono<T> request, CallDeadline deadline, Duration timeout, String what,
-                        boolean acts) {
+                        Withdrawal withdrawal) {
+        boolean acts = withdrawal != null;
         CompletableFuture<T> answer = Mono.firstWithSignal(request,
                 current.gone().<T>flatMap(reason -> Mono.error(new PeerGone(reason)))).toFuture();
         try {
-            for (long left; (left = deadline.remainingNanos()) > 0; ) {
+            long graceEnds = 0;
+            for (long left; (left = graceEnds == 0 ? deadline.remainingNanos() : graceEnds - System.nanoTime()) > 0; ) {
                 try {
-                    return answered(answer.get(left == Long.MAX_VALUE ? STOPPED_DEADLINE_LOOK : left,
-                            TimeUnit.NANOSECONDS), what);
+                    return answered(answer.get(Math.min(left, acts ? WITHDRAWAL_LOOK : left == Long.MAX_VALUE
+                            ? STOPPED_DEADLINE_LOOK : left), TimeUnit.NANOSECONDS), what);
                 } catch (TimeoutException stillWaiting) {
-                    // the deadline may have stopped, started again or run out meanwhile
+                    // the deadline may have stopped, started again or run out meanwhile, or the caller withdrawn
+                    if (acts && graceEnds == 0 && withdrawal.happened()) {
+                        graceEnds = System.nanoTime() + Math.min(CANCEL_GRACE.toNanos(), deadline.remainingNanos());
+                    }
                 }
             }
             answer.cancel(true);
+            if (graceEnds != 0) {
+                throw new McpServerException(McpServerException.Kind.WITHDRAWN, name() + " was asked to stop "
+                        + what + " when its caller gave it up, and did not say whether it had acted, so its outcome is"
+                        + " unknown");
+            }
             throw failure(current, new TimeoutException(), timeout, what, acts);
         } catch (InterruptedException e) {
             answer.cancel(true);
             throw failure(current, e, timeout, what, acts);
         } catch (ExecutionException e) {
             throw failure(current, Exceptions.unwrap(e.getCause()), timeout, what, acts);
+        }
+    }
+
+    /**
+     * A call's caller may give it up while it runs (a host's cancellation behind the gateway): then its server is
+     * asked to stop it, once.
+     */
+    private static final class Withdrawal {
+        private final ToolCallRequest request;
+        private final BooleanSupplier cancelAtServer;
+
+        Withdrawal(ToolCallRequest request, BooleanSupplier cancelAtServer) {
+            this.request = request;
+            this.cancelAtServer = cancelAtServer;
+        }
+
+        /** True when the caller has withdrawn the call; its server has then been asked to stop it. */
+        boolean happened() {
+            if (!request.caller().withdrawn()) {
+                return false;
+            }
+            try {
+                if (!cancelAtServer.getAsBoolean()) {
+                    LOG.log(Level.FINE, "a withdrawn call had not reached its server yet");
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "telling a server that a call was cancelled failed: " + e.getMessage(), e);
+            }
+            return true;
         }
     }
 

@@ -103,7 +103,8 @@ final class McpRemoteTool implements RemoteTool {
     /**
      * A server that fails or does not answer in time gives a failed result, never an exception; a JSON-RPC
      * error's text stays out of it ({@link McpServerException#forModel()}). A server that stops or whose connection
-     * breaks while the call is open may have carried it out: its outcome is unknown, said in words of our own. A
+     * breaks while the call is open may have carried it out: its outcome is unknown, said in words of our own, as is
+     * that of a call its caller gave up while it ran and whose server did not answer after being asked to stop. A
      * result the server marks {@code isError} is the tool's own answer and is passed on as it is.
      */
     @Override
@@ -123,6 +124,9 @@ final class McpRemoteTool implements RemoteTool {
                 return ToolResult.outcomeUnknown("server \"" + server.name() + "\" went away during the call of "
                         + remoteName + (e.reason() == null ? "" : " (" + e.reason() + ")")
                         + ": whether it took effect is unknown");
+            }
+            if (e.kind() == McpServerException.Kind.WITHDRAWN) {
+                return ToolResult.outcomeUnknown(e.getMessage());
             }
             return ToolResult.failure(e.forModel());
         }

@@ -22,6 +22,8 @@ public final class McpServerException extends RuntimeException {
         TIMED_OUT,
         /** The server stopped or the connection broke while a request was open. */
         STOPPED,
+        /** The call's caller gave it up while it ran, and its server, asked to stop it, did not answer. */
+        WITHDRAWN,
         /** The server answered with something that is not what MCP says it must be. */
         INVALID_ANSWER,
         /** The server answered the request with a JSON-RPC error. */

@@ -11,7 +11,10 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.service.DecisionResult;
+import io.countersign.service.RunSummary;
+import io.countersign.service.RunTimeline;
 import io.countersign.service.WaitingRun;
 import io.countersign.tools.mcp.McpPeers;
 import java.io.BufferedReader;
@@ -144,6 +147,27 @@ class GatewayJsHostsTest {
         assertThat(answer.path("isError").asBoolean()).as(answer.toString()).isFalse();
         assertThat(plan).hasContent("step one");
         assertThat(withdrawals(card.runId())).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agents stdio"})
+    void aCallTheHostGivesUpWhileItRunsIsStoppedAtItsServerAndItsOutcomeIsLeftToSettle(String hostAndTransport)
+            throws Exception {
+        start(hostAndTransport);
+        call("trigger-long-running-operation", "{\"duration\": 30, \"steps\": 3}");
+
+        JsonNode gaveUp = nextAnswer();
+
+        assertThat(gaveUp.path("failed").asText().toLowerCase(Locale.ROOT)).containsAnyOf("timed out",
+                "timeout");
+        await().atMost(20, TimeUnit.SECONDS).until(() -> bed.console().runs()
+                .recent(bed.console().localUser(), 10).stream().anyMatch(RunSummary::outcomeUnknown));
+        RunTimeline timeline = bed.console().runs().timeline(bed.console().localUser(), bed.console().runs()
+                .recent(bed.console().localUser(), 10).stream().filter(RunSummary::outcomeUnknown).findFirst()
+                .orElseThrow().runId());
+        assertThat(timeline.status()).isEqualTo(RunStatus.OUTCOME_UNKNOWN);
+        assertThat(timeline.failure()).contains("server \"everything\" was asked to stop the call of"
+                + " \"trigger-long-running-operation\" when its caller gave it up, and did not say whether it had acted");
     }
 
     private List<GovernanceEvent> withdrawals(String runId) {
