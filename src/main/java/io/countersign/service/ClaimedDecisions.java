@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
@@ -100,7 +101,7 @@ final class ClaimedDecisions {
             runs.release(lease, run.pausedState(), clock.instant());
             throw e;
         }
-        if (prepared instanceof PreparedResume.Stale stale) {
+        if (prepared instanceof PreparedResume.PreviewsChanged stale) {
             return putBackStale(lease, stale);
         }
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
@@ -109,9 +110,9 @@ final class ClaimedDecisions {
     }
 
     /** A preview changed since the card was shown: nothing ran, the person must look again. */
-    DecisionResult putBackStale(RunLease lease, PreparedResume.Stale stale) {
+    DecisionResult putBackStale(RunLease lease, PreparedResume.PreviewsChanged stale) {
         runs.release(lease, stale.outcome().state(), clock.instant());
-        return new DecisionResult.Stale(lease.runId(), stale.outcome().state().digest());
+        return stale.refusal();
     }
 
     /**

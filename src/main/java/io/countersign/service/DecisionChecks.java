@@ -5,7 +5,7 @@ import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolDenialReason;
 import io.countersign.engine.event.DecisionRecord;
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
@@ -14,8 +14,8 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation;
-import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.SchemaValidator;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -76,17 +76,6 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
                 answer.record(runId, decider.name(), clock.instant(), digest));
     }
 
-    /** The answer to a claim that lost: to a newer pause, to another decision, or to the run's end. */
-    static DecisionResult refusedClaim(String runId, RunRepository.ClaimResult claim) {
-        if (claim instanceof RunRepository.ClaimResult.Stale stale) {
-            return new DecisionResult.Stale(runId, stale.currentDigest());
-        }
-        if (claim instanceof RunRepository.ClaimResult.AlreadyDecided decided) {
-            return alreadyDecided(decided.winner());
-        }
-        return new DecisionResult.NotWaiting(runId, ((RunRepository.ClaimResult.NotWaiting) claim).status());
-    }
-
     /**
      * A committed decision, with its counts of approved and denied calls (none for input) and the calls it let run
      * that did not go through.
@@ -113,7 +102,7 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         if (run.status() != expected || run.pausedState() == null) {
             DecisionRecord last = run.lastDecision();
             if (last != null && last.digest().equals(digest)) {
-                return Optional.of(alreadyDecided(last));
+                return Optional.of(new DecisionResult.AlreadyDecided(last));
             }
             return Optional.of(new DecisionResult.NotWaiting(run.runId(), run.status(),
                     run.status() == RunStatus.FAILED ? run.failureMessage() : null));
@@ -122,17 +111,11 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         if (!current.equals(digest)) {
             DecisionRecord last = run.lastDecision();
             if (last != null && last.digest().equals(digest)) {
-                return Optional.of(alreadyDecided(last));
+                return Optional.of(new DecisionResult.AlreadyDecided(last));
             }
             return Optional.of(new DecisionResult.Stale(run.runId(), current));
         }
         return Optional.empty();
-    }
-
-    private static DecisionResult alreadyDecided(DecisionRecord winner) {
-        int approved = (int) winner.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.AlreadyDecided(winner.runId(), winner.decidedBy(), winner.decidedAt(),
-                winner.summary(), approved, winner.verdicts().size() - approved);
     }
 
     private static void requireVerdictsFit(PausedState state, List<ApprovalDecision.CallVerdict> verdicts) {

@@ -3,14 +3,15 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.RunStatus;
 import java.time.Clock;
 import java.util.List;
@@ -74,7 +75,7 @@ public final class DefaultExecutionService implements ExecutionService {
             // queued: nothing has run yet, so nothing has failed
             return DecisionChecks.done(runId, claimed.run().status(), ready.decision(), List.of());
         }
-        return DecisionChecks.refusedClaim(runId, claim);
+        return (DecisionResult.Refusal) claim;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunLease;
@@ -309,13 +310,13 @@ public final class DefaultRunService implements RunService {
         } catch (InvalidInputException e) {
             return new DecisionResult.InvalidInput(runId, e.errors());
         }
-        if (prepared instanceof PreparedResume.Stale stale) {
+        if (prepared instanceof PreparedResume.PreviewsChanged stale) {
             // The decision is claimed and put back with the changed card, so that every decider sees it changed.
             RunRepository.ClaimResult claim = runs.claim(decision);
             if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
                 return decisions.putBackStale(claimed.run().lease(), stale);
             }
-            return DecisionChecks.refusedClaim(runId, claim);
+            return (DecisionResult.Refusal) claim;
         }
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
         DecisionChecks.Checked counted = quorum.count(ready);
@@ -331,7 +332,7 @@ public final class DefaultRunService implements RunService {
             return hostDriven ? decisions.handBackToGateway(claimed.run().lease(), decision)
                     : decisions.carryOut(claimed.run(), decision, resume);
         }
-        return DecisionChecks.refusedClaim(runId, claim);
+        return (DecisionResult.Refusal) claim;
     }
 
     /** The servers of the calls the answer lets run, connected here; those that did not connect, in name order. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.grant.Grant;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;

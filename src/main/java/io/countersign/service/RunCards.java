@@ -3,6 +3,7 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;

@@ -10,6 +10,7 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;

@@ -167,22 +167,14 @@ public interface RunRepository {
      */
     StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at);
 
-    /** The answer to a claim. */
-    sealed interface ClaimResult {
+    /**
+     * The answer to a claim: {@link Claimed}, or the refusal {@link DecisionResult.Stale} (the run still waits, on
+     * another card), {@link DecisionResult.AlreadyDecided} (another decision on this pause won) or
+     * {@link DecisionResult.NotWaiting} (the run does not wait for this kind of decision, or does not exist).
+     */
+    sealed interface ClaimResult permits ClaimResult.Claimed, DecisionResult.Refusal {
         /** The decision is committed and the run is this caller's to resume. */
         record Claimed(StoredRun run) implements ClaimResult {
-        }
-
-        /** The run still waits, but its card changed: the decision was made on an old card. */
-        record Stale(String currentDigest) implements ClaimResult {
-        }
-
-        /** Another decision on this pause won. */
-        record AlreadyDecided(DecisionRecord winner) implements ClaimResult {
-        }
-
-        /** The run does not wait for this kind of decision, or does not exist. */
-        record NotWaiting(RunStatus status) implements ClaimResult {
         }
     }
 }
