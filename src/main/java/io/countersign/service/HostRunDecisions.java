@@ -72,20 +72,6 @@ public final class HostRunDecisions {
         return new Profiled(now, profile);
     }
 
-    /**
-     * The run as read; but a gateway run whose gateway stopped as it is once ended here (failed as
-     * {@code gateway_stopped}, nothing executed): whichever process notices first ends it, and a decision on it is
-     * then refused with {@link RunRepository#GATEWAY_STOPPED}.
-     */
-    public static Optional<StoredRun> endedIfGatewayStopped(RunRepository runs, Optional<StoredRun> found,
-                                                            Clock clock) {
-        boolean hosted = found.map(StoredRun::pausedState).map(state -> state.model().hostDriven()).orElse(false);
-        if (hosted && runs.endWithoutGateway(found.get().runId(), clock.instant())) {
-            return runs.find(found.get().runId());
-        }
-        return found;
-    }
-
     /** A gateway profile and the person it serves hosts as. */
     public record Profiled(Actor actor, AgentConfiguration profile) {
     }
@@ -105,7 +91,7 @@ public final class HostRunDecisions {
         DecisionRecord decision = run.lastDecision();
         // The decider's roles were checked when the decision was committed; carrying it out needs their name.
         Actor decider = users.find(decision.decidedBy()).orElseGet(() -> new Actor(decision.decidedBy(), Set.of()));
-        return Optional.of(decisions.resumeClaimedHere(run, agents.get(run.agent()), decider, decision));
+        return Optional.of(decisions.carryOutClaimed(run, agents.get(run.agent()), decider, decision));
     }
 
     /**
@@ -183,7 +169,7 @@ public final class HostRunDecisions {
         if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
             return false;
         }
-        runs.handBack(claimed.run().lease(), clock.instant());
+        decisions.handBackToGateway(claimed.run().lease(), decision);
         return true;
     }
 

@@ -100,6 +100,22 @@ class ExecutionServiceTest {
     }
 
     @Test
+    void editThatDoesNotFitItsCallIsRefusedBeforeAnythingIsQueued() {
+        String runId = demo.runOf("release-notes-bot");
+        String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
+
+        DecisionResult result = execution.decideForWorker(demo.admin, runId, digest,
+                List.of(ApprovalDecision.CallVerdict.approveEdited(0, new ObjectMapper().createObjectNode())));
+
+        assertThat(result).isInstanceOfSatisfying(DecisionResult.EditRefused.class, refused -> {
+            assertThat(refused.index()).isZero();
+            assertThat(refused.rule()).isNull();
+        });
+        assertThat(status(runId)).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+        assertThat(demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest()).isEqualTo(digest);
+    }
+
+    @Test
     void inputLeftToAWorkerIsCarriedOutWithTheValues() {
         String runId = demo.runOf("intake-form");
         String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
