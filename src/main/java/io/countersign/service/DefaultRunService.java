@@ -23,6 +23,7 @@ import io.countersign.engine.run.RunOptions;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
@@ -245,13 +246,13 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<RunSummary> toSettle(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
-        return runs.toSettle().stream().map(RunSummary::of).toList();
+        return runs.toSettle();
     }
 
     @Override
     public List<RunSummary> recent(Actor actor, int limit) {
         permissions.requireNow(actor, Operation.VIEW_TIMELINE);
-        return runs.recent(limit).stream().map(RunSummary::of).toList();
+        return runs.recent(limit);
     }
 
     @Override

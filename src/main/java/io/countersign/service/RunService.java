@@ -6,6 +6,7 @@ import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.RunDeadline;
+import io.countersign.engine.run.RunSummary;
 import java.util.List;
 import java.util.Optional;
 

@@ -40,11 +40,11 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
@@ -1409,7 +1409,7 @@ abstract class StoreSuite extends StoreFixture {
             runs().create("b", "writer", "maria", "Tidy the notes", false, NOW.plusSeconds(30));
             paused("c", NOW.plusSeconds(20));
 
-            assertThat(runs().recent(2)).extracting(RecentRunSummary::runId).containsExactly("b", "c");
+            assertThat(runs().recent(2)).extracting(RunSummary::runId).containsExactly("b", "c");
         }
 
         @Test

@@ -2,9 +2,9 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import java.time.Instant;
 import java.util.List;
@@ -68,7 +68,7 @@ public interface RunRepository {
      * The most recently updated runs, newest first, whatever their status; a run whose stored state does not
      * decode is listed as damaged and hides no other.
      */
-    List<RecentRunSummary> recent(int limit);
+    List<RunSummary> recent(int limit);
 
     /** Every run that waits for a person (approval or input), oldest wait first. */
     List<StoredRun> waiting();
@@ -135,7 +135,7 @@ public interface RunRepository {
      * {@linkplain #settleUnknownOutcome settle}, oldest flag first; a run whose stored state does not decode is
      * listed as damaged and hides no other.
      */
-    List<RecentRunSummary> toSettle();
+    List<RunSummary> toSettle();
 
     /** The journal of the lease's driver: an intent before each call executes and its outcome after. */
     ExecutionJournal journal(RunLease lease);
