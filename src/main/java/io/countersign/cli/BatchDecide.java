@@ -2,10 +2,10 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.service.BatchDecisions;
 import io.countersign.service.BatchPlan;
 import io.countersign.service.BatchResult;
-import io.countersign.service.DecisionResult;
 import java.io.Console;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.countersign.cli;
 
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.DecisionResult;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.port.ApprovalProgress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

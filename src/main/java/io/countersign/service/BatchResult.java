@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.port.DecisionResult;
 import java.util.List;
 
 /**

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
@@ -48,7 +49,18 @@ final class ClaimedDecisions {
         this.clock = clock;
     }
 
-    /** The decision applied to the pause, nothing written yet; the approved calls run as the run owner. */
+    /**
+     * Whether a gateway drives the run: then only the gateway holding its host's connection carries out a
+     * decision on it, and every other process hands it back.
+     */
+    static boolean hostDriven(StoredRun run) {
+        return run.pausedState() != null && run.pausedState().model().hostDriven();
+    }
+
+    /**
+     * Prepare the resume: the decision applied to the pause, nothing written yet; the approved calls run as the
+     * run owner.
+     */
     PreparedResume prepare(PausedState state, AgentConfiguration configuration, Actor decider,
                                    DecisionRecord decision) {
         return switch (decision.kind()) {
@@ -64,30 +76,31 @@ final class ClaimedDecisions {
      */
     private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
                                          DecisionRecord decision) {
-        if (configuration.model().hostDriven()) {
+        if (hostDriven(run) && !drivesHostRuns) {
             return handBackToGateway(run.lease(), decision);
         }
-        return resumeClaimedHere(run, configuration, decider, decision);
+        return carryOutClaimed(run, configuration, decider, decision);
     }
 
     /**
-     * A gateway run's decision is carried out by the gateway that holds its host's connection, never here: it is
-     * left committed for that gateway to take over ({@link RunRepository#takeOver}).
+     * Last stage, hand back to the gateway: a gateway run's decision is carried out by the gateway that holds its
+     * host's connection, never here; it is left committed for that gateway to take over
+     * ({@link RunRepository#takeOver}).
      */
     DecisionResult handBackToGateway(RunLease lease, DecisionRecord decision) {
         runs.handBack(lease, clock.instant());
-        return DecisionChecks.done(lease.runId(), RunStatus.RUNNING, decision, List.of());
+        return done(lease.runId(), RunStatus.RUNNING, decision, List.of());
     }
 
     /** As {@link #resumeClaimed}, carried out in this process whoever drives the run. */
-    DecisionResult resumeClaimedHere(StoredRun run, AgentConfiguration configuration, Actor decider,
+    DecisionResult carryOutClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
                                      DecisionRecord decision) {
         List<String> missing = servers.missing(run.runId(), servers.needed(run.pausedState(), decision));
         if (!missing.isEmpty()) {
             // Without its tools an approved call would become a refusal: the decision waits for a process that
             // can connect them, and nothing runs here.
             runs.handBack(run.lease(), clock.instant());
-            return DecisionChecks.waitingForServers(run.runId(), decision, missing);
+            return waitingForServers(run.runId(), decision, missing);
         }
         RunLease lease = run.lease();
         PreparedResume prepared;
@@ -100,33 +113,51 @@ final class ClaimedDecisions {
             runs.release(lease, run.pausedState(), clock.instant());
             throw e;
         }
-        if (prepared instanceof PreparedResume.Stale stale) {
-            return putBackStale(lease, stale);
+        if (prepared instanceof PreparedResume.PreviewsChanged changed) {
+            return putBack(lease, changed);
         }
         PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
         runs.begin(lease, resume.start());
-        return carryOut(run, decision, resume);
+        return carryOutHere(run, decision, resume);
     }
 
     /** A preview changed since the card was shown: nothing ran, the person must look again. */
-    DecisionResult putBackStale(RunLease lease, PreparedResume.Stale stale) {
-        runs.release(lease, stale.outcome().state(), clock.instant());
-        return new DecisionResult.Stale(lease.runId(), stale.outcome().state().digest());
+    DecisionResult putBack(RunLease lease, PreparedResume.PreviewsChanged changed) {
+        runs.release(lease, changed.outcome().state(), clock.instant());
+        return changed.refusal();
     }
 
     /**
-     * Runs the decided calls and what follows under the claimed run's lease, and records where the run stands. A
-     * write the lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
+     * Last stage, carry out here: runs the decided calls and what follows under the claimed run's lease, and
+     * records where the run stands; a gateway run is handed back instead, unless this is its gateway. A write the
+     * lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
      */
-    DecisionResult carryOut(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
-        if (claimed.pausedState() != null && claimed.pausedState().model().hostDriven() && !drivesHostRuns) {
+    DecisionResult carryOutHere(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
+        if (hostDriven(claimed) && !drivesHostRuns) {
             return handBackToGateway(claimed.lease(), decision);
         }
         RunLease lease = claimed.lease();
         RunOutcome outcome = resume.carryOut(runs.journal(lease));
         runs.recordOutcome(lease, outcome, clock.instant());
-        return DecisionChecks.done(claimed.runId(), outcome.status(), decision,
+        return done(claimed.runId(), outcome.status(), decision,
                 ResumedCalls.failed(claimed.pausedState(), decision, outcome));
+    }
+
+    /**
+     * A committed decision, with its counts of approved and denied calls (none for input) and the calls it let run
+     * that did not go through.
+     */
+    static DecisionResult done(String runId, RunStatus status, DecisionRecord decision,
+                               List<DecisionResult.FailedCall> failed) {
+        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved, failed);
+    }
+
+    /** A committed decision that waits for a process that can connect the servers its calls need. */
+    private static DecisionResult waitingForServers(String runId, DecisionRecord decision, List<String> servers) {
+        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        return new DecisionResult.Done(runId, RunStatus.RUNNING, approved, decision.verdicts().size() - approved,
+                List.of(), servers);
     }
 
     /**
@@ -153,7 +184,7 @@ final class ClaimedDecisions {
         return resumeClaimed(claimed, agents.get(claimed.agent()), decider, claimed.lastDecision());
     }
 
-    /** See {@link DefaultRunService#resumeInterrupted()}. */
+    /** Recovery: see {@link DefaultRunService#resumeInterrupted()}. */
     List<Resumption> resumeInterrupted() {
         List<Resumption> resumptions = new ArrayList<>();
         for (StoredRun run : runs.reconcile(clock.instant())) {

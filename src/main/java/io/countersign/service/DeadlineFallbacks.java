@@ -42,11 +42,11 @@ final class DeadlineFallbacks {
     private final RunRepository runs;
     private final RunDeadlines deadlines;
     private final AgentDirectory agents;
-    private final ClaimedDecisions decisions;
+    private final DecisionPipeline decisions;
     private final Clock clock;
     private final IdGenerator ids;
 
-    DeadlineFallbacks(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, ClaimedDecisions decisions,
+    DeadlineFallbacks(RunRepository runs, RunDeadlines deadlines, AgentDirectory agents, DecisionPipeline decisions,
                       Clock clock, IdGenerator ids) {
         this.runs = runs;
         this.deadlines = deadlines;
@@ -72,7 +72,7 @@ final class DeadlineFallbacks {
 
     private DeadlineApplied apply(String runId, Instant now) {
         // A gateway run whose gateway stopped ends instead: no fallback's decision could be carried out for it.
-        Optional<StoredRun> found = HostRunDecisions.endedIfGatewayStopped(runs, runs.find(runId), clock)
+        Optional<StoredRun> found = decisions.readCard(runId)
                 .filter(run -> run.status().waiting() && run.pausedState() != null);
         Optional<RunDeadline> deadline = deadlines.deadline(runId).filter(due -> !due.due().isAfter(now));
         if (found.isEmpty() || deadline.isEmpty()) {
@@ -104,17 +104,18 @@ final class DeadlineFallbacks {
         DecisionRecord decision = DecisionRecord.approval(run.runId(), DecisionDeadlines.ACTOR, now, state.digest(),
                 verdicts);
         // Only approved calls' previews are checked again, so a denial of every call is always ready.
-        PreparedResume.Ready resume = (PreparedResume.Ready) decisions.prepare(state, configuration, DEADLINE,
-                decision);
+        PreparedResume.Ready resume = (PreparedResume.Ready) decisions.claimed().prepare(state, configuration,
+                DEADLINE, decision);
         GovernanceEvent decided = resume.start().decisionEvent();
         GovernanceEvent expired = new GovernanceEvent(decided.id(), now, EventType.APPROVAL_EXPIRED, "deny",
                 decided.toolName(), null, run.runId(), decided.agentConfiguration(), DecisionDeadlines.ACTOR,
                 decided.model(), decision.summary());
-        RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(expired, resume.start().intents()));
+        RunRepository.ClaimResult claim = decisions.claim(decision,
+                new DecisionStart(expired, resume.start().intents()));
         if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
             return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
         }
-        decisions.carryOut(claimed.run(), decision, resume);
+        decisions.claimed().carryOutHere(claimed.run(), decision, resume);
         return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.DENIED, null);
     }
 
@@ -127,7 +128,7 @@ final class DeadlineFallbacks {
                 "expired: run cancelled", input ? List.of() : ApprovalDecision.denyAll(state, DEADLINE,
                 DecisionDeadlines.DENIAL_REASON).verdicts(), input ? JsonNodeFactory.instance.objectNode() : null);
         GovernanceEvent expired = event(EventType.APPROVAL_EXPIRED, "cancel", run, now, decision.summary());
-        RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(expired, List.of()));
+        RunRepository.ClaimResult claim = decisions.claim(decision, new DecisionStart(expired, List.of()));
         if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
             return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
         }

@@ -5,7 +5,7 @@ import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolDenialReason;
 import io.countersign.engine.event.DecisionRecord;
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
@@ -14,9 +14,8 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.InputValidation;
-import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.McpServerRecord;
-import java.time.Clock;
+import io.countersign.engine.tool.SchemaValidator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -28,7 +27,7 @@ import java.util.stream.Collectors;
  * each approved call themselves.
  */
 record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaValidator schemas,
-                      ServerRecords servers, Clock clock) {
+                      ServerRecords servers) {
 
     /** A decision that passed, ready to claim; or the answer it gets without a claim. */
     sealed interface Checked {
@@ -41,67 +40,41 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
     }
 
     /** Checks a decision on the run as {@code found} read it just before. */
-    Checked check(Actor decider, String runId, Optional<StoredRun> found, String digest, CardAnswer answer) {
-        if (!Permissions.allows(decider, answer.operation())) {
-            return refused(new DecisionResult.NotPermitted(runId, Permissions.refusal(decider, answer.operation())));
+    Checked check(Actor decider, Optional<StoredRun> found, DecisionRecord decision) {
+        String runId = decision.runId();
+        boolean approval = decision.kind() == DecisionRecord.Kind.APPROVAL;
+        Operation operation = approval ? Operation.DECIDE : Operation.SUBMIT_INPUT;
+        if (!Permissions.allows(decider, operation)) {
+            return refused(new DecisionResult.NotPermitted(runId, Permissions.refusal(decider, operation)));
         }
         if (found.isEmpty()) {
             return refused(new DecisionResult.NotWaiting(runId, null));
         }
         StoredRun run = found.get();
-        Optional<DecisionResult> early = beforeClaim(run, digest, answer.awaits());
+        Optional<DecisionResult> early = beforeClaim(run, decision.digest(),
+                approval ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT);
         if (early.isPresent()) {
             return refused(early.get());
         }
         PausedState state = run.pausedState();
-        boolean approval = answer.kind() == DecisionRecord.Kind.APPROVAL;
         if (approval) {
-            requireVerdictsFit(state, answer.verdicts());
+            requireVerdictsFit(state, decision.verdicts());
         } else {
             List<InputValidation.FieldError> errors = InputValidation.validate(schemas, state.inputFields(),
-                    answer.input());
+                    decision.input());
             if (!errors.isEmpty()) {
                 return refused(new DecisionResult.InvalidInput(runId, errors));
             }
         }
         AgentConfiguration configuration = agents.get(run.agent());
         if (approval) {
-            Optional<DecisionResult> refusal = approvalRefusal(runId, state, answer.verdicts(), configuration,
-                    decider);
+            Optional<DecisionResult> refusal = approvalRefusal(runId, state, decision.verdicts(), configuration,
+                decider);
             if (refusal.isPresent()) {
                 return refused(refusal.get());
             }
         }
-        return new Checked.Claimable(run, configuration,
-                answer.record(runId, decider.name(), clock.instant(), digest));
-    }
-
-    /** The answer to a claim that lost: to a newer pause, to another decision, or to the run's end. */
-    static DecisionResult refusedClaim(String runId, RunRepository.ClaimResult claim) {
-        if (claim instanceof RunRepository.ClaimResult.Stale stale) {
-            return new DecisionResult.Stale(runId, stale.currentDigest());
-        }
-        if (claim instanceof RunRepository.ClaimResult.AlreadyDecided decided) {
-            return alreadyDecided(decided.winner());
-        }
-        return new DecisionResult.NotWaiting(runId, ((RunRepository.ClaimResult.NotWaiting) claim).status());
-    }
-
-    /**
-     * A committed decision, with its counts of approved and denied calls (none for input) and the calls it let run
-     * that did not go through.
-     */
-    static DecisionResult done(String runId, RunStatus status, DecisionRecord decision,
-                               List<DecisionResult.FailedCall> failed) {
-        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved, failed);
-    }
-
-    /** A committed decision that waits for a process that can connect the servers its calls need. */
-    static DecisionResult waitingForServers(String runId, DecisionRecord decision, List<String> servers) {
-        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.Done(runId, RunStatus.RUNNING, approved, decision.verdicts().size() - approved,
-                List.of(), servers);
+        return new Checked.Claimable(run, configuration, decision);
     }
 
     private static Checked refused(DecisionResult result) {
@@ -113,7 +86,7 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         if (run.status() != expected || run.pausedState() == null) {
             DecisionRecord last = run.lastDecision();
             if (last != null && last.digest().equals(digest)) {
-                return Optional.of(alreadyDecided(last));
+                return Optional.of(new DecisionResult.AlreadyDecided(last));
             }
             return Optional.of(new DecisionResult.NotWaiting(run.runId(), run.status(),
                     run.status() == RunStatus.FAILED ? run.failureMessage() : null));
@@ -122,17 +95,11 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         if (!current.equals(digest)) {
             DecisionRecord last = run.lastDecision();
             if (last != null && last.digest().equals(digest)) {
-                return Optional.of(alreadyDecided(last));
+                return Optional.of(new DecisionResult.AlreadyDecided(last));
             }
             return Optional.of(new DecisionResult.Stale(run.runId(), current));
         }
         return Optional.empty();
-    }
-
-    private static DecisionResult alreadyDecided(DecisionRecord winner) {
-        int approved = (int) winner.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.AlreadyDecided(winner.runId(), winner.decidedBy(), winner.decidedAt(),
-                winner.summary(), approved, winner.verdicts().size() - approved);
     }
 
     private static void requireVerdictsFit(PausedState state, List<ApprovalDecision.CallVerdict> verdicts) {

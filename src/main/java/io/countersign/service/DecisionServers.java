@@ -44,13 +44,8 @@ final class DecisionServers {
      * as it runs, as an administrator meant it.
      */
     Set<McpServerRecord> needed(PausedState state, DecisionRecord decision) {
-        return needed(state, decision.kind(), decision.verdicts());
-    }
-
-    /** As {@link #needed(PausedState, DecisionRecord)}, for a decision not yet recorded. */
-    Set<McpServerRecord> needed(PausedState state, DecisionRecord.Kind kind,
-                                List<ApprovalDecision.CallVerdict> verdicts) {
-        Set<Integer> approved = verdicts == null ? Set.of() : verdicts.stream()
+        DecisionRecord.Kind kind = decision.kind();
+        Set<Integer> approved = decision.verdicts().stream()
                 .filter(ApprovalDecision.CallVerdict::approved)
                 .map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
         ToolFacts facts = facts();

@@ -2,15 +2,17 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.RunStatus;
 import java.time.Clock;
 import java.util.List;
@@ -52,29 +54,17 @@ public final class DefaultExecutionService implements ExecutionService {
     @Override
     public DecisionResult decideForWorker(Actor actor, String runId, String digest,
                                           List<ApprovalDecision.CallVerdict> verdicts) {
-        return queueForWorker(actor, runId, digest, CardAnswer.verdicts(verdicts));
+        return handToWorker(actor, DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts));
     }
 
     @Override
     public DecisionResult submitInputForWorker(Actor actor, String runId, String digest, ObjectNode values) {
-        return queueForWorker(actor, runId, digest, CardAnswer.input(values));
+        return handToWorker(actor, DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values));
     }
 
-    /** Checks a decision as the run service does and commits it with a worker's claim; a worker carries it out. */
-    private DecisionResult queueForWorker(Actor decider, String runId, String digest, CardAnswer answer) {
-        DecisionChecks.Checked checked = runs.check(runs.currentRoles(decider), runId, digest, answer);
-        if (checked instanceof DecisionChecks.Checked.Claimable counted) {
-            checked = runs.countApproval(counted);
-        }
-        if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
-            return ((DecisionChecks.Checked.Refused) checked).result();
-        }
-        RunRepository.ClaimResult claim = queue.claimForWorker(ready.decision());
-        if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-            // queued: nothing has run yet, so nothing has failed
-            return DecisionChecks.done(runId, claimed.run().status(), ready.decision(), List.of());
-        }
-        return DecisionChecks.refusedClaim(runId, claim);
+    /** The decision goes the way of every decision, and its last stage queues it for a worker. */
+    private DecisionResult handToWorker(Actor decider, DecisionRecord decision) {
+        return runs.decisions().decide(decider, decision, null, new DecisionPipeline.LastStage.ToWorker(queue));
     }
 
     @Override
@@ -120,7 +110,8 @@ public final class DefaultExecutionService implements ExecutionService {
     public RunWorker worker(Actor actor, RunWorker.Options options, Consumer<RunWorker.Progress> progress) {
         permissions.requireNow(actor, Operation.RUN_WORKER);
         String id = "worker-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        return new RunWorker(id, runs, queue, repository, users, changes, clock, options, progress);
+        return new RunWorker(id, runs, runs.decisions().claimed(), queue, repository, users, changes, clock,
+                options, progress);
     }
 
     private StoredRun find(String runId) {

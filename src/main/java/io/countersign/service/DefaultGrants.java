@@ -9,6 +9,7 @@ import io.countersign.engine.grant.GrantScope;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.StandingGrants;
 import io.countersign.engine.port.StoredRun;

@@ -8,6 +8,7 @@ import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunLease;
@@ -17,14 +18,13 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
-import io.countersign.engine.run.PreparedResume;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunOptions;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.tool.InvalidInputException;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
@@ -51,15 +51,13 @@ public final class DefaultRunService implements RunService {
     private final Locale locale;
     private final RunCards cards;
     private final RunTimelines timelines;
-    private final DecisionChecks checks;
     private final DecisionServers servers;
-    private final ClaimedDecisions decisions;
+    private final DecisionPipeline decisions;
     private final AskedInputs asked;
     private final Permissions permissions;
     private final RunDeadlines deadlines;
     private final DeadlineFallbacks fallbacks;
     private final EditsAndGrants extras;
-    private final QuorumGate quorum;
 
     /**
      * @param changes     subscribes a listener to run and decision changes and returns the subscription
@@ -87,15 +85,15 @@ public final class DefaultRunService implements RunService {
         this.locale = Objects.requireNonNull(locale, "locale");
         this.servers = new DecisionServers(Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(servers, "servers"), Objects.requireNonNull(connections, "connections"));
-        this.quorum = new QuorumGate(approvals, ids);
+        QuorumGate quorum = new QuorumGate(approvals, ids);
         this.cards = new RunCards(this.servers, agents, quorum, runs);
         this.timelines = new RunTimelines(events, registry);
-        this.checks = new DecisionChecks(agents, loop.accessPolicy(), loop.schemas(), Objects.requireNonNull(servers, "servers"),
-                clock);
-        this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
         this.permissions = new Permissions(users);
-        this.fallbacks = new DeadlineFallbacks(runs, deadlines, agents, decisions, clock, ids);
         this.extras = new EditsAndGrants(new CallEdits(loop, registry), grants, runs, agents);
+        this.decisions = new DecisionPipeline(runs, permissions, this.servers,
+                new DecisionChecks(agents, loop.accessPolicy(), loop.schemas(), servers), extras, quorum,
+                new ClaimedDecisions(runs, agents, loop, this.servers, clock), clock);
+        this.fallbacks = new DeadlineFallbacks(runs, deadlines, agents, decisions, clock, ids);
     }
 
     /**
@@ -248,13 +246,13 @@ public final class DefaultRunService implements RunService {
     @Override
     public List<RunSummary> toSettle(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
-        return runs.toSettle().stream().map(RunSummary::of).toList();
+        return runs.toSettle();
     }
 
     @Override
     public List<RunSummary> recent(Actor actor, int limit) {
         permissions.requireNow(actor, Operation.VIEW_TIMELINE);
-        return runs.recent(limit).stream().map(RunSummary::of).toList();
+        return runs.recent(limit);
     }
 
     @Override
@@ -267,7 +265,8 @@ public final class DefaultRunService implements RunService {
     @Override
     public DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
                                  Allowance allowance) {
-        return decideHere(actor, runId, digest, CardAnswer.verdicts(verdicts), allowance);
+        DecisionRecord decision = DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts);
+        return decisions.decide(actor, decision, allowance, DecisionPipeline.LastStage.HERE);
     }
 
     @Override
@@ -283,99 +282,13 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
-        return decideHere(actor, runId, digest, CardAnswer.input(values), null);
+        DecisionRecord decision = DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values);
+        return decisions.decide(actor, decision, null, DecisionPipeline.LastStage.HERE);
     }
 
-    /**
-     * Connects the servers the decided calls need, checks the decision (the approver's rights on those calls'
-     * tools too), prepares its resume, and commits it with this process's claim together with everything written
-     * ahead of its calls (its event, their intents); then carries it out here.
-     */
-    private DecisionResult decideHere(Actor asked, String runId, String digest, CardAnswer answer,
-                                      Allowance allowance) {
-        Actor decider = permissions.current(asked);
-        DecisionChecks.Checked checked = check(decider, runId, digest, answer);
-        if (!(checked instanceof DecisionChecks.Checked.Claimable ready)) {
-            return ((DecisionChecks.Checked.Refused) checked).result();
-        }
-        EditsAndGrants.Checked added = extras.check(ready.run(), ready.configuration(), decider, answer, allowance);
-        if (added instanceof EditsAndGrants.Checked.Refused refused) {
-            return refused.result();
-        }
-        DecisionRecord decision = ready.decision();
-        PreparedResume prepared;
-        try {
-            prepared = decisions.prepare(ready.run().pausedState(), ready.configuration(), decider, decision);
-        } catch (InvalidInputException e) {
-            return new DecisionResult.InvalidInput(runId, e.errors());
-        }
-        if (prepared instanceof PreparedResume.Stale stale) {
-            // The decision is claimed and put back with the changed card, so that every decider sees it changed.
-            RunRepository.ClaimResult claim = runs.claim(decision);
-            if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-                return decisions.putBackStale(claimed.run().lease(), stale);
-            }
-            return DecisionChecks.refusedClaim(runId, claim);
-        }
-        PreparedResume.Ready resume = (PreparedResume.Ready) prepared;
-        DecisionChecks.Checked counted = quorum.count(ready);
-        if (!(counted instanceof DecisionChecks.Checked.Claimable last)) {
-            return ((DecisionChecks.Checked.Refused) counted).result();
-        }
-        decision = last.decision();
-        boolean hostDriven = ready.configuration().model().hostDriven();
-        // A gateway run's decision is committed here and carried out by the gateway holding its host's connection.
-        RunRepository.ClaimResult claim = hostDriven ? runs.claim(decision) : runs.claim(decision, resume.start());
-        if (claim instanceof RunRepository.ClaimResult.Claimed claimed) {
-            extras.claimed(added, claimed.run());
-            return hostDriven ? decisions.handBackToGateway(claimed.run().lease(), decision)
-                    : decisions.carryOut(claimed.run(), decision, resume);
-        }
-        return DecisionChecks.refusedClaim(runId, claim);
-    }
-
-    /** The servers of the calls the answer lets run, connected here; those that did not connect, in name order. */
-    private List<String> connectServers(String runId, Optional<StoredRun> found, CardAnswer answer) {
-        return found.filter(run -> run.status().waiting() && run.pausedState() != null)
-                .map(run -> servers.missing(runId, servers.needed(run.pausedState(), answer.kind(),
-                        answer.verdicts())))
-                .orElse(List.of());
-    }
-
-    /**
-     * The checks of a decision, for whoever claims it next (this process, or the queue of a worker), once the
-     * servers of the calls it lets run are connected here: the approver's rights on their tools are checked on the
-     * tools themselves, and a server that does not connect refuses the decision with the card still waiting. The
-     * decider comes with the roles they hold now ({@link #currentRoles}).
-     */
-    DecisionChecks.Checked check(Actor decider, String runId, String digest, CardAnswer answer) {
-        // Read once for both: the claim checks again, in its transaction, that the card still waits.
-        Optional<StoredRun> found = HostRunDecisions.endedIfGatewayStopped(runs, runs.find(runId), clock);
-        List<String> notConnected = connectServers(runId, found, answer);
-        if (!notConnected.isEmpty()) {
-            return new DecisionChecks.Checked.Refused(new DecisionResult.ServersNotConnected(runId, notConnected));
-        }
-        return checks.check(decider, runId, found, digest, answer);
-    }
-
-    /** Counts an approval that needs more people than one, for whoever claims it next; see {@link QuorumGate}. */
-    DecisionChecks.Checked countApproval(DecisionChecks.Checked.Claimable ready) {
-        return quorum.count(ready);
-    }
-
-    /** The person with the roles they hold now, which the checks of their decision go by. */
-    Actor currentRoles(Actor actor) {
-        return permissions.current(actor);
-    }
-
-    /** See {@link ClaimedDecisions#refuseForOwner}. */
-    StartedRun refuseForOwner(StoredRun claimed, Actor owner) {
-        return decisions.refuseForOwner(claimed, owner);
-    }
-
-    /** See {@link ClaimedDecisions#resumeDecided}. */
-    DecisionResult resumeDecided(StoredRun claimed, Actor decider) {
-        return decisions.resumeDecided(claimed, decider);
+    /** The path every decision on a card takes, for the other entries to it (a worker's queue, the worker). */
+    DecisionPipeline decisions() {
+        return decisions;
     }
 
     /**
@@ -385,7 +298,7 @@ public final class DefaultRunService implements RunService {
      * stretch that never paused fails as {@code interrupted}. Resuming calls the runs' models.
      */
     public List<Resumption> resumeInterrupted() {
-        return decisions.resumeInterrupted();
+        return decisions.claimed().resumeInterrupted();
     }
 
     @Override

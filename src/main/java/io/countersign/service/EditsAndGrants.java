@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.grant.Grant;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
@@ -64,24 +65,24 @@ final class EditsAndGrants {
         return edits.schemaOf(tool);
     }
 
-    Checked check(StoredRun run, AgentConfiguration configuration, Actor decider, CardAnswer answer,
+    Checked check(StoredRun run, AgentConfiguration configuration, Actor decider, DecisionRecord decision,
                   Allowance allowance) {
-        if (answer.kind() != DecisionRecord.Kind.APPROVAL) {
+        if (decision.kind() != DecisionRecord.Kind.APPROVAL) {
             return Checked.NOTHING;
         }
-        Map<Integer, EditCheck> checked = edits.checkAll(run, configuration, answer.verdicts());
+        Map<Integer, EditCheck> checked = edits.checkAll(run, configuration, decision.verdicts());
         Optional<DecisionResult> refusal = CallEdits.refusal(run.runId(), checked);
         if (refusal.isPresent()) {
             return new Checked.Refused(refusal.get());
         }
-        if (allowance == null || answer.verdicts().stream().noneMatch(v -> v.approved())) {
+        if (allowance == null || decision.verdicts().stream().noneMatch(v -> v.approved())) {
             return Checked.NOTHING;
         }
         if (grants == null) {
             return new Checked.Refused(new DecisionResult.NotPermitted(run.runId(),
                     "this process keeps no standing grants, so calls cannot be allowed; approve without allowing"));
         }
-        DefaultGrants.Made made = grants.prepare(run, decider, answer.verdicts(), checked, allowance);
+        DefaultGrants.Made made = grants.prepare(run, decider, decision.verdicts(), checked, allowance);
         if (made instanceof DefaultGrants.Made.Refused refused) {
             return new Checked.Refused(refused.result());
         }

@@ -4,8 +4,9 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
@@ -14,8 +15,8 @@ import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.PreparedResume;
-import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
@@ -30,8 +31,6 @@ import java.util.Set;
 public final class HostRunDecisions {
     /** Who ends a run whose host went away while its card waited. */
     public static final String GATEWAY_ACTOR = "gateway";
-    /** Who ends a card whose MCP host cancelled the call it waits on. */
-    public static final String HOST_ACTOR = "host";
     /** What the card's decision says when its host cancelled the call: nothing ran, and nothing will. */
     public static final String HOST_CANCELLED = "the host cancelled this call; nothing was executed";
     /** What the card's decision says when its host went away: nothing ran, and nothing will. */
@@ -73,20 +72,6 @@ public final class HostRunDecisions {
         return new Profiled(now, profile);
     }
 
-    /**
-     * The run as read; but a gateway run whose gateway stopped as it is once ended here (failed as
-     * {@code gateway_stopped}, nothing executed): whichever process notices first ends it, and a decision on it is
-     * then refused with {@link RunRepository#GATEWAY_STOPPED}.
-     */
-    public static Optional<StoredRun> endedIfGatewayStopped(RunRepository runs, Optional<StoredRun> found,
-                                                            Clock clock) {
-        boolean hosted = found.map(StoredRun::pausedState).map(state -> state.model().hostDriven()).orElse(false);
-        if (hosted && runs.endWithoutGateway(found.get().runId(), clock.instant())) {
-            return runs.find(found.get().runId());
-        }
-        return found;
-    }
-
     /** A gateway profile and the person it serves hosts as. */
     public record Profiled(Actor actor, AgentConfiguration profile) {
     }
@@ -106,7 +91,7 @@ public final class HostRunDecisions {
         DecisionRecord decision = run.lastDecision();
         // The decider's roles were checked when the decision was committed; carrying it out needs their name.
         Actor decider = users.find(decision.decidedBy()).orElseGet(() -> new Actor(decision.decidedBy(), Set.of()));
-        return Optional.of(decisions.resumeClaimedHere(run, agents.get(run.agent()), decider, decision));
+        return Optional.of(decisions.carryOutClaimed(run, agents.get(run.agent()), decider, decision));
     }
 
     /**
@@ -149,7 +134,8 @@ public final class HostRunDecisions {
 
     /**
      * Withdraws the card of a gateway run whose host cancelled the call {@code callId} it waits on: the card is
-     * claimed as a person's decision would be, every waiting call declined by {@link #HOST_ACTOR}, recorded as a
+     * claimed as a person's decision would be, every waiting call declined by
+     * {@link DecisionResult.AlreadyDecided#HOST_ACTOR}, recorded as a
      * {@code call_withdrawn} event, and handed back for the gateway's driver to carry the run on from. Of a
      * person's decision and the cancellation exactly one wins; a later decision is refused with who ended the card.
      *
@@ -168,8 +154,8 @@ public final class HostRunDecisions {
         if (withdrawnCall.isEmpty()) {
             return false;
         }
-        Actor host = new Actor(HOST_ACTOR, Set.of());
-        DecisionRecord decision = new DecisionRecord(runId, HOST_ACTOR, clock.instant(),
+        Actor host = new Actor(DecisionResult.AlreadyDecided.HOST_ACTOR, Set.of());
+        DecisionRecord decision = new DecisionRecord(runId, host.name(), clock.instant(),
                 DecisionRecord.Kind.APPROVAL, state.digest(), HOST_CANCELLED,
                 ApprovalDecision.denyAll(state, host, HOST_CANCELLED).verdicts(), null);
         // A denial of every call needs no preview checked again, so it is always ready.
@@ -177,18 +163,18 @@ public final class HostRunDecisions {
                 decision);
         GovernanceEvent decided = resume.start().decisionEvent();
         GovernanceEvent withdrawn = new GovernanceEvent(decided.id(), decision.decidedAt(), EventType.CALL_WITHDRAWN,
-                "host_cancelled", withdrawnCall.get().call().name(), null, runId, decided.agentConfiguration(), HOST_ACTOR,
-                decided.model(), HOST_CANCELLED);
+                "host_cancelled", withdrawnCall.get().call().name(), null, runId, decided.agentConfiguration(),
+                host.name(), decided.model(), HOST_CANCELLED);
         RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(withdrawn, resume.start().intents()));
         if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
             return false;
         }
-        runs.handBack(claimed.run().lease(), clock.instant());
+        decisions.handBackToGateway(claimed.run().lease(), decision);
         return true;
     }
 
     /** A person's decision won the race with the disconnect: it was left for this gateway, which refuses it. */
     private boolean endForGoneHost(String runId, String message, RunRepository.ClaimResult lost) {
-        return lost instanceof RunRepository.ClaimResult.AlreadyDecided && endForGoneHost(runId, message);
+        return lost instanceof DecisionResult.AlreadyDecided && endForGoneHost(runId, message);
     }
 }

@@ -3,7 +3,9 @@ package io.countersign.service;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.ApprovalQuorums;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
@@ -11,7 +13,6 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 /**
  * Two-person approval between a decision's checks and its claim: an approval of calls whose agent or tools want
@@ -75,34 +76,7 @@ final class QuorumGate {
                     + String.join(", ", names) + " and " + decision.decidedBy() + ")", decision.verdicts(), null);
             return new DecisionChecks.Checked.Claimable(ready.run(), ready.configuration(), named);
         }
-        return new DecisionChecks.Checked.Refused(answer(runId, decision, required, tally));
-    }
-
-    private static DecisionResult answer(String runId, DecisionRecord decision, int required,
-                                         ApprovalQuorums.Tally tally) {
-        if (tally instanceof ApprovalQuorums.Tally.Kept kept) {
-            return new DecisionResult.PartlyApproved(runId, new ApprovalProgress(required, kept.approvals().stream()
-                    .map(approval -> new ApprovalProgress.Approver(approval.approvedBy(), approval.approvedAt()))
-                    .toList()));
-        }
-        if (tally instanceof ApprovalQuorums.Tally.AlreadyApproved again) {
-            return new DecisionResult.NotPermitted(runId, decision.decidedBy() + " approved this card already at "
-                    + again.earlier().approvedAt() + "; it needs " + required + " approvals from distinct people, so"
-                    + " someone else must approve it");
-        }
-        if (tally instanceof ApprovalQuorums.Tally.OtherVerdicts other) {
-            return new DecisionResult.NotPermitted(runId, other.earlier().approvedBy() + " approved calls "
-                    + approvedIndexes(other.earlier().verdicts()) + " of this card, and approvals add up only when they"
-                    + " agree: approve calls " + approvedIndexes(other.earlier().verdicts()) + " too, or deny");
-        }
-        if (tally instanceof ApprovalQuorums.Tally.Stale stale) {
-            return new DecisionResult.Stale(runId, stale.currentDigest());
-        }
-        return new DecisionResult.NotWaiting(runId, ((ApprovalQuorums.Tally.NotWaiting) tally).status());
-    }
-
-    private static String approvedIndexes(List<ApprovalDecision.CallVerdict> verdicts) {
-        return verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
-                .map(verdict -> Integer.toString(verdict.index())).collect(Collectors.joining(", ", "[", "]"));
+        // kept, and the card waits for more; or refused
+        return new DecisionChecks.Checked.Refused((DecisionResult) tally);
     }
 }

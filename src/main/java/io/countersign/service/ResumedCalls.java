@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PendingCall;

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;

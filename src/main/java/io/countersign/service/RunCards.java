@@ -3,6 +3,7 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
@@ -49,7 +50,7 @@ final class RunCards {
         ApprovalProgress approvals = state.status() != RunStatus.WAITING_FOR_APPROVAL ? ApprovalProgress.SINGLE
                 : configuration.map(agent -> quorum.progress(agent, state)).orElse(ApprovalProgress.SINGLE);
         // Only a gateway run can be left without the one process that can carry out its decision.
-        String stranded = state.model().hostDriven() && runs.withoutGateway().contains(run.runId())
+        String stranded = ClaimedDecisions.hostDriven(run) && runs.withoutGateway().contains(run.runId())
                 ? RunRepository.GATEWAY_STOPPED : null;
         return new RunCard(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(), run.prompt(),
                 state.lastAssistantMessage(), state.digest(), pending, refused, input,

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
@@ -40,6 +41,7 @@ import java.util.function.Consumer;
 public final class RunWorker {
     private final String id;
     private final DefaultRunService runs;
+    private final ClaimedDecisions claimed;
     private final RunQueue queue;
     private final RunRepository repository;
     private final ActorDirectory users;
@@ -57,10 +59,13 @@ public final class RunWorker {
     private final AtomicInteger failed = new AtomicInteger();
     private volatile boolean stopped;
 
-    RunWorker(String id, DefaultRunService runs, RunQueue queue, RunRepository repository, ActorDirectory users,
-              StoreChanges changes, Clock clock, Options options, Consumer<Progress> progress) {
+    /** @param claimed carries out the decisions the queue hands this worker */
+    RunWorker(String id, DefaultRunService runs, ClaimedDecisions claimed, RunQueue queue, RunRepository repository,
+              ActorDirectory users, StoreChanges changes, Clock clock, Options options,
+              Consumer<Progress> progress) {
         this.id = Objects.requireNonNull(id, "id");
         this.runs = runs;
+        this.claimed = claimed;
         this.queue = queue;
         this.repository = repository;
         this.users = users;
@@ -210,7 +215,7 @@ public final class RunWorker {
             // The owner's roles as the store knows them now, for every run taken: roles removed stop the work.
             Actor owner = actor(run.initiator());
             if (!Permissions.allows(owner, Operation.START_RUN)) {
-                StartedRun refused = runs.refuseForOwner(run, owner);
+                StartedRun refused = claimed.refuseForOwner(run, owner);
                 failed.incrementAndGet();
                 progress.accept(new Progress(run.runId(), Progress.Kind.FAILED, refused.status(), owner.name()
                         + " may no longer run agents; the run ended as owner_not_permitted"));
@@ -219,7 +224,7 @@ public final class RunWorker {
                 firstStretches.incrementAndGet();
                 progress.accept(new Progress(run.runId(), Progress.Kind.FIRST_STRETCH, ended.status(), null));
             } else {
-                DecisionResult result = runs.resumeDecided(run, actor(run.lastDecision().decidedBy()));
+                DecisionResult result = claimed.resumeDecided(run, actor(run.lastDecision().decidedBy()));
                 decisions.incrementAndGet();
                 RunStatus status = result instanceof DecisionResult.Done done ? done.status()
                         : repository.find(run.runId()).map(StoredRun::status).orElse(null);

@@ -2,7 +2,9 @@ package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.ApprovalQuorums;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
@@ -36,24 +38,24 @@ final class ApprovalRows implements ApprovalQuorums {
         }
         String runId = approval.runId();
         return database.writeIf("record " + approval.decidedBy() + "'s approval of run " + runId,
-                ChangeKind.DECISION, Tally.Kept.class::isInstance, connection -> {
+                ChangeKind.DECISION, DecisionResult.PartlyApproved.class::isInstance, connection -> {
                     int pauseNumber;
                     try (NamedStatement select = NamedStatement.prepare(connection, "SELECT status, digest,"
                             + " pause_number, outcome_unknown FROM runs r WHERE r.id = :runId"
                             + database.dialect().lockRowsOf("r"))) {
                         try (ResultSet row = select.set("runId", runId).executeQuery()) {
                             if (!row.next()) {
-                                return new Tally.NotWaiting(null);
+                                return new DecisionResult.NotWaiting(runId, null);
                             }
                             RunStatus status = RunRows.status(row.getString("status"),
                                     row.getString("outcome_unknown"));
                             // Only a card waiting for approval counts approvals; a claimed run is not waiting.
                             if (!RunLifecycle.table().allows(RunLifecycle.State.of(status, false, false),
                                     RunLifecycle.Event.APPROVAL_COUNTED)) {
-                                return new Tally.NotWaiting(status);
+                                return new DecisionResult.NotWaiting(runId, status);
                             }
                             if (!approval.digest().equals(row.getString("digest"))) {
-                                return new Tally.Stale(row.getString("digest"));
+                                return new DecisionResult.Stale(runId, row.getString("digest"));
                             }
                             pauseNumber = row.getInt("pause_number");
                         }
@@ -62,12 +64,13 @@ final class ApprovalRows implements ApprovalQuorums {
                     Optional<Approval> own = before.stream()
                             .filter(earlier -> earlier.approvedBy().equals(approval.decidedBy())).findFirst();
                     if (own.isPresent()) {
-                        return new Tally.AlreadyApproved(own.get());
+                        return DecisionResult.NotPermitted.approvedAlready(runId, approval.decidedBy(),
+                                own.get().approvedAt(), required);
                     }
                     Optional<Approval> other = before.stream()
                             .filter(earlier -> !earlier.verdicts().equals(approval.verdicts())).findFirst();
                     if (other.isPresent()) {
-                        return new Tally.OtherVerdicts(other.get());
+                        return DecisionResult.NotPermitted.otherVerdicts(runId, other.get());
                     }
                     if (before.size() + 1 >= required) {
                         return new Tally.Last(before);
@@ -82,7 +85,9 @@ final class ApprovalRows implements ApprovalQuorums {
                     EventStore.insert(connection, database.clock().instant(), List.of(event));
                     List<Approval> now = new ArrayList<>(before);
                     now.add(new Approval(approval.decidedBy(), approval.decidedAt(), approval.verdicts()));
-                    return new Tally.Kept(now);
+                    return new DecisionResult.PartlyApproved(runId, new ApprovalProgress(required, now.stream()
+                            .map(kept -> new ApprovalProgress.Approver(kept.approvedBy(), kept.approvedAt()))
+                            .toList()));
                 });
     }
 

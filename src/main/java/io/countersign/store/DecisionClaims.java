@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository.ClaimResult;
@@ -191,7 +192,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         }
                         try (ResultSet row = select.set("runId", runId).executeQuery()) {
                             if (!row.next()) {
-                                return new ClaimResult.NotWaiting(null);
+                                return new DecisionResult.NotWaiting(runId, null);
                             }
                             run = rows.run(row, null);
                             pauseNumber = row.getInt("pause_number");
@@ -207,7 +208,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                             event(decision, claimedStatus));
                     if (claimable && !due) {
                         // The deadline moved (an Extend) since the sweep found it passed: the card waits on.
-                        return new ClaimResult.Stale(digest);
+                        return new DecisionResult.Stale(decision.runId(), digest);
                     }
                     if (claimable) {
                         long decisionId = insertDecision(connection, decision, pauseNumber, start);
@@ -253,16 +254,16 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     private static Optional<ClaimResult> refusal(DecisionRecord decision, RunStatus status, String digest,
                                                  boolean claimed, DecisionRecord onCard, DecisionRecord latest) {
         if (onCard != null) {
-            return Optional.of(new ClaimResult.AlreadyDecided(onCard));
+            return Optional.of(new DecisionResult.AlreadyDecided(onCard));
         }
         if (status != expectedStatus(decision)) {
             boolean carriesOut = claimed && latest != null && (status == RunStatus.RUNNING
                     || status == RunStatus.QUEUED || status == RunStatus.OUTCOME_UNKNOWN);
-            return Optional.of(carriesOut ? new ClaimResult.AlreadyDecided(latest)
-                    : new ClaimResult.NotWaiting(status));
+            return Optional.of(carriesOut ? new DecisionResult.AlreadyDecided(latest)
+                    : new DecisionResult.NotWaiting(decision.runId(), status));
         }
         if (!digest.equals(decision.digest())) {
-            return Optional.of(new ClaimResult.Stale(digest));
+            return Optional.of(new DecisionResult.Stale(decision.runId(), digest));
         }
         return Optional.empty();
     }

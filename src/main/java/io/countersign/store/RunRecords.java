@@ -6,10 +6,10 @@ import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -141,7 +141,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
     }
 
     /** The recent runs, each damaged one listed as such; see {@link RunRows#recentSummary}. */
-    List<RecentRunSummary> recent(int limit) {
+    List<RunSummary> recent(int limit) {
         requirePositive(limit);
         return database.read("list the recent runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
@@ -152,8 +152,8 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
     }
 
     /** The runs a {@link RunRows#SELECT_RUNS} finds, each summarized; see {@link RunRows#recentSummary}. */
-    private List<RecentRunSummary> summaries(NamedStatement select) throws SQLException {
-        List<RecentRunSummary> summaries = new ArrayList<>();
+    private List<RunSummary> summaries(NamedStatement select) throws SQLException {
+        List<RunSummary> summaries = new ArrayList<>();
         try (ResultSet found = select.executeQuery()) {
             while (found.next()) {
                 summaries.add(rows.recentSummary(found));
@@ -163,7 +163,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
     }
 
     /** The runs flagged "outcome unknown", oldest flag first; see {@link RunStore#toSettle}. */
-    List<RecentRunSummary> toSettle() {
+    List<RunSummary> toSettle() {
         return database.read("list the runs whose outcome is unknown", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, RunRows.SELECT_RUNS
                     + " WHERE r.status = :running AND r.outcome_unknown IS NOT NULL ORDER BY r.updated_at, r.id")) {

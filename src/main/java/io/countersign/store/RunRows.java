@@ -15,9 +15,9 @@ import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -138,12 +138,12 @@ final class RunRows {
     }
 
     /** A run as the list of recent runs shows it; a row that does not decode is listed as damaged. */
-    RecentRunSummary recentSummary(ResultSet row) throws SQLException {
+    RunSummary recentSummary(ResultSet row) throws SQLException {
         try {
-            return RecentRunSummary.of(run(row, decision(row, "last_")));
+            return RunSummary.of(run(row, decision(row, "last_")));
         } catch (RuntimeException damage) {
             String runId = row.getString("id");
-            return RecentRunSummary.damaged(runId, row.getString("agent"), row.getString("initiator"),
+            return RunSummary.damaged(runId, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), status(row.getString("status"), row.getString("outcome_unknown")),
                     Nanos.toInstant(row.getLong("created_at")), Nanos.toInstant(row.getLong("updated_at")),
                     damaged(runId, "run", damage).damage());

@@ -13,9 +13,9 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -129,7 +129,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     }
 
     @Override
-    public List<RecentRunSummary> recent(int limit) {
+    public List<RunSummary> recent(int limit) {
         return runs.recent(limit);
     }
 
@@ -210,7 +210,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     }
 
     @Override
-    public List<RecentRunSummary> toSettle() {
+    public List<RunSummary> toSettle() {
         return runs.toSettle();
     }
 

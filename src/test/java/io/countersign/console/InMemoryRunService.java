@@ -2,14 +2,14 @@ package io.countersign.console;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.service.AgentSummary;
-import io.countersign.service.DecisionResult;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
-import io.countersign.service.RunSummary;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
 import io.countersign.service.WaitingRun;

@@ -5,7 +5,7 @@ import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.main.Section;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.service.RunSummary;
+import io.countersign.engine.run.RunSummary;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.ComboBox;

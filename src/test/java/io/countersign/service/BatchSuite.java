@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision.CallVerdict;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.Tool;

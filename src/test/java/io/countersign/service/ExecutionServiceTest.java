@@ -10,6 +10,7 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
@@ -96,6 +97,22 @@ class ExecutionServiceTest {
         drain();
         assertThat(status(runId)).isEqualTo(RunStatus.COMPLETED);
         assertThat(Files.readString(notes())).contains("## 2.4");
+    }
+
+    @Test
+    void editThatDoesNotFitItsCallIsRefusedBeforeAnythingIsQueued() {
+        String runId = demo.runOf("release-notes-bot");
+        String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
+
+        DecisionResult result = execution.decideForWorker(demo.admin, runId, digest,
+                List.of(ApprovalDecision.CallVerdict.approveEdited(0, new ObjectMapper().createObjectNode())));
+
+        assertThat(result).isInstanceOfSatisfying(DecisionResult.EditRefused.class, refused -> {
+            assertThat(refused.index()).isZero();
+            assertThat(refused.rule()).isNull();
+        });
+        assertThat(status(runId)).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
+        assertThat(demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest()).isEqualTo(digest);
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.countersign.engine.invocation.ToolInvocationContext;
 import io.countersign.engine.invocation.ToolInvocationDecision;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.grant.GrantSpan;

@@ -14,6 +14,7 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.TokenUsage;

@@ -8,8 +8,8 @@ import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.run.RunSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -99,12 +99,12 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
-    public List<RecentRunSummary> recent(int limit) {
+    public List<RunSummary> recent(int limit) {
         return runs.recent(limit);
     }
 
     @Override
-    public List<RecentRunSummary> toSettle() {
+    public List<RunSummary> toSettle() {
         return runs.toSettle();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;

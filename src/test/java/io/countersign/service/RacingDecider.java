@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.store.StoreLocation;
 import java.io.BufferedReader;

@@ -11,6 +11,7 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.stats.DecisionStatsQuery;
 import io.countersign.engine.stats.StatsDimension;
 import io.countersign.engine.event.EventFilter;

@@ -3,6 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.ApprovalDecision;

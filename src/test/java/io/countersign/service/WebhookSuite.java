@@ -11,6 +11,7 @@ import io.countersign.engine.Json;
 import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.Role;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.ApprovalDecision;

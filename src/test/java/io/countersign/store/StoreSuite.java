@@ -30,6 +30,7 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunLease;
@@ -39,11 +40,11 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunCounters;
-import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunLifecycle;
+import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
@@ -1408,7 +1409,7 @@ abstract class StoreSuite extends StoreFixture {
             runs().create("b", "writer", "maria", "Tidy the notes", false, NOW.plusSeconds(30));
             paused("c", NOW.plusSeconds(20));
 
-            assertThat(runs().recent(2)).extracting(RecentRunSummary::runId).containsExactly("b", "c");
+            assertThat(runs().recent(2)).extracting(RunSummary::runId).containsExactly("b", "c");
         }
 
         @Test
@@ -1452,7 +1453,7 @@ abstract class StoreSuite extends StoreFixture {
             ClaimResult result = runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
                     List.of(ApprovalDecision.CallVerdict.approve(0))));
 
-            assertThat(result).isEqualTo(new ClaimResult.Stale(state.digest()));
+            assertThat(result).isEqualTo(new DecisionResult.Stale(state.runId(), state.digest()));
             assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
         }
 
@@ -1464,7 +1465,7 @@ abstract class StoreSuite extends StoreFixture {
 
             ClaimResult late = runs().claim(approval(state, "ana", later.plusSeconds(1)));
 
-            assertThat(late).isEqualTo(new ClaimResult.AlreadyDecided(winner));
+            assertThat(late).isEqualTo(new DecisionResult.AlreadyDecided(winner));
             assertThat(column("SELECT decided_by FROM decisions")).containsExactly("jonas");
         }
 
@@ -1493,7 +1494,7 @@ abstract class StoreSuite extends StoreFixture {
                     DecisionRecord winner = find("r" + card).lastDecision();
                     assertThat(results).filteredOn(ClaimResult.Claimed.class::isInstance).hasSize(1);
                     assertThat(results).filteredOn(result -> !(result instanceof ClaimResult.Claimed))
-                            .containsOnly(new ClaimResult.AlreadyDecided(winner));
+                            .containsOnly(new DecisionResult.AlreadyDecided(winner));
                 }
             } finally {
                 pool.shutdownNow();
@@ -1526,7 +1527,7 @@ abstract class StoreSuite extends StoreFixture {
             ClaimResult late = runs().claim(approval(first, "ana", later.plusSeconds(1)));
 
             assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
-            assertThat(late).isEqualTo(new ClaimResult.AlreadyDecided(winner));
+            assertThat(late).isEqualTo(new DecisionResult.AlreadyDecided(winner));
         }
 
         @Test
@@ -1537,7 +1538,7 @@ abstract class StoreSuite extends StoreFixture {
 
             ClaimResult late = runs().claim(approval(second, "ana", later.plusSeconds(1)));
 
-            assertThat(late).isInstanceOfSatisfying(ClaimResult.AlreadyDecided.class, decided ->
+            assertThat(late).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class, decided ->
                     assertThat(decided.winner().digest()).isEqualTo(second.digest()));
         }
 
@@ -1546,13 +1547,14 @@ abstract class StoreSuite extends StoreFixture {
             PausedState state = paused("r1", NOW);
 
             assertThat(runs().claim(input(state, "jonas", later)))
-                    .isEqualTo(new ClaimResult.NotWaiting(RunStatus.WAITING_FOR_APPROVAL));
+                    .isEqualTo(new DecisionResult.NotWaiting("r1", RunStatus.WAITING_FOR_APPROVAL));
         }
 
         @Test
         void decisionOnAnUnknownRunIsNotWaiting() {
             assertThat(runs().claim(DecisionRecord.approval("nope", "jonas", later, "0".repeat(64),
-                    List.of(ApprovalDecision.CallVerdict.approve(0))))).isEqualTo(new ClaimResult.NotWaiting(null));
+                    List.of(ApprovalDecision.CallVerdict.approve(0)))))
+                    .isEqualTo(new DecisionResult.NotWaiting("nope", null));
         }
 
         @Test
@@ -1563,7 +1565,7 @@ abstract class StoreSuite extends StoreFixture {
 
             assertThat(runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
                     List.of(ApprovalDecision.CallVerdict.approve(0)))))
-                    .isEqualTo(new ClaimResult.NotWaiting(RunStatus.CANCELLED));
+                    .isEqualTo(new DecisionResult.NotWaiting("r1", RunStatus.CANCELLED));
         }
 
         @Test
@@ -1666,7 +1668,7 @@ abstract class StoreSuite extends StoreFixture {
             ClaimResult late = runs().claim(approval(state, "ana", later), new DecisionStart(
                     decisionEvent("late", "r1", later), List.of(new ExecutionJournal.Intent("c1", "write"))));
 
-            assertThat(late).isInstanceOf(ClaimResult.AlreadyDecided.class);
+            assertThat(late).isInstanceOf(DecisionResult.AlreadyDecided.class);
             assertThat(intents()).isEmpty();
             assertThat(decisionEventIds("r1")).isEmpty();
         }
@@ -1774,7 +1776,8 @@ abstract class StoreSuite extends StoreFixture {
             release(runs(), changed, later);
 
             assertThat(find("r1").pausedState()).isEqualTo(changed);
-            assertThat(runs().claim(approval(state, "ana", later))).isEqualTo(new ClaimResult.Stale(changed.digest()));
+            assertThat(runs().claim(approval(state, "ana", later)))
+                    .isEqualTo(new DecisionResult.Stale(changed.runId(), changed.digest()));
         }
 
         @Test

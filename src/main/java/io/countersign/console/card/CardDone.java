@@ -1,6 +1,6 @@
 package io.countersign.console.card;
 
-import io.countersign.service.DecisionResult;
+import io.countersign.engine.port.DecisionResult;
 
 /**
  * A card the person decided: the run resumed. The window takes the card away, opens the next and says what

@@ -2,8 +2,8 @@ package io.countersign.console.card;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
-import io.countersign.service.ApprovalProgress;
-import io.countersign.service.DecisionResult;
+import io.countersign.engine.port.ApprovalProgress;
+import io.countersign.engine.port.DecisionResult;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;

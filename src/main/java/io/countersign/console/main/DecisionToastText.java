@@ -2,7 +2,7 @@ package io.countersign.console.main;
 
 import io.countersign.console.card.CardDone;
 import io.countersign.console.common.Messages;
-import io.countersign.service.DecisionResult;
+import io.countersign.engine.port.DecisionResult;
 
 /**
  * The sentence a toast says after a decision or input: what the person did, each call it let run that did not go

@@ -9,7 +9,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
 import io.countersign.console.inbox.InboxViewModel;
 import io.countersign.engine.Actor;
-import io.countersign.service.DecisionResult;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.service.RunService;
 import java.time.Duration;
 import java.time.ZoneId;

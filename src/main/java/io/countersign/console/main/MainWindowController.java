@@ -15,7 +15,7 @@ import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.engine.run.RunStatus;
 import atlantafx.base.controls.ToggleSwitch;
-import io.countersign.service.RunSummary;
+import io.countersign.engine.run.RunSummary;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.countersign.console.main;
 import io.countersign.console.common.Messages;
 import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.service.RunSummary;
+import io.countersign.engine.run.RunSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -3,7 +3,6 @@ package io.countersign.engine.port;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,36 +32,18 @@ public interface ApprovalQuorums {
         }
     }
 
-    /** What became of an approval. */
-    sealed interface Tally {
-        /** Kept: the card now has these approvals and waits for more. */
-        record Kept(List<Approval> approvals) implements Tally {
-            public Kept {
-                approvals = List.copyOf(approvals);
-            }
-        }
-
+    /**
+     * What became of an approval: {@link DecisionResult.PartlyApproved} (kept; the card waits for more),
+     * {@link Last}, or a refusal: {@link DecisionResult.NotPermitted} when this person approved the card already or
+     * someone approved it with other verdicts, {@link DecisionResult.Stale} when the run waits on another card,
+     * {@link DecisionResult.NotWaiting} when it does not wait for approval or does not exist.
+     */
+    sealed interface Tally permits DecisionResult.PartlyApproved, Tally.Last, DecisionResult.Refusal {
         /** The last approval: with those before it the card has its count, and the caller claims the decision. */
         record Last(List<Approval> before) implements Tally {
             public Last {
                 before = List.copyOf(before);
             }
-        }
-
-        /** This person has approved this card already. */
-        record AlreadyApproved(Approval earlier) implements Tally {
-        }
-
-        /** Someone approved this card with other verdicts; approvals add up only when they agree. */
-        record OtherVerdicts(Approval earlier) implements Tally {
-        }
-
-        /** The run still waits, but on another card. */
-        record Stale(String currentDigest) implements Tally {
-        }
-
-        /** The run does not wait for approval, or does not exist. */
-        record NotWaiting(RunStatus status) implements Tally {
         }
     }
 }

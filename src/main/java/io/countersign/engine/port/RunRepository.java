@@ -2,9 +2,9 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RecentRunSummary;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
 import java.time.Instant;
 import java.util.List;
@@ -68,7 +68,7 @@ public interface RunRepository {
      * The most recently updated runs, newest first, whatever their status; a run whose stored state does not
      * decode is listed as damaged and hides no other.
      */
-    List<RecentRunSummary> recent(int limit);
+    List<RunSummary> recent(int limit);
 
     /** Every run that waits for a person (approval or input), oldest wait first. */
     List<StoredRun> waiting();
@@ -135,7 +135,7 @@ public interface RunRepository {
      * {@linkplain #settleUnknownOutcome settle}, oldest flag first; a run whose stored state does not decode is
      * listed as damaged and hides no other.
      */
-    List<RecentRunSummary> toSettle();
+    List<RunSummary> toSettle();
 
     /** The journal of the lease's driver: an intent before each call executes and its outcome after. */
     ExecutionJournal journal(RunLease lease);
@@ -167,22 +167,14 @@ public interface RunRepository {
      */
     StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at);
 
-    /** The answer to a claim. */
-    sealed interface ClaimResult {
+    /**
+     * The answer to a claim: {@link Claimed}, or the refusal {@link DecisionResult.Stale} (the run still waits, on
+     * another card), {@link DecisionResult.AlreadyDecided} (another decision on this pause won) or
+     * {@link DecisionResult.NotWaiting} (the run does not wait for this kind of decision, or does not exist).
+     */
+    sealed interface ClaimResult permits ClaimResult.Claimed, DecisionResult.Refusal {
         /** The decision is committed and the run is this caller's to resume. */
         record Claimed(StoredRun run) implements ClaimResult {
-        }
-
-        /** The run still waits, but its card changed: the decision was made on an old card. */
-        record Stale(String currentDigest) implements ClaimResult {
-        }
-
-        /** Another decision on this pause won. */
-        record AlreadyDecided(DecisionRecord winner) implements ClaimResult {
-        }
-
-        /** The run does not wait for this kind of decision, or does not exist. */
-        record NotWaiting(RunStatus status) implements ClaimResult {
         }
     }
 }

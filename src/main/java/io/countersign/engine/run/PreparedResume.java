@@ -1,5 +1,6 @@
 package io.countersign.engine.run;
 
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import java.util.List;
@@ -13,8 +14,14 @@ import java.util.function.Function;
  */
 public sealed interface PreparedResume {
 
-    /** An approved call's preview changed since the card was shown: nothing runs, the run waits with this state. */
-    record Stale(RunOutcome.WaitingForApproval outcome) implements PreparedResume {
+    /**
+     * An approved call's preview changed since the card was shown: nothing runs, the run waits with this state, and
+     * the decision is refused as made on an old card.
+     */
+    record PreviewsChanged(RunOutcome.WaitingForApproval outcome) implements PreparedResume {
+        public DecisionResult.Stale refusal() {
+            return new DecisionResult.Stale(outcome.state().runId(), outcome.state().digest());
+        }
     }
 
     /** The decision fits the pause: its start is known, its calls wait to run. */

@@ -134,7 +134,7 @@ public final class ToolLoop {
     }
 
     private RunOutcome resumed(PreparedResume prepared) {
-        if (prepared instanceof PreparedResume.Stale stale) {
+        if (prepared instanceof PreparedResume.PreviewsChanged stale) {
             return stale.outcome();
         }
         PreparedResume.Ready ready = (PreparedResume.Ready) prepared;
@@ -144,8 +144,8 @@ public final class ToolLoop {
 
     /**
      * Prepares an approval pause's resume with a verdict per waiting call; nothing is recorded or executed yet. If
-     * an approved call's preview changed since the pause, the answer is {@link PreparedResume.Stale}: the run
-     * pauses again with those calls marked stale.
+     * an approved call's preview changed since the pause, the answer is {@link PreparedResume.PreviewsChanged}: the
+     * run pauses again with those calls marked stale.
      *
      * @throws RunStateException when the state is not an approval pause of this agent, or the verdicts do not
      *                           fit its waiting calls
@@ -167,8 +167,8 @@ public final class ToolLoop {
         Optional<List<PendingCall>> stale = pauseScan.recheckPreviews(state, answer, roundConfiguration,
                 run.context);
         if (stale.isPresent()) {
-            return new PreparedResume.Stale(new RunOutcome.WaitingForApproval(state.toBuilder().calls(stale.get())
-                    .offeredTools(offered).build()));
+            return new PreparedResume.PreviewsChanged(new RunOutcome.WaitingForApproval(state.toBuilder()
+                    .calls(stale.get()).offeredTools(offered).build()));
         }
         GovernanceEvent event = events.event(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
                 decision.decidedBy().name(), answer.summary());

@@ -3,10 +3,13 @@ package io.countersign.console.card;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
+import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
-import io.countersign.service.DecisionResult;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
@@ -27,8 +30,9 @@ class DecisionBannersTest {
 
     @Test
     void aCardDecidedElsewhereSaysWhoWhenAndWhatAndEndsTheCard() {
-        DecisionResult decided = new DecisionResult.AlreadyDecided("run-1", "jonas",
-                Instant.parse("2026-03-02T10:42:00Z"), "approved 2, denied 0", 2, 0);
+        DecisionResult decided = new DecisionResult.AlreadyDecided(DecisionRecord.approval("run-1", "jonas",
+                Instant.parse("2026-03-02T10:42:00Z"), "digest", List.of(ApprovalDecision.CallVerdict.approve(0),
+                        ApprovalDecision.CallVerdict.approve(1))));
 
         assertThat(of(decided).text()).isEqualTo("Decided by jonas at 10:42 (approved 2 calls)");
         assertThat(DecisionBanners.endsTheCard(decided)).isTrue();
@@ -36,8 +40,10 @@ class DecisionBannersTest {
 
     @Test
     void aCardItsHostCancelledSaysSoAndWhenAndEndsTheCard() {
-        DecisionResult cancelled = new DecisionResult.AlreadyDecided("run-1", "host",
-                Instant.parse("2026-03-02T10:42:00Z"), "the host cancelled this call; nothing was executed", 0, 1);
+        DecisionResult cancelled = new DecisionResult.AlreadyDecided(new DecisionRecord("run-1", "host",
+                Instant.parse("2026-03-02T10:42:00Z"), DecisionRecord.Kind.APPROVAL, "digest",
+                "the host cancelled this call; nothing was executed",
+                List.of(ApprovalDecision.CallVerdict.deny(0, "the host cancelled this call")), null));
 
         assertThat(of(cancelled))
                 .isEqualTo(Banner.info("The MCP host cancelled this call at 10:42; nothing was executed."));

@@ -6,10 +6,10 @@ import static io.countersign.tools.gateway.GatewayHost.writeRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.DecisionResult;
 import io.countersign.service.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;

@@ -3,12 +3,11 @@ package io.countersign.tools.gateway;
 import static io.countersign.tools.gateway.GatewayTestBed.RITA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.run.RunSummary;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.DecisionResult;
-import io.countersign.service.RunSummary;
 import io.countersign.service.WaitingRun;
 import io.countersign.testing.FastJava;
 import java.io.BufferedReader;

@@ -1,4 +1,4 @@
-package io.countersign.service;
+package io.countersign.engine.port;
 
 import java.time.Instant;
 import java.util.List;
