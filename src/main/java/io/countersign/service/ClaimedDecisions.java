@@ -123,6 +123,9 @@ final class ClaimedDecisions {
             return handBackToGateway(claimed.lease(), decision);
         }
         RunLease lease = claimed.lease();
+        if (claimed.waitingSince() != null) {
+            loop.telemetry().waited(PersonWaits.of(claimed, decision));
+        }
         RunOutcome outcome = resume.carryOut(runs.journal(lease));
         runs.recordOutcome(lease, outcome, clock.instant());
         return DecisionChecks.done(claimed.runId(), outcome.status(), decision,

@@ -12,6 +12,7 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
@@ -118,6 +119,13 @@ public final class DefaultRunService implements RunService {
     public static DefaultRunService overStore(Store store, ToolRegistry registry, SchemaValidator schemas,
                                               ChatModel model, InvocationRules rules, ServerConnections connections,
                                               Clock clock, IdGenerator ids, Locale locale) {
+        return overStore(store, registry, schemas, model, rules, connections, RunTelemetry.NONE, clock, ids, locale);
+    }
+
+    /** As the other, with each run's stretches, waits and governance events told to {@code telemetry}. */
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, SchemaValidator schemas,
+                                              ChatModel model, InvocationRules rules, ServerConnections connections,
+                                              RunTelemetry telemetry, Clock clock, IdGenerator ids, Locale locale) {
         AskedInputs asked = new AskedInputs(clock, ids, schemas);
         AgentDirectory agents = new AgentDirectory(store.configurations());
         DefaultGrants grants = new DefaultGrants(store.grants(), store.users(), agents, clock, ids);
@@ -128,6 +136,7 @@ public final class DefaultRunService implements RunService {
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .events(store.events().forRunLoop())
+                .telemetry(telemetry)
                 .clock(clock)
                 .ids(ids)
                 .build();
