@@ -366,7 +366,7 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     public GatewayWiring gateway() {
-        return new GatewayWiring(store, registry, schemas, remoteServers);
+        return new GatewayWiring(store, registry, schemas, remoteServers, telemetry.runs());
     }
 
     public Store store() {

@@ -10,10 +10,13 @@ import io.countersign.engine.run.RunStatus;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +53,18 @@ final class RunTraces implements RunTelemetry {
     static final AttributeKey<Long> APPROVALS = AttributeKey.longKey("countersign.decision.approvals");
     static final AttributeKey<String> FALLBACK = AttributeKey.stringKey("countersign.deadline.fallback");
     static final AttributeKey<Long> WAITED = AttributeKey.longKey("countersign.wait.duration_ms");
+    /** Reads a caller's {@code traceparent} from a map of one. */
+    private static final TextMapGetter<Map<String, String>> HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, String> carrier, String key) {
+            return carrier == null ? null : carrier.get(key);
+        }
+    };
     /** The name of the wait for a person's span: Countersign's own, beside the GenAI operations. */
     static final String WAIT_SPAN = "countersign.wait_for_person";
 
@@ -148,12 +163,23 @@ final class RunTraces implements RunTelemetry {
             };
         }
 
+        /**
+         * A call its caller sent with a {@code traceparent} (a gateway's host) executes in the caller's trace, linked
+         * to the run's stretch; any other in the stretch.
+         */
         @Override
-        public ToolStep toolCall(ToolCall toolCall, boolean remote) {
+        public ToolStep toolCall(ToolCall toolCall, boolean remote, String callerTraceParent) {
+            SpanContext caller = callerTraceParent == null ? SpanContext.getInvalid()
+                    : Span.fromContext(W3CTraceContextPropagator.getInstance().extract(Context.root(),
+                            Map.of("traceparent", callerTraceParent), HEADERS)).getSpanContext();
             var builder = tracer.spanBuilder("execute_tool " + toolCall.name()).setSpanKind(SpanKind.INTERNAL)
-                    .setParent(context).setAttribute(OPERATION, "execute_tool")
+                    .setParent(caller.isValid() ? Context.root().with(Span.wrap(caller)) : context)
+                    .setAttribute(OPERATION, "execute_tool")
                     .setAttribute(TOOL_NAME, toolCall.name()).setAttribute(TOOL_CALL_ID, toolCall.id())
                     .setAttribute(TOOL_TYPE, remote ? "extension" : "function");
+            if (caller.isValid()) {
+                builder.addLink(span.getSpanContext());
+            }
             if (captureContent) {
                 builder.setAttribute(TOOL_ARGUMENTS, toolCall.arguments().toString());
             }

@@ -1,27 +1,22 @@
 package io.countersign.cli;
 
+import static io.countersign.testing.OtlpReceiver.attribute;
+import static io.countersign.testing.OtlpReceiver.named;
+import static io.countersign.testing.OtlpReceiver.number;
+import static io.countersign.testing.OtlpReceiver.text;
+import static io.countersign.testing.OtlpReceiver.traceId;
+import static io.countersign.testing.OtlpReceiver.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
+import io.countersign.testing.OtlpReceiver;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,45 +30,22 @@ import org.junit.jupiter.api.io.TempDir;
 class TelemetryExportTest {
     @TempDir
     Path folder;
-    private HttpServer collector;
-    private final List<byte[]> bodies = new CopyOnWriteArrayList<>();
-    private final List<Span> spans = new CopyOnWriteArrayList<>();
-    private final List<String> metricNames = new CopyOnWriteArrayList<>();
-    private volatile int answer = 200;
+    private OtlpReceiver collector;
     private CommandProcess countersign;
 
     @BeforeEach
-    void startCollector() throws IOException {
-        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        collector.createContext("/v1/traces", exchange -> {
-            byte[] body = exchange.getRequestBody().readAllBytes();
-            bodies.add(body);
-            ExportTraceServiceRequest.parseFrom(body).getResourceSpansList().forEach(resource ->
-                    resource.getScopeSpansList().forEach(scope -> spans.addAll(scope.getSpansList())));
-            exchange.sendResponseHeaders(answer, -1);
-            exchange.close();
-        });
-        collector.createContext("/v1/metrics", exchange -> {
-            byte[] body = exchange.getRequestBody().readAllBytes();
-            bodies.add(body);
-            ExportMetricsServiceRequest.parseFrom(body).getResourceMetricsList().forEach(resource ->
-                    resource.getScopeMetricsList().forEach(scope -> scope.getMetricsList()
-                            .forEach(metric -> metricNames.add(metric.getName()))));
-            exchange.sendResponseHeaders(answer, -1);
-            exchange.close();
-        });
-        collector.start();
+    void startCollector() {
+        collector = new OtlpReceiver();
         countersign = new CommandProcess(folder, folder.resolve("countersign.db").toString());
     }
 
     @AfterEach
     void stopCollector() {
-        collector.stop(0);
+        collector.close();
     }
 
     private Map<String, String> otel(boolean capture) {
-        return Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
-                "OTEL_SERVICE_NAME", "countersign-test",
+        return Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint(), "OTEL_SERVICE_NAME", "countersign-test",
                 "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", String.valueOf(capture));
     }
 
@@ -100,15 +72,14 @@ class TelemetryExportTest {
     void aRunPausedInOneProcessAndDecidedInAnotherIsOneTraceWithThePersonInIt() throws Exception {
         String runId = pauseThenDecideElsewhere(false);
 
+        List<Span> spans = collector.spans();
         List<Span> run = spans.stream().filter(span -> runId.equals(text(span, "gen_ai.conversation.id"))
                 || span.getName().startsWith("chat ") || span.getName().startsWith("execute_tool ")).toList();
         List<Span> agents = named(run, "invoke_agent release-notes-bot");
         assertThat(agents).hasSize(2);
-        String trace = HexFormat.of().formatHex(agents.get(0).getTraceId().toByteArray());
-        List<Span> ofTrace = spans.stream()
-                .filter(span -> HexFormat.of().formatHex(span.getTraceId().toByteArray()).equals(trace)).toList();
-        assertThat(agents).allSatisfy(span ->
-                assertThat(HexFormat.of().formatHex(span.getTraceId().toByteArray())).isEqualTo(trace));
+        String trace = traceId(agents.get(0));
+        List<Span> ofTrace = spans.stream().filter(span -> traceId(span).equals(trace)).toList();
+        assertThat(agents).allSatisfy(span -> assertThat(traceId(span)).isEqualTo(trace));
         Span first = agents.stream().filter(span -> span.getParentSpanId().isEmpty()).findFirst().orElseThrow();
         Span resumed = agents.stream().filter(span -> !span.getParentSpanId().isEmpty()).findFirst().orElseThrow();
         assertThat(resumed.getParentSpanId()).isEqualTo(first.getSpanId());
@@ -150,9 +121,9 @@ class TelemetryExportTest {
                 .isEqualTo(recordedWaitMillis("release-notes-bot"));
         assertThat(number(wait, "countersign.wait.duration_ms")).isEqualTo(recordedWaitMillis("release-notes-bot"));
 
-        assertThat(metricNames).contains("countersign.cards.waiting", "countersign.decision.duration",
+        assertThat(collector.metricNames()).contains("countersign.cards.waiting", "countersign.decision.duration",
                 "countersign.refusals", "countersign.executions");
-        assertThat(exported()).as("no argument, result, answer or refusal text without content capture")
+        assertThat(collector.everything()).as("no argument, result, answer or refusal text without content capture")
                 .doesNotContain("faster sync", "old-draft", "now describes 2.4", "outside the workspace");
     }
 
@@ -160,17 +131,17 @@ class TelemetryExportTest {
     void contentGoesOutOnlyWhenCaptureIsSwitchedOn() {
         pauseThenDecideElsewhere(true);
 
-        Span write = named(spans, "execute_tool fs_write").get(0);
+        Span write = named(collector.spans(), "execute_tool fs_write").get(0);
         assertThat(text(write, "gen_ai.tool.call.arguments")).contains("faster sync");
         assertThat(text(write, "gen_ai.tool.call.result")).isNotBlank();
     }
 
     @Test
     void aCollectorAnswering503LosesNoRunData() {
-        answer = 503;
+        collector.answer(503);
         String runId = pauseThenDecideElsewhere(false);
 
-        assertThat(bodies).as("the exports were tried").isNotEmpty();
+        assertThat(collector.exports()).as("the exports were tried").isPositive();
         JsonNode shown = countersign.run("show", runId).json();
         assertThat(shown.path("status").asText()).isEqualTo("completed");
         assertThat(shown.path("history").path("calls").findValuesAsText("tool")).contains("fs_write", "fs_delete");
@@ -186,31 +157,4 @@ class TelemetryExportTest {
         }
     }
 
-    private String exported() {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        bodies.forEach(all::writeBytes);
-        return all.toString(StandardCharsets.UTF_8);
-    }
-
-    private static List<Span> named(List<Span> spans, String name) {
-        return spans.stream().filter(span -> span.getName().equals(name)).toList();
-    }
-
-    private static Optional<AnyValue> value(Span span, String key) {
-        return span.getAttributesList().stream().filter(a -> a.getKey().equals(key)).map(KeyValue::getValue)
-                .findFirst();
-    }
-
-    private static String text(Span span, String key) {
-        return value(span, key).map(AnyValue::getStringValue).orElse(null);
-    }
-
-    private static long number(Span span, String key) {
-        return value(span, key).orElseThrow(() -> new AssertionError("no " + key + " on " + span.getName()))
-                .getIntValue();
-    }
-
-    private static KeyValue attribute(String key, String value) {
-        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
-    }
 }

@@ -44,7 +44,7 @@ public interface RunTelemetry {
             }
 
             @Override
-            public ToolStep toolCall(ToolCall call, boolean remote) {
+            public ToolStep toolCall(ToolCall call, boolean remote, String callerTraceParent) {
                 return ToolStep.NONE;
             }
 
@@ -56,8 +56,11 @@ public interface RunTelemetry {
         /** The loop is about to ask the model of the named configuration (its provider and the provider's model). */
         ModelStep modelCall(String configuration, String provider, String model);
 
-        /** A call passed every check and its tool is about to execute; {@code remote} for an MCP server's tool. */
-        ToolStep toolCall(ToolCall call, boolean remote);
+        /**
+         * A call passed every check and its tool is about to execute; {@code remote} for an MCP server's tool;
+         * {@code callerTraceParent} the W3C {@code traceparent} its caller sent (a gateway's host), or null.
+         */
+        ToolStep toolCall(ToolCall call, boolean remote, String callerTraceParent);
 
         /** The stretch ended with the run in this status; {@code null} when it stopped on an error. */
         void ended(RunStatus status);

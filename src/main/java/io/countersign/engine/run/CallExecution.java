@@ -139,7 +139,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     + " caller of \"" + call.name() + "\" cancelled it before it ran. Nothing was executed.");
         }
         run.beforeExecute(call);
-        RunTelemetry.ToolStep step = run.trace.toolCall(call, tool instanceof RemoteTool);
+        RunTelemetry.ToolStep step = run.trace.toolCall(call, tool instanceof RemoteTool, caller.traceParent());
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
