@@ -93,7 +93,7 @@ public final class DefaultRunService implements RunService {
         this.timelines = new RunTimelines(events, registry);
         this.checks = new DecisionChecks(agents, loop.accessPolicy(), loop.schemas(), Objects.requireNonNull(servers, "servers"),
                 clock);
-        this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, clock);
+        this.decisions = new ClaimedDecisions(runs, agents, loop, this.servers, approvals, clock);
         this.permissions = new Permissions(users);
         this.fallbacks = new DeadlineFallbacks(runs, deadlines, agents, decisions, clock, ids);
         this.extras = new EditsAndGrants(new CallEdits(loop, registry), grants, runs, agents);

@@ -16,6 +16,9 @@ import java.util.function.Supplier;
  */
 final class RunMeasures {
     private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("countersign.outcome");
+    /** Made once: an execution is counted on the run's thread. */
+    private static final Map<String, Attributes> EXECUTIONS = Map.of("ok", Attributes.of(OUTCOME, "ok"),
+            "failed", Attributes.of(OUTCOME, "failed"), "unknown", Attributes.of(OUTCOME, "unknown"));
     /** Decisions take seconds to days: the buckets follow, unlike the SDK's default ones for milliseconds. */
     private static final List<Double> DECISION_BUCKETS = List.of(1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 3_600.0,
             14_400.0, 86_400.0, 259_200.0);
@@ -51,7 +54,7 @@ final class RunMeasures {
     }
 
     void executed(String outcome) {
-        executions.add(1, Attributes.of(OUTCOME, outcome));
+        executions.add(1, EXECUTIONS.getOrDefault(outcome, Attributes.of(OUTCOME, outcome)));
         if (outcome.equals("unknown")) {
             unknown.add(1);
         }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.function.Supplier;
 
 /**
  * A run's trace id and the span id of its first stretch, both derived from the run's id: every process that drives
@@ -30,8 +31,8 @@ final class RunTraceIds implements IdGenerator {
     }
 
     /** Runs {@code start} with the run's own ids handed out to the root span it starts. */
-    static <T> T asRunRoot(String runId, java.util.function.Supplier<T> start) {
-        NEXT.set(new String[] {traceId(runId), spanId(runId)});
+    static <T> T asRunRoot(String runId, Supplier<T> start) {
+        NEXT.set(ids(runId));
         try {
             return start.get();
         } finally {
@@ -41,24 +42,19 @@ final class RunTraceIds implements IdGenerator {
 
     /** The run's first stretch, as the parent of later stretches and of the waits in other processes. */
     static SpanContext runRoot(String runId) {
-        return SpanContext.createFromRemoteParent(traceId(runId), spanId(runId), TraceFlags.getSampled(),
-                TraceState.getDefault());
+        String[] ids = ids(runId);
+        return SpanContext.createFromRemoteParent(ids[0], ids[1], TraceFlags.getSampled(), TraceState.getDefault());
     }
 
-    static String traceId(String runId) {
-        return HexFormat.of().formatHex(digest(runId), 0, 16);
-    }
-
-    static String spanId(String runId) {
-        return HexFormat.of().formatHex(digest(runId), 16, 24);
-    }
-
-    private static byte[] digest(String runId) {
+    /** The run's trace id and its first stretch's span id: the first 16 and the next 8 bytes of a SHA-256. */
+    private static String[] ids(String runId) {
+        byte[] digest;
         try {
-            return MessageDigest.getInstance("SHA-256").digest(("countersign run " + runId)
+            digest = MessageDigest.getInstance("SHA-256").digest(("countersign run " + runId)
                     .getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
+        return new String[] {HexFormat.of().formatHex(digest, 0, 16), HexFormat.of().formatHex(digest, 16, 24)};
     }
 }

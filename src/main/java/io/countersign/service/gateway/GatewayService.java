@@ -143,7 +143,7 @@ public final class GatewayService {
     }
 
     private HostRunDecisions decisions(ToolLoop loop) {
-        return new HostRunDecisions(store.runs(), agents, store.users(), loop, registry, store.servers(), connections,
-                clock);
+        return new HostRunDecisions(store.runs(), agents, store.users(), store.approvals(), loop, registry,
+                store.servers(), connections, clock);
     }
 }
