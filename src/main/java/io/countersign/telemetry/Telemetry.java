@@ -5,6 +5,7 @@ import io.countersign.engine.port.WebhookSender;
 import io.countersign.engine.webhook.SendResult;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -26,8 +27,11 @@ public final class Telemetry implements AutoCloseable {
     public static final String CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
     private static final Logger LOG = Logger.getLogger(Telemetry.class.getName());
     private static final String SCOPE = "io.countersign";
-    /** How long closing waits for the last export: a process that exits is not held up by a collector. */
-    private static final long CLOSE_SECONDS = 3;
+    /**
+     * How long closing waits for the last export: a command that ends is held up by a collector that is down (the
+     * exporter retries) at most this long.
+     */
+    private static final long CLOSE_SECONDS = 1;
 
     private final OpenTelemetrySdk sdk;
     private final RunTelemetry runs;
@@ -59,11 +63,18 @@ public final class Telemetry implements AutoCloseable {
                 properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value);
             }
         });
-        OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
-                .disableShutdownHook()
-                .addPropertiesSupplier(() -> properties)
-                .addTracerProviderCustomizer((tracers, config) -> tracers.setIdGenerator(new RunTraceIds()))
-                .build().getOpenTelemetrySdk();
+        OpenTelemetrySdk sdk;
+        try {
+            sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                    .disableShutdownHook()
+                    .addPropertiesSupplier(() -> properties)
+                    .addTracerProviderCustomizer((tracers, config) -> tracers.setIdGenerator(new RunTraceIds()))
+                    .build().getOpenTelemetrySdk();
+        } catch (ConfigurationException e) {
+            // Telemetry never keeps a process from its work: a setting it cannot use leaves it off, said once.
+            LOG.log(Level.WARNING, "telemetry is off: the OTEL_* settings are not usable ({0})", e.getMessage());
+            return OFF;
+        }
         RunMeasures measures = new RunMeasures(sdk.getMeter(SCOPE));
         boolean capture = "true".equalsIgnoreCase(environment.get(CAPTURE_CONTENT));
         return new Telemetry(sdk, new RunTraces(sdk.getTracer(SCOPE), measures, capture), measures);
@@ -104,7 +115,7 @@ public final class Telemetry implements AutoCloseable {
     @Override
     public void close() {
         if (sdk != null && !sdk.shutdown().join(CLOSE_SECONDS, TimeUnit.SECONDS).isSuccess()) {
-            LOG.log(Level.INFO, "telemetry: the last export did not finish in {0} s; it was dropped", CLOSE_SECONDS);
+            LOG.log(Level.FINE, "telemetry: the last export did not finish in {0} s; it was dropped", CLOSE_SECONDS);
         }
     }
 }
