@@ -4,6 +4,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.ChatModels;
@@ -27,6 +28,7 @@ import io.countersign.service.WebhookService;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreOptions;
+import io.countersign.telemetry.Telemetry;
 import io.countersign.tools.BuiltinTools;
 import io.countersign.tools.NetworkntSchemaValidator;
 import io.countersign.tools.mcp.RemoteServers;
@@ -39,6 +41,7 @@ import java.util.Optional;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Everything a console or a command-line process needs, assembled over one store: the tool registry, the
@@ -52,6 +55,7 @@ public final class CountersignRuntime implements AutoCloseable {
     private final DefaultRunService runs;
     private final UseCases services;
     private final RemoteServers remoteServers;
+    private final Telemetry telemetry;
     private volatile List<Resumption> resumedAtStart = List.of();
     private DeadlineSweeper deadlineSweeper;
 
@@ -92,7 +96,9 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, SchemaValidator schemas,
-                               DefaultRunService runs, UseCases services, RemoteServers remoteServers) {
+                               DefaultRunService runs, UseCases services, RemoteServers remoteServers,
+                               Telemetry telemetry) {
+        this.telemetry = telemetry;
         this.store = store;
         this.http = http;
         this.registry = registry;
@@ -183,7 +189,11 @@ public final class CountersignRuntime implements AutoCloseable {
     private static CountersignRuntime assemble(StoreLocation location, StoreOptions options, ServerUse serverUse) {
         Store store = Store.open(location, options);
         RemoteServers remoteServers = null;
+        Telemetry telemetry = Telemetry.OFF;
         try {
+            telemetry = Telemetry.fromEnvironment(System.getenv());
+            telemetry.watchWaiting(() -> store.runs().waitingSummaries().stream()
+                    .collect(Collectors.groupingBy(WaitingRunSummary::agent, Collectors.counting())));
             SharedHttpClient http = new SharedHttpClient();
             ToolRegistry registry = new ToolRegistry();
             BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))
@@ -207,13 +217,14 @@ public final class CountersignRuntime implements AutoCloseable {
             IdGenerator ids = IdGenerator.random();
             SchemaValidator schemas = new NetworkntSchemaValidator();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, schemas, models.router(), rules,
-                    connections, clock, ids, Locale.getDefault());
-            UseCases services = UseCases.over(store, registry, runs, models, http, clock, ids);
-            return new CountersignRuntime(store, http, registry, schemas, runs, services, remoteServers);
+                    connections, telemetry.runs(), clock, ids, Locale.getDefault());
+            UseCases services = UseCases.over(store, registry, runs, models, http, telemetry, clock, ids);
+            return new CountersignRuntime(store, http, registry, schemas, runs, services, remoteServers, telemetry);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
                 remoteServers.close();
             }
+            telemetry.close();
             store.close();
             throw e;
         }
@@ -355,7 +366,7 @@ public final class CountersignRuntime implements AutoCloseable {
     }
 
     public GatewayWiring gateway() {
-        return new GatewayWiring(store, registry, schemas, remoteServers);
+        return new GatewayWiring(store, registry, schemas, remoteServers, telemetry.runs());
     }
 
     public Store store() {
@@ -391,6 +402,8 @@ public final class CountersignRuntime implements AutoCloseable {
         if (remoteServers != null) {
             remoteServers.close();
         }
+        // before the store: the last collection still counts the cards waiting in it
+        telemetry.close();
         if (beforeExit) {
             store.closeBeforeExit();
         } else {

@@ -7,6 +7,7 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ModelException;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.SchemaValidator;
@@ -42,7 +43,8 @@ public final class GatewayWiring {
     private final GatewayProfiles profiles;
     private final RemoteServers servers;
 
-    GatewayWiring(Store store, ToolRegistry registry, SchemaValidator schemas, RemoteServers servers) {
+    GatewayWiring(Store store, ToolRegistry registry, SchemaValidator schemas, RemoteServers servers,
+                  RunTelemetry telemetry) {
         this.servers = servers;
         ServerConnections connections = servers == null ? ServerConnections.NONE : new ServerConnections() {
             @Override
@@ -57,7 +59,7 @@ public final class GatewayWiring {
         };
         this.profiles = new GatewayProfiles(store.configurations(), store.servers(), store.users());
         this.gateway = new GatewayService(store, registry, schemas, InvocationRules.discover(List.of(), List.of()),
-                connections, Clock.systemUTC(), IdGenerator.random(), Locale.getDefault());
+                connections, telemetry, Clock.systemUTC(), IdGenerator.random(), Locale.getDefault());
     }
 
     /** The profiles a gateway serves hosts with. */

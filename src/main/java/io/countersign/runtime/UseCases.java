@@ -21,6 +21,7 @@ import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
 import io.countersign.service.UserService;
 import io.countersign.store.Store;
+import io.countersign.telemetry.Telemetry;
 import io.countersign.tools.mcp.SecretResolver;
 import java.time.Clock;
 
@@ -30,7 +31,7 @@ record UseCases(EventService events, AuditService audit, SettingsService setting
                 DecisionStatsService decisionStats, WebhookWiring webhooks) {
 
     static UseCases over(Store store, ToolRegistry registry, DefaultRunService runs, ChatModels models,
-                         SharedHttpClient http, Clock clock, IdGenerator ids) {
+                         SharedHttpClient http, Telemetry telemetry, Clock clock, IdGenerator ids) {
         return new UseCases(new DefaultEventService(store.events(), store.runs(), store.users()),
                 new DefaultAuditService(store.audit()),
                 new DefaultSettingsService(registry, store.settings(), store.runs(), store.users()),
@@ -41,6 +42,6 @@ record UseCases(EventService events, AuditService audit, SettingsService setting
                         ids),
                 new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()),
                 new DefaultDecisionStatsService(store.decisionStats(), store.users(), clock),
-                new WebhookWiring(store, http, clock));
+                new WebhookWiring(store, http, telemetry, clock));
     }
 }

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
@@ -33,15 +34,18 @@ final class ClaimedDecisions {
     private final DecisionServers servers;
     private final Clock clock;
     private final boolean drivesHostRuns;
+    private final ApprovalQuorums approvals;
 
-    ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers, Clock clock) {
-        this(runs, agents, loop, servers, clock, false);
+    ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers,
+                     ApprovalQuorums approvals, Clock clock) {
+        this(runs, agents, loop, servers, approvals, clock, false);
     }
 
     /** @param drivesHostRuns true for a gateway's own, which carries out the decisions of its host's runs */
-    ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers, Clock clock,
-                     boolean drivesHostRuns) {
+    ClaimedDecisions(RunRepository runs, AgentDirectory agents, ToolLoop loop, DecisionServers servers,
+                     ApprovalQuorums approvals, Clock clock, boolean drivesHostRuns) {
         this.drivesHostRuns = drivesHostRuns;
+        this.approvals = approvals;
         this.runs = runs;
         this.agents = agents;
         this.loop = loop;
@@ -137,6 +141,10 @@ final class ClaimedDecisions {
             return handBackToGateway(claimed.lease(), decision);
         }
         RunLease lease = claimed.lease();
+        if (claimed.waitingSince() != null) {
+            loop.telemetry().waited(PersonWaits.of(claimed, decision,
+                    approvals.approvals(claimed.runId(), decision.digest()).size()));
+        }
         RunOutcome outcome = resume.carryOut(runs.journal(lease));
         runs.recordOutcome(lease, outcome, clock.instant());
         return done(claimed.runId(), outcome.status(), decision,

@@ -13,6 +13,7 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
@@ -92,7 +93,7 @@ public final class DefaultRunService implements RunService {
         this.extras = new EditsAndGrants(new CallEdits(loop, registry), grants, runs, agents);
         this.decisions = new DecisionPipeline(runs, permissions, this.servers,
                 new DecisionChecks(agents, loop.accessPolicy(), loop.schemas(), servers), extras, quorum,
-                new ClaimedDecisions(runs, agents, loop, this.servers, clock), clock);
+                new ClaimedDecisions(runs, agents, loop, this.servers, approvals, clock), clock);
         this.fallbacks = new DeadlineFallbacks(runs, deadlines, agents, decisions, clock, ids);
     }
 
@@ -116,6 +117,13 @@ public final class DefaultRunService implements RunService {
     public static DefaultRunService overStore(Store store, ToolRegistry registry, SchemaValidator schemas,
                                               ChatModel model, InvocationRules rules, ServerConnections connections,
                                               Clock clock, IdGenerator ids, Locale locale) {
+        return overStore(store, registry, schemas, model, rules, connections, RunTelemetry.NONE, clock, ids, locale);
+    }
+
+    /** As the other, with each run's stretches, waits and governance events told to {@code telemetry}. */
+    public static DefaultRunService overStore(Store store, ToolRegistry registry, SchemaValidator schemas,
+                                              ChatModel model, InvocationRules rules, ServerConnections connections,
+                                              RunTelemetry telemetry, Clock clock, IdGenerator ids, Locale locale) {
         AskedInputs asked = new AskedInputs(clock, ids, schemas);
         AgentDirectory agents = new AgentDirectory(store.configurations());
         DefaultGrants grants = new DefaultGrants(store.grants(), store.users(), agents, clock, ids);
@@ -126,6 +134,7 @@ public final class DefaultRunService implements RunService {
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .events(store.events().forRunLoop())
+                .telemetry(telemetry)
                 .clock(clock)
                 .ids(ids)
                 .build();

@@ -5,6 +5,7 @@ import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ActorDirectory;
+import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunRepository;
@@ -43,15 +44,15 @@ public final class HostRunDecisions {
     private final ClaimedDecisions decisions;
     private final Clock clock;
 
-    public HostRunDecisions(RunRepository runs, AgentDirectory agents, ActorDirectory users, ToolLoop loop,
-                            ToolRegistry registry, ServerRecords servers, ServerConnections connections,
-                            Clock clock) {
+    public HostRunDecisions(RunRepository runs, AgentDirectory agents, ActorDirectory users,
+                            ApprovalQuorums approvals, ToolLoop loop, ToolRegistry registry, ServerRecords servers,
+                            ServerConnections connections, Clock clock) {
         this.runs = runs;
         this.agents = agents;
         this.users = users;
         this.clock = clock;
         this.decisions = new ClaimedDecisions(runs, agents, loop, new DecisionServers(registry, servers, connections),
-                clock, true);
+                approvals, clock, true);
     }
 
     /**

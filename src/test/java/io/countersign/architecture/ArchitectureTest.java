@@ -19,8 +19,8 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage(
                     "javafx..", "java.sql..", "javax.sql..", "okhttp3..", "java.net.http..", "com.zaxxer..",
                     "org.flywaydb..", "org.sqlite..", "org.postgresql..", "picocli..", "io.modelcontextprotocol..",
-                    "com.networknt..",
-                    "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
+                    "com.networknt..", "io.opentelemetry..",
+                    "io.countersign.store..", "io.countersign.telemetry..", "io.countersign.model..", "io.countersign.tools..",
                     "io.countersign.service..", "io.countersign.console..", "io.countersign.cli..",
                     "io.countersign.runtime..", "io.countersign.app..")
             .because("the engine defines ports; adapters live outside it and depend inward");
@@ -28,7 +28,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule adaptersDoNotReachUpwards = noClasses().that().resideInAnyPackage(
                     "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.webhook..")
+                    "io.countersign.webhook..", "io.countersign.telemetry..")
             .should().dependOnClassesThat().resideInAnyPackage("io.countersign.service..",
                     "io.countersign.console..", "io.countersign.cli..", "io.countersign.runtime..",
                     "io.countersign.app..", "javafx..", "picocli..")
@@ -39,6 +39,19 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage("com.networknt..")
             .because("arguments, edits, typed input and answers are checked by one validator, behind the engine's"
                     + " SchemaValidator port");
+
+    @ArchTest
+    static final ArchRule oneTelemetryAdapter = noClasses().that().resideOutsideOfPackages(
+                    "io.countersign.telemetry..")
+            .should().dependOnClassesThat().resideInAPackage("io.opentelemetry..")
+            .because("spans and metrics are made in one adapter, behind the engine's RunTelemetry port");
+
+    @ArchTest
+    static final ArchRule telemetryKnowsNoOtherAdapter = noClasses().that()
+            .resideInAPackage("io.countersign.telemetry..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.countersign.store..", "io.countersign.model..",
+                    "io.countersign.tools..", "io.countersign.webhook..")
+            .because("telemetry sees runs through the engine's values, like every adapter");
 
     @ArchTest
     static final ArchRule storeKnowsNoOtherAdapter = noClasses().that().resideInAPackage("io.countersign.store..")
@@ -57,7 +70,8 @@ class ArchitectureTest {
     static final ArchRule consoleTalksToTheServices = noClasses().that().resideInAPackage("io.countersign.console..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "okhttp3..",
                     "picocli..", "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.webhook..", "io.countersign.cli..", "io.countersign.runtime..", "io.countersign.app..")
+                    "io.countersign.webhook..", "io.countersign.telemetry..", "io.countersign.cli..",
+                    "io.countersign.runtime..", "io.countersign.app..")
             .because("screens talk to the service layer, never to the store, the adapters or the wiring");
 
     @ArchTest

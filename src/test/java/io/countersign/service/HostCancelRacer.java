@@ -6,6 +6,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
@@ -73,8 +74,8 @@ public final class HostCancelRacer {
 
     private static void hosts(Store store, Path ledger, Path cards, Path results, int count) throws Exception {
         GatewayService gateway = new GatewayService(store, ToolRegistry.of(new LedgerTool(ledger)),
-                new NetworkntSchemaValidator(), InvocationRules.none(), ServerConnections.NONE, Clock.systemUTC(), IdGenerator.random(),
-                Locale.ENGLISH);
+                new NetworkntSchemaValidator(), InvocationRules.none(), ServerConnections.NONE, RunTelemetry.NONE,
+                Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
         var profiled = gateway.profile(store.users().find(OWNER).orElseThrow(), PROFILE);
         List<GatewaySession> sessions = new ArrayList<>();
         List<WithdrawableCaller> callers = new ArrayList<>();

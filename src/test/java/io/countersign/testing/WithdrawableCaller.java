@@ -9,7 +9,22 @@ import java.util.concurrent.CompletableFuture;
  * its caller can withdraw, as an MCP host's cancellation withdraws the gateway's channel of a call.
  */
 public final class WithdrawableCaller implements CallerChannel {
+    private final String traceParent;
     private volatile boolean withdrawn;
+
+    public WithdrawableCaller() {
+        this(null);
+    }
+
+    /** A caller that sent its call with this W3C {@code traceparent}. */
+    public WithdrawableCaller(String traceParent) {
+        this.traceParent = traceParent;
+    }
+
+    @Override
+    public String traceParent() {
+        return traceParent;
+    }
 
     /** The caller gives the call up. */
     public void withdraw() {

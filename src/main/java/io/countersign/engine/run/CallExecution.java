@@ -11,10 +11,12 @@ import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputPrompts;
+import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.RequiresInput;
 import io.countersign.engine.tool.SchemaProblem;
 import io.countersign.engine.tool.SchemaValidator;
@@ -137,6 +139,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     + " caller of \"" + call.name() + "\" cancelled it before it ran. Nothing was executed.");
         }
         run.beforeExecute(call);
+        RunTelemetry.ToolStep step = run.trace.toolCall(call, tool instanceof RemoteTool, caller.traceParent());
         ToolResult result;
         try {
             result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
@@ -148,6 +151,7 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     + " the transcript. Try another approach or ask the person behind the run.");
         }
         results.executed(call, result, note);
+        step.ended(result.outcomeUnknown() ? "unknown" : result.failed() ? "failed" : "ok", result.content());
         if (result.outcomeUnknown()) {
             // No outcome goes in the journal: the call's intent stays open, as after a crash, for a person to settle.
             LOG.log(Level.WARNING, "the outcome of tool {0} in run {1} is unknown",

@@ -5,6 +5,7 @@ import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
 import io.countersign.engine.port.ModelException;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolSpec;
@@ -86,17 +87,22 @@ record Rounds(ToolRegistry registry, ChatModel chatModel, RunCancellation cancel
 
     private Reply ask(RunSegment run, ChatRequest request) {
         run.beforeModelCall();
+        ModelConfiguration model = request.model();
+        RunTelemetry.ModelStep step = run.trace.modelCall(model.name(), model.provider(), model.model());
         AssistantTurn turn;
         try {
             turn = chatModel.complete(request);
         } catch (ModelException e) {
+            step.failed("provider_failed");
             return new Reply.Failed(run.failed("provider_failed", e.getMessage()));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "model adapter failed for run {0}: {1}",
                     new Object[] {run.runId, e.getClass().getName()});
+            step.failed("provider_failed");
             return new Reply.Failed(run.failed("provider_failed", "the model adapter failed unexpectedly ("
                     + e.getClass().getSimpleName() + ")"));
         }
+        step.answered(turn.usage(), turn.toolCalls().isEmpty() ? "stop" : "tool_calls");
         run.counters = run.counters.afterRound(turn.usage());
         return new Reply.Answered(turn);
     }

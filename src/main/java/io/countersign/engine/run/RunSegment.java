@@ -14,6 +14,7 @@ import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ToolCall;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,6 +47,8 @@ final class RunSegment {
     private RunOutcome outcomeUnknown;
     /** Calls whose intent was journalled ahead, with the decision, and that have not started yet. */
     private final Set<String> journalledAhead = new HashSet<>();
+    /** Where this stretch's model calls and executed calls are traced. */
+    RunTelemetry.Stretch trace = RunTelemetry.Stretch.NONE;
 
     RunSegment(AgentConfiguration configuration, ToolExecutionContext context, List<ChatMessage> transcript,
                ToolInvocationHistory history, RunCounters counters, RunOptions options, OfferedTools offeredTools,

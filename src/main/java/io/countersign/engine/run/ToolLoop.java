@@ -21,7 +21,9 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StandingGrants;
+import io.countersign.engine.port.StretchStart;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.SchemaValidator;
@@ -31,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The embedded tool loop. One round: choose the model, send the transcript and the offered tools, and if the
@@ -52,11 +55,17 @@ public final class ToolLoop {
     private final ToolCallDispatchHook dispatchHook;
     private final ArgumentEdits edits;
     private final SchemaValidator schemas;
+    private final RunTelemetry telemetry;
 
     private ToolLoop(Builder builder) {
         this.schemas = builder.schemas;
-        this.events = new LoopEvents(builder.events, builder.clock, builder.ids);
-        this.accessPolicy = new ToolAccessPolicy(builder.registry, builder.settings, builder.events, builder.clock,
+        this.telemetry = builder.telemetry;
+        EventSink sink = telemetry == RunTelemetry.NONE ? builder.events : event -> {
+            builder.events.record(event);
+            telemetry.recorded(event);
+        };
+        this.events = new LoopEvents(sink, builder.clock, builder.ids);
+        this.accessPolicy = new ToolAccessPolicy(builder.registry, builder.settings, sink, builder.clock,
                 builder.ids);
         ToolApprovalRule approvalRule = new ToolApprovalRule(builder.settings);
         this.offeredTools = new OfferedTools(builder.registry, accessPolicy,
@@ -79,6 +88,11 @@ public final class ToolLoop {
     /** The validator this loop checks arguments, edits and typed input with, for callers that check them first. */
     public SchemaValidator schemas() {
         return schemas;
+    }
+
+    /** Where this loop's stretches are traced, for the callers that end a run's wait. */
+    public RunTelemetry telemetry() {
+        return telemetry;
     }
 
     /** The access policy this loop applies, for callers that show or explain the offered set. */
@@ -114,7 +128,20 @@ public final class ToolLoop {
         }
         RunSegment run = segment(configuration, context, transcript, history, request.seeds(), request.options());
         run.journalUnder(journal, List.of());
-        return rounds.drive(run);
+        return traced(run, false, rounds::drive);
+    }
+
+    /** Drives the stretch as one traced stretch of its run, which ends with the outcome or the error. */
+    private RunOutcome traced(RunSegment run, boolean resumed, Function<RunSegment, RunOutcome> stretch) {
+        run.trace = telemetry.stretch(new StretchStart(run.runId, run.configuration.name(), resumed));
+        RunStatus status = null;
+        try {
+            RunOutcome outcome = stretch.apply(run);
+            status = outcome.status();
+            return outcome;
+        } finally {
+            run.trace.ended(status);
+        }
     }
 
     /**
@@ -211,8 +238,8 @@ public final class ToolLoop {
     private PreparedResume ready(RunSegment run, AgentConfiguration roundConfiguration, List<String> offered,
                                  PausedState state, PauseAnswer answer, GovernanceEvent event) {
         DecisionStart start = new DecisionStart(event, PreparedResume.intents(state.calls(), answer));
-        return new PreparedResume.Ready(start, run,
-                segment -> rounds.resume(segment, roundConfiguration, offered, state.calls(), answer));
+        return new PreparedResume.Ready(start, run, segment -> traced(segment, true,
+                resumed -> rounds.resume(resumed, roundConfiguration, offered, state.calls(), answer)));
     }
 
     private static void requireResumable(PausedState state, AgentConfiguration configuration, RunStatus expected) {
@@ -259,6 +286,7 @@ public final class ToolLoop {
         private ToolResultListener results = ToolResultListener.NONE;
         private CallerChannels callers = CallerChannels.NONE;
         private SchemaValidator schemas;
+        private RunTelemetry telemetry = RunTelemetry.NONE;
 
         private Builder(ToolRegistry registry, ChatModel chatModel) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -335,6 +363,12 @@ public final class ToolLoop {
         /** The JSON Schema validator for the model's arguments, a person's edits and typed input; required. */
         public Builder schemas(SchemaValidator value) {
             this.schemas = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** Where each stretch's trace and the loop's events go for measuring; by default nowhere. */
+        public Builder telemetry(RunTelemetry value) {
+            this.telemetry = Objects.requireNonNull(value);
             return this;
         }
 

@@ -92,6 +92,14 @@ public interface CallerChannel {
     default void answered(ToolResult result) {
     }
 
+    /**
+     * The W3C {@code traceparent} the caller sent with its call (an MCP host's {@code _meta}), whose trace the
+     * call's execution continues; {@code null} when it sent none.
+     */
+    default String traceParent() {
+        return null;
+    }
+
     /** This channel, with {@code answered} told to {@code whom} instead. */
     default CallerChannel answeringTo(Consumer<ToolResult> whom) {
         CallerChannel relay = this;
@@ -124,6 +132,11 @@ public interface CallerChannel {
             @Override
             public boolean withdrawn() {
                 return relay.withdrawn();
+            }
+
+            @Override
+            public String traceParent() {
+                return relay.traceParent();
             }
 
             @Override

@@ -5,6 +5,7 @@ import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.RemoteTool;
@@ -39,9 +40,12 @@ public final class GatewayService {
     private final Locale locale;
     private final ToolAccessPolicy access;
     private final AgentDirectory agents;
+    private final RunTelemetry telemetry;
 
     public GatewayService(Store store, ToolRegistry registry, SchemaValidator schemas, InvocationRules rules,
-                          ServerConnections connections, Clock clock, IdGenerator ids, Locale locale) {
+                          ServerConnections connections, RunTelemetry telemetry, Clock clock, IdGenerator ids,
+                          Locale locale) {
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
         this.store = Objects.requireNonNull(store, "store");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.schemas = Objects.requireNonNull(schemas, "schemas");
@@ -132,13 +136,14 @@ public final class GatewayService {
                 .settings(store.settings())
                 .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
                 .events(store.events().forRunLoop())
+                .telemetry(telemetry)
                 .clock(clock)
                 .ids(ids)
                 .build();
     }
 
     private HostRunDecisions decisions(ToolLoop loop) {
-        return new HostRunDecisions(store.runs(), agents, store.users(), loop, registry, store.servers(), connections,
-                clock);
+        return new HostRunDecisions(store.runs(), agents, store.users(), store.approvals(), loop, registry,
+                store.servers(), connections, clock);
     }
 }

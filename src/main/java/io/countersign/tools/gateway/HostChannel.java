@@ -28,16 +28,26 @@ final class HostChannel implements CallerChannel {
 
     private final McpAsyncServerExchange exchange;
     private final Object token;
+    private final String traceParent;
     /** The last progress value sent for the host's token, none yet; guarded by this. */
     private double sent = Double.NEGATIVE_INFINITY;
     /** What the server's values are shifted by, null until the server reported progress; guarded by this. */
     private Double shift;
     private volatile boolean withdrawn;
 
-    /** {@code token} is the host's {@code progressToken}, null when it sent none. */
-    HostChannel(McpAsyncServerExchange exchange, Object token) {
+    /**
+     * {@code token} is the host's {@code progressToken}, {@code traceParent} its W3C {@code traceparent}; each null
+     * when it sent none.
+     */
+    HostChannel(McpAsyncServerExchange exchange, Object token, String traceParent) {
         this.exchange = exchange;
         this.token = token;
+        this.traceParent = traceParent;
+    }
+
+    @Override
+    public String traceParent() {
+        return traceParent;
     }
 
     /** The host gave the call up: from now on it must not start. */

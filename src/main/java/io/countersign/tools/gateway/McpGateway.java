@@ -201,7 +201,8 @@ public final class McpGateway implements AutoCloseable {
         ObjectNode arguments = Json.mapper().valueToTree(request.arguments() == null ? Map.of()
                 : request.arguments());
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
-        HostChannel host = new HostChannel(exchange, token);
+        Object traceParent = request.meta() == null ? null : request.meta().get("traceparent");
+        HostChannel host = new HostChannel(exchange, token, traceParent instanceof String text ? text : null);
         String session = sessionKey(exchange.sessionId());
         String requestKey = HostRequests.key(exchange);
         GatewayBackend.Connection connection;

@@ -73,7 +73,7 @@ class HostChannelTest {
 
     private HostChannel channel(Object token, McpSchema.ClientCapabilities capabilities) {
         return new HostChannel(new McpAsyncServerExchange("s1", new RecordingSession(),
-                capabilities, new McpSchema.Implementation("host", "1"), McpTransportContext.EMPTY), token);
+                capabilities, new McpSchema.Implementation("host", "1"), McpTransportContext.EMPTY), token, null);
     }
 
     /** The host's session as the exchange sees it: it keeps the progress notifications it is given. */
