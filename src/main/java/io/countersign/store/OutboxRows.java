@@ -22,7 +22,7 @@ final class OutboxRows {
     private static final String INSERT = "INSERT INTO webhook_outbox (event_id, hook_id, type, run_id, agent,"
             + " started_by, tools, waiting_for, actor, outcome, deadline, occurred_at, attempts, next_attempt)"
             + " SELECT :eventId, h.id, :type, r.id, r.agent, r.initiator, r.waiting_tools, :waitingFor, :actor, %s,"
-            + " r.deadline, :at, 0, :at FROM webhooks h JOIN runs r ON r.id = :runId WHERE h.events LIKE :subscribed";
+            + " r.deadline, :at, 0, :at FROM webhooks h JOIN %s r ON r.id = :runId WHERE h.events LIKE :subscribed";
 
     private OutboxRows() {
     }
@@ -30,6 +30,21 @@ final class OutboxRows {
     /** A run paused on a card. */
     static void waiting(Connection connection, PausedState state, Instant at) throws SQLException {
         append(connection, CardEventType.WAITING, state.runId(), waitingFor(state.status()), null, null, at);
+    }
+
+    /**
+     * The insert of a paused card's event for a PostgreSQL statement that changes the run in a data-modifying CTE:
+     * it reads the run as that CTE returns it ({@code rows}, with the columns the event takes), since the other
+     * parts of one statement all see the rows as they were before it. Bound by {@link #bindWaiting}.
+     */
+    static String waitingFrom(String rows) {
+        return String.format(Locale.ROOT, INSERT, ":outcome", rows);
+    }
+
+    /** Binds a {@link #waitingFrom} insert. */
+    static void bindWaiting(NamedStatement insert, PausedState state, Instant at) throws SQLException {
+        bind(insert, CardEventType.WAITING, state.runId(), waitingFor(state.status()), null, at).set("outcome",
+                (String) null);
     }
 
     /** A decision was claimed: a person's ({@code decided}) or a deadline's fallback ({@code expired}). */
@@ -54,15 +69,20 @@ final class OutboxRows {
                                String actor, String outcome, Instant at) throws SQLException {
         boolean escalated = type == CardEventType.ESCALATED;
         try (NamedStatement insert = NamedStatement.prepare(connection, String.format(Locale.ROOT, INSERT,
-                escalated ? "r.escalation_role" : ":outcome"))) {
-            insert.set("eventId", UUID.randomUUID().toString()).set("type", type.code()).set("waitingFor", waitingFor)
-                    .set("actor", actor).set("at", at).set("runId", runId)
-                    .set("subscribed", "%," + type.code() + ",%");
+                escalated ? "r.escalation_role" : ":outcome", "runs"))) {
+            bind(insert, type, runId, waitingFor, actor, at);
             if (!escalated) {
                 insert.set("outcome", outcome);
             }
             insert.executeUpdate();
         }
+    }
+
+    private static NamedStatement bind(NamedStatement insert, CardEventType type, String runId, String waitingFor,
+                                       String actor, Instant at) throws SQLException {
+        return insert.set("eventId", UUID.randomUUID().toString()).set("type", type.code())
+                .set("waitingFor", waitingFor).set("actor", actor).set("at", at).set("runId", runId)
+                .set("subscribed", "%," + type.code() + ",%");
     }
 
     private static String waitingFor(RunStatus status) {
