@@ -134,6 +134,15 @@ public final class EventStore implements EventSink {
      * chains them as one entry of the audit chain, in the caller's transaction.
      */
     static void insert(Connection connection, Instant at, List<GovernanceEvent> events) throws SQLException {
+        insertUnchained(connection, events);
+        AuditChain.events(connection, at, events);
+    }
+
+    /**
+     * Inserts the events with their counts and names, for a caller that chains them ({@link AuditChain#eventsEntry})
+     * itself, with the other entries of its transaction.
+     */
+    static void insertUnchained(Connection connection, List<GovernanceEvent> events) throws SQLException {
         try (PreparedStatement insert = StatementCache.forRows(connection, INSERT, events.size())) {
             int pending = 0;
             for (GovernanceEvent event : events) {
@@ -156,7 +165,6 @@ public final class EventStore implements EventSink {
         }
         counts.addTo(connection);
         names.addTo(connection);
-        AuditChain.events(connection, at, events);
     }
 
     /** Binds an event to the parameters of {@link #INSERT}. */

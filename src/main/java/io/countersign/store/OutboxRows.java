@@ -33,15 +33,16 @@ final class OutboxRows {
     }
 
     /**
-     * The insert of a paused card's event for a PostgreSQL statement that changes the run in a data-modifying CTE:
-     * it reads the run as that CTE returns it ({@code rows}, with the columns the event takes), since the other
-     * parts of one statement all see the rows as they were before it. Bound by {@link #bindWaiting}.
+     * The insert of a card's event for a PostgreSQL statement that changes the run in a data-modifying CTE: it
+     * reads the run as that CTE returns it ({@code rows}, with the columns the event takes), since the other parts
+     * of one statement all see the rows as they were before it. Bound by {@link #bindWaiting} or
+     * {@link #bindDecided}.
      */
-    static String waitingFrom(String rows) {
+    static String insertFrom(String rows) {
         return String.format(Locale.ROOT, INSERT, ":outcome", rows);
     }
 
-    /** Binds a {@link #waitingFrom} insert. */
+    /** Binds an {@link #insertFrom} insert of a paused card's event, as {@link #waiting} writes it. */
     static void bindWaiting(NamedStatement insert, PausedState state, Instant at) throws SQLException {
         bind(insert, CardEventType.WAITING, state.runId(), waitingFor(state.status()), null, at).set("outcome",
                 (String) null);
@@ -49,15 +50,30 @@ final class OutboxRows {
 
     /** A decision was claimed: a person's ({@code decided}) or a deadline's fallback ({@code expired}). */
     static void decided(Connection connection, DecisionRecord decision, DecisionStart start) throws SQLException {
-        String waitingFor = decision.kind() == DecisionRecord.Kind.APPROVAL ? "approval" : "input";
-        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
-            String fallback = start.decisionEvent() == null ? null : start.decisionEvent().reasonCode();
-            append(connection, CardEventType.EXPIRED, decision.runId(), waitingFor, decision.decidedBy(), fallback,
-                    decision.decidedAt());
-        } else {
-            append(connection, CardEventType.DECIDED, decision.runId(), waitingFor, decision.decidedBy(),
-                    decision.summary(), decision.decidedAt());
+        append(connection, decidedType(decision), decision.runId(), decidedWaitingFor(decision), decision.decidedBy(),
+                decidedOutcome(decision, start), decision.decidedAt());
+    }
+
+    /** Binds an {@link #insertFrom} insert of a claimed decision's event, as {@link #decided} writes it. */
+    static void bindDecided(NamedStatement insert, DecisionRecord decision, DecisionStart start) throws SQLException {
+        bind(insert, decidedType(decision), decision.runId(), decidedWaitingFor(decision), decision.decidedBy(),
+                decision.decidedAt()).set("outcome", decidedOutcome(decision, start));
+    }
+
+    private static CardEventType decidedType(DecisionRecord decision) {
+        return decision.decidedBy().equals(DecisionDeadlines.ACTOR) ? CardEventType.EXPIRED : CardEventType.DECIDED;
+    }
+
+    private static String decidedWaitingFor(DecisionRecord decision) {
+        return decision.kind() == DecisionRecord.Kind.APPROVAL ? "approval" : "input";
+    }
+
+    /** The fallback of a deadline's, the summary of a person's. */
+    private static String decidedOutcome(DecisionRecord decision, DecisionStart start) {
+        if (decidedType(decision) == CardEventType.EXPIRED) {
+            return start.decisionEvent() == null ? null : start.decisionEvent().reasonCode();
         }
+        return decision.summary();
     }
 
     /** A card was escalated; the event names the role it is shown to first. */

@@ -54,7 +54,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
             + " AND (" + StoredDeadlines.AGENT_JSON + ") IS NOT DISTINCT FROM :knownDeadlines"
             + " RETURNING r.id, r.agent, r.initiator, r.waiting_tools, r.deadline),"
             + " cleared AS (DELETE FROM call_intents WHERE run_id IN (SELECT id FROM updated)),"
-            + " queued AS (" + OutboxRows.waitingFrom("updated") + ")"
+            + " queued AS (" + OutboxRows.insertFrom("updated") + ")"
             + " SELECT u.id AS updated_id, (" + StoredDeadlines.AGENT_JSON + ") AS deadlines, "
             + ChangeFeed.NOTIFY_CALL + " FROM (SELECT 1) AS one LEFT JOIN updated u ON TRUE";
 
