@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,8 +42,24 @@ final class AuditChain {
     private AuditChain() {
     }
 
+    /**
+     * An entry about to be chained: its kind, the ids of the rows it covers and their hashes end to end, and for a
+     * purge who purged and the cutoff. Its place in the chain is taken when it is {@linkplain #append appended}.
+     */
+    record Pending(Kind kind, List<String> ids, byte[] rowHashes, String actor, String detail) {
+        static Pending of(Kind kind, List<Row> rows, String actor, String detail) {
+            return new Pending(kind, rows.stream().map(Row::id).toList(),
+                    AuditRows.bytes(rows.stream().map(Row::hash).toList()), actor, detail);
+        }
+    }
+
     /** Chains one entry for the events just inserted, in their order. */
     static void events(Connection connection, Instant at, List<GovernanceEvent> events) throws SQLException {
+        append(connection, at, List.of(eventsEntry(events)));
+    }
+
+    /** The entry for the events just inserted, in their order. */
+    static Pending eventsEntry(List<GovernanceEvent> events) {
         AuditRows hashes = new AuditRows();
         List<String> ids = new ArrayList<>(events.size());
         // the hashes stay bytes, one array for all: no String per event for the marks and row hash to read again
@@ -51,11 +68,16 @@ final class AuditChain {
             hashes.event(event, rowHashes, ids.size() * AuditRows.HASH_BYTES);
             ids.add(event.id());
         }
-        append(connection, hashes, at, Kind.EVENTS, ids, rowHashes, null, null);
+        return new Pending(Kind.EVENTS, ids, rowHashes, null, null);
     }
 
     /** Chains one entry for the decision rows just inserted with these ids, as they are stored. */
     static void decisions(Connection connection, Instant at, List<Long> ids) throws SQLException {
+        append(connection, at, List.of(Pending.of(Kind.DECISION, storedDecisions(connection, ids), null, null)));
+    }
+
+    /** The decision rows with these ids as they are stored, each with its hash. */
+    static List<Row> storedDecisions(Connection connection, List<Long> ids) throws SQLException {
         AuditRows hashes = new AuditRows();
         List<Row> rows = new ArrayList<>(ids.size());
         try (PreparedStatement select = connection.prepareStatement(AuditRows.DECISION_SELECT + " WHERE id = ?")) {
@@ -63,68 +85,83 @@ final class AuditChain {
                 select.setLong(1, id);
                 try (ResultSet row = select.executeQuery()) {
                     if (row.next()) {
-                        rows.add(new Row(Long.toString(id), hashes.stored("decisions", row)));
+                        rows.add(new Row(Long.toString(id), hashes.stored("decisions", row, "")));
                     }
                 }
             }
         }
-        append(connection, hashes, at, Kind.DECISION, rows, null, null);
+        return rows;
     }
 
     /** Chains the decisions a run put back to waiting is about to lose, with their hashes as they were. */
     static void withdrawn(Connection connection, Instant at, List<Row> decisions) throws SQLException {
-        append(connection, new AuditRows(), at, Kind.DECISION_WITHDRAWN, decisions, null, null);
+        append(connection, at, List.of(Pending.of(Kind.DECISION_WITHDRAWN, decisions, null, null)));
     }
 
     /** Chains the purge of these rows: who purged, the cutoff, and the removed rows' hashes as they were. */
     static void purge(Connection connection, Instant at, List<Row> removed, String actor, Instant before)
             throws SQLException {
-        append(connection, new AuditRows(), at, Kind.PURGE, removed, actor, "before=" + Nanos.of(before));
+        append(connection, at, List.of(Pending.of(Kind.PURGE, removed, actor, "before=" + Nanos.of(before))));
     }
 
-    private static void append(Connection connection, AuditRows hashes, Instant at, Kind kind, List<Row> rows,
-                               String actor, String detail) throws SQLException {
-        append(connection, hashes, at, kind, rows.stream().map(Row::id).toList(),
-                AuditRows.bytes(rows.stream().map(Row::hash).toList()), actor, detail);
-    }
-
-    private static void append(Connection connection, AuditRows hashes, Instant at, Kind kind, List<String> ids,
-                               byte[] rowHashes, String actor, String detail) throws SQLException {
-        if (ids.isEmpty()) {
+    /**
+     * Appends the entries that cover any row, in their order: the head is taken once for all of them, they are
+     * inserted in one statement, and the head keeps the last one's hash (on PostgreSQL in the same statement).
+     */
+    static void append(Connection connection, Instant at, List<Pending> pending) throws SQLException {
+        List<Pending> entries = pending.stream().filter(entry -> !entry.ids().isEmpty()).toList();
+        if (entries.isEmpty()) {
             return;
         }
+        AuditRows hashes = new AuditRows();
         long seq;
         String previous;
-        try (PreparedStatement head = connection.prepareStatement("UPDATE audit_head SET seq = seq + 1 WHERE id = 1"
-                + " RETURNING seq, hash, events_before, decisions_before");
-             ResultSet row = head.executeQuery()) {
-            if (!row.next()) {
-                throw new SQLException("the audit chain has no head row (audit_head); it was deleted");
+        try (PreparedStatement head = connection.prepareStatement("UPDATE audit_head SET seq = seq + ? WHERE id = 1"
+                + " RETURNING seq, hash, events_before, decisions_before")) {
+            head.setInt(1, entries.size());
+            try (ResultSet row = head.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("the audit chain has no head row (audit_head); it was deleted");
+                }
+                seq = row.getLong(1) - entries.size() + 1;
+                previous = seq == 1 ? hashes.genesis(row.getLong(3), row.getLong(4)) : row.getString(2);
             }
-            seq = row.getLong(1);
-            previous = seq == 1 ? hashes.genesis(row.getLong(3), row.getLong(4)) : row.getString(2);
         }
-        Entry entry = new Entry(seq, kind.code, Nanos.of(at), actor, detail, String.join("\n", ids),
-                AuditRows.rowMarks(rowHashes), hashes.ofRows(rowHashes), previous, null);
-        String hash = entry.expectedHash(hashes);
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO audit_chain (seq, kind,"
-                + " recorded_at, actor, detail, row_ids, row_marks, row_hash, prev_hash, hash)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            insert.setLong(1, seq);
-            insert.setString(2, entry.kind());
-            insert.setLong(3, entry.recordedAt());
-            insert.setString(4, actor);
-            insert.setString(5, detail);
-            insert.setString(6, entry.rowIds());
-            insert.setString(7, entry.rowMarks());
-            insert.setString(8, entry.rowHash());
-            insert.setString(9, previous);
-            insert.setString(10, hash);
-            insert.executeUpdate();
+        String insert = "INSERT INTO audit_chain (" + Entry.COLUMNS + ") VALUES "
+                + String.join(", ", Collections.nCopies(entries.size(), "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        String setHead = "UPDATE audit_head SET hash = ? WHERE id = 1";
+        // PostgreSQL inserts the entries and keeps the last hash in one statement; SQLite has no such statement
+        boolean together = Dialect.of(connection) == Dialect.POSTGRESQL;
+        try (PreparedStatement write = connection.prepareStatement(together
+                ? "WITH entries AS (" + insert + ") " + setHead : insert)) {
+            int parameter = 1;
+            for (Pending pendingEntry : entries) {
+                Entry entry = new Entry(seq++, pendingEntry.kind().code, Nanos.of(at), pendingEntry.actor(),
+                        pendingEntry.detail(), String.join("\n", pendingEntry.ids()),
+                        AuditRows.rowMarks(pendingEntry.rowHashes()), hashes.ofRows(pendingEntry.rowHashes()),
+                        previous, null);
+                previous = entry.expectedHash(hashes);
+                write.setLong(parameter++, entry.seq());
+                write.setString(parameter++, entry.kind());
+                write.setLong(parameter++, entry.recordedAt());
+                write.setString(parameter++, entry.actor());
+                write.setString(parameter++, entry.detail());
+                write.setString(parameter++, entry.rowIds());
+                write.setString(parameter++, entry.rowMarks());
+                write.setString(parameter++, entry.rowHash());
+                write.setString(parameter++, entry.previousHash());
+                write.setString(parameter++, previous);
+            }
+            if (together) {
+                write.setString(parameter, previous);
+            }
+            write.executeUpdate();
         }
-        try (PreparedStatement head = connection.prepareStatement("UPDATE audit_head SET hash = ? WHERE id = 1")) {
-            head.setString(1, hash);
-            head.executeUpdate();
+        if (!together) {
+            try (PreparedStatement head = connection.prepareStatement(setHead)) {
+                head.setString(1, previous);
+                head.executeUpdate();
+            }
         }
     }
 

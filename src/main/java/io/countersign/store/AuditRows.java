@@ -77,6 +77,11 @@ final class AuditRows {
 
     /** The hash of the stored row of {@code table} ({@code governance_events} or {@code decisions}). */
     String stored(String table, ResultSet row) throws SQLException {
+        return stored(table, row, "");
+    }
+
+    /** As {@link #stored(String, ResultSet)}, from the row's columns named with the prefix before each. */
+    String stored(String table, ResultSet row, String prefix) throws SQLException {
         boolean decision = table.equals("decisions");
         List<String> columns = decision ? DECISION_COLUMNS : EVENT_COLUMNS;
         List<String> numbers = decision ? DECISION_NUMBERS : EVENT_NUMBERS;
@@ -85,10 +90,10 @@ final class AuditRows {
         for (int i = 0; i < columns.size(); i++) {
             String column = columns.get(i);
             if (numbers.contains(column)) {
-                long number = row.getLong(column);
+                long number = row.getLong(prefix + column);
                 values[i + 1] = row.wasNull() ? null : number;
             } else {
-                values[i + 1] = row.getString(column);
+                values[i + 1] = row.getString(prefix + column);
             }
         }
         return hash(values);

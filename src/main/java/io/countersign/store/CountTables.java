@@ -158,6 +158,20 @@ final class CountTables {
         }
     }
 
+    /** Adds what was counted as writes of one statement, a row to each, in the order {@link #addTo} adds them. */
+    void addTo(WritesInOneStatement writes) {
+        Map<Unit, CountedEvents.Sorted> sorted = new EnumMap<>(Unit.class);
+        for (Table table : Table.values()) {
+            for (CountedEvents.Row row : rows(table, sorted)) {
+                writes.add(table.add, (add, first) -> {
+                    int parameter = bind(add, first, table, row);
+                    add.setLong(parameter, row.count());
+                    return parameter + 1;
+                });
+            }
+        }
+    }
+
     /** Upserts the rows, {@code perStatement} to each run of {@code sql}, in their order. */
     private void add(Connection connection, String sql, Table table, List<CountedEvents.Row> rows,
                      int perStatement) throws SQLException {

@@ -1,8 +1,10 @@
 package io.countersign.store;
 
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository.ClaimResult;
 import io.countersign.engine.port.StoredRun;
@@ -16,8 +18,11 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Decision claims, atomic on the run's row: of several deciders in several processes exactly one inserts the
@@ -31,16 +36,15 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
             + " event_recorded";
     private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
             + " :input, :eventRecorded";
-    /**
-     * The PostgreSQL claim (see {@code claimInOneStatement}). It returns the claimed run (without its transcript
-     * and history, which its paused state holds) and sends the change's NOTIFY, or returns no row and sends
-     * nothing when nothing was claimed.
-     */
-    private static final String CLAIM_IN_ONE_STATEMENT = claimInOneStatement("");
+    /** The prefix of the inserted decision's columns the claim's statement returns, for its audit chain entry. */
+    private static final String STORED_DECISION = "decision_";
     /** The condition a deadline's fallback adds to its claim: the deadline passed when it decided. */
     private static final String DUE = "r.deadline <= :decidedAt";
-    /** The same claim for a deadline's fallback: it holds only while the run's deadline has passed. */
-    private static final String CLAIM_DUE_IN_ONE_STATEMENT = claimInOneStatement(" AND " + DUE);
+    /**
+     * The texts of the PostgreSQL claim (see {@code claimInOneStatement}), by {@link #claimKey}: whether it is a
+     * deadline's fallback, which holds only while the run's deadline has passed, and how many intents it writes.
+     */
+    private static final Map<Integer, String> CLAIMS_IN_ONE_STATEMENT = new ConcurrentHashMap<>();
     /** The decision taken on a card and the run's latest decision, newest pause first. */
     private static final String SELECT_DECISIONS = "SELECT " + RunRows.decisionColumns("d", "") + " FROM decisions d"
             + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
@@ -48,18 +52,36 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
 
 
 
-    /** The PostgreSQL claim's statement, with a further condition on the run {@code r}. */
-    private static String claimInOneStatement(String condition) {
+    private static int claimKey(boolean due, int intents) {
+        return intents * 2 + (due ? 1 : 0);
+    }
+
+    /**
+     * The PostgreSQL claim's statement, with a further condition on the run {@code r} and the intents of its
+     * {@code intents} calls (each {@code :callIdN}, {@code :toolNameN}). It inserts the decision, the intents and
+     * the card's webhook event, and returns the claimed run (without its transcript and history, which its paused
+     * state holds) with the decision as stored, and sends the change's NOTIFY; or returns no row and writes and
+     * sends nothing when nothing was claimed.
+     */
+    private static String claimInOneStatement(String condition, int intents) {
+        String intended = intents == 0 ? "" : " intended AS (INSERT INTO call_intents (run_id, call_id, tool_name,"
+                + " started_at) SELECT c.id, v.column1, v.column2, :startedAt FROM claimed c CROSS JOIN (VALUES "
+                + IntStream.range(0, intents).mapToObj(n -> "(:callId" + n + ", :toolName" + n + ", " + n + ")")
+                .collect(Collectors.joining(", ")) + ") AS v ORDER BY v.column3),";
         return "WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
                 + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = :owner,"
                 + " updated_at = :decidedAt, queued_at = :queuedAt, epoch = r.epoch + 1"
                 + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest" + condition
                 + " RETURNING " + RunRows.RUN_COLUMN_NAMES.stream().map(column -> column.equals("transcript")
                 || column.equals("history") ? "NULL AS " + column : "r." + column).collect(Collectors.joining(", "))
-                + ", r.pause_number, r.claimed_decision),"
+                + ", r.pause_number, r.claimed_decision, r.waiting_tools, r.deadline),"
                 + " decided AS (INSERT INTO decisions (id, run_id, pause_number, " + DECISION_COLUMNS + ")"
-                + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed)"
-                + " SELECT c.*, " + ChangeFeed.NOTIFY_CALL + " FROM claimed c";
+                + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed"
+                + " RETURNING " + String.join(", ", AuditRows.DECISION_COLUMNS) + ")," + intended
+                + " queued AS (" + OutboxRows.insertFrom("claimed") + ")"
+                + " SELECT c.*, " + AuditRows.DECISION_COLUMNS.stream().map(column -> "d." + column + " AS "
+                + STORED_DECISION + column).collect(Collectors.joining(", "))
+                + ", " + ChangeFeed.NOTIFY_CALL + " FROM claimed c CROSS JOIN decided d";
     }
 
     /**
@@ -81,10 +103,12 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * The PostgreSQL claim in one statement: the run is updated only while it waits for this kind of decision on
      * this very card (the update locks the row; one that waited for a competing claim re-checks the row as that
      * claim left it; a decision on the current card would have taken the run out of waiting), the decision is
-     * inserted under the id the run now points to, and the NOTIFY tells the other processes once committed. The
-     * change counter is left alone: on PostgreSQL only notifications carry changes between processes. The
-     * statement runs in a transaction with the start's inserts and the decision's audit chain entry, which takes
-     * the chain's head: one WAL flush, a few more round trips than the statement alone.
+     * inserted under the id the run now points to with the intents of its calls and the card's webhook event, and
+     * the NOTIFY tells the other processes once committed. The change counter is left alone: on PostgreSQL only
+     * notifications carry changes between processes. The statement returns the decision as stored, which its audit
+     * chain entry hashes without reading it back. It runs in a transaction with the decision's event and counts and
+     * the chain's entries, which take the chain's head: one WAL flush, a few more round trips than the statement
+     * alone.
      *
      * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
      *         a competing claim this one may have waited for
@@ -97,9 +121,19 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 event(decision, claimedStatus));
         boolean queued = claimedStatus == RunStatus.QUEUED;
         String what = "commit the decision on run " + runId;
+        List<ExecutionJournal.Intent> intents = start.intents();
+        boolean due = byDeadline(decision);
+        String sql = CLAIMS_IN_ONE_STATEMENT.computeIfAbsent(claimKey(due, intents.size()),
+                key -> claimInOneStatement(due ? " AND " + DUE : "", intents.size()));
         Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
-            try (NamedStatement statement = NamedStatement.prepare(connection,
-                    byDeadline(decision) ? CLAIM_DUE_IN_ONE_STATEMENT : CLAIM_IN_ONE_STATEMENT)) {
+            try (NamedStatement statement = NamedStatement.prepare(connection, sql)) {
+                for (int n = 0; n < intents.size(); n++) {
+                    statement.set("callId" + n, intents.get(n).callId()).set("toolName" + n, intents.get(n).toolName());
+                }
+                if (!intents.isEmpty()) {
+                    statement.set("startedAt", database.clock().instant());
+                }
+                OutboxRows.bindDecided(statement, decision, start);
                 statement.set("claimedStatus", claimedStatus.code())
                         .set("owner", queued ? null : session.id())
                         .set("queuedAt", queued ? decision.decidedAt() : null)
@@ -112,7 +146,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         return Optional.empty();
                     }
                     StoredRun run = rows.run(row, decision);
-                    writeStart(connection, run, start, row.getLong("claimed_decision"));
+                    writeStart(connection, run, start, new AuditChain.Row(Long.toString(row.getLong("claimed_decision")),
+                            new AuditRows().stored("decisions", row, STORED_DECISION)), true);
                     return Optional.of(new ClaimResult.Claimed(run));
                 }
             }
@@ -132,20 +167,28 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
 
     /**
      * Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction, and chains the
-     * decision: the event's insert takes the rows of counts before the chain's head, as every append does. The
-     * decision's latency is counted after, under the head.
+     * decision (the stored row {@code decision}) with its event: the event's insert takes the rows of counts, and the
+     * two entries take the chain's head after, once. The decision's latency is counted after, under the head. The
+     * intents and the card's webhook event are written here unless the claim's statement wrote them
+     * ({@code inClaim}).
      */
-    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, long decisionId)
-            throws SQLException {
+    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, AuditChain.Row decision,
+                            boolean inClaim) throws SQLException {
+        List<AuditChain.Pending> chained = new ArrayList<>(2);
         if (start.decisionEvent() != null) {
-            EventStore.insert(connection, database.clock().instant(), List.of(start.decisionEvent()));
+            List<GovernanceEvent> events = List.of(start.decisionEvent());
+            EventStore.insertUnchained(connection, events);
+            chained.add(AuditChain.eventsEntry(events));
         }
-        if (!start.intents().isEmpty()) {
+        if (!inClaim && !start.intents().isEmpty()) {
             CallJournal.writeIntents(connection, database, session, claimed.lease(), start.intents(),
                     "its calls were not started");
         }
-        AuditChain.decisions(connection, database.clock().instant(), List.of(decisionId));
-        OutboxRows.decided(connection, claimed.lastDecision(), start);
+        chained.add(AuditChain.Pending.of(AuditChain.Kind.DECISION, List.of(decision), null, null));
+        AuditChain.append(connection, database.clock().instant(), chained);
+        if (!inClaim) {
+            OutboxRows.decided(connection, claimed.lastDecision(), start);
+        }
         DecisionLatencies.decided(connection, claimed);
     }
 
@@ -213,7 +256,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     if (claimable) {
                         long decisionId = insertDecision(connection, decision, pauseNumber, start);
                         StoredRun claimedRun = commitClaim(connection, decision, decisionId, run, claimedStatus);
-                        writeStart(connection, claimedRun, start, decisionId);
+                        writeStart(connection, claimedRun, start,
+                                AuditChain.storedDecisions(connection, List.of(decisionId)).get(0), false);
                         return new ClaimResult.Claimed(claimedRun);
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock

@@ -12,9 +12,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -29,19 +32,22 @@ import java.util.TreeMap;
  */
 final class DecisionLatencies {
     /**
-     * Adds one decision to its row, creating it if need be, and returns the row's count and histogram as they stand:
-     * a row that held decisions before gets its histogram in a second statement, under the lock this one took.
+     * Adds one decision to each of its rows (the {@code %s} of one values row per row), creating them if need be,
+     * and returns each row's count and histogram as they stand: the rows that held decisions before get their
+     * histograms in a second statement, under the locks this one took.
      */
     private static final String ADD_LATENCY = "INSERT INTO decision_latency_counts (dimension, decision_day, name,"
-            + " decisions, latency_sum, latency_max, histogram) VALUES (?, ?, ?, 1, ?, ?, ?)"
+            + " decisions, latency_sum, latency_max, histogram) VALUES %s"
             + " ON CONFLICT (dimension, decision_day, name) DO UPDATE"
             + " SET decisions = decision_latency_counts.decisions + excluded.decisions,"
             + " latency_sum = decision_latency_counts.latency_sum + excluded.latency_sum,"
             + " latency_max = CASE WHEN excluded.latency_max > decision_latency_counts.latency_max"
             + " THEN excluded.latency_max ELSE decision_latency_counts.latency_max END"
-            + " RETURNING decisions, histogram";
-    private static final String SET_HISTOGRAM = "UPDATE decision_latency_counts SET histogram = ?"
-            + " WHERE dimension = ? AND decision_day = ? AND name = ?";
+            + " RETURNING dimension, name, decisions, histogram";
+    /** The histograms of the rows of one day, one values row (dimension, name, histogram) per row in {@code %s}. */
+    private static final String SET_HISTOGRAMS = "UPDATE decision_latency_counts SET histogram = v.column3"
+            + " FROM (VALUES %s) AS v WHERE decision_latency_counts.dimension = v.column1"
+            + " AND decision_latency_counts.name = v.column2 AND decision_latency_counts.decision_day = ?";
     private static final String ADD_FALLBACK = "INSERT INTO decision_fallback_counts (dimension, decision_day, name,"
             + " expired, escalated) VALUES (?, ?, ?, ?, ?) ON CONFLICT (dimension, decision_day, name) DO UPDATE"
             + " SET expired = decision_fallback_counts.expired + excluded.expired,"
@@ -91,30 +97,52 @@ final class DecisionLatencies {
         long millis = millisBetween(waitingSince, decidedAt);
         int bucket = LatencyBuckets.of(millis);
         String alone = HistogramText.of(new TreeMap<>(Map.of(bucket, 1L)));
-        try (PreparedStatement add = connection.prepareStatement(ADD_LATENCY);
-             PreparedStatement set = connection.prepareStatement(SET_HISTOGRAM)) {
-            for (Key key : keys(agent, tools, decidedBy)) {
-                add.setString(1, key.dimension().code());
-                add.setLong(2, day);
-                add.setString(3, key.name());
-                add.setLong(4, millis);
-                add.setLong(5, millis);
-                add.setString(6, alone);
-                try (ResultSet row = add.executeQuery()) {
-                    row.next();
-                    if (row.getLong(1) == 1) {
+        List<Key> keys = keys(agent, tools, decidedBy);
+        Map<Key, String> histograms = new LinkedHashMap<>();
+        try (PreparedStatement add = connection.prepareStatement(String.format(Locale.ROOT, ADD_LATENCY,
+                rows(keys.size(), "(?, ?, ?, 1, ?, ?, ?)")))) {
+            int parameter = 1;
+            for (Key key : keys) {
+                add.setString(parameter++, key.dimension().code());
+                add.setLong(parameter++, day);
+                add.setString(parameter++, key.name());
+                add.setLong(parameter++, millis);
+                add.setLong(parameter++, millis);
+                add.setString(parameter++, alone);
+            }
+            try (ResultSet row = add.executeQuery()) {
+                while (row.next()) {
+                    if (row.getLong(3) == 1) {
                         continue;
                     }
-                    SortedMap<Integer, Long> histogram = HistogramText.parse(row.getString(2));
+                    SortedMap<Integer, Long> histogram = HistogramText.parse(row.getString(4));
                     histogram.merge(bucket, 1L, Long::sum);
-                    set.setString(1, HistogramText.of(histogram));
+                    String dimension = row.getString(1);
+                    String name = row.getString(2);
+                    histograms.put(keys.stream().filter(key -> key.dimension().code().equals(dimension)
+                            && key.name().equals(name)).findFirst().orElseThrow(), HistogramText.of(histogram));
                 }
-                set.setString(2, key.dimension().code());
-                set.setLong(3, day);
-                set.setString(4, key.name());
-                set.executeUpdate();
             }
         }
+        if (histograms.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement set = connection.prepareStatement(String.format(Locale.ROOT, SET_HISTOGRAMS,
+                rows(histograms.size(), "(?, ?, ?)")))) {
+            int parameter = 1;
+            for (Map.Entry<Key, String> histogram : histograms.entrySet()) {
+                set.setString(parameter++, histogram.getKey().dimension().code());
+                set.setString(parameter++, histogram.getKey().name());
+                set.setString(parameter++, histogram.getValue());
+            }
+            set.setLong(parameter, day);
+            set.executeUpdate();
+        }
+    }
+
+    /** {@code count} values rows, each as {@code row} gives it. */
+    private static String rows(int count, String row) {
+        return String.join(", ", Collections.nCopies(count, row));
     }
 
     /** Counts the card of run {@code runId} escalated at {@code at}, by its agent and waiting tools. */

@@ -1,5 +1,7 @@
 package io.countersign.store;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
 
 /** The two databases the store runs on, and the little that differs between them. */
@@ -14,6 +16,11 @@ enum Dialect {
     Dialect(String autoKey, String withoutRowid) {
         this.autoKey = autoKey;
         this.withoutRowid = withoutRowid;
+    }
+
+    /** The database a connection is to, as its driver names it: no round trip to the server. */
+    static Dialect of(Connection connection) throws SQLException {
+        return connection.getMetaData().getDatabaseProductName().equals("PostgreSQL") ? POSTGRESQL : SQLITE;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -72,6 +73,29 @@ final class EventNames {
             }
             add.executeBatch();
         }
+    }
+
+    /** Adds the values not stored yet as one write of a statement, in the order {@link #addTo} adds them. */
+    void addTo(WritesInOneStatement writes) {
+        List<String[]> values = new ArrayList<>();
+        for (String column : WRITE_ORDER) {
+            for (String value : names.get(column).stream().sorted().toList()) {
+                values.add(new String[] {column, value});
+            }
+        }
+        if (values.isEmpty()) {
+            return;
+        }
+        writes.add("INSERT INTO governance_event_names (event_column, name) VALUES "
+                + String.join(", ", Collections.nCopies(values.size(), "(?, ?)"))
+                + " ON CONFLICT (event_column, name) DO NOTHING", (add, first) -> {
+                    int parameter = first;
+                    for (String[] value : values) {
+                        add.setString(parameter++, value[0]);
+                        add.setString(parameter++, value[1]);
+                    }
+                    return parameter;
+                });
     }
 
     /** The LIKE pattern, in lower case, that finds the text anywhere in a value, its wildcards taken literally. */

@@ -134,6 +134,19 @@ public final class EventStore implements EventSink {
      * chains them as one entry of the audit chain, in the caller's transaction.
      */
     static void insert(Connection connection, Instant at, List<GovernanceEvent> events) throws SQLException {
+        insertUnchained(connection, events);
+        AuditChain.events(connection, at, events);
+    }
+
+    /**
+     * Inserts the events with their counts and names, for a caller that chains them ({@link AuditChain#eventsEntry})
+     * itself, with the other entries of its transaction.
+     */
+    static void insertUnchained(Connection connection, List<GovernanceEvent> events) throws SQLException {
+        if (events.size() == 1 && Dialect.of(connection) == Dialect.POSTGRESQL) {
+            insertOneInOneStatement(connection, events.get(0));
+            return;
+        }
         try (PreparedStatement insert = StatementCache.forRows(connection, INSERT, events.size())) {
             int pending = 0;
             for (GovernanceEvent event : events) {
@@ -156,22 +169,43 @@ public final class EventStore implements EventSink {
         }
         counts.addTo(connection);
         names.addTo(connection);
-        AuditChain.events(connection, at, events);
+    }
+
+    /**
+     * One event on PostgreSQL, the write most transactions make: the event, its counts and its names in one
+     * statement, in the order the batched insert writes them.
+     */
+    private static void insertOneInOneStatement(Connection connection, GovernanceEvent event) throws SQLException {
+        CountTables counts = new CountTables();
+        counts.count(event);
+        EventNames names = new EventNames();
+        names.add(event);
+        WritesInOneStatement writes = new WritesInOneStatement().add(INSERT, (insert, first) -> bind(insert, first,
+                event));
+        counts.addTo(writes);
+        names.addTo(writes);
+        writes.execute(connection);
     }
 
     /** Binds an event to the parameters of {@link #INSERT}. */
     static void bind(PreparedStatement insert, GovernanceEvent event) throws SQLException {
-        insert.setString(1, event.id());
-        insert.setLong(2, Nanos.of(event.time()));
-        insert.setString(3, event.type().code());
-        insert.setString(4, event.reasonCode());
-        insert.setString(5, event.toolName());
-        insert.setString(6, event.ruleId());
-        insert.setString(7, event.runId());
-        insert.setString(8, event.agentConfiguration());
-        insert.setString(9, event.actor());
-        insert.setString(10, event.model());
-        insert.setString(11, event.detail());
+        bind(insert, 1, event);
+    }
+
+    /** Binds an event to the parameters of an {@link #INSERT} from {@code first} on; returns the one after. */
+    private static int bind(PreparedStatement insert, int first, GovernanceEvent event) throws SQLException {
+        insert.setString(first, event.id());
+        insert.setLong(first + 1, Nanos.of(event.time()));
+        insert.setString(first + 2, event.type().code());
+        insert.setString(first + 3, event.reasonCode());
+        insert.setString(first + 4, event.toolName());
+        insert.setString(first + 5, event.ruleId());
+        insert.setString(first + 6, event.runId());
+        insert.setString(first + 7, event.agentConfiguration());
+        insert.setString(first + 8, event.actor());
+        insert.setString(first + 9, event.model());
+        insert.setString(first + 10, event.detail());
+        return first + 11;
     }
 
     /** One page of the events that match the filter, newest first. */

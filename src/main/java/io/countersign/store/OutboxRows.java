@@ -22,7 +22,7 @@ final class OutboxRows {
     private static final String INSERT = "INSERT INTO webhook_outbox (event_id, hook_id, type, run_id, agent,"
             + " started_by, tools, waiting_for, actor, outcome, deadline, occurred_at, attempts, next_attempt)"
             + " SELECT :eventId, h.id, :type, r.id, r.agent, r.initiator, r.waiting_tools, :waitingFor, :actor, %s,"
-            + " r.deadline, :at, 0, :at FROM webhooks h JOIN runs r ON r.id = :runId WHERE h.events LIKE :subscribed";
+            + " r.deadline, :at, 0, :at FROM webhooks h JOIN %s r ON r.id = :runId WHERE h.events LIKE :subscribed";
 
     private OutboxRows() {
     }
@@ -32,17 +32,48 @@ final class OutboxRows {
         append(connection, CardEventType.WAITING, state.runId(), waitingFor(state.status()), null, null, at);
     }
 
+    /**
+     * The insert of a card's event for a PostgreSQL statement that changes the run in a data-modifying CTE: it
+     * reads the run as that CTE returns it ({@code rows}, with the columns the event takes), since the other parts
+     * of one statement all see the rows as they were before it. Bound by {@link #bindWaiting} or
+     * {@link #bindDecided}.
+     */
+    static String insertFrom(String rows) {
+        return String.format(Locale.ROOT, INSERT, ":outcome", rows);
+    }
+
+    /** Binds an {@link #insertFrom} insert of a paused card's event, as {@link #waiting} writes it. */
+    static void bindWaiting(NamedStatement insert, PausedState state, Instant at) throws SQLException {
+        bind(insert, CardEventType.WAITING, state.runId(), waitingFor(state.status()), null, at).set("outcome",
+                (String) null);
+    }
+
     /** A decision was claimed: a person's ({@code decided}) or a deadline's fallback ({@code expired}). */
     static void decided(Connection connection, DecisionRecord decision, DecisionStart start) throws SQLException {
-        String waitingFor = decision.kind() == DecisionRecord.Kind.APPROVAL ? "approval" : "input";
-        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
-            String fallback = start.decisionEvent() == null ? null : start.decisionEvent().reasonCode();
-            append(connection, CardEventType.EXPIRED, decision.runId(), waitingFor, decision.decidedBy(), fallback,
-                    decision.decidedAt());
-        } else {
-            append(connection, CardEventType.DECIDED, decision.runId(), waitingFor, decision.decidedBy(),
-                    decision.summary(), decision.decidedAt());
+        append(connection, decidedType(decision), decision.runId(), decidedWaitingFor(decision), decision.decidedBy(),
+                decidedOutcome(decision, start), decision.decidedAt());
+    }
+
+    /** Binds an {@link #insertFrom} insert of a claimed decision's event, as {@link #decided} writes it. */
+    static void bindDecided(NamedStatement insert, DecisionRecord decision, DecisionStart start) throws SQLException {
+        bind(insert, decidedType(decision), decision.runId(), decidedWaitingFor(decision), decision.decidedBy(),
+                decision.decidedAt()).set("outcome", decidedOutcome(decision, start));
+    }
+
+    private static CardEventType decidedType(DecisionRecord decision) {
+        return decision.decidedBy().equals(DecisionDeadlines.ACTOR) ? CardEventType.EXPIRED : CardEventType.DECIDED;
+    }
+
+    private static String decidedWaitingFor(DecisionRecord decision) {
+        return decision.kind() == DecisionRecord.Kind.APPROVAL ? "approval" : "input";
+    }
+
+    /** The fallback of a deadline's, the summary of a person's. */
+    private static String decidedOutcome(DecisionRecord decision, DecisionStart start) {
+        if (decidedType(decision) == CardEventType.EXPIRED) {
+            return start.decisionEvent() == null ? null : start.decisionEvent().reasonCode();
         }
+        return decision.summary();
     }
 
     /** A card was escalated; the event names the role it is shown to first. */
@@ -54,15 +85,20 @@ final class OutboxRows {
                                String actor, String outcome, Instant at) throws SQLException {
         boolean escalated = type == CardEventType.ESCALATED;
         try (NamedStatement insert = NamedStatement.prepare(connection, String.format(Locale.ROOT, INSERT,
-                escalated ? "r.escalation_role" : ":outcome"))) {
-            insert.set("eventId", UUID.randomUUID().toString()).set("type", type.code()).set("waitingFor", waitingFor)
-                    .set("actor", actor).set("at", at).set("runId", runId)
-                    .set("subscribed", "%," + type.code() + ",%");
+                escalated ? "r.escalation_role" : ":outcome", "runs"))) {
+            bind(insert, type, runId, waitingFor, actor, at);
             if (!escalated) {
                 insert.set("outcome", outcome);
             }
             insert.executeUpdate();
         }
+    }
+
+    private static NamedStatement bind(NamedStatement insert, CardEventType type, String runId, String waitingFor,
+                                       String actor, Instant at) throws SQLException {
+        return insert.set("eventId", UUID.randomUUID().toString()).set("type", type.code())
+                .set("waitingFor", waitingFor).set("actor", actor).set("at", at).set("runId", runId)
+                .set("subscribed", "%," + type.code() + ",%");
     }
 
     private static String waitingFor(RunStatus status) {

@@ -11,20 +11,52 @@ import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
-/** The runs themselves: a new run, where each stretch ended, and the reads of runs and their calls. */
-record RunRecords(Database database, StoreSession session, RunRows rows) {
+/**
+ * The runs themselves: a new run, where each stretch ended, and the reads of runs and their calls.
+ *
+ * @param knownDeadlines each agent's stored deadlines ({@link StoredDeadlines#agentJson}) as a pause last found
+ *                       them, empty for none: on PostgreSQL a pause checks them in its own statement
+ */
+record RunRecords(Database database, StoreSession session, RunRows rows,
+                  Map<String, Optional<String>> knownDeadlines) {
     private static final int RECENT_CALLS_PAGE = 200;
     private static final String WAITING = "status IN (:forApproval, :forInput)";
     /** The epoch a new run starts with; every take-over grows it. */
     private static final long FIRST_EPOCH = 1;
+    /** Where a stretch of a run ended, for its driver; bound by {@link #bindOutcome}. */
+    private static final String RECORD_OUTCOME = "UPDATE runs AS r SET status = :status,"
+            + " updated_at = :at, waiting_since = :waitingSince, pause_number = pause_number + :pauses,"
+            + " paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
+            + " refused_count = :refusedCount, transcript = :transcript, history = :history,"
+            + " iterations = :iterations, prompt_tokens = :promptTokens,"
+            + " completion_tokens = :completionTokens, failure_reason = :failureReason,"
+            + " failure_message = :failureMessage, claimed_decision = NULL, owner = NULL,"
+            + " queued_at = NULL, worker_id = NULL, lease_expires = NULL, " + StoredDeadlines.SET_PAUSE
+            + " WHERE r.id = :runId AND " + LockedRun.DRIVEN;
+    /** The PostgreSQL outcome that is no pause, in one statement (see {@code recordInOneStatement}). */
+    private static final String RECORD_IN_ONE_STATEMENT = "WITH updated AS (" + RECORD_OUTCOME + " RETURNING r.id),"
+            + " cleared AS (DELETE FROM call_intents WHERE run_id IN (SELECT id FROM updated))"
+            + " SELECT u.id AS updated_id, " + ChangeFeed.NOTIFY_CALL + " FROM (SELECT 1) AS one"
+            + " LEFT JOIN updated u ON TRUE";
+    /** The PostgreSQL pause in one statement, under its agent's deadlines as known (see {@code recordInOneStatement}). */
+    private static final String RECORD_PAUSE_IN_ONE_STATEMENT = "WITH updated AS (" + RECORD_OUTCOME
+            + " AND (" + StoredDeadlines.AGENT_JSON + ") IS NOT DISTINCT FROM :knownDeadlines"
+            + " RETURNING r.id, r.agent, r.initiator, r.waiting_tools, r.deadline),"
+            + " cleared AS (DELETE FROM call_intents WHERE run_id IN (SELECT id FROM updated)),"
+            + " queued AS (" + OutboxRows.insertFrom("updated") + ")"
+            + " SELECT u.id AS updated_id, (" + StoredDeadlines.AGENT_JSON + ") AS deadlines, "
+            + ChangeFeed.NOTIFY_CALL + " FROM (SELECT 1) AS one LEFT JOIN updated u ON TRUE";
 
     /**
      * A running run is driven by this process from the start; a queued one by whichever worker claims it. A running
@@ -75,31 +107,21 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
             flagOutcomeUnknown(lease, unknown, at);
             return;
         }
-        database.write("record where run " + runId + " stands", ChangeKind.RUN, connection -> {
+        String what = "record where run " + runId + " stands";
+        if (database.dialect() == Dialect.POSTGRESQL) {
+            database.write(what, connection -> {
+                recordInOneStatement(connection, lease, outcome, at);
+                return null;
+            });
+            database.changes().committed(ChangeKind.RUN);
+            return;
+        }
+        database.write(what, ChangeKind.RUN, connection -> {
             PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
-            RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
-            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs AS r SET status = :status,"
-                    + " updated_at = :at, waiting_since = :waitingSince, pause_number = pause_number + :pauses,"
-                    + " paused_state = :pausedState, digest = :digest, waiting_tools = :waitingTools,"
-                    + " refused_count = :refusedCount, transcript = :transcript, history = :history,"
-                    + " iterations = :iterations, prompt_tokens = :promptTokens,"
-                    + " completion_tokens = :completionTokens, failure_reason = :failureReason,"
-                    + " failure_message = :failureMessage, claimed_decision = NULL, owner = NULL,"
-                    + " queued_at = NULL, worker_id = NULL, lease_expires = NULL, " + StoredDeadlines.SET_PAUSE
-                    + " WHERE r.id = :runId AND " + LockedRun.DRIVEN)) {
-                update.set("status", outcome.status().code()).set("at", at)
-                        .set("waitingSince", state == null ? null : at).set("pauses", state == null ? 0 : 1);
-                RunRows.bindPausedState(update, state);
-                StoredDeadlines.bindPause(update, connection, state, at);
-                update.set("transcript", PausedStateCodec.transcriptToTree(outcome.transcript()).toString())
-                        .set("history", PausedStateCodec.historyToTree(outcome.history()).toString())
-                        .set("iterations", outcome.counters().iterations())
-                        .set("promptTokens", outcome.counters().usage().promptTokens())
-                        .set("completionTokens", outcome.counters().usage().completionTokens())
-                        .set("failureReason", failed == null ? null : failed.reasonCode())
-                        .set("failureMessage", failed == null ? null : failed.message())
-                        .set("runId", runId);
-                if (LockedRun.bindDriven(update, session, lease).executeUpdate() == 0) {
+            try (NamedStatement update = NamedStatement.prepare(connection, RECORD_OUTCOME)) {
+                bindOutcome(update, lease, outcome, at, state == null ? null
+                        : StoredDeadlines.agentJson(connection, state.agentConfiguration()));
+                if (update.executeUpdate() == 0) {
                     throw LockedRun.refusal(session, connection, database.dialect(), lease,
                             "its outcome cannot be recorded");
                 }
@@ -110,6 +132,67 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
             }
             return null;
         });
+    }
+
+    /**
+     * The PostgreSQL outcome in one statement: the run's update, the clearing of its intents, the card's webhook
+     * event and the change's NOTIFY. A pause's deadline comes from its agent's deadlines as this process last read
+     * them, and the update holds only while they are still stored so; when they changed, the statement returns them
+     * and runs again with them, in the same transaction. The change counter is left alone, as by the claim.
+     */
+    private void recordInOneStatement(Connection connection, RunLease lease, RunOutcome outcome, Instant at)
+            throws SQLException {
+        PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
+        String agent = state == null ? null : state.agentConfiguration();
+        Optional<String> known = agent == null ? Optional.empty() : knownDeadlines.get(agent);
+        String deadlines = known != null ? known.orElse(null) : StoredDeadlines.agentJson(connection, agent);
+        while (true) {
+            try (NamedStatement statement = NamedStatement.prepare(connection, state == null
+                    ? RECORD_IN_ONE_STATEMENT : RECORD_PAUSE_IN_ONE_STATEMENT)) {
+                bindOutcome(statement, lease, outcome, at, deadlines);
+                if (state != null) {
+                    statement.set("agent", agent).set("knownDeadlines", deadlines);
+                    OutboxRows.bindWaiting(statement, state, at);
+                }
+                database.changes().bindNotify(statement, ChangeKind.RUN);
+                String stored;
+                try (ResultSet row = statement.executeQuery()) {
+                    row.next();
+                    if (row.getString("updated_id") != null) {
+                        if (agent != null) {
+                            knownDeadlines.put(agent, Optional.ofNullable(deadlines));
+                        }
+                        return;
+                    }
+                    stored = agent == null ? null : row.getString("deadlines");
+                }
+                if (agent == null || Objects.equals(stored, deadlines)) {
+                    throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                            "its outcome cannot be recorded");
+                }
+                deadlines = stored;
+            }
+        }
+    }
+
+    /** Binds {@link #RECORD_OUTCOME}'s parameters, a pause's deadline from its agent's stored deadlines. */
+    private void bindOutcome(NamedStatement update, RunLease lease, RunOutcome outcome, Instant at,
+                             String agentDeadlines) throws SQLException {
+        PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
+        RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
+        update.set("status", outcome.status().code()).set("at", at)
+                .set("waitingSince", state == null ? null : at).set("pauses", state == null ? 0 : 1);
+        RunRows.bindPausedState(update, state);
+        StoredDeadlines.bindPause(update, state, agentDeadlines, at);
+        update.set("transcript", PausedStateCodec.transcriptToTree(outcome.transcript()).toString())
+                .set("history", PausedStateCodec.historyToTree(outcome.history()).toString())
+                .set("iterations", outcome.counters().iterations())
+                .set("promptTokens", outcome.counters().usage().promptTokens())
+                .set("completionTokens", outcome.counters().usage().completionTokens())
+                .set("failureReason", failed == null ? null : failed.reasonCode())
+                .set("failureMessage", failed == null ? null : failed.message())
+                .set("runId", outcome.runId());
+        LockedRun.bindDriven(update, session, lease);
     }
 
     /**

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -48,7 +49,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
 
     RunStore(Database database, StoreSession session) {
         RunRows rows = new RunRows();
-        this.runs = new RunRecords(database, session, rows);
+        this.runs = new RunRecords(database, session, rows, new ConcurrentHashMap<>());
         this.claims = new DecisionClaims(database, session, rows);
         this.queue = new WorkerQueue(database, session, rows, runs);
         this.recovery = new RunRecovery(database, session, runs);

@@ -46,20 +46,29 @@ final class StoredDeadlines {
         return json == null ? DecisionDeadlines.NONE : DecisionDeadlines.read(Json.mapper().readTree(json));
     }
 
+    /** The stored deadlines of an agent, as {@link #toJson} wrote them; {@code null} for none. */
+    static final String AGENT_JSON = "SELECT decision_deadlines FROM agent_configurations WHERE name = :agent";
+
+    /** Reads an agent's {@link #AGENT_JSON} in the caller's transaction. */
+    static String agentJson(Connection connection, String agent) throws SQLException {
+        try (NamedStatement select = NamedStatement.prepare(connection, AGENT_JSON)) {
+            try (ResultSet row = select.set("agent", agent).executeQuery()) {
+                return row.next() ? row.getString(1) : null;
+            }
+        }
+    }
+
     /**
-     * Binds the deadline of a run pausing at {@code at} with this state, from its agent's deadlines read in the
-     * same transaction; no deadline for any other outcome, or an agent without one.
+     * Binds the deadline of a run pausing at {@code at} with this state, from its agent's deadlines as stored
+     * ({@link #agentJson}); no deadline for any other outcome ({@code state} null), or an agent without one.
      */
-    static void bindPause(NamedStatement statement, Connection connection, PausedState state, Instant at)
+    static void bindPause(NamedStatement statement, PausedState state, String agentJson, Instant at)
             throws SQLException {
         Optional<DeadlineRule> rule = Optional.empty();
         DecisionDeadlines deadlines = DecisionDeadlines.NONE;
         if (state != null) {
-            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT decision_deadlines"
-                    + " FROM agent_configurations WHERE name = :agent")) {
-                try (ResultSet row = select.set("agent", state.agentConfiguration()).executeQuery()) {
-                    deadlines = row.next() ? fromJson(row.getString(1)) : DecisionDeadlines.NONE;
-                }
+            try {
+                deadlines = fromJson(agentJson);
             } catch (JsonProcessingException | IllegalArgumentException e) {
                 throw new SQLException("the decision deadlines of agent \"" + state.agentConfiguration()
                         + "\" are damaged: " + e.getMessage(), e);

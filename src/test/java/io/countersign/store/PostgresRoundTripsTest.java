@@ -1,0 +1,157 @@
+package io.countersign.store;
+
+import static io.countersign.store.TestEvents.event;
+import static io.countersign.store.TestRuns.approval;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.event.EventType;
+import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunRepository.ClaimResult;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunOutcome;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The round trips a pause and a decision's claim make to PostgreSQL, counted by the server itself
+ * ({@code pg_stat_statements}, preloaded into a server of this test's own). Each statement the server ran is a round
+ * trip, except the {@code BEGIN} the driver sends in the same message as a transaction's first statement; so is each
+ * transaction's {@code COMMIT}, which the statistics leave out and the store counts.
+ */
+class PostgresRoundTripsTest {
+    private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+    private static EmbeddedPostgres postgres;
+
+    private final TestRuns fixture = new TestRuns();
+    private StoreLocation location;
+    private Store store;
+
+    @BeforeAll
+    static void startCountingServer() throws Exception {
+        postgres = EmbeddedPostgres.builder()
+                .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                .setServerConfig("pg_stat_statements.track_utility", "on")
+                .setServerConfig("fsync", "off")
+                .start();
+        try (Connection admin = postgres.getPostgresDatabase().getConnection();
+             Statement statement = admin.createStatement()) {
+            statement.execute("CREATE EXTENSION pg_stat_statements");
+        }
+    }
+
+    @AfterAll
+    static void stopCountingServer() throws Exception {
+        postgres.close();
+    }
+
+    @BeforeEach
+    void openStore() throws SQLException {
+        location = EmbeddedPostgresExtension.migratedDatabase(postgres);
+        store = Store.open(location, StoreOptions.defaults().withClock(Clock.fixed(NOW, ZoneOffset.UTC)));
+    }
+
+    @AfterEach
+    void closeStore() throws SQLException {
+        store.close();
+        EmbeddedPostgresExtension.drop(postgres, location);
+    }
+
+    @Test
+    void aPauseTakesAtMostTwoRoundTrips() throws SQLException {
+        // The agent's first pause in this process reads its deadlines once more; the others check them in place.
+        paused("r0");
+        RunLease lease = store.runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+        RunOutcome.WaitingForApproval pause = fixture.firstPause("r1");
+
+        Map<String, Long> ran = statementsOf(() -> store.runs().recordOutcome(lease, pause, NOW));
+
+        assertThat(roundTrips(ran)).as("round trips of a pause: %s", ran).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aDecisionsClaimWithItsEventAndIntentTakesAtMostSevenRoundTrips() throws SQLException {
+        // The first decision of the day creates its rows of counts; the others add to them, as measured here.
+        assertThat(store.runs().claim(approval(paused("r0"), "jonas", NOW), start("r0")))
+                .isInstanceOf(ClaimResult.Claimed.class);
+        PausedState state = paused("r1");
+        ClaimResult[] claim = new ClaimResult[1];
+
+        Map<String, Long> ran = statementsOf(() -> claim[0] = store.runs().claim(approval(state, "jonas", NOW),
+                start("r1")));
+
+        assertThat(claim[0]).isInstanceOf(ClaimResult.Claimed.class);
+        assertThat(roundTrips(ran)).as("round trips of a claim: %s", ran).isLessThanOrEqualTo(7);
+    }
+
+    /** What an approval of the writer's first pause starts: its event and the intent of its one call. */
+    private static DecisionStart start(String runId) {
+        return new DecisionStart(event("decided-" + runId, NOW).type(EventType.APPROVAL_DECIDED).run(runId)
+                .agent("writer").actor("jonas").detail("approved 1, denied 0").build(),
+                List.of(new ExecutionJournal.Intent("c1", "write")));
+    }
+
+    private PausedState paused(String runId) {
+        RunLease lease = store.runs().create(runId, "writer", "maria", "Tidy the notes", false, NOW);
+        RunOutcome.WaitingForApproval pause = fixture.firstPause(runId);
+        store.runs().recordOutcome(lease, pause, NOW);
+        return pause.state();
+    }
+
+    /** The statements the server ran in the store's database while the work ran, with how often each ran. */
+    private Map<String, Long> statementsOf(Runnable work) throws SQLException {
+        Map<String, Long> before = statementCalls();
+        StoreCommits commitsBefore = store.commits();
+        work.run();
+        StoreCommits commits = store.commits().since(commitsBefore);
+        Map<String, Long> after = statementCalls();
+        Map<String, Long> ran = new HashMap<>();
+        ran.put("COMMIT", commits.durable() + commits.deferred());
+        after.forEach((query, calls) -> {
+            long more = calls - before.getOrDefault(query, 0L);
+            if (more > 0) {
+                ran.put(query, more);
+            }
+        });
+        return ran;
+    }
+
+    /** Every statement but the {@code BEGIN}s, which travel with the statement after them. */
+    private static long roundTrips(Map<String, Long> ran) {
+        return ran.entrySet().stream().filter(entry -> !entry.getKey().equalsIgnoreCase("BEGIN"))
+                .mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /** Read from the server's own database, so that the reads themselves are not counted. */
+    private Map<String, Long> statementCalls() throws SQLException {
+        String url = ((StoreLocation.Postgres) location).jdbcUrl();
+        String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+        Map<String, Long> calls = new HashMap<>();
+        try (Connection admin = postgres.getPostgresDatabase().getConnection();
+             PreparedStatement select = admin.prepareStatement("SELECT s.query, s.calls FROM pg_stat_statements s"
+                     + " JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = ?")) {
+            select.setString(1, database);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    calls.merge(rows.getString(1), rows.getLong(2), Long::sum);
+                }
+            }
+        }
+        return calls;
+    }
+}
