@@ -20,6 +20,7 @@ import io.countersign.console.inbox.BatchViewModel;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.inbox.InboxSelection;
 import io.countersign.console.inbox.InboxViewModel;
+import io.countersign.console.inbox.SettleViewModel;
 import io.countersign.console.input.AskedQuestionsViewModel;
 import io.countersign.console.input.InputCardController;
 import io.countersign.console.input.InputCardViewModel;
@@ -78,10 +79,11 @@ public final class ConsoleWindow {
     private final PaneWidths paneWidths;
     private final AskedQuestionsViewModel asked;
     private final DesktopNotices notices;
+    private final SettleViewModel settle;
 
     private ConsoleWindow(MainWindowViewModel viewModel, MainWindowController controller, Scene scene,
                           DenialsViewModel denials, Stage stage, PaneWidths paneWidths,
-                          AskedQuestionsViewModel asked, DesktopNotices notices) {
+                          AskedQuestionsViewModel asked, DesktopNotices notices, SettleViewModel settle) {
         this.viewModel = viewModel;
         this.controller = controller;
         this.scene = scene;
@@ -90,6 +92,7 @@ public final class ConsoleWindow {
         this.paneWidths = paneWidths;
         this.asked = asked;
         this.notices = notices;
+        this.settle = settle;
     }
 
     /** Builds the console for a context and shows it on the stage at its default size. */
@@ -144,11 +147,14 @@ public final class ConsoleWindow {
         // the inbox is fetched while the views load and the window renders for the first time
         main.start();
         asked.start();
+        SettleViewModel settle = new SettleViewModel(service, context.services().execution(), actor, executor,
+                messages);
+        settle.start();
 
         Map<Class<? extends FxController>, Supplier<? extends FxController>> controllers = new HashMap<>();
         BatchViewModel batch = new BatchViewModel(new BatchDecisions(service), actor, executor, messages,
                 new InboxSelection(inbox.visibleRuns()), inbox::refresh);
-        controllers.put(InboxController.class, () -> new InboxController(inbox, asked, messages, batch));
+        controllers.put(InboxController.class, () -> new InboxController(inbox, asked, messages, batch, settle));
         controllers.put(ApprovalCardController.class, () -> new ApprovalCardController(approval, messages));
         controllers.put(InputCardController.class, () -> new InputCardController(input, messages));
         controllers.put(TimelineController.class, () -> new TimelineController(timeline));
@@ -194,7 +200,8 @@ public final class ConsoleWindow {
             stage.setHeight(kept.height());
         });
         stage.show();
-        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths, asked, notices);
+        return new ConsoleWindow(main, window.controller(), scene, denials, stage, paneWidths, asked, notices,
+                settle);
     }
 
     /** Whether the window's title bar would show on a screen: a screen since unplugged takes its windows with it. */
@@ -231,6 +238,7 @@ public final class ConsoleWindow {
     public void close() {
         notices.stop();
         asked.stop();
+        settle.stop();
         viewModel.stop();
         controller.stop();
     }

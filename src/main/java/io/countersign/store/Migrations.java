@@ -29,7 +29,7 @@ final class Migrations {
     static final String OS_NAMES_VERSION = "os_names_version";
     /** The versions of this build's migrations, {@code V<version>__*.sql} in {@link #LOCATION}. */
     static final Set<String> VERSIONS = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
-            "14", "16", "17", "18", "19", "20", "21", "23", "25");
+            "14", "16", "17", "18", "19", "20", "21", "23", "25", "26");
 
     private Migrations() {
     }

@@ -122,8 +122,8 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
             return false;
         }
         try {
-            PausedStateCodec.fromJson(row.pausedState());
-            return false;
+            // a card changed behind Countersign's back is damaged as much as one that does not decode
+            return !PausedStateCodec.fromJson(row.pausedState()).digest().equals(row.digest());
         } catch (RuntimeException damaged) {
             return true;
         }

@@ -41,7 +41,7 @@ final class RunRows {
     static final List<String> RUN_COLUMN_NAMES = List.of("id", "agent", "initiator", "prompt", "unattended",
             "status", "created_at", "updated_at", "waiting_since", "paused_state", "transcript", "history",
             "iterations", "prompt_tokens", "completion_tokens", "failure_reason", "failure_message",
-            "outcome_unknown", "epoch");
+            "outcome_unknown", "epoch", "digest");
     static final String RUN_COLUMNS = RUN_COLUMN_NAMES.stream().map(column -> "r." + column)
             .collect(Collectors.joining(", "));
     /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
@@ -90,7 +90,7 @@ final class RunRows {
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
         String unknown = row.getString("outcome_unknown");
-        PausedState state = paused == null ? null : pausedState(runId, paused);
+        PausedState state = paused == null ? null : pausedState(runId, paused, row.getString("digest"));
         List<ChatMessage> transcript;
         ToolInvocationHistory history;
         try {
@@ -126,7 +126,7 @@ final class RunRows {
         try {
             if (unsummarized != null) {
                 return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
-                        row.getString("prompt"), waitingSince, pausedState(runId, unsummarized));
+                        row.getString("prompt"), waitingSince, pausedState(runId, unsummarized, row.getString("digest")));
             }
             return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, tools == null ? List.of() : List.of(tools.split("\n")),
@@ -201,26 +201,31 @@ final class RunRows {
 
     /**
      * The paused state stored as {@code json}: the one decoded last for the run when it was decoded from the very
-     * same text, else decoded now ({@link DamagedRunException} when it does not decode). A decision reads the card and then claims it (see {@code DefaultRunService}), so
-     * the claim finds the state of the card it was just shown.
+     * same text, else decoded now ({@link DamagedRunException} when it does not decode, or when its digest is not
+     * the one recorded with it at its pause, {@code recordedDigest}). A decision reads the card and then claims it
+     * (see {@code DefaultRunService}), so the claim finds the state of the card it was just shown.
      */
-    PausedState pausedState(String runId, String json) {
+    PausedState pausedState(String runId, String json, String recordedDigest) {
         Decoded last = decoded.get(runId);
-        if (last != null && last.json().equals(json)) {
-            return last.state();
+        if (last == null || !last.json().equals(json)) {
+            PausedState state;
+            try {
+                state = PausedStateCodec.fromJson(json);
+            } catch (RuntimeException damage) {
+                throw damaged(runId, "paused state", damage);
+            }
+            last = new Decoded(json, state, state.digest());
+            decoded.put(runId, last);
         }
-        PausedState state;
-        try {
-            state = PausedStateCodec.fromJson(json);
-        } catch (RuntimeException damage) {
-            throw damaged(runId, "paused state", damage);
+        if (!last.digest().equals(recordedDigest)) {
+            // Every write of a card records its digest with it: a card that differs was written by someone else.
+            throw DamagedRunException.changedBehindCountersign(runId);
         }
-        decoded.put(runId, new Decoded(json, state));
-        return state;
+        return last.state();
     }
 
-    /** A paused state and the stored text it was decoded from. */
-    private record Decoded(String json, PausedState state) {
+    /** A paused state, the stored text it was decoded from and its digest. */
+    private record Decoded(String json, PausedState state, String digest) {
     }
 
     /**

@@ -1,8 +1,13 @@
 package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.runtime.CountersignRuntime;
@@ -25,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * One run whose stored paused state is damaged among ten good ones, in a real SQLite file: the inbox lists all
  * eleven with the damaged one marked, {@code show} and {@code decide} of it refuse in one sentence naming the run
- * and write nothing, and {@code settle --fail} ends it. The list of recent runs marks it the same way.
+ * and write nothing, and {@code settle --fail} ends it. The list of recent runs marks it the same way. A card whose
+ * arguments were rewritten behind Countersign is refused as that, not as a card that changed.
  */
 class DamagedRunTest {
     private static final List<String> AGENTS = List.of("release-notes-bot", "intake-form", "web-research");
@@ -178,5 +184,81 @@ class DamagedRunTest {
         JsonNode inbox = countersign.runHere("inbox").json();
         assertThat(inbox).hasSize(10);
         assertThat(inbox.findValuesAsText("runId")).doesNotContain(damagedRun);
+    }
+
+    /**
+     * Rewrites the first call's arguments of a waiting approval card with plain SQL, as someone with the file could:
+     * the JSON still decodes, only its digest is not the one recorded at the pause. Returns that run and digest.
+     */
+    private String[] rewriteArgumentsOfAnApprovalCard() throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file())) {
+            String runId;
+            String digest;
+            String state;
+            try (ResultSet row = connection.createStatement().executeQuery("SELECT id, digest, paused_state FROM runs"
+                    + " WHERE status = 'waiting_for_approval' ORDER BY id LIMIT 1")) {
+                assertThat(row.next()).isTrue();
+                runId = row.getString(1);
+                digest = row.getString(2);
+                state = row.getString(3);
+            }
+            ObjectNode tree = (ObjectNode)
+                    new ObjectMapper().readTree(state);
+            ((ObjectNode) tree.path("calls").get(0).path("call")
+                    .path("arguments")).put("path", "/home/maria/.ssh/authorized_keys");
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE runs SET paused_state = ? WHERE id = ?")) {
+                update.setString(1, tree.toString());
+                update.setString(2, runId);
+                assertThat(update.executeUpdate()).isOne();
+            }
+            return new String[] {runId, digest};
+        }
+    }
+
+    @Test
+    void aCardRewrittenBehindCountersignIsRefusedAsSuchAndNotAsStale() throws Exception {
+        String[] tampered = rewriteArgumentsOfAnApprovalCard();
+        String runId = tampered[0];
+        List<String> before = everyRow();
+
+        // on the digest the inbox lists (the one recorded at the pause), and again: the same sentence each time
+        for (int attempt = 0; attempt < 2; attempt++) {
+            CommandProcess.Result decided = countersign.runHere("decide", runId, "--digest", tampered[1],
+                    "--approve-all");
+            assertThat(decided.exitCode()).as(decided.err()).isEqualTo(Cli.REFUSED);
+            assertThat(decided.out()).isEmpty();
+            assertThat(decided.err().lines().toList()).singleElement().isEqualTo("countersign: run " + runId
+                    + " cannot be shown or decided: its card was changed behind Countersign's back since it paused,"
+                    + " and no longer matches the digest recorded then; nothing was changed; end it with:"
+                    + " countersign settle --fail " + runId);
+        }
+        assertThat(everyRow()).isEqualTo(before);
+
+        CommandProcess.Result settled = countersign.runHere("settle", runId, "--fail");
+        assertThat(settled.exitCode()).as(settled.err()).isZero();
+        assertThat(settled.json().path("status").asText()).isEqualTo("failed");
+    }
+
+    @Test
+    void theServiceRefusesToDecideARewrittenCardAndTheRunsListNamesIt() throws Exception {
+        String[] tampered = rewriteArgumentsOfAnApprovalCard();
+        String runId = tampered[0];
+        try (CountersignRuntime runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(file()))) {
+            Actor maria = runtime.user("maria");
+
+            assertThatThrownBy(() -> runtime.runs().decide(maria, runId, tampered[1],
+                    List.of(ApprovalDecision.CallVerdict.approve(0))))
+                    .isInstanceOf(DamagedRunException.class)
+                    .hasMessage("run " + runId + " cannot be shown or decided: its card was changed behind"
+                            + " Countersign's back since it paused, and no longer matches the digest recorded then;"
+                            + " nothing was changed");
+            assertThat(runtime.runs().inbox(maria)).extracting(WaitingRun::runId).contains(runId);
+            assertThat(runtime.runs().recent(maria, 100)).filteredOn(RunSummary::damaged).singleElement()
+                    .satisfies(run -> {
+                        assertThat(run.runId()).isEqualTo(runId);
+                        assertThat(run.damage()).isEqualTo("card changed behind Countersign's back since it paused");
+                    });
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.countersign.console;
 import io.countersign.service.AuditService;
 import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
+import io.countersign.service.ExecutionService;
 import io.countersign.service.RunService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
@@ -36,7 +37,8 @@ final class FxThreadGuard {
                 wrap(DecisionStatsService.class, services.decisionStats()),
                 wrap(WebhookService.class, services.webhooks()),
                 services.grants().map(grants -> wrap(Grants.class, grants)),
-                wrap(ServerService.class, services.servers()), services.gatewayProfiles(), services.schemas());
+                wrap(ServerService.class, services.servers()), services.gatewayProfiles(), services.schemas(),
+                wrap(ExecutionService.class, services.execution()));
     }
 
     private <T> T wrap(Class<T> type, T service) {

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.util.PSQLException;
 
 /**
  * A shared store after {@code store init}: logins that bypass Countersign and write with raw JDBC are refused by
@@ -153,6 +155,39 @@ class PostgresPrivilegeAttackTest {
 
         DecisionResult refused = olgaRuns.decide(actor(asOlga), ownRun, ownDigest, approveFirst());
         assertThat(refused).isEqualTo(new DecisionResult.FourEyes(ownRun));
+    }
+
+    @Test
+    void anOperatorCannotRewriteAnotherPersonsWaitingCall() throws Exception {
+        String rewrite = "UPDATE runs SET paused_state = replace(paused_state, '\"only\"', '\"everything\"')"
+                + " WHERE id = '" + othersRun + "'";
+        assertThat(refusedByPostgres("olga", rewrite)).isEqualTo("run " + othersRun + ": the card of a run that is"
+                + " waiting for approval changes only by a decision and a new pause; its call, arguments and digest"
+                + " stay as recorded");
+        assertThat(refusedByPostgres("ada", rewrite)).startsWith("run " + othersRun + ": the card of a run");
+        // Nor by leaving the card without a decision and pausing anew with another call.
+        assertThat(refusedByPostgres("olga", "UPDATE runs SET status = 'running' WHERE id = '" + othersRun + "'"))
+                .isEqualTo("run " + othersRun + ": a run that is waiting for approval leaves its card only on a"
+                        + " decision recorded for it");
+        assertThat(refusedByPostgres("olga", "UPDATE runs SET status = 'running', claimed_decision = 424242"
+                + " WHERE id = '" + othersRun + "'")).isEqualTo("run " + othersRun + ": it left its card on decision"
+                + " 424242, which is not recorded for that card");
+        assertThat(refusedByPostgres("olga", "UPDATE runs SET status = 'completed' WHERE id = '" + othersRun + "'"))
+                .isEqualTo("run " + othersRun + ": a run that is waiting for approval cannot become completed; the"
+                        + " lifecycle has no such transition");
+        assertThat(refusedByPostgres("olga", "UPDATE runs SET initiator = 'olga' WHERE id = '" + othersRun + "'"))
+                .contains("who started a run");
+        assertThat(refusedByPostgres("olga", "DELETE FROM runs WHERE id = '" + othersRun + "'"))
+                .isEqualTo("permission denied for table runs");
+        assertThat(refusedByPostgres("olga", "INSERT INTO runs (id, agent, initiator, prompt, unattended, status,"
+                + " created_at, updated_at, pause_number, paused_state, digest, transcript, history, iterations,"
+                + " prompt_tokens, completion_tokens) SELECT 'forged', agent, initiator, prompt, unattended, status,"
+                + " created_at, updated_at, pause_number, paused_state, digest, transcript, history, iterations,"
+                + " prompt_tokens, completion_tokens FROM runs WHERE id = '" + othersRun + "'"))
+                .contains("a run starts running or queued, with no card and no decision");
+
+        // the card is still the one jonas's run recorded
+        assertThat(olgaRuns.card(actor(asOlga), othersRun).orElseThrow().digest()).isEqualTo(othersDigest);
     }
 
     @Test
@@ -374,14 +409,19 @@ class PostgresPrivilegeAttackTest {
                 + "', 'by hand', '[{\"index\": 0, \"approved\": " + approve + "}]', FALSE)";
     }
 
-    /** The statement fails with PostgreSQL's insufficient privilege (a missing grant, or a row policy). */
-    private void refusedByPostgres(String login, String sql) {
+    /**
+     * The statement fails with PostgreSQL's insufficient privilege (a missing grant, a row policy, or the guard on
+     * runs); returns the server's message.
+     */
+    private String refusedByPostgres(String login, String sql) {
         Executable attempt = () -> {
             try (Connection connection = raw(login); PreparedStatement statement = connection.prepareStatement(sql)) {
                 statement.execute();
             }
         };
-        assertThatThrownBy(attempt::execute).as(login + ": " + sql).isInstanceOfSatisfying(SQLException.class,
-                refused -> assertThat(refused.getSQLState()).as(refused.getMessage()).isEqualTo(INSUFFICIENT_PRIVILEGE));
+        Throwable refused = catchThrowable(attempt::execute);
+        assertThat(refused).as(login + ": " + sql).isInstanceOfSatisfying(SQLException.class,
+                failure -> assertThat(failure.getSQLState()).as(failure.getMessage()).isEqualTo(INSUFFICIENT_PRIVILEGE));
+        return ((PSQLException) refused).getServerErrorMessage().getMessage();
     }
 }

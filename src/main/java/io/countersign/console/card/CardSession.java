@@ -10,6 +10,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.run.DamagedRunException;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
@@ -212,6 +213,9 @@ public final class CardSession {
     private void failed(Throwable failure) {
         if (failure instanceof NotPermittedException notPermitted) {
             banner.set(Banner.danger(messages.get("card.notPermitted", notPermitted.getMessage())));
+        } else if (failure instanceof DamagedRunException damaged) {
+            // one run's stored state, not the store: the card says so, loads nothing to decide, the console stays up
+            banner.set(Banner.danger(messages.get("card.damaged", damaged.getMessage(), damaged.runId())));
         } else {
             connection.failed(failure);
             banner.set(new Banner(Banner.Kind.DANGER, messages.get("card.failed", FailureText.of(failure)),

@@ -23,7 +23,10 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 
-/** Wires the inbox view to its view model: the list, the search box, the three filters and the batch. */
+/**
+ * Wires the inbox view to its view model: the list, the search box, the three filters, the batch and the runs to
+ * settle.
+ */
 public final class InboxController implements FxController {
     private static final String ANY = "";
 
@@ -35,6 +38,8 @@ public final class InboxController implements FxController {
     private Label header;
     @FXML
     private AskedQuestionsView askedQuestions;
+    @FXML
+    private SettleView toSettle;
     @FXML
     private TextField search;
     @FXML
@@ -77,19 +82,22 @@ public final class InboxController implements FxController {
     private Button clearSelection;
 
     private final BatchViewModel batch;
+    private final SettleViewModel settle;
 
     public InboxController(InboxViewModel viewModel, AskedQuestionsViewModel asked, Messages messages,
-                           BatchViewModel batch) {
+                           BatchViewModel batch, SettleViewModel settle) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
         this.asked = Objects.requireNonNull(asked, "asked");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.batch = Objects.requireNonNull(batch, "batch");
+        this.settle = Objects.requireNonNull(settle, "settle");
     }
 
     @FXML
     private void initialize() {
         header.textProperty().bind(viewModel.headerProperty());
         askedQuestions.show(asked, messages);
+        toSettle.show(settle, messages);
         search.textProperty().bindBidirectional(viewModel.searchProperty());
         search.setOnKeyPressed(event -> {
             if (event.getCode() == KeyCode.ENTER || event.getCode() == KeyCode.DOWN) {
