@@ -56,7 +56,7 @@ public final class GatewayWiring {
             }
         };
         this.profiles = new GatewayProfiles(store.configurations(), store.servers(), store.users());
-        this.gateway = new GatewayService(store, registry, schemas, InvocationRules.discover(List.of(), List.of()),
+        this.gateway = new GatewayService(store, registry, schemas, CountersignRuntime.invocationRules(store, registry, Clock.systemUTC()),
                 connections, Clock.systemUTC(), IdGenerator.random(), Locale.getDefault());
     }
 

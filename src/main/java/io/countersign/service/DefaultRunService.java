@@ -126,7 +126,7 @@ public final class DefaultRunService implements RunService {
                 .grants(grants.forLoop())
                 .inputPrompts(asked)
                 .settings(store.settings())
-                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .invocationRules(rules)
                 .events(store.events().forRunLoop())
                 .clock(clock)
                 .ids(ids)
