@@ -103,6 +103,12 @@ public final class DefaultRuleService implements RuleService {
     }
 
     @Override
+    public boolean readsHistory(DeclarativeRule rule) {
+        return CompiledRule.check(rule, language) instanceof CompiledRule.Check.Valid valid
+                && valid.rule().readsHistory();
+    }
+
+    @Override
     public RuleResult save(Actor actor, DeclarativeRule rule, boolean force) {
         Actor admin = permissions.requireNow(actor, Operation.CHANGE_TOOL_SETTINGS);
         Optional<String> problem = check(admin, rule);

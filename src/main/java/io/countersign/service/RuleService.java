@@ -21,6 +21,9 @@ public interface RuleService {
     /** Why the rule cannot be saved as it is (its condition's line, column and the fields that exist), or empty. */
     Optional<String> check(Actor actor, DeclarativeRule rule);
 
+    /** True when the rule's condition (which must compile) reads {@code history}: it is asked only at execution. */
+    boolean readsHistory(DeclarativeRule rule);
+
     /**
      * Saves a rule, new or changed, with its note. A deny rule that would have refused every call recorded in the
      * last seven days is refused ({@link RuleResult.RefusesEverything}) unless {@code force}.

@@ -44,7 +44,8 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
     }
 
     /**
-     * Pre-approval rules are asked about each approval-bound call: a deliberate refusal settles the call apart
+     * A call needs approval when its tool does or a declarative rule asks for a person (the card names the rule
+     * and the approvals it wants). Pre-approval rules are asked about each such call: a deliberate refusal settles the call apart
      * (recorded once now, refused when its turn comes), a failure refusal leaves it waiting.
      */
     Result scan(RunSegment run, AgentConfiguration roundConfiguration, ModelConfiguration model,
@@ -59,7 +60,7 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
             PendingCall.Refusal refusal = null;
             ToolInvocationTarget target = null;
             PendingCall.Asked asked = null;
-            if (tool != null && !approvalRule.requiresApproval(tool)) {
+            if (tool != null) {
                 ApprovalAsk ask = run.asked(asks, roundConfiguration, call);
                 if (ask instanceof ApprovalAsk.Asks rule) {
                     asked = new PendingCall.Asked(rule.ruleIdentifier(), rule.approvals());

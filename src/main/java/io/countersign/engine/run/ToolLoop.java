@@ -285,7 +285,12 @@ public final class ToolLoop {
          */
         public Builder invocationRules(InvocationRules rules) {
             invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy());
-            this.asks = rules.approvalAsks();
+            return approvalAsks(rules.approvalAsks());
+        }
+
+        /** Who may ask for a person on a call whose tool runs without one; by default nobody. */
+        public Builder approvalAsks(ApprovalAsks value) {
+            this.asks = Objects.requireNonNull(value);
             return this;
         }
 
