@@ -352,7 +352,7 @@ final class RuleCommands {
                 + "\"; see: countersign rules list"));
     }
 
-    /** A saved rule, or a condition to try as an ask rule of every agent (what a condition matches). */
+    /** A saved rule, or a condition to try as a deny rule of every agent (what a condition matches). */
     private static DeclarativeRule ruleOrCondition(RuleService rules, Actor actor, String identifier, String when) {
         if ((identifier == null) == (when == null)) {
             throw CliFailure.usage("name a saved rule, or give a condition with --when, not both");
@@ -360,8 +360,8 @@ final class RuleCommands {
         if (identifier != null) {
             return existing(rules, actor, identifier);
         }
-        return new DeclarativeRule("condition", when, new DeclarativeRule.Action.Ask(1), DeclarativeRule.Scope.ALL,
-                true, null);
+        return new DeclarativeRule("condition", when, new DeclarativeRule.Action.Deny("condition",
+                "The condition being tried.", null), DeclarativeRule.Scope.ALL, true, null);
     }
 
     private static ObjectNode outcome(RuleResult result, String identifier) {

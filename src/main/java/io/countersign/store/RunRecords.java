@@ -2,6 +2,9 @@ package io.countersign.store;
 
 import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import java.util.HashMap;
+import java.util.Map;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.invocation.ToolInvocationObservation;
@@ -253,9 +256,14 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                         List<ToolInvocationObservation> history = paused != null ? paused.history().observations()
                                 : PausedStateCodec.historyFromTree(RunRows.readJson(found.getString("history")))
                                 .observations();
+                        Map<String, ToolInvocationTarget> waiting = new HashMap<>();
+                        if (paused != null) {
+                            paused.calls().stream().filter(call -> call.target() != null)
+                                    .forEach(call -> waiting.put(call.call().id(), call.target()));
+                        }
                         addCalls(calls, limit, found.getString("id"), found.getString("agent"),
                                 found.getString("initiator"), Nanos.toInstant(found.getLong("updated_at")),
-                                transcript, history);
+                                transcript, history, waiting);
                     }
                 }
             }
@@ -265,11 +273,12 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
 
     /**
      * The calls of one run's transcript, each paired with the history's observation at its place when the tool
-     * names agree (its target), and with the observations before it.
+     * names agree (its target), or with the target its pause resolved for a call of the waiting turn, and with the
+     * observations before it.
      */
     private static void addCalls(List<RecordedCall> calls, int limit, String runId, String agent, String person,
-                                 Instant at, List<ChatMessage> transcript,
-                                 List<ToolInvocationObservation> history) {
+                                 Instant at, List<ChatMessage> transcript, List<ToolInvocationObservation> history,
+                                 Map<String, ToolInvocationTarget> waiting) {
         int observed = 0;
         for (ChatMessage message : transcript) {
             for (ToolCall call : message.toolCalls()) {
@@ -279,7 +288,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows) {
                 ToolInvocationObservation observation = observed < history.size() ? history.get(observed) : null;
                 boolean paired = observation != null && observation.toolName().equals(call.name());
                 calls.add(new RecordedCall(runId, agent, person, at, call.name(), call.arguments(),
-                        paired ? observation.target() : null, history.subList(0, Math.min(observed, history.size()))));
+                        paired ? observation.target() : waiting.get(call.id()), history.subList(0, Math.min(observed, history.size()))));
                 observed++;
             }
         }
