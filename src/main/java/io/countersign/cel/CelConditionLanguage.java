@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelValidationResult;
+import dev.cel.common.ast.CelConstant;
+import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
@@ -13,6 +15,7 @@ import dev.cel.compiler.CelCompilerFactory;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import dev.cel.runtime.CelVariableResolver;
 import io.countersign.engine.declarative.CallFacts;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
@@ -23,6 +26,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Conditions in CEL, compiled and evaluated with {@code dev.cel:cel}: a typed environment of the call's facts
@@ -73,13 +77,47 @@ public final class CelConditionLanguage implements ConditionLanguage {
         }
         boolean readsHistory = ast.getReferenceMap().values().stream()
                 .anyMatch(reference -> reference.name().equals("history"));
-        return new Compilation.Compiled(call -> evaluate(program, (CelBindings) call), readsHistory);
+        return new Compilation.Compiled(call -> evaluate(program, (CelBindings) call), readsHistory,
+                toolGuard(ast.getExpr()));
+    }
+
+    /** The tool NAME of a conjunct {@code tool == 'NAME'} of the condition's top-level conjunction, or null. */
+    private static String toolGuard(CelExpr expr) {
+        if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.CALL) {
+            return null;
+        }
+        CelExpr.CelCall call = expr.call();
+        if (call.function().equals("_&&_")) {
+            for (CelExpr operand : call.args()) {
+                String tool = toolGuard(operand);
+                if (tool != null) {
+                    return tool;
+                }
+            }
+            return null;
+        }
+        if (!call.function().equals("_==_") || call.args().size() != 2) {
+            return null;
+        }
+        CelExpr left = call.args().get(0);
+        CelExpr right = call.args().get(1);
+        return isTool(left) ? text(right) : isTool(right) ? text(left) : null;
+    }
+
+    private static boolean isTool(CelExpr expr) {
+        return expr.exprKind().getKind() == CelExpr.ExprKind.Kind.IDENT && expr.ident().name().equals("tool");
+    }
+
+    private static String text(CelExpr expr) {
+        return expr.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
+                && expr.constant().getKind() == CelConstant.Kind.STRING_VALUE ? expr.constant().stringValue() : null;
     }
 
     private static boolean evaluate(CelRuntime.Program program, CelBindings call) {
         Object result;
         try {
-            result = program.eval(call.variables);
+            // a resolver, not the map: the program reads the variables it uses and nothing is copied per call
+            result = program.eval(call);
         } catch (CelEvaluationException e) {
             throw new ConditionFailedException(e.getMessage(), e);
         }
@@ -107,7 +145,12 @@ public final class CelConditionLanguage implements ConditionLanguage {
         return new CelBindings(facts, variables);
     }
 
-    private record CelBindings(CallFacts facts, Map<String, Object> variables) implements Bindings {
+    private record CelBindings(CallFacts facts, Map<String, Object> variables)
+            implements Bindings, CelVariableResolver {
+        @Override
+        public Optional<Object> find(String name) {
+            return Optional.ofNullable(variables.get(name));
+        }
     }
 
     private static Map<String, String> target(ToolInvocationTarget target) {

@@ -166,6 +166,9 @@ public final class DefaultRuleService implements RuleService {
             }
             inScope++;
             boolean acted;
+            if (!rule.concerns(call.tool())) {
+                continue;
+            }
             try {
                 acted = rule.matches(language.bind(facts.of(call)));
                 matched += acted ? 1 : 0;

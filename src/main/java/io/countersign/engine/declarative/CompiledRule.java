@@ -10,11 +10,14 @@ public final class CompiledRule {
     private final DeclarativeRule rule;
     private final ConditionLanguage.Condition condition;
     private final boolean readsHistory;
+    private final String tool;
 
-    private CompiledRule(DeclarativeRule rule, ConditionLanguage.Condition condition, boolean readsHistory) {
+    private CompiledRule(DeclarativeRule rule, ConditionLanguage.Condition condition, boolean readsHistory,
+                         String tool) {
         this.rule = rule;
         this.condition = condition;
         this.readsHistory = readsHistory;
+        this.tool = tool;
     }
 
     /** The outcome of checking a rule: compiled, or why not, with the place in the condition. */
@@ -41,7 +44,8 @@ public final class CompiledRule {
             return new Check.Invalid(new Compilation.Invalid(1, 1, "an ask rule is decided before the card is"
                     + " shown, where the history is not read; leave out history, or make it a deny rule"));
         }
-        return new Check.Valid(new CompiledRule(rule, compiled.condition(), compiled.readsHistory()));
+        return new Check.Valid(new CompiledRule(rule, compiled.condition(), compiled.readsHistory(),
+                compiled.tool()));
     }
 
     public DeclarativeRule rule() {
@@ -56,6 +60,14 @@ public final class CompiledRule {
     /** Whether a call of this configuration is one the rule sees. */
     public boolean covers(String configuration, boolean gateway) {
         return rule.enabled() && rule.scope().covers(configuration, gateway);
+    }
+
+    /**
+     * False when the condition is about another tool ({@code tool == 'NAME' && …}), so it is false for this call
+     * whatever else it says, and need not be evaluated.
+     */
+    public boolean concerns(String toolName) {
+        return tool == null || tool.equals(toolName);
     }
 
     /**

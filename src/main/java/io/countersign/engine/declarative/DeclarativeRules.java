@@ -130,7 +130,7 @@ public final class DeclarativeRules implements LiveRules {
         int approvals = 0;
         String failed = null;
         for (CompiledRule rule : askRules) {
-            if (!rule.covers(configuration.name(), gateway)) {
+            if (!rule.covers(configuration.name(), gateway) || !rule.concerns(context.toolName())) {
                 continue;
             }
             boolean asks;
@@ -172,7 +172,7 @@ public final class DeclarativeRules implements LiveRules {
         @Override
         public ToolInvocationDecision decide(ToolInvocationContext context) {
             AgentConfiguration configuration = context.configuration();
-            if (!rule.covers(configuration.name(), gateway(configuration))) {
+            if (!rule.concerns(context.toolName()) || !rule.covers(configuration.name(), gateway(configuration))) {
                 return ToolInvocationDecision.allow();
             }
             boolean matched = rule.matches(bindings(context));

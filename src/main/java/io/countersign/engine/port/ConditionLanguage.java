@@ -16,8 +16,12 @@ public interface ConditionLanguage {
 
     /** The outcome of compiling a condition. */
     sealed interface Compilation {
-        /** A condition that type-checks; {@code readsHistory} when it refers to {@code history}. */
-        record Compiled(Condition condition, boolean readsHistory) implements Compilation {
+        /**
+         * A condition that type-checks; {@code readsHistory} when it refers to {@code history}; {@code tool} the
+         * tool it is about when it is a conjunction with {@code tool == 'NAME'} (false for every other tool, so it
+         * need not be asked about them), else {@code null}.
+         */
+        record Compiled(Condition condition, boolean readsHistory, String tool) implements Compilation {
         }
 
         /**
