@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -156,6 +157,27 @@ class DeclarativeRulesInTheLoopTest {
                 + " destructive). Nothing was executed. Recursive deletes are not run; remove the files one by one.");
         assertThat(harness.events(EventType.INVOCATION_DENIED)).extracting(e -> e.ruleId())
                 .containsExactly("shell.no-rm-rf");
+    }
+
+    @Test
+    void aRuleScopedToOtherAgentsOrToGatewayProfilesLeavesThisAgentsCallsAlone() {
+        DeclarativeRule.Action no = new DeclarativeRule.Action.Deny("scoped", "Scoped.", null);
+        save(new DeclarativeRule("other.agents", "tool == 'shell.run'", no,
+                        new DeclarativeRule.Scope(Set.of("other"), Set.of()), true, ""),
+                new DeclarativeRule("a.profile", "tool == 'shell.run'", no,
+                        new DeclarativeRule.Scope(Set.of(), Set.of("helper")), true, ""),
+                new DeclarativeRule("switched.off", "tool == 'shell.run'", no, DeclarativeRule.Scope.ALL, false, ""));
+        RunOutcome done = loop(script(calls(call("c1", "shell.run", "{\"command\": \"ls\"}")), answer("ok")))
+                .runLoop(harness.request("list"));
+        assertThat(shell.executed).hasSize(1);
+
+        save(new DeclarativeRule("this.agent", "tool == 'shell.run'", no,
+                new DeclarativeRule.Scope(Set.of("helper"), Set.of()), true, ""));
+        RunOutcome refused = loop(script(calls(call("c1", "shell.run", "{\"command\": \"ls\"}")), answer("ok")))
+                .runLoop(harness.request("list"));
+        assertThat(done.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(shell.executed).hasSize(1);
+        assertThat(resultOf(refused, "c1")).startsWith("Error: invocation denied (rule: this.agent, reason: scoped)");
     }
 
     @Test

@@ -214,11 +214,15 @@ public final class InvocationRules {
     }
 
     private ApprovalAsk ask(ToolInvocationContext context) {
+        ApprovalAsks asks = live.current().asks();
+        if (asks == ApprovalAsks.NONE) {
+            return ApprovalAsk.NONE; // no ask rule: the resolvers (which may read the file system) are not run
+        }
         ToolInvocationTarget target = resolveTarget(context);
         ToolInvocationContext asked = new ToolInvocationContext(context.toolName(), context.arguments(),
                 context.configuration(), target == UNRESOLVABLE ? null : target, context.executionContext(),
                 context.history());
-        return live.current().asks().ask(asked);
+        return asks.ask(asked);
     }
 
     private boolean isFixed(String identifier) {
