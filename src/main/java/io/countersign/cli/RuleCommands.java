@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
@@ -322,7 +323,7 @@ final class RuleCommands {
                     throw CliFailure.usage(problem);
                 });
                 WhatIf result = rules.whatIf(actor(), rule,
-                        java.time.Instant.now().minus(EventCommands.duration(since)));
+                        Instant.now().minus(EventCommands.duration(since)));
                 ObjectNode view = Views.object().put("matched", result.matched()).put("failed", result.failed())
                         .put("inScope", result.inScope()).put("recorded", result.recorded()).put("since", since);
                 ObjectNode agents = view.putObject("byAgent");

@@ -165,10 +165,10 @@ public final class DefaultRuleService implements RuleService {
                 continue;
             }
             inScope++;
-            boolean acted;
             if (!rule.concerns(call.tool())) {
                 continue;
             }
+            boolean acted;
             try {
                 acted = rule.matches(language.bind(facts.of(call)));
                 matched += acted ? 1 : 0;
@@ -203,7 +203,7 @@ public final class DefaultRuleService implements RuleService {
         }
 
         boolean gateway(String agent) {
-            return model(agent).map(m -> ModelConfiguration.GATEWAY_PROVIDER.equals(m.provider())).orElse(false);
+            return model(agent).map(ModelConfiguration::hostDriven).orElse(false);
         }
 
         private Optional<ModelConfiguration> model(String agent) {

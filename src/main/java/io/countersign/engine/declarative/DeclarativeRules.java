@@ -10,7 +10,6 @@ import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.DeclarativeRuleSource;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
@@ -80,7 +79,7 @@ public final class DeclarativeRules implements LiveRules {
 
     /** Whether a configuration is a gateway profile (its "model" is the MCP host) rather than an agent. */
     public static boolean gateway(AgentConfiguration configuration) {
-        return ModelConfiguration.GATEWAY_PROVIDER.equals(configuration.model().provider());
+        return configuration.model().hostDriven();
     }
 
     private ConditionLanguage.Bindings bindings(ToolInvocationContext context) {
