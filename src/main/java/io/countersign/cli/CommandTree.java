@@ -75,6 +75,7 @@ final class CommandTree {
         commands.put("deadlines", DeadlineCommands.Sweep.class);
         commands.put("extend", DeadlineCommands.Extend.class);
         commands.put("webhooks", WebhookCommands.Webhooks.class);
+        commands.put("rules", RuleCommands.Rules.class);
         return commands;
     }
 }

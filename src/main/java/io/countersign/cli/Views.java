@@ -132,6 +132,9 @@ final class Views {
             item.put("effect", effect(call.effect())).put("remote", call.remote())
                     .put("effectText", call.effectText())
                     .put("dataClass", call.dataClass().code()).put("stale", call.stale());
+            if (call.askedBy() != null) {
+                item.put("askedBy", call.askedBy());
+            }
             if (call.declaration() != null) {
                 item.set("declaration", declaration(call.declaration()));
                 item.put("serverClaims", call.serverClaims().isEmpty() ? null : call.serverClaims());

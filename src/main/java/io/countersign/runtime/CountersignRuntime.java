@@ -1,7 +1,10 @@
 package io.countersign.runtime;
 
 import io.countersign.engine.Actor;
+import io.countersign.cel.CelConditionLanguage;
+import io.countersign.engine.declarative.DeclarativeRules;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.WaitingRunSummary;
@@ -18,6 +21,7 @@ import io.countersign.service.DefaultRunService;
 import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.Resumption;
+import io.countersign.service.RuleService;
 import io.countersign.service.ServerConnections;
 import io.countersign.service.Grants;
 import io.countersign.service.RunService;
@@ -48,6 +52,8 @@ import java.util.stream.Collectors;
  * invocation rules, the models, the loop, and the services. The one place where the parts are wired together.
  */
 public final class CountersignRuntime implements AutoCloseable {
+    /** The language of the declarative rules' conditions; compiling holds no state, so one serves every store. */
+    static final ConditionLanguage CONDITIONS = new CelConditionLanguage();
     private final Store store;
     private final SharedHttpClient http;
     private final ToolRegistry registry;
@@ -209,16 +215,17 @@ public final class CountersignRuntime implements AutoCloseable {
                 }
                 connections = connectionsOf(remoteServers);
             }
-            InvocationRules rules = InvocationRules.discover(List.of(), List.of());
+            Clock clock = Clock.systemUTC();
+            InvocationRules rules = invocationRules(store, registry, clock);
             ChatModels models = ChatModels.openAiCompatible(http, HttpModelOptions.DEFAULTS)
                     .with(ScriptedModels.PROVIDER, ScriptedModels::load)
                     .with(ModelConfiguration.GATEWAY_PROVIDER, GatewayWiring::hostOnly);
-            Clock clock = Clock.systemUTC();
             IdGenerator ids = IdGenerator.random();
             SchemaValidator schemas = new NetworkntSchemaValidator();
             DefaultRunService runs = DefaultRunService.overStore(store, registry, schemas, models.router(), rules,
                     connections, telemetry.runs(), clock, ids, Locale.getDefault());
-            UseCases services = UseCases.over(store, registry, runs, models, http, telemetry, clock, ids);
+            UseCases services = UseCases.over(store, registry, runs, models, http, telemetry, clock, ids,
+                    rules.identifiers());
             return new CountersignRuntime(store, http, registry, schemas, runs, services, remoteServers, telemetry);
         } catch (RuntimeException e) {
             if (remoteServers != null) {
@@ -228,6 +235,15 @@ public final class CountersignRuntime implements AutoCloseable {
             store.close();
             throw e;
         }
+    }
+
+    /**
+     * The invocation rules: the ones found with {@link java.util.ServiceLoader}, then the declarative rules saved
+     * in the store, in CEL, live through the store's change feed.
+     */
+    static InvocationRules invocationRules(Store store, ToolRegistry registry, Clock clock) {
+        return InvocationRules.discover(List.of(), List.of())
+                .withLive(new DeclarativeRules(store.settings(), CONDITIONS, registry, clock));
     }
 
     private static ServerConnections connectionsOf(RemoteServers servers) {
@@ -343,6 +359,11 @@ public final class CountersignRuntime implements AutoCloseable {
 
     public SettingsService settings() {
         return services.settings();
+    }
+
+    /** The declarative invocation rules. */
+    public RuleService rules() {
+        return services.rules();
     }
 
     public UserService users() {

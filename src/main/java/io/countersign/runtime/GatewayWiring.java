@@ -58,8 +58,9 @@ public final class GatewayWiring {
             }
         };
         this.profiles = new GatewayProfiles(store.configurations(), store.servers(), store.users());
-        this.gateway = new GatewayService(store, registry, schemas, InvocationRules.discover(List.of(), List.of()),
-                connections, telemetry, Clock.systemUTC(), IdGenerator.random(), Locale.getDefault());
+        this.gateway = new GatewayService(store, registry, schemas,
+                CountersignRuntime.invocationRules(store, registry, Clock.systemUTC()), connections, telemetry,
+                Clock.systemUTC(), IdGenerator.random(), Locale.getDefault());
     }
 
     /** The profiles a gateway serves hosts with. */

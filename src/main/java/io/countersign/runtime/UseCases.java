@@ -19,6 +19,10 @@ import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
+import io.countersign.service.DefaultRuleService;
+import io.countersign.service.RuleService;
+import java.util.List;
+import java.util.Set;
 import io.countersign.service.UserService;
 import io.countersign.store.Store;
 import io.countersign.telemetry.Telemetry;
@@ -28,10 +32,11 @@ import java.time.Clock;
 /** The use cases beside the run service, over the same store, tools and run service. */
 record UseCases(EventService events, AuditService audit, SettingsService settings, UserService users,
                 AgentService agents, ExecutionService execution, ServerService servers,
-                DecisionStatsService decisionStats, WebhookWiring webhooks) {
+                DecisionStatsService decisionStats, WebhookWiring webhooks, RuleService rules) {
 
     static UseCases over(Store store, ToolRegistry registry, DefaultRunService runs, ChatModels models,
-                         SharedHttpClient http, Telemetry telemetry, Clock clock, IdGenerator ids) {
+                         SharedHttpClient http, Telemetry telemetry, Clock clock, IdGenerator ids,
+                         List<String> fixedRules) {
         return new UseCases(new DefaultEventService(store.events(), store.runs(), store.users()),
                 new DefaultAuditService(store.audit()),
                 new DefaultSettingsService(registry, store.settings(), store.runs(), store.users()),
@@ -42,6 +47,8 @@ record UseCases(EventService events, AuditService audit, SettingsService setting
                         ids),
                 new DefaultServerService(store.servers(), SecretResolver.environment(), store.users()),
                 new DefaultDecisionStatsService(store.decisionStats(), store.users(), clock),
-                new WebhookWiring(store, http, telemetry, clock));
+                new WebhookWiring(store, http, telemetry, clock),
+                new DefaultRuleService(store.settings(), store.runs(), store.configurations(), registry,
+                        CountersignRuntime.CONDITIONS, Set.copyOf(fixedRules), store.users(), clock));
     }
 }

@@ -132,7 +132,7 @@ public final class DefaultRunService implements RunService {
                 .grants(grants.forLoop())
                 .inputPrompts(asked)
                 .settings(store.settings())
-                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .invocationRules(rules)
                 .events(store.events().forRunLoop())
                 .telemetry(telemetry)
                 .clock(clock)

@@ -29,17 +29,25 @@ final class QuorumGate {
         this.ids = Objects.requireNonNull(ids, "ids");
     }
 
-    /** The approvals a decision with these verdicts needs on this paused state. */
+    /**
+     * The approvals a decision with these verdicts needs on this paused state: the agent's quorum for the approved
+     * calls' tools, or more when a declarative rule asked for more on one of them.
+     */
     static int required(AgentConfiguration configuration, PausedState state,
                         List<ApprovalDecision.CallVerdict> verdicts) {
-        return configuration.approvals().required(verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
-                .map(verdict -> state.calls().get(verdict.index()).call().name()).toList());
+        return required(configuration, verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
+                .map(verdict -> state.calls().get(verdict.index())).toList());
+    }
+
+    private static int required(AgentConfiguration configuration, List<PendingCall> approved) {
+        int byRules = approved.stream().mapToInt(PendingCall::askedApprovals).max().orElse(1);
+        return Math.max(byRules, configuration.approvals().required(approved.stream()
+                .map(call -> call.call().name()).toList()));
     }
 
     /** How far the run's current card is: what approving all its calls needs, and who approved it already. */
     ApprovalProgress progress(AgentConfiguration configuration, PausedState state) {
-        int required = configuration.approvals().required(state.awaitingApproval().stream()
-                .map(PendingCall::call).map(call -> call.name()).toList());
+        int required = required(configuration, state.awaitingApproval());
         if (required <= 1) {
             return ApprovalProgress.SINGLE;
         }

@@ -53,10 +53,19 @@ public record RunCard(String runId, RunStatus status, String agent, String initi
      */
     public record PendingCallView(int index, String tool, String argumentsJson, ToolInvocationTarget target,
                                   List<String> preview, ToolEffect effect, boolean remote, DataClass dataClass,
-                                  boolean stale, RemoteDeclaration declaration, String serverClaims) {
+                                  boolean stale, RemoteDeclaration declaration, String serverClaims,
+                                  String askedBy) {
         public PendingCallView {
             preview = preview == null ? List.of() : List.copyOf(preview);
             serverClaims = serverClaims == null ? "" : serverClaims;
+        }
+
+        /** A call no declarative rule asked about. */
+        public PendingCallView(int index, String tool, String argumentsJson, ToolInvocationTarget target,
+                               List<String> preview, ToolEffect effect, boolean remote, DataClass dataClass,
+                               boolean stale, RemoteDeclaration declaration, String serverClaims) {
+            this(index, tool, argumentsJson, target, preview, effect, remote, dataClass, stale, declaration,
+                    serverClaims, null);
         }
 
         /**

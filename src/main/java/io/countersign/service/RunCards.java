@@ -62,7 +62,7 @@ final class RunCards {
         return new RunCard.PendingCallView(call.index(), tool, PrettyJson.of(call.call().arguments()),
                 call.target(), call.preview() == null ? List.of() : call.preview().lines(), facts.effect(tool),
                 facts.remote(tool), facts.dataClass(tool), call.stale(), facts.declaration(tool),
-                facts.serverClaims(tool));
+                facts.serverClaims(tool), call.asked() == null ? null : call.asked().ruleIdentifier());
     }
 
     /** The form of an input pause, with what the model put into the call's arguments as hints. */

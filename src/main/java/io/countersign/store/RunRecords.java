@@ -1,6 +1,12 @@
 package io.countersign.store;
 
+import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.invocation.ToolInvocationHistory;
+import io.countersign.engine.invocation.ToolInvocationTarget;
+import java.util.HashMap;
+import java.util.Map;
+import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.StoredRun;
@@ -314,6 +320,61 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
             }
             return calls;
         });
+    }
+
+    /** See {@link io.countersign.engine.port.RecordedCalls#since}. */
+    List<RecordedCall> recordedCalls(Instant since, int limit) {
+        requirePositive(limit);
+        return database.read("read the recorded tool calls", connection -> {
+            List<RecordedCall> calls = new ArrayList<>();
+            try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, agent, initiator, updated_at,"
+                    + " paused_state, transcript, history FROM runs WHERE updated_at >= :since"
+                    + " ORDER BY updated_at DESC, id DESC")) {
+                try (ResultSet found = select.set("since", Nanos.of(since)).executeQuery()) {
+                    while (found.next() && calls.size() < limit) {
+                        String state = found.getString("paused_state");
+                        PausedState paused = state == null ? null : PausedStateCodec.fromJson(state);
+                        List<ChatMessage> transcript = paused != null ? paused.transcript()
+                                : PausedStateCodec.transcriptFromTree(RunRows.readJson(found.getString("transcript")));
+                        List<ToolInvocationObservation> history = paused != null ? paused.history().observations()
+                                : PausedStateCodec.historyFromTree(RunRows.readJson(found.getString("history")))
+                                .observations();
+                        Map<String, ToolInvocationTarget> waiting = new HashMap<>();
+                        if (paused != null) {
+                            paused.calls().stream().filter(call -> call.target() != null)
+                                    .forEach(call -> waiting.put(call.call().id(), call.target()));
+                        }
+                        addCalls(calls, limit, found.getString("id"), found.getString("agent"),
+                                found.getString("initiator"), Nanos.toInstant(found.getLong("updated_at")),
+                                transcript, history, waiting);
+                    }
+                }
+            }
+            return calls;
+        });
+    }
+
+    /**
+     * The calls of one run's transcript, each paired with the history's observation at its place when the tool
+     * names agree (its target), or with the target its pause resolved for a call of the waiting turn, and with the
+     * observations before it.
+     */
+    private static void addCalls(List<RecordedCall> calls, int limit, String runId, String agent, String person,
+                                 Instant at, List<ChatMessage> transcript, List<ToolInvocationObservation> history,
+                                 Map<String, ToolInvocationTarget> waiting) {
+        int observed = 0;
+        for (ChatMessage message : transcript) {
+            for (ToolCall call : message.toolCalls()) {
+                if (calls.size() >= limit) {
+                    return;
+                }
+                ToolInvocationObservation observation = observed < history.size() ? history.get(observed) : null;
+                boolean paired = observation != null && observation.toolName().equals(call.name());
+                calls.add(new RecordedCall(runId, agent, person, at, call.name(), call.arguments(),
+                        paired ? observation.target() : waiting.get(call.id()), history.subList(0, Math.min(observed, history.size()))));
+                observed++;
+            }
+        }
     }
 
     private static NamedStatement waitingStatuses(NamedStatement select) throws SQLException {

@@ -6,7 +6,9 @@ import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.port.RecentToolCalls;
+import io.countersign.engine.port.RecordedCalls;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunQueue;
@@ -36,7 +38,7 @@ import java.util.stream.Collectors;
  * current {@link RunLease}, checked in the writing statement, so neither a process taken for stopped nor a thread
  * that lost the run to another can act on it.
  */
-public final class RunStore implements RunRepository, RunQueue, RecentToolCalls, RunDeadlines {
+public final class RunStore implements RunRepository, RunQueue, RecentToolCalls, RecordedCalls, RunDeadlines {
     private final RunRecords runs;
     private final DecisionClaims claims;
     private final WorkerQueue queue;
@@ -153,6 +155,11 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     @Override
     public List<ToolInvocationObservation> recentCalls(int limit) {
         return runs.recentCalls(limit);
+    }
+
+    @Override
+    public List<RecordedCall> since(Instant since, int limit) {
+        return runs.recordedCalls(since, limit);
     }
 
     /**

@@ -17,6 +17,8 @@ enum SettingKind {
     /** A remote server's record (how to reach it, enabled, group, data class, timeouts); its declaration is
      * {@link #SERVER_APPROVAL_BOUND}. */
     SERVER("server", null),
+    /** A declarative invocation rule, by its identifier: the rule as JSON, with the note of its last change. */
+    INVOCATION_RULE("invocation_rule", null),
     /** A carried-over store's people became database logins; the subject is the schema version it came with. */
     LOGIN_ADOPTION("login_adoption", null);
 

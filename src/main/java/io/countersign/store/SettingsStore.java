@@ -6,7 +6,11 @@ import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.Json;
+import io.countersign.engine.declarative.DeclarativeRule;
+import io.countersign.engine.port.DeclarativeRuleSource;
 import io.countersign.engine.port.ToolSettingsSource;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +34,7 @@ import java.util.regex.Pattern;
  * or, announced by the {@link ChangeFeed}, by another process. Every change is recorded with who, when, and
  * the old and new value, in the same transaction. Role checks belong to the caller.
  */
-public final class SettingsStore implements ToolSettingsSource {
+public final class SettingsStore implements ToolSettingsSource, DeclarativeRuleSource {
     public static final int MAX_HOSTS = 100;
     private static final Pattern HOST = Pattern.compile(
             "(\\*\\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
@@ -44,7 +48,7 @@ public final class SettingsStore implements ToolSettingsSource {
      * declaration of a server or a remote tool (the author of its last recorded change).
      */
     private record Snapshot(long generation, ToolSettings settings, Map<String, List<String>> allowedHosts,
-                            Map<String, String> declarers) {
+                            Map<String, String> declarers, List<DeclarativeRule> rules) {
     }
 
     SettingsStore(Database database) {
@@ -68,6 +72,35 @@ public final class SettingsStore implements ToolSettingsSource {
      */
     public Optional<List<String>> allowedHosts(String toolName) {
         return Optional.ofNullable(snapshot().allowedHosts().get(toolName));
+    }
+
+    /** The declarative rules saved now, in identifier order; the same list until the settings change. */
+    @Override
+    public List<DeclarativeRule> declarativeRules() {
+        return snapshot().rules();
+    }
+
+    /**
+     * Saves a declarative rule, new or changed, as a setting change whose new value is the rule with its note.
+     *
+     * @return the change, or empty when the rule already was so
+     */
+    public Optional<SettingChange> saveRule(DeclarativeRule rule, Actor who) {
+        return change(SettingKind.INVOCATION_RULE, rule.identifier(), rule.toJson().toString(), who);
+    }
+
+    /**
+     * Removes a declarative rule; the change keeps its last value.
+     *
+     * @return the change, or empty when no such rule was saved
+     */
+    public Optional<SettingChange> removeRule(String identifier, Actor who) {
+        Names.requireCode(identifier, "rule identifier");
+        Objects.requireNonNull(who, "who");
+        Optional<SettingChange> change = database.write("remove the rule " + identifier, ChangeKind.SETTINGS,
+                connection -> clear(connection, SettingKind.INVOCATION_RULE, identifier, who));
+        dropCache();
+        return change;
     }
 
     /**
@@ -297,6 +330,7 @@ public final class SettingsStore implements ToolSettingsSource {
     private static Snapshot load(Connection connection, long generation) throws SQLException {
         ToolSettings settings = ToolSettings.defaults();
         Map<String, List<String>> hosts = new HashMap<>();
+        Map<String, DeclarativeRule> rules = new TreeMap<>();
         try (PreparedStatement select = connection.prepareStatement(
                 "SELECT setting_key, setting_value FROM tool_settings");
              ResultSet rows = select.executeQuery()) {
@@ -320,11 +354,30 @@ public final class SettingsStore implements ToolSettingsSource {
                         hosts.put(subject, value.isEmpty() ? List.of() : List.of(value.split(",")));
                         yield settings;
                     }
+                    case INVOCATION_RULE -> {
+                        rules.put(subject, rule(subject, value));
+                        yield settings;
+                    }
                     case USER_ROLES, SERVER, LOGIN_ADOPTION -> settings; // recorded as changes only, never stored here
                 };
             }
         }
-        return new Snapshot(generation, settings, Map.copyOf(hosts), declarers(connection));
+        return new Snapshot(generation, settings, Map.copyOf(hosts), declarers(connection),
+                List.copyOf(rules.values()));
+    }
+
+    /**
+     * A stored rule; one that does not read (changed behind Countersign's back) is kept as a rule whose condition
+     * cannot compile, which refuses every call, rather than dropped, which would let its calls run.
+     */
+    private static DeclarativeRule rule(String identifier, String value) {
+        try {
+            return DeclarativeRule.fromJson(Json.mapper().readTree(value));
+        } catch (IOException | IllegalArgumentException e) {
+            return new DeclarativeRule(identifier, "(unreadable)", new DeclarativeRule.Action.Deny("rule_failed",
+                    "The rule " + identifier + " is stored in a form this build cannot read.", null),
+                    DeclarativeRule.Scope.ALL, true, "");
+        }
     }
 
     /** Who made each declaration: the author of the last change of its key (the index by key serves both). */

@@ -19,16 +19,17 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage(
                     "javafx..", "java.sql..", "javax.sql..", "okhttp3..", "java.net.http..", "com.zaxxer..",
                     "org.flywaydb..", "org.sqlite..", "org.postgresql..", "picocli..", "io.modelcontextprotocol..",
-                    "com.networknt..", "io.opentelemetry..",
-                    "io.countersign.store..", "io.countersign.telemetry..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.service..", "io.countersign.console..", "io.countersign.cli..",
+                    "com.networknt..", "io.opentelemetry..", "dev.cel..", "com.google.protobuf..", "com.google.common..",
+                    "io.countersign.store..", "io.countersign.telemetry..", "io.countersign.model..",
+                    "io.countersign.tools..", "io.countersign.cel..", "io.countersign.service..",
+                    "io.countersign.console..", "io.countersign.cli..",
                     "io.countersign.runtime..", "io.countersign.app..")
             .because("the engine defines ports; adapters live outside it and depend inward");
 
     @ArchTest
     static final ArchRule adaptersDoNotReachUpwards = noClasses().that().resideInAnyPackage(
                     "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.webhook..", "io.countersign.telemetry..")
+                    "io.countersign.webhook..", "io.countersign.telemetry..", "io.countersign.cel..")
             .should().dependOnClassesThat().resideInAnyPackage("io.countersign.service..",
                     "io.countersign.console..", "io.countersign.cli..", "io.countersign.runtime..",
                     "io.countersign.app..", "javafx..", "picocli..")
@@ -54,9 +55,15 @@ class ArchitectureTest {
             .because("telemetry sees runs through the engine's values, like every adapter");
 
     @ArchTest
+    static final ArchRule oneConditionLanguage = noClasses().that().resideOutsideOfPackage("io.countersign.cel")
+            .should().dependOnClassesThat().resideInAPackage("dev.cel..")
+            .because("declarative rules' conditions are compiled and evaluated by one adapter, behind the engine's"
+                    + " ConditionLanguage port");
+
+    @ArchTest
     static final ArchRule storeKnowsNoOtherAdapter = noClasses().that().resideInAPackage("io.countersign.store..")
             .should().dependOnClassesThat().resideInAnyPackage("io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.webhook..")
+                    "io.countersign.webhook..", "io.countersign.telemetry..", "io.countersign.cel..")
             .because("the values a store keeps belong to the engine, not to another adapter");
 
     @ArchTest
@@ -70,15 +77,15 @@ class ArchitectureTest {
     static final ArchRule consoleTalksToTheServices = noClasses().that().resideInAPackage("io.countersign.console..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "okhttp3..",
                     "picocli..", "io.countersign.store..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.webhook..", "io.countersign.telemetry..", "io.countersign.cli..",
-                    "io.countersign.runtime..", "io.countersign.app..")
+                    "io.countersign.webhook..", "io.countersign.telemetry..", "io.countersign.cel..",
+                    "io.countersign.cli..", "io.countersign.runtime..", "io.countersign.app..")
             .because("screens talk to the service layer, never to the store, the adapters or the wiring");
 
     @ArchTest
     static final ArchRule commandLineHasNoScreens = noClasses().that().resideInAPackage("io.countersign.cli..")
             .should().dependOnClassesThat().resideInAnyPackage("javafx..", "java.sql..", "javax.sql..",
                     "okhttp3..", "io.countersign.console..", "io.countersign.model..", "io.countersign.tools..",
-                    "io.countersign.webhook..", "io.countersign.app..")
+                    "io.countersign.webhook..", "io.countersign.cel..", "io.countersign.app..")
             .because("commands call the use cases over the wiring; only the top (app) starts the console");
 
     @ArchTest

@@ -3,6 +3,7 @@ package io.countersign.engine;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.invocation.ApprovalAsks;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
@@ -57,10 +58,15 @@ final class LoopHarness {
 
     /** A loop that asks an installation's real rules instead of the harness's policy fields. */
     ToolLoop loop(ChatModel model, InvocationRules rules) {
-        return loop(model, rules.invocationPolicy(), rules.preApprovalPolicy());
+        return loop(model, rules.invocationPolicy(), rules.preApprovalPolicy(), rules.approvalAsks());
     }
 
     private ToolLoop loop(ChatModel model, ToolInvocationPolicy invocation, PreApprovalInvocationPolicy preApproval) {
+        return loop(model, invocation, preApproval, ApprovalAsks.NONE);
+    }
+
+    private ToolLoop loop(ChatModel model, ToolInvocationPolicy invocation, PreApprovalInvocationPolicy preApproval,
+                          ApprovalAsks asks) {
         ChatModel recording = request -> {
             requests.add(request);
             return model.complete(request);
@@ -69,6 +75,7 @@ final class LoopHarness {
                 .schemas(new NetworkntSchemaValidator())
                 .settings(() -> settings)
                 .invocationPolicies(invocation, preApproval)
+                .approvalAsks(asks)
                 .events(events::add)
                 .cancellation(cancelled::contains)
                 .grants(grants)

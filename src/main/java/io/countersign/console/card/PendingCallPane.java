@@ -102,6 +102,13 @@ final class PendingCallPane extends VBox {
             declared.setWrapText(true);
             named.getChildren().add(declared);
         }
+        if (call.askedBy() != null) {
+            // the tool would run without a person; the card says which rule asked for one
+            Label asked = new Label(messages.get("card.askedBy", call.askedBy()));
+            asked.getStyleClass().add("call-asked-by");
+            asked.setWrapText(true);
+            named.getChildren().add(asked);
+        }
         HBox.setHgrow(named, Priority.SOMETIMES);
         HBox head = new HBox(10, number, named, spacer, editButton, toggle);
         head.setAlignment(Pos.CENTER_LEFT);

@@ -29,6 +29,7 @@ public record HistoryItem(long id, String when, String who, String setting, Stri
             case "tool_approval_bound" -> messages.get("settings.history.toolDeclaration", subject);
             case "allowed_hosts" -> messages.get("settings.history.allowedHosts", subject);
             case "user_roles" -> messages.get("settings.history.userRoles", subject);
+            case "invocation_rule" -> messages.get("settings.history.rule", subject);
             // a kind a newer version records: shown as stored
             default -> key;
         };
@@ -44,6 +45,7 @@ public record HistoryItem(long id, String when, String who, String setting, Stri
                 case "user_roles" -> "settings.history.newUser";
                 case "server_approval_bound" -> "settings.history.notDeclared";
                 case "tool_approval_bound" -> "settings.history.followsServer";
+                case "invocation_rule" -> "settings.history.noRule";
                 default -> "settings.history.default";
             });
         }

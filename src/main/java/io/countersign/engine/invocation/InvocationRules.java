@@ -26,7 +26,7 @@ import java.util.Set;
  */
 public final class InvocationRules {
     private static final System.Logger LOG = System.getLogger(InvocationRules.class.getName());
-    private static final InvocationRules NONE = new InvocationRules(List.of(), List.of(), List.of());
+    private static final InvocationRules NONE = new InvocationRules(List.of(), List.of(), List.of(), LiveRules.NONE);
     private static final InvocationVerdict ALLOWED_WITHOUT_TARGET = InvocationVerdict.allowed(null);
     private static final InvocationVerdict POLICY_FAILED = InvocationVerdict.policyFailed();
     private static final ToolInvocationDecision RULE_FAILED = ToolInvocationDecision.deny(InvocationVerdict.RULE_FAILED);
@@ -41,11 +41,13 @@ public final class InvocationRules {
     private final ToolInvocationRule[] preApprovalRules;
     private final String[] preApprovalIdentifiers;
     private final ToolTargetResolver[] resolvers;
+    private final LiveRules live;
     private final ToolInvocationPolicy invocationPolicy;
     private final PreApprovalInvocationPolicy preApprovalPolicy;
+    private final ApprovalAsks approvalAsks;
 
     private InvocationRules(List<ToolInvocationRule> rules, List<String> identifiers,
-                            List<ToolTargetResolver> resolvers) {
+                            List<ToolTargetResolver> resolvers, LiveRules live) {
         this.rules = rules.toArray(ToolInvocationRule[]::new);
         this.identifiers = identifiers.toArray(String[]::new);
         List<ToolInvocationRule> markedRules = new ArrayList<>();
@@ -59,8 +61,10 @@ public final class InvocationRules {
         this.preApprovalRules = markedRules.toArray(ToolInvocationRule[]::new);
         this.preApprovalIdentifiers = markedIdentifiers.toArray(String[]::new);
         this.resolvers = resolvers.toArray(ToolTargetResolver[]::new);
-        this.invocationPolicy = context -> evaluate(context, this.rules, this.identifiers);
-        this.preApprovalPolicy = context -> evaluate(context, preApprovalRules, preApprovalIdentifiers);
+        this.live = live;
+        this.invocationPolicy = context -> evaluate(context, this.rules, this.identifiers, false);
+        this.preApprovalPolicy = context -> evaluate(context, preApprovalRules, preApprovalIdentifiers, true);
+        this.approvalAsks = this::ask;
     }
 
     /** No rules and no resolvers: every call is allowed, exactly as if the feature were absent. */
@@ -104,7 +108,18 @@ public final class InvocationRules {
                         + " is registered twice; register each resolver once");
             }
         }
-        return rules.isEmpty() && resolvers.isEmpty() ? NONE : new InvocationRules(rules, identifiers, resolvers);
+        return rules.isEmpty() && resolvers.isEmpty() ? NONE
+                : new InvocationRules(rules, identifiers, resolvers, LiveRules.NONE);
+    }
+
+    /**
+     * These rules, then the live ones (the declarative rules an admin saves), asked after them in the same way:
+     * the first denial of either wins, and a live rule that fails refuses the call as a fixed one does. A live rule
+     * whose identifier a fixed rule has is not asked.
+     */
+    public InvocationRules withLive(LiveRules liveRules) {
+        return new InvocationRules(List.of(rules), List.of(identifiers), List.of(resolvers),
+                Objects.requireNonNull(liveRules, "liveRules"));
     }
 
     /**
@@ -155,13 +170,21 @@ public final class InvocationRules {
         return preApprovalPolicy;
     }
 
-    /** The rules' identifiers, in the order they are asked. */
+    /**
+     * Asks the live rules whether a call needs a person although its tool runs without one, on the target the
+     * resolvers name (none when they fail: the invocation policy refuses that call anyway).
+     */
+    public ApprovalAsks approvalAsks() {
+        return approvalAsks;
+    }
+
+    /** The fixed rules' identifiers, in the order they are asked. */
     public List<String> identifiers() {
         return List.of(identifiers);
     }
 
     private InvocationVerdict evaluate(ToolInvocationContext context, ToolInvocationRule[] asked,
-                                       String[] askedIdentifiers) {
+                                       String[] askedIdentifiers, boolean preApproval) {
         ToolInvocationTarget target = resolveTarget(context);
         if (target == UNRESOLVABLE) {
             return POLICY_FAILED;
@@ -176,7 +199,39 @@ public final class InvocationRules {
                 return new InvocationVerdict(decision, askedIdentifiers[i], target);
             }
         }
+        LiveRules.Snapshot now = live.current();
+        for (ToolInvocationRule rule : preApproval ? now.preApprovalRules() : now.rules()) {
+            String identifier = rule.identifier();
+            if (isFixed(identifier)) {
+                continue;
+            }
+            ToolInvocationDecision decision = decide(rule, identifier, ruleContext, historyComplete);
+            if (decision.denied()) {
+                return new InvocationVerdict(decision, identifier, target);
+            }
+        }
         return target == null ? ALLOWED_WITHOUT_TARGET : InvocationVerdict.allowed(target);
+    }
+
+    private ApprovalAsk ask(ToolInvocationContext context) {
+        ApprovalAsks asks = live.current().asks();
+        if (asks == ApprovalAsks.NONE) {
+            return ApprovalAsk.NONE; // no ask rule: the resolvers (which may read the file system) are not run
+        }
+        ToolInvocationTarget target = resolveTarget(context);
+        ToolInvocationContext asked = new ToolInvocationContext(context.toolName(), context.arguments(),
+                context.configuration(), target == UNRESOLVABLE ? null : target, context.executionContext(),
+                context.history());
+        return asks.ask(asked);
+    }
+
+    private boolean isFixed(String identifier) {
+        for (String fixed : identifiers) {
+            if (fixed.equals(identifier)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The one target some resolver claims, {@code null} when none does, {@link #UNRESOLVABLE} on a failure. */

@@ -7,6 +7,8 @@ import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolDenialReason;
 import io.countersign.engine.event.EventType;
+import io.countersign.engine.invocation.ApprovalAsk;
+import io.countersign.engine.invocation.ApprovalAsks;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
@@ -37,7 +39,7 @@ import java.util.stream.Collectors;
  * each call through every check before its tool executes.
  */
 record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolApprovalRule approvalRule,
-                     ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events,
+                     ApprovalAsks asks, ToolInvocationPolicy invocationPolicy, RunCancellation cancellation, LoopEvents events,
                      InputPrompts prompts, ToolResultListener results, CallerChannels callers,
                      SchemaValidator schemas) {
     private static final Logger LOG = Logger.getLogger(CallExecution.class.getName());
@@ -109,6 +111,13 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
                     run.context.initiatingActor().name(), null);
             return run.refuse(call, null, "Error: tool \"" + call.name()
                     + "\" needs an operator's approval, which this call did not get. Nothing was executed.");
+        }
+        if (grant != PauseAnswer.Grant.APPROVED
+                && run.asked(asks, configuration, call) instanceof ApprovalAsk.Asks asked) {
+            events.record(EventType.WRITE_UNAPPROVED, "approval_missing", call.name(), asked.ruleIdentifier(), run,
+                    configuration, run.context.initiatingActor().name(), null);
+            return run.refuse(call, null, "Error: rule " + asked.ruleIdentifier() + " says this call of \""
+                    + call.name() + "\" needs an operator's approval, which it did not get. Nothing was executed.");
         }
         if (tool instanceof RequiresInput && grant != PauseAnswer.Grant.INPUT) {
             return run.refuse(call, null, "Error: tool \"" + call.name()

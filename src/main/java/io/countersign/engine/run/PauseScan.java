@@ -5,6 +5,8 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.port.StandingGrants;
 import java.time.Instant;
+import io.countersign.engine.invocation.ApprovalAsk;
+import io.countersign.engine.invocation.ApprovalAsks;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
 import io.countersign.engine.invocation.ToolExecutionContext;
@@ -29,7 +31,7 @@ import java.util.logging.Logger;
  * at the pause and again when the card is decided.
  */
 record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprovalInvocationPolicy preApprovalPolicy,
-                 StandingGrants grants, LoopEvents events) {
+                 ApprovalAsks asks, StandingGrants grants, LoopEvents events) {
     private static final Logger LOG = Logger.getLogger(PauseScan.class.getName());
 
     /** What the scan found: the turn pauses, or its calls run now, in order. */
@@ -42,7 +44,8 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
     }
 
     /**
-     * Pre-approval rules are asked about each approval-bound call: a deliberate refusal settles the call apart
+     * A call needs approval when its tool does or a declarative rule asks for a person (the card names the rule
+     * and the approvals it wants). Pre-approval rules are asked about each such call: a deliberate refusal settles the call apart
      * (recorded once now, refused when its turn comes), a failure refusal leaves it waiting.
      */
     Result scan(RunSegment run, AgentConfiguration roundConfiguration, ModelConfiguration model,
@@ -56,7 +59,17 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
             PendingCall.Disposition disposition = PendingCall.Disposition.RUNS_ON_RESUME;
             PendingCall.Refusal refusal = null;
             ToolInvocationTarget target = null;
-            if (tool != null && approvalRule.requiresApproval(tool)) {
+            PendingCall.Asked asked = null;
+            if (tool != null) {
+                ApprovalAsk ask = run.asked(asks, roundConfiguration, call);
+                if (ask instanceof ApprovalAsk.Asks rule) {
+                    asked = new PendingCall.Asked(rule.ruleIdentifier(), rule.approvals());
+                } else if (ask instanceof ApprovalAsk.Failed failed) {
+                    // a person sees it; the invocation policy refuses it rule_failed should it be approved
+                    asked = new PendingCall.Asked(failed.ruleIdentifier(), 1);
+                }
+            }
+            if (tool != null && (asked != null || approvalRule.requiresApproval(tool))) {
                 InvocationVerdict verdict = run.verdict(preApprovalPolicy::evaluate, roundConfiguration, call);
                 target = verdict.target();
                 if (verdict.deliberateRefusal()) {
@@ -72,7 +85,7 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
             } else if (tool instanceof RequiresInput && inputIndex < 0) {
                 inputIndex = i;
             }
-            pending.add(new PendingCall(i, call, disposition, null, target, refusal, false));
+            pending.add(new PendingCall(i, call, disposition, null, target, refusal, false, asked));
         }
         if (!awaitsApproval && inputIndex < 0) {
             return new Result.RunsNow(pending);
@@ -87,7 +100,7 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
             }
         } else {
             pending.set(inputIndex, new PendingCall(inputIndex, calls.get(inputIndex),
-                    PendingCall.Disposition.AWAITS_INPUT, null, null, null, false));
+                    PendingCall.Disposition.AWAITS_INPUT, null, null, null, false, null));
             RequiresInput tool = (RequiresInput) registry.find(calls.get(inputIndex).name()).orElseThrow();
             fields = tool.inputFields().stream().map(field -> field.withSchemaOf(tool.argumentSchema())).toList();
         }

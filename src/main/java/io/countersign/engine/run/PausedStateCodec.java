@@ -250,6 +250,12 @@ public final class PausedStateCodec {
         if (withStale) {
             node.put("stale", call.stale());
         }
+        // only when a rule asked, so the states (and digests) of other cards read as before
+        if (call.asked() != null) {
+            ObjectNode asked = node.putObject("askedBy");
+            asked.put("rule", call.asked().ruleIdentifier());
+            asked.put("approvals", call.asked().approvals());
+        }
         return node;
     }
 
@@ -268,7 +274,16 @@ public final class PausedStateCodec {
                 in.parse("disposition", code -> PendingCall.Disposition.valueOf(code.toUpperCase(Locale.ROOT))),
                 parsedPreview,
                 target == null || target.isNull() ? null : targetFromTree(in.object("target")),
-                parsedRefusal, in.bool("stale"));
+                parsedRefusal, in.bool("stale"), askedFromTree(in));
+    }
+
+    private static PendingCall.Asked askedFromTree(JsonFieldReader in) {
+        JsonNode asked = in.node().get("askedBy");
+        if (asked == null || asked.isNull()) {
+            return null;
+        }
+        JsonFieldReader r = in.object("askedBy");
+        return new PendingCall.Asked(r.text("rule"), r.integer("approvals"));
     }
 
     private static ObjectNode toolCallToTree(ToolCall call) {

@@ -12,10 +12,11 @@ import java.util.Objects;
  * One call of a paused turn, in the turn's order. {@code call} is the call that will dispatch (after the
  * intent policies' redirect); {@code preview} and {@code target} are captured at the pause ({@code null} when
  * there is none); {@code refusal} is set for a call a pre-approval rule already refused; {@code stale} marks a
- * call whose preview changed since the card was shown.
+ * call whose preview changed since the card was shown; {@code asked} names the declarative rule that asked for a
+ * person on a call whose tool runs without one ({@code null} when none did).
  */
 public record PendingCall(int index, ToolCall call, Disposition disposition, ToolPreview preview,
-                          ToolInvocationTarget target, Refusal refusal, boolean stale) {
+                          ToolInvocationTarget target, Refusal refusal, boolean stale, Asked asked) {
     public PendingCall {
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(disposition, "disposition");
@@ -26,7 +27,22 @@ public record PendingCall(int index, ToolCall call, Disposition disposition, Too
     }
 
     public PendingCall withPreview(ToolPreview newPreview, boolean isStale) {
-        return new PendingCall(index, call, disposition, newPreview, target, refusal, isStale);
+        return new PendingCall(index, call, disposition, newPreview, target, refusal, isStale, asked);
+    }
+
+    /** The approvals this call needs by the rule that asked for it; 1 when no rule did. */
+    public int askedApprovals() {
+        return asked == null ? 1 : asked.approvals();
+    }
+
+    /** A declarative rule asked for a person on this call, and for this many approvals. */
+    public record Asked(String ruleIdentifier, int approvals) {
+        public Asked {
+            Names.requireCode(ruleIdentifier, "rule identifier");
+            if (approvals < 1) {
+                throw new IllegalArgumentException("a rule asks for at least one approval, got " + approvals);
+            }
+        }
     }
 
     /** What the pause decided for a call. */

@@ -6,6 +6,8 @@ import io.countersign.engine.Json;
 import io.countersign.engine.intent.DispatchContext;
 import io.countersign.engine.intent.IntentRouting;
 import io.countersign.engine.intent.RoutedCall;
+import io.countersign.engine.invocation.ApprovalAsk;
+import io.countersign.engine.invocation.ApprovalAsks;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.invocation.ToolInvocationContext;
@@ -136,6 +138,16 @@ final class RunSegment {
                     roundConfiguration, null, context, history)), "verdict");
         } catch (RuntimeException e) {
             return InvocationVerdict.policyFailed();
+        }
+    }
+
+    /** Asks the declarative ask rules about a call in this run; asks that throw fail, which no one takes as none. */
+    ApprovalAsk asked(ApprovalAsks asks, AgentConfiguration roundConfiguration, ToolCall call) {
+        try {
+            return Objects.requireNonNull(asks.ask(new ToolInvocationContext(call.name(), call.arguments(),
+                    roundConfiguration, null, context, history)), "ask");
+        } catch (RuntimeException e) {
+            return new ApprovalAsk.Failed("rules.unavailable");
         }
     }
 

@@ -10,6 +10,8 @@ import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.IntentRouting;
 import io.countersign.engine.intent.RoleModelResolver;
 import io.countersign.engine.intent.ToolCallDispatchHook;
+import io.countersign.engine.invocation.ApprovalAsks;
+import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
 import io.countersign.engine.invocation.ToolExecutionContext;
@@ -70,9 +72,9 @@ public final class ToolLoop {
         ToolApprovalRule approvalRule = new ToolApprovalRule(builder.settings);
         this.offeredTools = new OfferedTools(builder.registry, accessPolicy,
                 new UnattendedToolFilter(builder.registry, approvalRule));
-        this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, builder.grants,
-                events);
-        CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule,
+        this.pauseScan = new PauseScan(builder.registry, approvalRule, builder.preApprovalPolicy, builder.asks,
+                builder.grants, events);
+        CallExecution execution = new CallExecution(builder.registry, accessPolicy, approvalRule, builder.asks,
                 builder.invocationPolicy, builder.cancellation, events, builder.prompts, builder.results,
                 builder.callers, builder.schemas);
         this.rounds = new Rounds(builder.registry, builder.chatModel, builder.cancellation, pauseScan, execution);
@@ -275,6 +277,7 @@ public final class ToolLoop {
         private ToolSettingsSource settings = ToolSettingsSource.fixed(ToolSettings.defaults());
         private ToolInvocationPolicy invocationPolicy = context -> InvocationVerdict.allowed(null);
         private PreApprovalInvocationPolicy preApprovalPolicy = context -> InvocationVerdict.allowed(null);
+        private ApprovalAsks asks = ApprovalAsks.NONE;
         private EventSink events = event -> { };
         private Clock clock = Clock.systemUTC();
         private IdGenerator ids = IdGenerator.random();
@@ -301,6 +304,21 @@ public final class ToolLoop {
         public Builder invocationPolicies(ToolInvocationPolicy invocation, PreApprovalInvocationPolicy preApproval) {
             this.invocationPolicy = Objects.requireNonNull(invocation);
             this.preApprovalPolicy = Objects.requireNonNull(preApproval);
+            return this;
+        }
+
+        /**
+         * The invocation rules' policies and their asks for a person ({@link InvocationRules#approvalAsks}): a call
+         * a declarative rule asks about pauses for approval like an approval-bound one.
+         */
+        public Builder invocationRules(InvocationRules rules) {
+            invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy());
+            return approvalAsks(rules.approvalAsks());
+        }
+
+        /** Who may ask for a person on a call whose tool runs without one; by default nobody. */
+        public Builder approvalAsks(ApprovalAsks value) {
+            this.asks = Objects.requireNonNull(value);
             return this;
         }
 

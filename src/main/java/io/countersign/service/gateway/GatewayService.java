@@ -134,7 +134,7 @@ public final class GatewayService {
                 .resultListener(turns)
                 .callers(turns)
                 .settings(store.settings())
-                .invocationPolicies(rules.invocationPolicy(), rules.preApprovalPolicy())
+                .invocationRules(rules)
                 .events(store.events().forRunLoop())
                 .telemetry(telemetry)
                 .clock(clock)
