@@ -16,6 +16,8 @@ import io.countersign.service.GatewayProfiles;
 import io.countersign.service.HostRunDecisions;
 import io.countersign.service.ServerConnections;
 import io.countersign.service.gateway.GatewayService;
+import io.countersign.service.gateway.HostAnswer;
+import io.countersign.service.gateway.HostTask;
 import io.countersign.service.gateway.GatewaySession;
 import io.countersign.store.Store;
 import io.countersign.tools.gateway.GatewayBackend;
@@ -164,6 +166,10 @@ public final class GatewayWiring {
         }
     }
 
+    private static GatewayBackend.Answer answer(HostAnswer answer) {
+        return new GatewayBackend.Answer(answer.text(), answer.error(), answer.serverResult(), answer.note());
+    }
+
     private GatewayBackend backend(HostRunDecisions.Profiled profiled) {
         return new GatewayBackend() {
             @Override
@@ -190,8 +196,13 @@ public final class GatewayWiring {
                     @Override
                     public CompletableFuture<Answer> call(String toolName, ObjectNode arguments,
                                                           CallerChannel caller) {
-                        return session.call(toolName, arguments, caller).thenApply(answer -> new Answer(answer.text(),
-                                answer.error(), answer.serverResult(), answer.note()));
+                        return session.call(toolName, arguments, caller).thenApply(GatewayWiring::answer);
+                    }
+
+                    @Override
+                    public Task callAsTask(String toolName, ObjectNode arguments, CallerChannel caller) {
+                        HostTask task = session.callAsTask(toolName, arguments, caller);
+                        return new Task(task.id(), task.answer().thenApply(GatewayWiring::answer));
                     }
 
                     @Override

@@ -83,7 +83,16 @@ public final class GatewaySession implements AutoCloseable {
      * executes, its server's progress, log messages and requests go to the host through {@code caller}.
      */
     public CompletableFuture<HostAnswer> call(String toolName, ObjectNode arguments, CallerChannel caller) {
-        return turns.submit(toolName, arguments, caller);
+        return turns.submit(toolName, arguments, caller).answer();
+    }
+
+    /**
+     * Asks for a tool call as {@link #call} does, for a host that made it an MCP task: the task's id names this
+     * run and the call's id in it ({@code RUN/CALL}), the call its card and transcript hold.
+     */
+    public HostTask callAsTask(String toolName, ObjectNode arguments, CallerChannel caller) {
+        HostTurns.HostCall call = turns.submit(toolName, arguments, caller);
+        return new HostTask(runId + "/" + call.call().id(), call.answer());
     }
 
     /**

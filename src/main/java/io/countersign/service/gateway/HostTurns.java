@@ -39,8 +39,11 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
     private volatile HostCall current;
     private volatile boolean gone;
 
-    /** Queues a host's call for the loop's next round; the future completes with what the call came to. */
-    CompletableFuture<HostAnswer> submit(String toolName, ObjectNode arguments, CallerChannel caller) {
+    /**
+     * Queues a host's call for the loop's next round; its answer completes with what the call came to, and its
+     * call's id is the one the run's card and transcript hold.
+     */
+    HostCall submit(String toolName, ObjectNode arguments, CallerChannel caller) {
         HostCall call = new HostCall(new ToolCall("host-" + ids.incrementAndGet(), toolName, arguments),
                 new CompletableFuture<>(), caller);
         if (gone) {
@@ -48,7 +51,7 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
         } else {
             calls.add(call);
         }
-        return call.answer();
+        return call;
     }
 
     /** The host disconnected: the run's next turn ends it, and a call still open is abandoned. */

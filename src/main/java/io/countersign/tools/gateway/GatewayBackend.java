@@ -42,6 +42,12 @@ public interface GatewayBackend {
         CompletableFuture<Answer> call(String toolName, ObjectNode arguments, CallerChannel caller);
 
         /**
+         * Hands a host's call to its run as {@link #call} does, for a host that made it an MCP task: the task's id
+         * names the run and the call its card waits on.
+         */
+        Task callAsTask(String toolName, ObjectNode arguments, CallerChannel caller);
+
+        /**
          * The host gave up on the call it made with {@code caller}: a call not yet handed to the run is dropped; a
          * card it waits on ends without a decision, claimed as a decision is, so that of a person and the host
          * exactly one wins; a call decided but not started never starts. Nothing happens for a call already
@@ -60,6 +66,10 @@ public interface GatewayBackend {
 
         @Override
         void close();
+    }
+
+    /** A call made as an MCP task: its id, and what it came to as {@link Connection#call} tells it. */
+    record Task(String id, CompletableFuture<Answer> answer) {
     }
 
     /**
