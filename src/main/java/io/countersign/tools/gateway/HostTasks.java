@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The SDK has no tasks: these requests are answered here, before it sees them, over stdio and HTTP alike. Every
  * session of a gateway serves the same profile as the same person (the HTTP listener's bearer token), so a host
  * that reconnects sees the tasks it made before; another gateway never does. A task outlives the session that made
- * it, not the gateway.
+ * it; one whose card still waits outlives the gateway too, and the next gateway of the profile serves it
+ * ({@link #adopt}).
  */
 final class HostTasks {
     static final String GET = "tasks/get";
@@ -44,7 +46,10 @@ final class HostTasks {
         Optional<Started> start(String sessionId, String toolName, ObjectNode arguments, TaskChannel channel);
     }
 
-    /** A call made as a task: the connection that withdraws it, the tool's registry name, and the task. */
+    /**
+     * A call made as a task: the connection that withdraws it, the tool's registry name (the task's id for one taken
+     * over), and the task.
+     */
     record Started(GatewayBackend.Connection connection, String registryName, GatewayBackend.Task task) {
     }
 
@@ -150,6 +155,20 @@ final class HostTasks {
     }
 
     /**
+     * Serves the tasks a stopped gateway left waiting, taken over by this one: a host that reconnects polls them by
+     * the ids it was given. Each one's run ends once its call came to something.
+     */
+    void adopt(List<GatewayBackend.Adopted<TaskChannel>> adopted) {
+        for (GatewayBackend.Adopted<TaskChannel> each : adopted) {
+            Task task = new Task(new Started(each.connection(), each.task().id(), each.task()), each.channel(),
+                    each.waitingSince() == null ? clock.instant() : each.waitingSince(), null);
+            tasks.put(task.id, task);
+            task.answer.whenComplete((answer, failure) -> task.updated = clock.instant());
+            settled(each.connection()).whenCompleteAsync((ignored, failure) -> each.connection().close());
+        }
+    }
+
+    /**
      * Withdraws a task that has not come to anything yet: its card leaves the inbox through the claim a decision
      * makes, or, decided but not started, it never starts. One that has is refused, as MCP asks.
      */
@@ -174,6 +193,15 @@ final class HostTasks {
                 .filter(task -> task.started.connection() == connection).map(task -> task.answer)
                 .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(open).handle((ignored, failure) -> null);
+    }
+
+    /**
+     * The gateway stops: the runs of tasks still working end their drive here, their cards left waiting for a
+     * gateway of the same profile to take over.
+     */
+    void gatewayStopped() {
+        tasks.values().stream().filter(task -> !task.answer.isDone()).map(task -> task.started.connection())
+                .distinct().forEach(GatewayBackend.Connection::close);
     }
 
     /** Drops the tasks that came to something longer ago than the time to live their host asked for. */

@@ -120,6 +120,7 @@ public final class McpGateway implements AutoCloseable {
             }
         });
         syncTools(true);
+        tasks.adopt(backend.adoptTasks(TaskChannel::new));
         subscription = backend.onToolsChange(() -> syncTools(false));
         // A server's tools arrive when it has connected, and leave when it stops: no setting says so.
         poll.scheduleWithFixedDelay(this::followTools, 1, 1, TimeUnit.SECONDS);
@@ -360,11 +361,12 @@ public final class McpGateway implements AutoCloseable {
 
     /**
      * The host closed the connection, or stopped this server: its run ends, and a card still waiting takes no
-     * decision.
+     * decision; but one waiting on a call made as a task is left for the next gateway of the profile to take over.
      */
     public void hostGone() {
         connections.values().forEach(GatewayBackend.Connection::close);
         connections.clear();
+        tasks.gatewayStopped();
         closed.countDown();
     }
 

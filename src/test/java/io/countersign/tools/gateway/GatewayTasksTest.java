@@ -73,7 +73,7 @@ class GatewayTasksTest {
         assertThat(created.path("status").asText()).isEqualTo("working");
         String taskId = created.path("taskId").asText();
         WaitingRun card = bed.awaitCard();
-        assertThat(taskId).isEqualTo(card.runId() + "/host-1");
+        assertThat(taskId).isEqualTo(card.runId() + "/task-1");
         // the polls before the card was recorded say the call is being checked
         while (!host.next("status").path("status").path("statusMessage").asText()
                 .contains("waiting for a person's decision")) {
@@ -165,6 +165,42 @@ class GatewayTasksTest {
         assertThat(plan).hasContent("step two");
         host.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
         assertThat(host.next("answer").path("answer").path("status").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aTaskOutlivesItsGatewayAndTheNextGatewayOfTheProfileCarriesItOutForTheReconnectedHost() throws Exception {
+        HttpGatewayProcess first = bed.listen();
+        Host host = host(first);
+        Path plan = bed.workspace().resolve("plan.txt");
+        host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": " + write(plan, "step three")
+                + "}");
+        String taskId = host.next("created").path("created").path("taskId").asText();
+        WaitingRun card = bed.awaitCard();
+
+        first.close();
+
+        assertThat(bed.console().runs().inbox(GatewayTestBed.RITA)).extracting(WaitingRun::runId)
+                .containsExactly(card.runId());
+        Host reconnected = host(bed.listen());
+        reconnected.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
+        JsonNode working = reconnected.next("answer").path("answer");
+        assertThat(working.path("status").asText()).isEqualTo("working");
+        assertThat(working.path("statusMessage").asText()).isEqualTo("waiting for a person's decision on run "
+                + card.runId());
+        assertThat(bed.console().runs().card(GatewayTestBed.RITA, card.runId()).orElseThrow().stranded()).isNull();
+        GatewayTestBed.CliOutcome approved = bed.cli("decide", card.runId(), "--digest", card.digest(),
+                "--approve-all");
+        assertThat(approved.exitCode()).as(approved.err()).isZero();
+
+        reconnected.send("{\"op\": \"result\", \"taskId\": \"" + taskId + "\"}");
+
+        JsonNode result = reconnected.next("answer").path("answer");
+        assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
+        assertThat(plan).hasContent("step three");
+        reconnected.send("{\"op\": \"list\"}");
+        assertThat(reconnected.next("answer").path("answer").path("tasks")).singleElement()
+                .satisfies(task -> assertThat(task.path("status").asText()).isEqualTo("completed"));
+        assertThat(bed.console().store().runs().find(card.runId()).orElseThrow().status().waiting()).isFalse();
     }
 
     @Test
