@@ -17,6 +17,8 @@ import io.countersign.service.GatewayProfiles;
 import io.countersign.service.HostRunDecisions;
 import io.countersign.service.ServerConnections;
 import io.countersign.service.gateway.GatewayService;
+import io.countersign.service.gateway.HostAnswer;
+import io.countersign.service.gateway.HostTask;
 import io.countersign.service.gateway.GatewaySession;
 import io.countersign.store.Store;
 import io.countersign.tools.gateway.GatewayBackend;
@@ -36,6 +38,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /** Countersign as an MCP gateway over one store: the use case behind the MCP server side. */
 public final class GatewayWiring {
@@ -167,6 +170,58 @@ public final class GatewayWiring {
         }
     }
 
+    /** A host's connection to its session's run, told of every change of runs and decisions. */
+    private GatewayBackend.Connection connection(GatewaySession session) {
+        AutoCloseable runChanges = gateway.onRunChange(session::poke);
+        return new GatewayBackend.Connection() {
+            @Override
+            public CompletableFuture<GatewayBackend.Answer> call(String toolName, ObjectNode arguments,
+                                                                 CallerChannel caller) {
+                return session.call(toolName, arguments, caller).thenApply(GatewayWiring::answer);
+            }
+
+            @Override
+            public GatewayBackend.Task callAsTask(String toolName, ObjectNode arguments, CallerChannel caller) {
+                HostTask task = session.callAsTask(toolName, arguments, caller);
+                return new GatewayBackend.Task(task.id(), task.answer().thenApply(GatewayWiring::answer));
+            }
+
+            @Override
+            public void withdraw(CallerChannel caller) {
+                session.withdraw(caller);
+            }
+
+            @Override
+            public void resourceRead(String server) {
+                session.recordUse(EventType.RESOURCE_READ, server, null);
+            }
+
+            @Override
+            public void promptUsed(String server, String prompt) {
+                session.recordUse(EventType.PROMPT_USED, server, prompt);
+            }
+
+            @Override
+            public String waiting() {
+                return session.waitingMessage();
+            }
+
+            @Override
+            public void close() {
+                session.close();
+                try {
+                    runChanges.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+    }
+
+    private static GatewayBackend.Answer answer(HostAnswer answer) {
+        return new GatewayBackend.Answer(answer.text(), answer.error(), answer.serverResult(), answer.note());
+    }
+
     private GatewayBackend backend(HostRunDecisions.Profiled profiled) {
         return new GatewayBackend() {
             @Override
@@ -187,46 +242,15 @@ public final class GatewayWiring {
 
             @Override
             public Connection connect(String host) {
-                GatewaySession session = gateway.connect(profiled, host);
-                AutoCloseable runChanges = gateway.onRunChange(session::poke);
-                return new Connection() {
-                    @Override
-                    public CompletableFuture<Answer> call(String toolName, ObjectNode arguments,
-                                                          CallerChannel caller) {
-                        return session.call(toolName, arguments, caller).thenApply(answer -> new Answer(answer.text(),
-                                answer.error(), answer.serverResult(), answer.note()));
-                    }
+                return connection(gateway.connect(profiled, host));
+            }
 
-                    @Override
-                    public void withdraw(CallerChannel caller) {
-                        session.withdraw(caller);
-                    }
-
-                    @Override
-                    public void resourceRead(String server) {
-                        session.recordUse(EventType.RESOURCE_READ, server, null);
-                    }
-
-                    @Override
-                    public void promptUsed(String server, String prompt) {
-                        session.recordUse(EventType.PROMPT_USED, server, prompt);
-                    }
-
-                    @Override
-                    public String waiting() {
-                        return session.waitingMessage();
-                    }
-
-                    @Override
-                    public void close() {
-                        session.close();
-                        try {
-                            runChanges.close();
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
-                    }
-                };
+            @Override
+            public <C extends CallerChannel> List<Adopted<C>> adoptTasks(Supplier<C> channels) {
+                return gateway.adopt(profiled, channels).stream().map(adopted -> new Adopted<>(
+                        connection(adopted.session()), new Task(adopted.task().id(),
+                        adopted.task().answer().thenApply(GatewayWiring::answer)), adopted.channel(),
+                        adopted.waitingSince())).toList();
             }
 
             @Override

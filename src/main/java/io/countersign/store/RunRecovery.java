@@ -23,8 +23,9 @@ import java.util.Set;
 record RunRecovery(Database database, StoreSession session, RunRecords runs) {
     /** The orphans of stopped processes, taken over; see {@link RunStore#reconcile}. */
     List<StoredRun> reconcile(Instant at) {
-        // A gateway run is carried on by its own gateway or by nobody: those whose gateway stopped end here.
-        new StoppedGatewayRuns(database, session).endAll(at);
+        // A gateway run is carried on by its own gateway or by nobody: those whose gateway stopped end here, but a
+        // card of an MCP task, which the next gateway of its profile takes over.
+        new StoppedGatewayRuns(database, session).endAll(at, runs);
         // Runs first, then the registrations: every owner read here registered before it wrote its run, so an
         // owner without a registration has stopped. Runs started after this read are not looked at.
         List<Orphan> running = database.read("list the runs left running", connection -> {

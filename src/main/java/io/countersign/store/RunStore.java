@@ -267,6 +267,11 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
     }
 
     @Override
+    public boolean adoptHosted(String runId, Instant at) {
+        return stoppedGateways.adopt(runId, at);
+    }
+
+    @Override
     public StoredRun settleUnknownOutcome(String runId, boolean retry, String settledBy, Instant at) {
         return recovery.settleUnknownOutcome(runId, retry, settledBy, at);
     }

@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
 import java.sql.Connection;
@@ -55,10 +56,16 @@ record StoppedGatewayRuns(Database database, StoreSession session) {
                 .map(run -> new Stranded(run[0], run[2])).toList();
     }
 
-    /** Ends every gateway run found without its gateway; see {@link #end}. */
-    void endAll(Instant at) {
+    /**
+     * Ends every gateway run found without its gateway (see {@link #end}), but those whose card waits on an MCP
+     * task's call ({@link StoredRun#waitsOnHostTask}): the next gateway of their profile takes them over, and a
+     * decision on one in between ends it.
+     */
+    void endAll(Instant at, RunRecords runs) {
         for (Stranded stranded : list()) {
-            end(stranded, at);
+            if (!runs.find(stranded.runId()).map(StoredRun::waitsOnHostTask).orElse(false)) {
+                end(stranded, at);
+            }
         }
     }
 
@@ -66,6 +73,32 @@ record StoppedGatewayRuns(Database database, StoreSession session) {
     boolean end(String runId, Instant at) {
         Optional<Stranded> found = list().stream().filter(stranded -> stranded.runId().equals(runId)).findFirst();
         return found.isPresent() && end(found.get(), at);
+    }
+
+    /**
+     * Makes the run, found without its gateway and still waiting for approval, this process's gateway run; see
+     * {@link RunStore#adoptHosted}.
+     */
+    boolean adopt(String runId, Instant at) {
+        Optional<Stranded> found = list().stream().filter(stranded -> stranded.runId().equals(runId)).findFirst();
+        if (found.isEmpty()) {
+            return false;
+        }
+        return database.writeIf("take over the gateway run " + runId + ", whose gateway stopped", ChangeKind.RUN,
+                Boolean::booleanValue, connection -> {
+                    Optional<LockedRun> locked = LockedRun.lock(connection, database.dialect(), runId);
+                    // Moved on since it was found (decided, or ended): not a card to take over any more.
+                    if (locked.isEmpty() || locked.get().outcomeUnknown() != null || locked.get().claimed()
+                            || !Objects.equals(locked.get().owner(), found.get().owner())
+                            || locked.get().status() != RunStatus.WAITING_FOR_APPROVAL) {
+                        return false;
+                    }
+                    try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET"
+                            + " gateway_session = :gateway, updated_at = :at WHERE id = :runId")) {
+                        return update.set("gateway", session.id()).set("at", at).set("runId", runId)
+                                .executeUpdate() == 1;
+                    }
+                });
     }
 
     private boolean end(Stranded stranded, Instant at) {

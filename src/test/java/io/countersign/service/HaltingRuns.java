@@ -87,6 +87,11 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
+    public boolean adoptHosted(String runId, Instant at) {
+        return runs.adoptHosted(runId, at);
+    }
+
+    @Override
     public void recordOutcome(RunLease lease, RunOutcome outcome, Instant at) {
         at(Step.BEFORE_NEXT_STATE, lease.runId());
         runs.recordOutcome(lease, outcome, at);

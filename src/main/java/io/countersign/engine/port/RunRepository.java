@@ -38,6 +38,12 @@ public interface RunRepository {
      */
     RunLease createHosted(String runId, String agent, String initiator, String prompt, Instant at);
 
+    /**
+     * How the id of a gateway run's call begins when its host made it an MCP task: a card waiting on it is left
+     * for the next gateway of the profile when its own stops ({@link StoredRun#waitsOnHostTask}).
+     */
+    String TASK_CALL = "task-";
+
     /** Why nothing can be done for a gateway run whose gateway process stopped: its card's notice and its end. */
     String GATEWAY_STOPPED = "the gateway holding this host's connection stopped; nothing can be carried out";
 
@@ -52,6 +58,16 @@ public interface RunRepository {
      * @return true when this ended or flagged the run; false when its gateway is live or the run moved on
      */
     boolean endWithoutGateway(String runId, Instant at);
+
+    /**
+     * Makes a gateway run whose gateway process stopped, and whose card still waits, this process's: it is no
+     * longer without its gateway, and only this process carries out a decision on it from now on. For a gateway
+     * that serves the same profile as the same person, and takes over the MCP tasks its predecessor left waiting.
+     *
+     * @return true when the run is this process's now; false when its gateway is live, or it moved on (ended, or
+     *         decided)
+     */
+    boolean adoptHosted(String runId, Instant at);
 
     /**
      * Records where a stretch of the run ended, with the outcomes of its calls: the status, transcript, history and

@@ -6,7 +6,11 @@ import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunTelemetry;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.PausedState;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
@@ -18,6 +22,10 @@ import io.countersign.service.ServerConnections;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.Store;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -95,8 +103,44 @@ public final class GatewayService {
     public GatewaySession connect(HostRunDecisions.Profiled profiled, String host) {
         HostTurns turns = new HostTurns();
         ToolLoop loop = loop(turns);
-        return new GatewaySession(profiled.actor(), profiled.profile(), host, turns, loop, decisions(loop),
+        return GatewaySession.start(profiled.actor(), profiled.profile(), host, turns, loop, decisions(loop),
                 store.runs(), store.events().forRunLoop(), clock, ids, locale);
+    }
+
+    /**
+     * Takes over the cards a stopped gateway of the same profile, serving the same person, left waiting on calls
+     * their hosts made as MCP tasks: each run is this gateway's from now on ({@code RunRepository#adoptHosted}),
+     * driven by a session of its own whose task keeps its id, and whose call answers to {@code channel}'s caller.
+     */
+    public <C extends CallerChannel> List<Adopted<C>> adopt(HostRunDecisions.Profiled profiled,
+                                                            Supplier<C> channels) {
+        Set<String> stranded = store.runs().withoutGateway();
+        List<Adopted<C>> adopted = new ArrayList<>();
+        for (StoredRun run : store.runs().waiting()) {
+            PausedState state = run.pausedState();
+            // a host's turn is one call, so a task's card waits on that call alone
+            if (!stranded.contains(run.runId()) || !run.waitsOnHostTask() || state.awaitingApproval().size() != 1
+                    || !run.agent().equals(profiled.profile().name())
+                    || !run.initiator().equals(profiled.actor().name())
+                    || !store.runs().adoptHosted(run.runId(), clock.instant())) {
+                continue;
+            }
+            C channel = channels.get();
+            ToolCall call = state.awaitingApproval().get(0).call();
+            HostTurns.HostCall task = new HostTurns.HostCall(call, new CompletableFuture<>(), channel);
+            HostTurns turns = HostTurns.adopting(task);
+            ToolLoop loop = loop(turns);
+            GatewaySession session = GatewaySession.adopted(profiled.actor(), profiled.profile(), run, turns, loop,
+                    decisions(loop), store.runs(), store.events().forRunLoop(), clock, ids, locale);
+            adopted.add(new Adopted<>(session, new HostTask(GatewaySession.taskId(run.runId(), call.id()),
+                    task.answer()), channel, run.waitingSince()));
+        }
+        return adopted;
+    }
+
+    /** A task's card taken over from a stopped gateway: its run's session, the task, and since when it waits. */
+    public record Adopted<C extends CallerChannel>(GatewaySession session, HostTask task, C channel,
+                                                   Instant waitingSince) {
     }
 
     /** Tells the listener of every change of the store's settings (records, declarations, tool settings). */

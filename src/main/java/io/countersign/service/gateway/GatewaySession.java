@@ -34,6 +34,8 @@ import java.util.logging.Logger;
  */
 public final class GatewaySession implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(GatewaySession.class.getName());
+    /** How a gateway run's prompt begins, before the host's name and version. */
+    private static final String HOST_PROMPT = "MCP host ";
 
     private final Actor actor;
     private final AgentConfiguration profile;
@@ -51,11 +53,14 @@ public final class GatewaySession implements AutoCloseable {
     /** A permit for each change of the store (coalesced): the driver looks again after each. */
     private final Semaphore changed = new Semaphore(0);
     private final Thread driver;
+    /** The first stretch's lease, for a run this session started; null for one it took over. */
+    private RunLease lease;
 
-    /** Records the host's run, running from now on, and starts driving it. */
-    GatewaySession(Actor actor, AgentConfiguration profile, String host, HostTurns turns, ToolLoop loop,
-                   HostRunDecisions decisions, RunRepository repository, EventSink events, Clock clock,
-                   IdGenerator ids, Locale locale) {
+    private volatile boolean closing;
+
+    private GatewaySession(Actor actor, AgentConfiguration profile, String host, HostTurns turns, ToolLoop loop,
+                           HostRunDecisions decisions, RunRepository repository, EventSink events, Clock clock,
+                           IdGenerator ids, Locale locale, String runId) {
         this.actor = actor;
         this.profile = profile;
         this.host = host;
@@ -67,11 +72,42 @@ public final class GatewaySession implements AutoCloseable {
         this.ids = ids;
         this.clock = clock;
         this.locale = locale;
-        this.runId = ids.next();
-        RunLease lease = repository.createHosted(runId, profile.name(), actor.name(), prompt(), clock.instant());
-        driver = new Thread(() -> drive(lease), "countersign-gateway-" + profile.name());
+        this.runId = runId;
+        driver = new Thread(this::drive, "countersign-gateway-" + profile.name());
         driver.setDaemon(true);
-        driver.start();
+    }
+
+    /** Records the host's run, running from now on, and starts driving it. */
+    static GatewaySession start(Actor actor, AgentConfiguration profile, String host, HostTurns turns, ToolLoop loop,
+                                HostRunDecisions decisions, RunRepository repository, EventSink events, Clock clock,
+                                IdGenerator ids, Locale locale) {
+        GatewaySession session = new GatewaySession(actor, profile, host, turns, loop, decisions, repository, events,
+                clock, ids, locale, ids.next());
+        session.lease = repository.createHosted(session.runId, profile.name(), actor.name(), session.prompt(),
+                clock.instant());
+        session.driver.start();
+        return session;
+    }
+
+    /**
+     * Drives a run this gateway took over from a stopped one ({@link RunRepository#adoptHosted}), whose card waits
+     * on a call its host made as a task ({@code turns} hold it): a decision on it is carried out here, and the run
+     * ends once the call came to something.
+     */
+    static GatewaySession adopted(Actor actor, AgentConfiguration profile, StoredRun run, HostTurns turns,
+                                  ToolLoop loop, HostRunDecisions decisions, RunRepository repository,
+                                  EventSink events, Clock clock, IdGenerator ids, Locale locale) {
+        String host = run.prompt().startsWith(HOST_PROMPT) ? run.prompt().substring(HOST_PROMPT.length())
+                : run.prompt();
+        GatewaySession session = new GatewaySession(actor, profile, host, turns, loop, decisions, repository,
+                events, clock, ids, locale, run.runId());
+        session.driver.start();
+        return session;
+    }
+
+    /** The id of the task a host's call made as a task is: the run's and the call's. */
+    static String taskId(String runId, String callId) {
+        return runId + "/" + callId;
     }
 
     /**
@@ -83,7 +119,16 @@ public final class GatewaySession implements AutoCloseable {
      * executes, its server's progress, log messages and requests go to the host through {@code caller}.
      */
     public CompletableFuture<HostAnswer> call(String toolName, ObjectNode arguments, CallerChannel caller) {
-        return turns.submit(toolName, arguments, caller);
+        return turns.submit(toolName, arguments, caller, false).answer();
+    }
+
+    /**
+     * Asks for a tool call as {@link #call} does, for a host that made it an MCP task: the task's id names this
+     * run and the call's id in it ({@code RUN/CALL}), the call its card and transcript hold.
+     */
+    public HostTask callAsTask(String toolName, ObjectNode arguments, CallerChannel caller) {
+        HostTurns.HostCall call = turns.submit(toolName, arguments, caller, true);
+        return new HostTask(taskId(runId, call.call().id()), call.answer());
     }
 
     /**
@@ -120,7 +165,7 @@ public final class GatewaySession implements AutoCloseable {
     }
 
     private String prompt() {
-        return "MCP host " + host;
+        return HOST_PROMPT + host;
     }
 
     /** What a call still open waits for, told to the host every so often so that it does not time out. */
@@ -131,11 +176,13 @@ public final class GatewaySession implements AutoCloseable {
     }
 
     /** The run, from the host's connection to its end: a stretch, then each decision carried out here. */
-    private void drive(RunLease lease) {
+    private void drive() {
         try {
-            RunOutcome outcome = loop.runLoop(RunRequest.of(profile, ToolExecutionContext.of(actor, runId, locale),
-                    prompt()), repository.hostedJournal(lease));
-            repository.recordOutcome(lease, outcome, clock.instant());
+            if (lease != null) {
+                RunOutcome outcome = loop.runLoop(RunRequest.of(profile, ToolExecutionContext.of(actor, runId,
+                        locale), prompt()), repository.hostedJournal(lease));
+                repository.recordOutcome(lease, outcome, clock.instant());
+            }
             while (carryOutNext()) {
                 // each turn carried out one decision, or waited for the store to change
             }
@@ -162,7 +209,12 @@ public final class GatewaySession implements AutoCloseable {
                 && run.status() != RunStatus.OUTCOME_UNKNOWN) {
             return false;
         }
-        if (!turns.hostConnected()) {
+        if (turns.taskOpen()) {
+            // A task's card outlives its host's connection; a gateway that stops leaves it for the next to take over.
+            if (closing) {
+                return false;
+            }
+        } else if (!turns.hostConnected()) {
             decisions.endForGoneHost(runId, "the MCP host (" + host + ") disconnected while the card waited;"
                     + " nothing was executed, and no decision can run for a caller who is gone");
             return false;
@@ -184,9 +236,13 @@ public final class GatewaySession implements AutoCloseable {
         return profile.includes(tool.name(), tool.group());
     }
 
-    /** The host disconnected: the run ends, and a card still waiting says why and takes no decision. */
+    /**
+     * The host disconnected: the run ends, and a card still waiting says why and takes no decision; but a card
+     * waiting on a call made as a task is left waiting, for a gateway of the same profile to take over.
+     */
     @Override
     public void close() {
+        closing = true;
         turns.hostGone();
         poke();
         try {

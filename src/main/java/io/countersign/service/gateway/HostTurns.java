@@ -5,6 +5,7 @@ import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.CallerChannels;
@@ -39,23 +40,41 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
     private volatile HostCall current;
     private volatile boolean gone;
 
-    /** Queues a host's call for the loop's next round; the future completes with what the call came to. */
-    CompletableFuture<HostAnswer> submit(String toolName, ObjectNode arguments, CallerChannel caller) {
-        HostCall call = new HostCall(new ToolCall("host-" + ids.incrementAndGet(), toolName, arguments),
-                new CompletableFuture<>(), caller);
+    /**
+     * Queues a host's call for the loop's next round; its answer completes with what the call came to, and its
+     * call's id is the one the run's card and transcript hold; that of a call made as an MCP task says so
+     * ({@link #RunRepository.TASK_CALL}).
+     */
+    HostCall submit(String toolName, ObjectNode arguments, CallerChannel caller, boolean asTask) {
+        HostCall call = new HostCall(new ToolCall((asTask ? RunRepository.TASK_CALL : "host-") + ids.incrementAndGet(), toolName,
+                arguments), new CompletableFuture<>(), caller);
         if (gone) {
             call.answer().completeExceptionally(new IllegalStateException("the host's connection is closed"));
         } else {
             calls.add(call);
         }
-        return call.answer();
+        return call;
     }
 
-    /** The host disconnected: the run's next turn ends it, and a call still open is abandoned. */
+    /**
+     * The turns of a run whose host is gone but whose call made as a task waits as a card, taken over by this
+     * gateway: the run's next turn answers the call, and then ends the run.
+     */
+    static HostTurns adopting(HostCall task) {
+        HostTurns turns = new HostTurns();
+        turns.gone = true;
+        turns.current = task;
+        return turns;
+    }
+
+    /**
+     * The host disconnected: the run's next turn ends it, and a call still open is abandoned; but not a call made
+     * as a task, which its card keeps for the host to poll (see {@link #taskOpen}).
+     */
     void hostGone() {
         gone = true;
         HostCall open = current;
-        if (open != null) {
+        if (open != null && !taskOpen()) {
             open.answer().completeExceptionally(new IllegalStateException("the host disconnected"));
         }
         for (HostCall queued; (queued = calls.poll()) != null; ) {
@@ -81,6 +100,12 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
 
     boolean hostConnected() {
         return !gone;
+    }
+
+    /** True while the call handed out last was made as an MCP task and has no answer yet. */
+    boolean taskOpen() {
+        HostCall open = current;
+        return open != null && open.call().id().startsWith(RunRepository.TASK_CALL) && !open.answer().isDone();
     }
 
     /**

@@ -7,8 +7,9 @@ import java.io.IOException;
 
 /**
  * The JSON mapper of the host's transports, stdio and HTTP, with every message written to a host passed through
- * {@link JsonRpcErrors#clean(McpSchema.JSONRPCMessage)}: the SDK's servlet transport writes each answer with its
- * mapper, and offers no other place to see an answer before it leaves.
+ * {@link JsonRpcErrors#clean(McpSchema.JSONRPCMessage)}, and told what the gateway serves beyond the SDK
+ * ({@link HostTasks#advertised}): the SDK's servlet transport writes each answer with its mapper, and offers no
+ * other place to see an answer before it leaves.
  */
 record CleanErrorsMapper(McpJsonMapper delegate) implements McpJsonMapper {
     @Override
@@ -52,6 +53,7 @@ record CleanErrorsMapper(McpJsonMapper delegate) implements McpJsonMapper {
     }
 
     private static Object cleaned(Object value) {
-        return value instanceof McpSchema.JSONRPCMessage message ? JsonRpcErrors.clean(message) : value;
+        return value instanceof McpSchema.JSONRPCMessage message ? JsonRpcErrors.clean(HostTasks.advertised(message))
+                : value;
     }
 }

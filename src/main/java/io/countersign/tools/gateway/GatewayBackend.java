@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import io.countersign.tools.mcp.ServerFeatures;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Port: what the MCP server side of the gateway serves a host from. The tools a profile offers through the access
@@ -29,6 +31,17 @@ public interface GatewayBackend {
     /** A host connected, telling who it is ({@code clientInfo}'s name and version). */
     Connection connect(String host);
 
+    /**
+     * Takes over the cards a stopped gateway of the same profile and person left waiting on calls made as MCP
+     * tasks, each with a connection of its own that carries its run on until the call came to something; the
+     * call's way back to its host is a channel from {@code channels}.
+     */
+    <C extends CallerChannel> List<Adopted<C>> adoptTasks(Supplier<C> channels);
+
+    /** A task taken over from a stopped gateway: its run's connection, the task, its channel, since when it waits. */
+    record Adopted<C extends CallerChannel>(Connection connection, Task task, C channel, Instant waitingSince) {
+    }
+
     /** Tells the listener when the offered tools may have changed: a server record or a setting changed. */
     AutoCloseable onToolsChange(Runnable listener);
 
@@ -40,6 +53,12 @@ public interface GatewayBackend {
          * {@code caller} is the way back to the host while the call executes, and only then.
          */
         CompletableFuture<Answer> call(String toolName, ObjectNode arguments, CallerChannel caller);
+
+        /**
+         * Hands a host's call to its run as {@link #call} does, for a host that made it an MCP task: the task's id
+         * names the run and the call its card waits on.
+         */
+        Task callAsTask(String toolName, ObjectNode arguments, CallerChannel caller);
 
         /**
          * The host gave up on the call it made with {@code caller}: a call not yet handed to the run is dropped; a
@@ -60,6 +79,10 @@ public interface GatewayBackend {
 
         @Override
         void close();
+    }
+
+    /** A call made as an MCP task: its id, and what it came to as {@link Connection#call} tells it. */
+    record Task(String id, CompletableFuture<Answer> answer) {
     }
 
     /**

@@ -89,7 +89,12 @@ sealed interface HostMessage {
                         new Param("clientInfo", false, JsonNodeType.OBJECT)),
                 McpSchema.METHOD_TOOLS_CALL, List.of(new Param("name", true, JsonNodeType.STRING),
                         new Param("arguments", false, JsonNodeType.OBJECT),
-                        new Param("_meta", false, JsonNodeType.OBJECT)),
+                        new Param("_meta", false, JsonNodeType.OBJECT),
+                        new Param("task", false, JsonNodeType.OBJECT)),
+                HostTasks.GET, List.of(new Param("taskId", true, JsonNodeType.STRING)),
+                HostTasks.RESULT, List.of(new Param("taskId", true, JsonNodeType.STRING)),
+                HostTasks.CANCEL, List.of(new Param("taskId", true, JsonNodeType.STRING)),
+                HostTasks.LIST, List.of(new Param("cursor", false, JsonNodeType.STRING)),
                 McpSchema.METHOD_LOGGING_SET_LEVEL, List.of(new Param("level", true, JsonNodeType.STRING)));
 
         private record Param(String name, boolean required, JsonNodeType type) {

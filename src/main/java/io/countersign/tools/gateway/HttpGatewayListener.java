@@ -1,11 +1,14 @@
 package io.countersign.tools.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.Json;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -23,6 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -123,6 +128,7 @@ public final class HttpGatewayListener implements AutoCloseable {
         addFilter(context, new SessionEnds(gateway), ENDPOINT);
         addFilter(context, new Cancellations(gateway), ENDPOINT);
         addFilter(context, activity, ENDPOINT);
+        addFilter(context, new TaskRequests(gateway), ENDPOINT);
         jetty.setHandler(context);
         try {
             jetty.start();
@@ -228,6 +234,60 @@ public final class HttpGatewayListener implements AutoCloseable {
                 gateway.cancelled(session, params.get("requestId"));
             }
             chain.doFilter(request, response);
+        }
+    }
+
+    /**
+     * Answers a host's task requests ({@link HostTasks}), which the SDK does not know, as a JSON body; a
+     * {@code tasks/result} that waits for a person holds the request open without a thread. A request naming a
+     * session the gateway does not hold goes on to the SDK, which answers it as for any method.
+     */
+    private record TaskRequests(McpGateway gateway) implements Filter {
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            String session = ((HttpServletRequest) request).getHeader(SESSION_HEADER);
+            Optional<CompletableFuture<ObjectNode>> answer = session == null || !gateway.connected(session)
+                    || !(request.getAttribute(ProtocolGate.METHOD_ATTRIBUTE) instanceof String method)
+                    || !(request.getAttribute(ProtocolGate.ID_ATTRIBUTE) instanceof JsonNode id)
+                    ? Optional.empty() : gateway.tasks().answer(session, new HostMessage.Accepted(message(method, id,
+                    request.getAttribute(ProtocolGate.PARAMS_ATTRIBUTE))));
+            if (answer.isEmpty()) {
+                chain.doFilter(request, response);
+                return;
+            }
+            AsyncContext async = request.startAsync();
+            async.setTimeout(0);
+            answer.get().whenComplete((json, failure) -> {
+                try {
+                    HttpServletResponse http = (HttpServletResponse) async.getResponse();
+                    if (failure != null) {
+                        LOG.log(Level.WARNING, "answering a host's task request failed: " + failure.getMessage(),
+                                failure);
+                        http.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+                    } else {
+                        byte[] body = json.toString().getBytes(StandardCharsets.UTF_8);
+                        http.setStatus(HttpServletResponse.SC_OK);
+                        http.setContentType("application/json");
+                        http.setContentLength(body.length);
+                        http.getOutputStream().write(body);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(Level.FINE, "the host did not take a task's answer: " + e.getMessage(), e);
+                } finally {
+                    async.complete();
+                }
+            });
+        }
+
+        private static ObjectNode message(String method, JsonNode id, Object params) {
+            ObjectNode message = Json.mapper().createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION)
+                    .put("method", method);
+            message.set("id", id);
+            if (params instanceof ObjectNode given) {
+                message.set("params", given);
+            }
+            return message;
         }
     }
 

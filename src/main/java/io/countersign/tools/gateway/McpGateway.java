@@ -16,12 +16,14 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -59,6 +61,7 @@ public final class McpGateway implements AutoCloseable {
         return thread;
     });
     private final CoalescedListChanges transport = new CoalescedListChanges();
+    private final HostTasks tasks = new HostTasks(this::startTask, Clock.systemUTC());
     private McpAsyncServer server;
     private ResourcesAndPrompts resourcesAndPrompts;
     private AutoCloseable subscription;
@@ -79,7 +82,7 @@ public final class McpGateway implements AutoCloseable {
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
         McpGateway gateway = new McpGateway(backend, progressEvery);
         StdioHostTransport stdio = new StdioHostTransport(new CleanErrorsMapper(McpJsonDefaults.getMapper()), in, out,
-                gateway::hostGone, gateway::cancelled);
+                gateway::hostGone, gateway::cancelled, gateway.tasks);
         gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(stdio, gateway::initialized))));
         return gateway;
     }
@@ -117,6 +120,7 @@ public final class McpGateway implements AutoCloseable {
             }
         });
         syncTools(true);
+        tasks.adopt(backend.adoptTasks(TaskChannel::new));
         subscription = backend.onToolsChange(() -> syncTools(false));
         // A server's tools arrive when it has connected, and leave when it stops: no setting says so.
         poll.scheduleWithFixedDelay(this::followTools, 1, 1, TimeUnit.SECONDS);
@@ -272,7 +276,35 @@ public final class McpGateway implements AutoCloseable {
         }), progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private static McpSchema.CallToolResult failed(String registryName, Throwable failure) {
+    /**
+     * Hands the host's call of the tool it sees as {@code hostName} to its run as a task; empty when no offered
+     * tool has that name.
+     */
+    private Optional<HostTasks.Started> startTask(String sessionId, String hostName, ObjectNode arguments,
+                                                  TaskChannel channel) {
+        String registryName;
+        synchronized (this) {
+            registryName = offered.get(hostName);
+        }
+        if (registryName == null) {
+            return Optional.empty();
+        }
+        GatewayBackend.Connection connection = connection(sessionId, null);
+        return Optional.of(new HostTasks.Started(connection, registryName,
+                connection.callAsTask(registryName, arguments, channel)));
+    }
+
+    /** The tasks hosts made here, answered before the SDK sees them. */
+    HostTasks tasks() {
+        return tasks;
+    }
+
+    /** True while the session is a host's connection here: it initialized, and has not ended. */
+    boolean connected(String sessionId) {
+        return connections.containsKey(sessionKey(sessionId));
+    }
+
+    static McpSchema.CallToolResult failed(String registryName, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         LOG.log(Level.WARNING, "a host's call of " + registryName + " failed", cause);
@@ -285,7 +317,7 @@ public final class McpGateway implements AutoCloseable {
      * when a person changed the arguments), else the text the transcript holds. A success says
      * {@code isError: false} even where the server left it out, as the text answer always did.
      */
-    private static McpSchema.CallToolResult result(GatewayBackend.Answer answer) {
+    static McpSchema.CallToolResult result(GatewayBackend.Answer answer) {
         if (answer.serverResult() instanceof ObjectNode own && !answer.error()) {
             ObjectNode copy = own.deepCopy().put("isError", false);
             if (answer.note() != null) {
@@ -317,22 +349,25 @@ public final class McpGateway implements AutoCloseable {
 
     /**
      * One host's session ended (deleted, or gone): its run ends as a disconnect does, the other sessions' runs go
-     * on.
+     * on; but a run that carries a task of the host's ends only once its tasks came to something, so that a host
+     * that reconnects gets their results.
      */
     public void sessionEnded(String sessionId) {
         GatewayBackend.Connection connection = connections.remove(sessionId);
         if (connection != null) {
-            connection.close();
+            // not on the thread that completes a task's answer: that may be the run's own, which closing waits for
+            tasks.settled(connection).whenCompleteAsync((ignored, failure) -> connection.close());
         }
     }
 
     /**
      * The host closed the connection, or stopped this server: its run ends, and a card still waiting takes no
-     * decision.
+     * decision; but one waiting on a call made as a task is left for the next gateway of the profile to take over.
      */
     public void hostGone() {
         connections.values().forEach(GatewayBackend.Connection::close);
         connections.clear();
+        tasks.gatewayStopped();
         closed.countDown();
     }
 

@@ -14,6 +14,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.logging.Level;
@@ -35,6 +37,7 @@ final class StdioHostTransport implements McpServerTransportProvider {
     private final OutputStream out;
     private final Runnable ended;
     private final BiConsumer<String, Object> cancelled;
+    private final HostTasks tasks;
     private final AtomicBoolean closing = new AtomicBoolean();
     /** Set once the host sent initialize; only the reading thread writes it. */
     private volatile boolean initializing;
@@ -45,14 +48,16 @@ final class StdioHostTransport implements McpServerTransportProvider {
      * @param cancelled told the session's id and the id (as the host wrote it) of each request the host cancelled
      *                  ({@code notifications/cancelled}), on the reading thread; the SDK's session has no handler
      *                  for that notification
+     * @param tasks     answers the host's task requests, which the SDK does not know
      */
     StdioHostTransport(McpJsonMapper json, InputStream in, OutputStream out, Runnable ended,
-                       BiConsumer<String, Object> cancelled) {
+                       BiConsumer<String, Object> cancelled, HostTasks tasks) {
         this.json = json;
         this.in = in;
         this.out = out;
         this.ended = ended;
         this.cancelled = cancelled;
+        this.tasks = tasks;
     }
 
     @Override
@@ -123,6 +128,19 @@ final class StdioHostTransport implements McpServerTransportProvider {
             if (params != null && params.hasNonNull("requestId")) {
                 cancelled.accept(session.getId(), params.get("requestId"));
             }
+            return;
+        }
+        Optional<CompletableFuture<ObjectNode>> task = tasks.answer(session.getId(), accepted);
+        if (task.isPresent()) {
+            // tasks/result may wait for a person: the answer is written when it comes, not on this thread
+            task.get().thenAccept(answer -> {
+                if (!closing.get()) {
+                    write(answer);
+                }
+            }).exceptionally(failure -> {
+                LOG.log(Level.WARNING, "answering a host's task request failed: " + failure.getMessage(), failure);
+                return null;
+            });
             return;
         }
         McpSchema.JSONRPCMessage message;

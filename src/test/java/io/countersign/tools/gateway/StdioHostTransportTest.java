@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +49,8 @@ class StdioHostTransportTest {
         OutputStream out = new PipedOutputStream(fromServer);
         answers = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8));
         server = McpServer.async(new StdioHostTransport(McpJsonDefaults.getMapper(), in, out, ended::countDown,
-                        (session, id) -> cancelled.add(HostRequests.key(id))))
+                        (session, id) -> cancelled.add(HostRequests.key(id)),
+                        new HostTasks((session, tool, arguments, channel) -> Optional.empty(), Clock.systemUTC())))
                 .serverInfo("transport-test", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .tools(McpServerFeatures.AsyncToolSpecification.builder()

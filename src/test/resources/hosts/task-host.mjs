@@ -1,0 +1,104 @@
+// A host that calls the gateway's tools as MCP tasks with the TypeScript SDK's client (its experimental task API,
+// client.experimental.tasks), over Streamable HTTP (the first argument the gateway's URL, the bearer token in
+// HOST_TOKEN) or stdio (the gateway's command line). It starts once the gateway offers every tool named in
+// HOST_TOOLS and prints {"tools": [...]}, having learnt from tools/list which tools may run as tasks. Then it reads
+// one JSON line per step on stdin and prints one JSON line per answer:
+//   {"op": "stream", "tool": NAME, "arguments": {...}}  callToolStream, as the SDK picks a task itself: prints
+//       {"created": TASK}, then {"status": TASK} at each poll, then {"result": CallToolResult} or
+//       {"streamError": ...}; it runs in the background, so the steps after it run while it polls
+//   {"op": "get" | "result" | "cancel", "taskId": ID}, {"op": "list"}: the task API's own call, its answer as
+//       {"answer": ...}
+//   {"op": "reconnect"}: ends the session and opens a new one, prints {"session": ID}
+// A refused request prints {"error": {"code": CODE, "message": MESSAGE}}.
+import readline from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const [command, ...args] = process.argv.slice(2);
+const wanted = (process.env.HOST_TOOLS ?? '').split(',').filter((name) => name);
+const print = (value) => console.log(JSON.stringify(value));
+const failure = (error) => ({ error: { code: error?.code ?? null, message: String(error?.message ?? error) } });
+
+let client;
+let transport;
+async function connect() {
+  client = new Client({ name: 'task-host', version: '1.0' });
+  transport = command.startsWith('http')
+    ? new StreamableHTTPClientTransport(new URL(command),
+      { requestInit: { headers: { Authorization: `Bearer ${process.env.HOST_TOKEN}` } } })
+    : new StdioClientTransport({ command, args });
+  await client.connect(transport);
+  let names = [];
+  for (let tries = 0; tries < 120; tries++) {
+    names = (await client.listTools()).tools.map((tool) => tool.name);
+    if (wanted.every((name) => names.includes(name))) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return names;
+}
+
+async function stream(messages) {
+  try {
+    for await (const message of messages) {
+      if (message.type === 'taskCreated') {
+        print({ created: message.task });
+      } else if (message.type === 'taskStatus') {
+        print({ status: message.task });
+      } else if (message.type === 'result') {
+        print({ result: message.result });
+      } else {
+        print({ streamError: failure(message.error).error });
+      }
+    }
+  } catch (error) {
+    print({ streamError: failure(error).error });
+  }
+}
+
+print({ tools: await connect() });
+
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  if (!line.trim()) {
+    continue;
+  }
+  const step = JSON.parse(line);
+  const tasks = client.experimental.tasks;
+  try {
+    switch (step.op) {
+      case 'stream':
+        // in the background: the steps after it run while it polls
+        stream(tasks.callToolStream({ name: step.tool, arguments: step.arguments }));
+        break;
+      case 'get':
+        print({ answer: await tasks.getTask(step.taskId) });
+        break;
+      case 'result':
+        print({ answer: await tasks.getTaskResult(step.taskId, CallToolResultSchema) });
+        break;
+      case 'cancel':
+        print({ answer: await tasks.cancelTask(step.taskId) });
+        break;
+      case 'list':
+        print({ answer: await tasks.listTasks() });
+        break;
+      case 'reconnect':
+        // over HTTP the session ends as a host ends it (DELETE), so the gateway ends its run
+        if (transport instanceof StreamableHTTPClientTransport) {
+          await transport.terminateSession();
+        }
+        await client.close();
+        await connect();
+        print({ session: transport.sessionId ?? null });
+        break;
+      default:
+        print(failure(`no step ${step.op}`));
+    }
+  } catch (error) {
+    print(failure(error));
+  }
+}
+await client.close();
