@@ -23,9 +23,7 @@ final class OlderProcesses {
      * @throws OlderProcessesException naming every live process other than this one
      */
     static void refuseLive(Database database, String version) {
-        Instant now = database.clock().instant();
-        List<String> live = database.read("list the processes that have the store open", connection -> live(
-                connection, now));
+        List<String> live = live(database);
         if (!live.isEmpty()) {
             throw new OlderProcessesException("The store " + database.location().describe() + " is still open in "
                     + (live.size() == 1 ? "a process" : live.size() + " processes") + " of an older Countersign"
@@ -34,6 +32,12 @@ final class OlderProcesses {
                     + (live.size() == 1 ? "it" : "them") + ", or migrate anyway with countersign store upgrade"
                     + " --force", live);
         }
+    }
+
+    /** Every live process other than this one that registered on the store, as "pid 4242 on build-3, ...". */
+    static List<String> live(Database database) {
+        Instant now = database.clock().instant();
+        return database.read("list the processes that have the store open", connection -> live(connection, now));
     }
 
     private static List<String> live(Connection connection, Instant now) throws SQLException {
