@@ -27,9 +27,9 @@ import java.util.stream.Collectors;
 record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
     private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, digest, summary, verdicts, input,"
-            + " event_recorded";
+            + " event_recorded, written_at_schema";
     private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
-            + " :input, :eventRecorded";
+            + " :input, :eventRecorded, " + Migrations.SCHEMA;
     /**
      * The PostgreSQL claim (see {@code claimInOneStatement}). It returns the claimed run (without its transcript
      * and history, which its paused state holds) and sends the change's NOTIFY, or returns no row and sends
