@@ -10,7 +10,8 @@
 #
 # It builds COMMIT in a temporary git worktree, starts a throw-away PostgreSQL on a loopback port (the binaries of
 # the embedded-postgres artifact the tests use, from the local Maven repository), drives the old command line as a
-# team would, and writes src/test/resources/upgrade/<name>-postgres.sql and <name>-sqlite.db. Needs Java, Maven,
+# team would, and writes src/test/resources/upgrade/<name>-postgres.sql and <name>-sqlite.db (for 362b033 also
+# <name>-<database>-facts.json: what the old build printed of each store). Needs Java, Maven,
 # git, python3 and Debian's pg_dump (postgresql-client). Run as root, the server runs as the user postgres (or
 # nobody), since PostgreSQL refuses to run as root.
 set -euo pipefail
