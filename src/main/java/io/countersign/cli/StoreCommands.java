@@ -7,25 +7,30 @@ import io.countersign.store.OlderProcessesException;
 import io.countersign.store.Store;
 import io.countersign.store.StoreCheck;
 import io.countersign.store.StoreOptions;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code store check}: whether the store's file is whole; {@code store init}: a shared store the database guards. */
+/**
+ * {@code store check}: whether the store's file is whole; {@code store init}: a shared store the database guards;
+ * {@code store upgrade}: migrate now; {@code store backup} and {@code store restore}.
+ */
 final class StoreCommands {
 
     private StoreCommands() {
     }
 
     @Command(name = "store", description = "The store itself.", subcommands = {Check.class, Init.class,
-            Upgrade.class})
+            Upgrade.class, Backup.class, Restore.class})
     static final class StoreGroup extends Subcommand {
         @Override
         public Integer call() {
-            throw CliFailure.usage("say what to do with the store: countersign store check, store init, or store"
-                    + " upgrade");
+            throw CliFailure.usage("say what to do with the store: countersign store check, store init, store"
+                    + " upgrade, store backup or store restore");
         }
     }
 
@@ -86,6 +91,38 @@ final class StoreCommands {
                     }
                     Thread.sleep(LOOK_AGAIN.toMillis());
                 }
+            }
+        }
+    }
+
+    @Command(name = "backup", description = "Write a backup of the whole store to a new file, as one moment saw"
+            + " it: a SQLite store is copied by SQLite into a store file, a PostgreSQL store's tables are exported"
+            + " from one snapshot. Restore it with store restore, by this version of Countersign.")
+    static final class Backup extends Subcommand {
+        @Parameters(paramLabel = "FILE", description = "The new file to write; an existing one is refused.")
+        Path file;
+
+        @Override
+        public Integer call() {
+            Store store = runtime().store();
+            store.backup(file);
+            return print(Views.object().put("store", store.location().describe()).put("backup", file.toString()));
+        }
+    }
+
+    @Command(name = "restore", description = "Restore a backup that store backup wrote into a new, empty store of"
+            + " the same database (a new SQLite file, or an empty PostgreSQL database or schema), taken at this"
+            + " version's schema; no other Countersign process may have the store open.")
+    static final class Restore extends Subcommand {
+        @Parameters(paramLabel = "FILE", description = "The backup.")
+        Path file;
+
+        @Override
+        public Integer call() {
+            try (Store store = Store.open(root().location(), StoreOptions.defaults().withoutDrivingRuns())) {
+                store.restore(file);
+                return print(Views.object().put("store", store.location().describe()).put("restored",
+                        file.toString()));
             }
         }
     }

@@ -49,6 +49,8 @@ final class AuditRowCheck {
     private int pendingRows;
     private long presentEvents;
     private long checked;
+    /** Rows in no entry that a build older than V27 wrote (no written_at_schema): outside the chain, not forged. */
+    private long olderWrites;
 
     private record Covered(long seq, String mark) {
     }
@@ -67,6 +69,10 @@ final class AuditRowCheck {
 
     long checked() {
         return checked;
+    }
+
+    long olderWrites() {
+        return olderWrites;
     }
 
     /** Checks the rows of an entry of the chain walked. */
@@ -134,14 +140,14 @@ final class AuditRowCheck {
         });
         insertedEvents(eventsBefore);
         List<String> inserted = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT id FROM decisions WHERE id > ?"
-                + " ORDER BY id")) {
+        try (PreparedStatement select = connection.prepareStatement("SELECT id, written_at_schema FROM decisions"
+                + " WHERE id > ? ORDER BY id")) {
             select.setLong(1, decisionsBefore);
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
                     String id = Long.toString(row.getLong(1));
                     if (!decisions.containsKey(id) && !lateDecisions.contains(id)) {
-                        inserted.add(id);
+                        unchained(row, id, inserted);
                     }
                 }
             }
@@ -326,7 +332,7 @@ final class AuditRowCheck {
             }
         }
         List<String> inserted = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT e.id" + uncovered
+        try (PreparedStatement select = connection.prepareStatement("SELECT e.id, e.written_at_schema" + uncovered
                 + " ORDER BY e.event_time, e.id")) {
             if (since != null) {
                 select.setLong(1, Nanos.of(since));
@@ -334,12 +340,25 @@ final class AuditRowCheck {
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
                     if (!chained.contains(row.getString(1))) {
-                        inserted.add(row.getString(1));
+                        unchained(row, row.getString(1), inserted);
                     }
                 }
             }
         }
         name(inserted, "event");
+    }
+
+    /**
+     * A row in no entry: one a build from before V27 wrote (an older process still running after the chain began)
+     * has no written_at_schema; one that has it was written by a build that chains every row, so it was inserted.
+     */
+    private void unchained(ResultSet row, String id, List<String> inserted) throws SQLException {
+        row.getInt(2);
+        if (row.wasNull()) {
+            olderWrites++;
+        } else {
+            inserted.add(id);
+        }
     }
 
     private void name(List<String> inserted, String what) {

@@ -56,7 +56,7 @@ final class AuditVerifier {
                 + " decisions_before FROM audit_head WHERE id = 1"); ResultSet row = select.executeQuery()) {
             if (!row.next()) {
                 findings.add(new AuditFinding(0, null, "the chain's head row (audit_head) was deleted"));
-                return report(0, 0, Optional.empty(), Optional.empty(), since, 0);
+                return report(0, 0, Optional.empty(), Optional.empty(), since, 0, 0);
             }
             headSeq = row.getLong(1);
             headHash = row.getString(2);
@@ -107,7 +107,7 @@ final class AuditVerifier {
         }
         rows.finish(eventsBefore);
         return report(eventsBefore, decisionsBefore, Optional.ofNullable(first), Optional.ofNullable(last), since,
-                rows.checked());
+                rows.checked(), rows.olderWrites());
     }
 
     /** The entry must be the next one and follow the previous hash, and its values must make its hash. */
@@ -129,9 +129,10 @@ final class AuditVerifier {
 
     /** The report, its findings in chain order (rows in no entry last), each entry's in the order found. */
     private AuditReport report(long eventsBefore, long decisionsBefore, Optional<AuditReport.Entry> first,
-                               Optional<AuditReport.Entry> last, Instant since, long checked) {
+                               Optional<AuditReport.Entry> last, Instant since, long checked, long olderWrites) {
         List<AuditFinding> ordered = new ArrayList<>(findings);
         ordered.sort(Comparator.comparingLong(finding -> finding.seq() == 0 ? Long.MAX_VALUE : finding.seq()));
-        return new AuditReport(eventsBefore, decisionsBefore, first, last, since, checked, ordered, purges);
+        return new AuditReport(eventsBefore, decisionsBefore, olderWrites, first, last, since, checked, ordered,
+                purges);
     }
 }

@@ -93,6 +93,8 @@ final class Database implements AutoCloseable {
             Optional.ofNullable(options.password()).or(() -> login.password(System::getenv))
                     .ifPresent(password -> postgresProperties.setProperty("password", password));
             postgresProperties.setProperty("reWriteBatchedInserts", "true");
+            // what pg_stat_activity shows of this process to a later build about to migrate (OlderProcesses)
+            postgresProperties.setProperty("ApplicationName", OlderProcesses.APPLICATION_NAME);
             postgresProperties.setProperty("connectTimeout",
                     Long.toString(Math.max(1, options.busyTimeout().toSeconds())));
             config.setDataSourceProperties(postgresProperties);

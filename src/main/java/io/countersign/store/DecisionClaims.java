@@ -33,9 +33,9 @@ import java.util.stream.IntStream;
 record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     /** A decision's own columns, and the parameters {@link RunRows#bindDecision} binds to them. */
     private static final String DECISION_COLUMNS = "decided_by, decided_at, kind, digest, summary, verdicts, input,"
-            + " event_recorded";
+            + " event_recorded, written_at_schema";
     private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
-            + " :input, :eventRecorded";
+            + " :input, :eventRecorded, " + Migrations.SCHEMA;
     /** The prefix of the inserted decision's columns the claim's statement returns, for its audit chain entry. */
     private static final String STORED_DECISION = "decision_";
     /** The condition a deadline's fallback adds to its claim: the deadline passed when it decided. */

@@ -58,10 +58,12 @@ enum Dialect {
 
     /**
      * The Flyway placeholders that make the one migration script fit this database, for a store whose people need
-     * no adoption of logins (V25; {@link Migrations} says otherwise where they do).
+     * no adoption of logins (V25; {@link Migrations} says otherwise where they do). A line that begins with
+     * {@code ${sqlite}} or {@code ${postgresql}} is that database's alone: the other reads it as a comment (V27).
      */
     Map<String, String> migrationPlaceholders() {
         return Map.of("auto_key", autoKey, "without_rowid", withoutRowid, "postgresql_only", postgresqlOnly,
-                "end_postgresql_only", endPostgresqlOnly, Migrations.OS_NAMES_VERSION, "");
+                "end_postgresql_only", endPostgresqlOnly, Migrations.OS_NAMES_VERSION, "",
+                "sqlite", this == SQLITE ? "" : "-- ", "postgresql", this == POSTGRESQL ? "" : "-- ");
     }
 }

@@ -34,7 +34,7 @@ public final class EventStore implements EventSink {
     static final String COLUMNS = "id, event_time, event_type, reason_code, tool_name, rule_id, run_id,"
             + " agent_configuration, actor, model, detail";
     static final String INSERT = "INSERT INTO governance_events (" + COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + ", written_at_schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + Migrations.SCHEMA + ")";
     private static final int BATCH = 1000;
     /** Purged in slices, so that other writers get the lock between them. */
     private static final int PURGE_SLICE = 10_000;

@@ -21,6 +21,9 @@ import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.MigrationState;
+import org.flywaydb.core.api.callback.Callback;
+import org.flywaydb.core.api.callback.Context;
+import org.flywaydb.core.api.callback.Event;
 
 /** Brings a store's schema up to this build's version, and refuses stores this build must not touch. */
 final class Migrations {
@@ -29,7 +32,12 @@ final class Migrations {
     static final String OS_NAMES_VERSION = "os_names_version";
     /** The versions of this build's migrations, {@code V<version>__*.sql} in {@link #LOCATION}. */
     static final Set<String> VERSIONS = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
-            "14", "16", "17", "18", "19", "20", "21", "23", "25", "26");
+            "14", "16", "17", "18", "19", "20", "21", "23", "25", "26", "27");
+    /**
+     * The schema version this build is made for, written with every event, decision and run it adds
+     * ({@code written_at_schema}, V27): a row without it was written by an older build.
+     */
+    static final int SCHEMA = 27;
 
     private Migrations() {
     }
@@ -72,14 +80,20 @@ final class Migrations {
     }
 
     private static void migrate(Database database) {
+        MigrationUnderWay underWay = new MigrationUnderWay();
         Flyway flyway = Flyway.configure(Migrations.class.getClassLoader())
                 .dataSource(database.dataSource())
                 .locations(LOCATION)
                 .placeholders(placeholders(database))
+                // Both databases roll DDL back: the pending migrations are one transaction, so one that fails
+                // leaves the store at the version it had, not half-way.
+                .group(true)
+                .callbacks(underWay)
                 // Like the pool, Flyway logs through SLF4J: the application chooses where that goes.
                 .loggers("slf4j")
                 .load();
         String where = database.location().describe();
+        String before = null;
         try {
             MigrationInfoService info = flyway.info();
             refuseNewer(info, where);
@@ -88,15 +102,57 @@ final class Migrations {
                 throw new StoreUnavailableException("The database " + where + " already holds tables that are not a"
                         + " Countersign store; point the store at a new file, or an empty database or schema.");
             }
-            if (info.pending().length > 0 && info.current() != null
-                    && !database.options().migrateUnderOlderProcesses()) {
-                OlderProcesses.refuseLive(database, info.current().getVersion().getVersion());
+            if (info.pending().length > 0 && info.current() != null) {
+                before = info.current().getVersion().getVersion();
+                if (!database.options().migrateUnderOlderProcesses()) {
+                    OlderProcesses.refuseLive(database, before);
+                }
+                if (database.location() instanceof StoreLocation.SqliteFile file) {
+                    StoreCopies.beforeMigration(database, file.file(), before);
+                }
             }
             flyway.migrate();
         } catch (FlywayException e) {
-            throw new StoreUnavailableException(OpenFailures.missingRights(where, e).orElseGet(() -> "The store "
-                    + where + " cannot be brought to this version of Countersign: "
-                    + e.getMessage().lines().findFirst().orElse("").strip()), e);
+            String from = before;
+            throw new StoreUnavailableException(OpenFailures.missingRights(where, e).orElseGet(() -> failed(where,
+                    from, underWay.current, e)), e);
+        }
+    }
+
+    /** "... migration 25 (login adoption) failed: table login_adoption already exists; it is as it was ...". */
+    private static String failed(String where, String before, MigrationInfo migration, FlywayException e) {
+        if (migration == null) {
+            return "The store " + where + " cannot be brought to this version of Countersign: "
+                    + e.getMessage().lines().findFirst().orElse("").strip();
+        }
+        return "The store " + where + " was not upgraded: migration " + migration.getVersion().getVersion() + " ("
+                + migration.getDescription() + ") failed: " + OpenFailures.databaseMessage(e)
+                + "; the store is as it was" + (before == null ? " (empty)" : ", at schema version " + before)
+                + ", and this version of Countersign cannot use it.";
+    }
+
+    /** Remembers the migration Flyway began last: when the upgrade fails, it is the one that failed. */
+    private static final class MigrationUnderWay implements Callback {
+        private MigrationInfo current;
+
+        @Override
+        public boolean supports(Event event, Context context) {
+            return event == Event.BEFORE_EACH_MIGRATE;
+        }
+
+        @Override
+        public boolean canHandleInTransaction(Event event, Context context) {
+            return true;
+        }
+
+        @Override
+        public void handle(Event event, Context context) {
+            current = context.getMigrationInfo();
+        }
+
+        @Override
+        public String getCallbackName() {
+            return "countersign-migration-under-way";
         }
     }
 

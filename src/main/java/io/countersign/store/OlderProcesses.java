@@ -15,6 +15,12 @@ import java.util.List;
  * write, so the migration is refused, naming each, unless the person forces it.
  */
 final class OlderProcesses {
+    /** This build's connections to PostgreSQL, as {@code pg_stat_activity} names them: schema version and pid. */
+    static final String APPLICATION_NAME = "countersign schema " + Migrations.SCHEMA + " pid "
+            + ProcessHandle.current().pid();
+    /** The driver's name for a connection that named none: how builds before V27 connected. */
+    private static final String UNNAMED_JDBC = "PostgreSQL JDBC Driver";
+
     private OlderProcesses() {
     }
 
@@ -23,9 +29,7 @@ final class OlderProcesses {
      * @throws OlderProcessesException naming every live process other than this one
      */
     static void refuseLive(Database database, String version) {
-        Instant now = database.clock().instant();
-        List<String> live = database.read("list the processes that have the store open", connection -> live(
-                connection, now));
+        List<String> live = live(database);
         if (!live.isEmpty()) {
             throw new OlderProcessesException("The store " + database.location().describe() + " is still open in "
                     + (live.size() == 1 ? "a process" : live.size() + " processes") + " of an older Countersign"
@@ -34,6 +38,46 @@ final class OlderProcesses {
                     + (live.size() == 1 ? "it" : "them") + ", or migrate anyway with countersign store upgrade"
                     + " --force", live);
         }
+    }
+
+    /** Every live process other than this one that registered on the store, as "pid 4242 on build-3, ...". */
+    static List<String> live(Database database) {
+        Instant now = database.clock().instant();
+        return database.read("list the processes that have the store open", connection -> {
+            List<String> live = live(connection, now);
+            if (database.dialect() == Dialect.POSTGRESQL) {
+                live.addAll(connections(connection, now));
+            }
+            return live;
+        });
+    }
+
+    /**
+     * The other connections to the store's database that a Countersign process may hold and did not register: those
+     * of a build from before V27 carry the driver's default name, later ones {@code countersign schema N pid P}.
+     * This build's own processes (of this schema) are left out; other programs name themselves otherwise.
+     */
+    private static List<String> connections(Connection connection, Instant now) throws SQLException {
+        List<String> live = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT application_name, pid, backend_start,"
+                + " COALESCE(client_hostname, host(client_addr), 'this server') FROM pg_stat_activity"
+                + " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                + " AND (application_name = ? OR (application_name LIKE 'countersign schema %'"
+                + " AND application_name NOT LIKE ?)) ORDER BY backend_start");
+        ) {
+            select.setString(1, UNNAMED_JDBC);
+            select.setString(2, "countersign schema " + Migrations.SCHEMA + " %");
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    String name = rows.getString(1);
+                    Instant started = rows.getTimestamp(3).toInstant();
+                    live.add((name.equals(UNNAMED_JDBC) ? "a connection of a Countersign from before schema 27 (or"
+                            + " another Java program)" : "a connection of " + name) + " from " + rows.getString(4)
+                            + ", server pid " + rows.getLong(2) + ", open for " + age(started, now));
+                }
+            }
+        }
+        return live;
     }
 
     private static List<String> live(Connection connection, Instant now) throws SQLException {

@@ -156,6 +156,20 @@ final class OpenFailures {
         return null;
     }
 
+    /**
+     * The database's own words for what failed, without the driver's framing: SQLite's detail ("table x already
+     * exists", not "[SQLITE_ERROR] SQL error or missing database (...)"), PostgreSQL's message without "ERROR:".
+     */
+    static String databaseMessage(Throwable failure) {
+        SQLException cause = sqlCause(failure);
+        String line = firstLine(failure, cause);
+        if (cause != null && cause.getClass().getName().startsWith("org.sqlite.") && line.endsWith(")")
+                && line.startsWith("[") && line.indexOf('(') > 0) {
+            return line.substring(line.indexOf('(') + 1, line.length() - 1);
+        }
+        return line.startsWith("ERROR: ") ? line.substring("ERROR: ".length()) : line;
+    }
+
     private static String firstLine(Throwable failure, SQLException cause) {
         Throwable source = cause != null ? cause : failure;
         String message = source.getMessage() == null ? source.getClass().getSimpleName() : source.getMessage();

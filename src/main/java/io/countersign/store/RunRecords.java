@@ -75,9 +75,10 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
         SqlWork<Void> work = connection -> {
             try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO runs (id, agent,"
                     + " initiator, prompt, unattended, status, created_at, updated_at, pause_number, transcript,"
-                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at, epoch, gateway_session)"
-                    + " VALUES (:runId, :agent, :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history,"
-                    + " 0, 0, 0, :owner, :queuedAt, " + FIRST_EPOCH + ", :gatewaySession)")) {
+                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at, epoch, gateway_session,"
+                    + " written_at_schema) VALUES (:runId, :agent, :initiator, :prompt, :unattended, :status, :at, :at,"
+                    + " 0, '[]', :history, 0, 0, 0, :owner, :queuedAt, " + FIRST_EPOCH + ", :gatewaySession, "
+                    + Migrations.SCHEMA + ")")) {
                 insert.set("runId", runId).set("agent", agent).set("initiator", initiator).set("prompt", prompt)
                         .set("unattended", unattended).set("status", status.code()).set("at", at)
                         .set("history", PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete())

@@ -105,6 +105,28 @@ public final class Store implements AutoCloseable {
         return database.check(false);
     }
 
+    /**
+     * Writes a backup of the whole store to a new file, as one transaction sees it: on SQLite a store file
+     * ({@code VACUUM INTO}), on PostgreSQL an export of Countersign's tables from one REPEATABLE READ snapshot.
+     *
+     * @throws IllegalArgumentException when the file exists already
+     */
+    public void backup(Path file) {
+        StoreBackup.backup(database, file);
+    }
+
+    /**
+     * Restores a backup of this version's schema into this store, which holds no runs, events, decisions or users
+     * and is open in no other process.
+     *
+     * @throws IllegalArgumentException   when the file is no backup, of another database or schema version, or the
+     *                                    store is not empty
+     * @throws StoreUnavailableException  when another process has the store open
+     */
+    public void restore(Path file) {
+        StoreBackup.restore(database, file);
+    }
+
     /** Where this store lives. */
     public StoreLocation location() {
         return database.location();

@@ -84,7 +84,7 @@ public final class StoreBenchmark {
              Connection bare = target.bareConnection();
              PreparedStatement insert = bare.prepareStatement("INSERT INTO governance_events (id, event_time,"
                      + " event_type, reason_code, tool_name, rule_id, run_id, agent_configuration, actor, model,"
-                     + " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                     + " detail, written_at_schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 27)")) {
             bare.setAutoCommit(false);
             for (int done = 0; done < events; done += CHUNK) {
                 List<GovernanceEvent> forStore = generator.next(CHUNK);

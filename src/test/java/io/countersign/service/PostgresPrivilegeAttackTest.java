@@ -231,7 +231,7 @@ class PostgresPrivilegeAttackTest {
         refusedByPostgres("wendy", decision(othersRun, othersDigest, "wendy", true));
         refusedByPostgres("wendy", decision(othersRun, othersDigest, "wendy", false));
         refusedByPostgres("wendy", "UPDATE decisions SET decided_by = 'wendy'");
-        refusedByPostgres("wendy", "INSERT INTO runs (id) VALUES ('forged')");
+        refusedByPostgres("wendy", "INSERT INTO runs (id, written_at_schema) VALUES ('forged', 27)");
         refusedByPostgres("wendy", "UPDATE tool_settings SET setting_value = 'false'");
         refusedByPostgres("wendy", "INSERT INTO user_roles (user_name, role) VALUES ('wendy', 'operator')");
 
@@ -405,8 +405,8 @@ class PostgresPrivilegeAttackTest {
 
     private static String decision(String runId, String digest, String decidedBy, boolean approve) {
         return "INSERT INTO decisions (run_id, pause_number, decided_by, decided_at, kind, digest, summary, verdicts,"
-                + " event_recorded) VALUES ('" + runId + "', 99, '" + decidedBy + "', 0, 'APPROVAL', '" + digest
-                + "', 'by hand', '[{\"index\": 0, \"approved\": " + approve + "}]', FALSE)";
+                + " event_recorded, written_at_schema) VALUES ('" + runId + "', 99, '" + decidedBy + "', 0, 'APPROVAL',"
+                + " '" + digest + "', 'by hand', '[{\"index\": 0, \"approved\": " + approve + "}]', FALSE, 27)";
     }
 
     /**

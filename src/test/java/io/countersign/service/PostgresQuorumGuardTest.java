@@ -145,8 +145,8 @@ class PostgresQuorumGuardTest {
 
     private static String decision(Card card, String decidedBy) {
         return "INSERT INTO decisions (run_id, pause_number, decided_by, decided_at, kind, digest, summary, verdicts,"
-                + " event_recorded) VALUES ('" + card.run() + "', 99, '" + decidedBy + "', 0, 'APPROVAL', '"
-                + card.digest() + "', 'by hand', '[{\"index\": 0, \"approved\": true}]', FALSE)";
+                + " event_recorded, written_at_schema) VALUES ('" + card.run() + "', 99, '" + decidedBy + "', 0,"
+                + " 'APPROVAL', '" + card.digest() + "', 'by hand', '[{\"index\": 0, \"approved\": true}]', FALSE, 27)";
     }
 
     /** The statement fails with PostgreSQL's insufficient privilege (a missing grant, or a row policy). */

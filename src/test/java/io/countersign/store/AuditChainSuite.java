@@ -253,7 +253,7 @@ abstract class AuditChainSuite extends StoreFixture {
         Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
                 .placeholders(dialect().migrationPlaceholders()).target("13").loggers("slf4j").load().migrate();
         try (Connection connection = rawDataSource(location).getConnection();
-             PreparedStatement insert = connection.prepareStatement(EventStore.INSERT)) {
+             PreparedStatement insert = connection.prepareStatement(TestEvents.INSERT_BEFORE_V27)) {
             for (GovernanceEvent old : events("before", 4, NOW.minusSeconds(3600))) {
                 EventStore.bind(insert, old);
                 insert.executeUpdate();

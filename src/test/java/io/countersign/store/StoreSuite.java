@@ -162,7 +162,7 @@ abstract class StoreSuite extends StoreFixture {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13", "14", "16", "17", "18", "19", "20", "21", "23", "25", "26");
+                        "13", "14", "16", "17", "18", "19", "20", "21", "23", "25", "26", "27");
             }
         }
 
@@ -171,8 +171,10 @@ abstract class StoreSuite extends StoreFixture {
             Set<String> columns = columnsOf("governance_events");
 
             assertThat(columns).containsExactlyInAnyOrder("id", "event_time", "event_type", "reason_code",
-                    "tool_name", "rule_id", "run_id", "agent_configuration", "actor", "model", "detail");
-            assertThat(columns).hasSameSizeAs(GovernanceEvent.class.getRecordComponents());
+                    "tool_name", "rule_id", "run_id", "agent_configuration", "actor", "model", "detail",
+                    "written_at_schema");
+            // the event's fields, and the schema version of the build that wrote the row (V27)
+            assertThat(columns).hasSize(GovernanceEvent.class.getRecordComponents().length + 1);
             assertThat(columns).noneMatch(column -> column.contains("argument") || column.contains("result")
                     || column.contains("explanation") || column.contains("exception"));
         }
@@ -197,7 +199,7 @@ abstract class StoreSuite extends StoreFixture {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 26")
+                    .hasMessageContaining("knows up to version 27")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -605,7 +607,7 @@ abstract class StoreSuite extends StoreFixture {
             Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
                     .placeholders(dialect().migrationPlaceholders()).target("5").loggers("slf4j").load().migrate();
             try (Connection connection = rawDataSource(location).getConnection();
-                 PreparedStatement insert = connection.prepareStatement(EventStore.INSERT)) {
+                 PreparedStatement insert = connection.prepareStatement(TestEvents.INSERT_BEFORE_V27)) {
                 for (GovernanceEvent event : spread("old", START, 420)) {
                     EventStore.bind(insert, event);
                     insert.executeUpdate();

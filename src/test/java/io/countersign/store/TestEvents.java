@@ -6,6 +6,9 @@ import java.time.Instant;
 
 /** Governance events for tests, with every field spelled out by name. */
 final class TestEvents {
+    /** How a build before schema 27 inserted an event: without the schema version it was made for. */
+    static final String INSERT_BEFORE_V27 = "INSERT INTO governance_events (" + EventStore.COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private TestEvents() {
     }

@@ -8,7 +8,9 @@ import java.util.Optional;
 
 /**
  * What a walk of the audit chain found. The chain covers what was appended after it began; the events and
- * decisions stored before ({@link #eventsBefore}, decision ids up to {@link #decisionsBefore}) are not covered.
+ * decisions stored before ({@link #eventsBefore}, decision ids up to {@link #decisionsBefore}) are not covered, nor
+ * are the rows a process of a build older than the chain wrote while it ran on after the store was migrated
+ * ({@link #olderWrites}: they carry no schema version, which every build since schema 27 writes and requires).
  *
  * @param begins       the first entry, empty while the chain has none
  * @param head         the last entry walked, empty while the chain has none
@@ -17,7 +19,8 @@ import java.util.Optional;
  * @param findings     everything wrong, first found first; none when the chain verifies
  * @param purges       the purges recorded, each found whole
  */
-public record AuditReport(long eventsBefore, long decisionsBefore, Optional<Entry> begins, Optional<Entry> head,
+public record AuditReport(long eventsBefore, long decisionsBefore, long olderWrites, Optional<Entry> begins,
+                          Optional<Entry> head,
                           Instant since, long rowsChecked, List<AuditFinding> findings, List<AuditPurge> purges) {
     public AuditReport {
         Objects.requireNonNull(begins, "begins");
@@ -49,6 +52,11 @@ public record AuditReport(long eventsBefore, long decisionsBefore, Optional<Entr
         }
         String uncovered = before.isEmpty() ? "nothing was stored before it"
                 : String.join(" and ", before) + " stored before it are not covered";
+        if (olderWrites > 0) {
+            uncovered += "; the " + olderWrites + (olderWrites == 1 ? " row" : " rows") + " written outside it by a"
+                    + " Countersign older than the chain (made for schema version 13 or before) while it ran on after"
+                    + " the store was migrated are not covered either";
+        }
         return begins.map(first -> "audit chain begins at entry " + first.seq() + ", " + first.at() + "; ")
                 .orElse("audit chain has no entry yet; ") + uncovered;
     }
