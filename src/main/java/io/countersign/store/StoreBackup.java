@@ -204,9 +204,15 @@ final class StoreBackup {
         }
     }
 
-    /** Deletes the rows the migrations put in a new store and inserts the backup's, then moves each sequence on. */
+    /**
+     * Deletes the rows the migrations put in a new store and inserts the backup's, then moves each sequence on. The
+     * tables' own triggers are off while it does (in its transaction, so for no one else): rows come back as they
+     * were stored, including those the guards of later writes would refuse to be written anew, such as a waiting
+     * card without the decision that made it or an older build's rows.
+     */
     private static void load(Connection connection, Path file, BufferedReader in) throws SQLException, IOException {
         List<String> tables = tablesInOrder(connection);
+        triggers(connection, tables, "DISABLE");
         try (Statement delete = connection.createStatement()) {
             for (int i = tables.size() - 1; i >= 0; i--) {
                 delete.executeUpdate("DELETE FROM " + quoted(tables.get(i)));
@@ -253,6 +259,16 @@ final class StoreBackup {
             }
         }
         moveSequencesOn(connection, tables);
+        triggers(connection, tables, "ENABLE");
+    }
+
+    /** Switches the tables' own triggers ({@code DISABLE} or {@code ENABLE}); only the tables' owner may. */
+    private static void triggers(Connection connection, List<String> tables, String how) throws SQLException {
+        try (Statement alter = connection.createStatement()) {
+            for (String table : tables) {
+                alter.executeUpdate("ALTER TABLE " + quoted(table) + " " + how + " TRIGGER USER");
+            }
+        }
     }
 
     private static void bind(PreparedStatement insert, int index, int kind, JsonNode value) throws SQLException {
