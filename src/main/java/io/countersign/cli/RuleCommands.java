@@ -191,29 +191,34 @@ final class RuleCommands {
             }
         }
 
-        @Command(name = "enable", description = "Switch a rule on.")
-        static final class Enable extends Change {
+        /** Switches a rule on or off, keeping it; switching one off needs no warning about what it would refuse. */
+        abstract static class Switch extends Change {
             @Parameters(paramLabel = "ID", description = "The rule.")
             String identifier;
+
+            abstract boolean on();
 
             @Override
             public Integer call() {
                 RuleService rules = runtime().rules();
                 DeclarativeRule saved = existing(rules, actor(), identifier);
-                return saved(rules.save(actor(), saved.withEnabled(true).withNote(note), force), identifier);
+                return saved(rules.save(actor(), saved.withEnabled(on()).withNote(note), force || !on()), identifier);
+            }
+        }
+
+        @Command(name = "enable", description = "Switch a rule on.")
+        static final class Enable extends Switch {
+            @Override
+            boolean on() {
+                return true;
             }
         }
 
         @Command(name = "disable", description = "Switch a rule off: kept, asked about nothing.")
-        static final class Disable extends Change {
-            @Parameters(paramLabel = "ID", description = "The rule.")
-            String identifier;
-
+        static final class Disable extends Switch {
             @Override
-            public Integer call() {
-                RuleService rules = runtime().rules();
-                DeclarativeRule saved = existing(rules, actor(), identifier);
-                return saved(rules.save(actor(), saved.withEnabled(false).withNote(note), true), identifier);
+            boolean on() {
+                return false;
             }
         }
 

@@ -14,7 +14,7 @@ import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ToolEffect;
-import io.countersign.testing.WithdrawableCaller;
+import io.countersign.engine.tool.WithdrawableCaller;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,5 +1,6 @@
 package io.countersign.console.inbox;
 
+import io.countersign.console.common.ChangeFollower;
 import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
@@ -20,7 +21,6 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import javafx.application.Platform;
 import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -73,7 +73,7 @@ public final class InboxViewModel {
     private boolean refreshing;
     private boolean refreshAgain;
     private boolean lastLoadFailed;
-    private AutoCloseable subscription;
+    private final ChangeFollower changes = new ChangeFollower(this::subscribe, this::refresh);
 
     public InboxViewModel(RunService service, Actor actor, Executor executor, LiveClock clock, Messages messages,
                           ConnectionState connection) {
@@ -97,23 +97,16 @@ public final class InboxViewModel {
 
     /** Loads the inbox and keeps it current: every change the service reports refreshes it. */
     public void start() {
-        if (subscription == null) {
-            subscription = service.onChange(() -> Platform.runLater(this::refresh));
-        }
-        refresh();
+        changes.follow(true);
     }
 
     /** Stops listening for changes. */
     public void stop() {
-        if (subscription != null) {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                System.getLogger(InboxViewModel.class.getName()).log(System.Logger.Level.DEBUG,
-                        "closing the change subscription failed", e);
-            }
-            subscription = null;
-        }
+        changes.follow(false);
+    }
+
+    private AutoCloseable subscribe(Runnable changed) {
+        return service.onChange(changed);
     }
 
     /** Asks the service for the inbox in the background; refreshes asked for meanwhile fold into one more. */

@@ -1,5 +1,6 @@
 package io.countersign.console.inbox;
 
+import io.countersign.console.common.ChangeFollower;
 import io.countersign.console.common.FailureText;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
@@ -11,7 +12,6 @@ import io.countersign.service.ExecutionService;
 import io.countersign.service.RunService;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
@@ -29,7 +29,7 @@ public final class SettleViewModel {
     private final Messages messages;
     private final ObservableList<RunSummary> toSettle = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private AutoCloseable subscription;
+    private final ChangeFollower changes = new ChangeFollower(this::subscribe, this::refresh);
 
     public SettleViewModel(RunService runs, ExecutionService execution, Actor actor, Executor executor,
                            Messages messages) {
@@ -42,23 +42,16 @@ public final class SettleViewModel {
 
     /** Loads the runs to settle and reloads them at every change the service reports. */
     public void start() {
-        if (subscription == null) {
-            subscription = runs.onChange(() -> Platform.runLater(this::refresh));
-        }
-        refresh();
+        changes.follow(true);
     }
 
     /** Stops listening for changes. */
     public void stop() {
-        if (subscription != null) {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                System.getLogger(SettleViewModel.class.getName()).log(System.Logger.Level.DEBUG,
-                        "closing the change subscription failed", e);
-            }
-            subscription = null;
-        }
+        changes.follow(false);
+    }
+
+    private AutoCloseable subscribe(Runnable changed) {
+        return runs.onChange(changed);
     }
 
     /** Asks the service for the runs to settle, in the background. */

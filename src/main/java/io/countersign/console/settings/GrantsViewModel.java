@@ -1,5 +1,6 @@
 package io.countersign.console.settings;
 
+import io.countersign.console.common.ChangeFollower;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.PaneFeedback;
 import io.countersign.console.common.PaneState;
@@ -19,7 +20,6 @@ import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.Bindings;
-import javafx.application.Platform;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -40,7 +40,7 @@ public final class GrantsViewModel {
     private final ObservableList<AgentGrantSwitch> agents = FXCollections.observableArrayList();
     private final ObjectProperty<GrantRow> selected = new SimpleObjectProperty<>();
     private final BooleanBinding revocable;
-    private AutoCloseable subscription;
+    private final ChangeFollower changes = new ChangeFollower(this::subscribe, this::load);
 
     public GrantsViewModel(Optional<Grants> service, RunService runs, Actor actor, Executor executor,
                            Messages messages, ZoneId zone) {
@@ -63,18 +63,11 @@ public final class GrantsViewModel {
      * uses grow as calls run. Stops following when it is not shown.
      */
     public void setShown(boolean shown) {
-        if (shown && subscription == null) {
-            subscription = runs.onChange(() -> Platform.runLater(this::load));
-            load();
-        } else if (!shown && subscription != null) {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                System.getLogger(GrantsViewModel.class.getName()).log(System.Logger.Level.DEBUG,
-                        "closing the change subscription failed", e);
-            }
-            subscription = null;
-        }
+        changes.follow(shown);
+    }
+
+    private AutoCloseable subscribe(Runnable changed) {
+        return runs.onChange(changed);
     }
 
     /** Reads the live grants, the agents and which of them have grants switched off. */

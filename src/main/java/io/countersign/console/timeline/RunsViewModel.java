@@ -1,5 +1,6 @@
 package io.countersign.console.timeline;
 
+import io.countersign.console.common.ChangeFollower;
 import io.countersign.console.common.ConnectionState;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Tasks;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -47,7 +47,7 @@ public final class RunsViewModel {
     /** The status the list is narrowed to; {@code null} for every status. */
     private final ObjectProperty<RunStatus> status = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private AutoCloseable subscription;
+    private final ChangeFollower changes = new ChangeFollower(this::subscribe, this::refresh);
 
     public RunsViewModel(RunService service, Actor actor, Executor executor, Messages messages,
                          ConnectionState connection, ZoneId zone) {
@@ -63,18 +63,11 @@ public final class RunsViewModel {
 
     /** Loads the list and follows changes while {@code shown}; stops following when it is not. */
     public void setShown(boolean shown) {
-        if (shown && subscription == null) {
-            subscription = service.onChange(() -> Platform.runLater(this::refresh));
-            refresh();
-        } else if (!shown && subscription != null) {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                System.getLogger(RunsViewModel.class.getName()).log(System.Logger.Level.DEBUG,
-                        "closing the change subscription failed", e);
-            }
-            subscription = null;
-        }
+        changes.follow(shown);
+    }
+
+    private AutoCloseable subscribe(Runnable changed) {
+        return service.onChange(changed);
     }
 
     /** Asks the service for the recent runs in the background. */

@@ -3,6 +3,7 @@ package io.countersign.tools.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
+import io.countersign.engine.tool.WithdrawableCaller;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Clock;
@@ -43,7 +44,7 @@ final class HostTasks {
     /** Starts a host's call of a tool by the name the host sees it under, as a task. */
     interface Starter {
         /** The call handed to its run, or empty when the gateway offers no tool of that name. */
-        Optional<Started> start(String sessionId, String toolName, ObjectNode arguments, TaskChannel channel);
+        Optional<Started> start(String sessionId, String toolName, ObjectNode arguments, WithdrawableCaller channel);
     }
 
     /**
@@ -135,7 +136,8 @@ final class HostTasks {
         ObjectNode arguments = params.get("arguments") instanceof ObjectNode given ? given
                 : Json.mapper().createObjectNode();
         JsonNode ttl = params.path("task").path("ttl");
-        TaskChannel channel = new TaskChannel();
+        JsonNode traceParent = params.path("_meta").path("traceparent");
+        WithdrawableCaller channel = new WithdrawableCaller(traceParent.isTextual() ? traceParent.asText() : null);
         Optional<Started> started;
         try {
             started = starter.start(sessionId, name, arguments, channel);
@@ -158,8 +160,8 @@ final class HostTasks {
      * Serves the tasks a stopped gateway left waiting, taken over by this one: a host that reconnects polls them by
      * the ids it was given. Each one's run ends once its call came to something.
      */
-    void adopt(List<GatewayBackend.Adopted<TaskChannel>> adopted) {
-        for (GatewayBackend.Adopted<TaskChannel> each : adopted) {
+    void adopt(List<GatewayBackend.Adopted<WithdrawableCaller>> adopted) {
+        for (GatewayBackend.Adopted<WithdrawableCaller> each : adopted) {
             Task task = new Task(new Started(each.connection(), each.task().id(), each.task()), each.channel(),
                     each.waitingSince() == null ? clock.instant() : each.waitingSince(), null);
             tasks.put(task.id, task);
@@ -222,14 +224,14 @@ final class HostTasks {
     private static final class Task {
         final String id;
         final Started started;
-        final TaskChannel channel;
+        final WithdrawableCaller channel;
         final CompletableFuture<GatewayBackend.Answer> answer;
         final Instant created;
         final Long ttl;
         volatile Instant updated;
         volatile boolean cancelled;
 
-        Task(Started started, TaskChannel channel, Instant created, Long ttl) {
+        Task(Started started, WithdrawableCaller channel, Instant created, Long ttl) {
             this.id = started.task().id();
             this.started = started;
             this.channel = channel;

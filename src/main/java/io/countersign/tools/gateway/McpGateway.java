@@ -7,6 +7,7 @@ import io.countersign.engine.ProjectVersion;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.WithdrawableCaller;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -120,7 +121,7 @@ public final class McpGateway implements AutoCloseable {
             }
         });
         syncTools(true);
-        tasks.adopt(backend.adoptTasks(TaskChannel::new));
+        tasks.adopt(backend.adoptTasks(WithdrawableCaller::new));
         subscription = backend.onToolsChange(() -> syncTools(false));
         // A server's tools arrive when it has connected, and leave when it stops: no setting says so.
         poll.scheduleWithFixedDelay(this::followTools, 1, 1, TimeUnit.SECONDS);
@@ -281,7 +282,7 @@ public final class McpGateway implements AutoCloseable {
      * tool has that name.
      */
     private Optional<HostTasks.Started> startTask(String sessionId, String hostName, ObjectNode arguments,
-                                                  TaskChannel channel) {
+                                                  WithdrawableCaller channel) {
         String registryName;
         synchronized (this) {
             registryName = offered.get(hostName);

@@ -16,7 +16,7 @@ import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ServerHints;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolResult;
-import io.countersign.testing.WithdrawableCaller;
+import io.countersign.engine.tool.WithdrawableCaller;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

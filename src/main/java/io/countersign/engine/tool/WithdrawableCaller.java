@@ -1,22 +1,23 @@
-package io.countersign.testing;
+package io.countersign.engine.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.engine.tool.CallerChannel;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A call's way back to its caller that hears nothing and answers nothing, as {@link CallerChannel#NONE}, but that
- * its caller can withdraw, as an MCP host's cancellation withdraws the gateway's channel of a call.
+ * A call's way back to a caller that hears nothing and answers nothing, as {@link CallerChannel#NONE}, but that may
+ * give the call up: a host that made it an MCP task and polls it instead of holding a request open, and later
+ * cancels it. A server's question during such a call is not passed on.
  */
 public final class WithdrawableCaller implements CallerChannel {
     private final String traceParent;
     private volatile boolean withdrawn;
 
+    /** A caller that sent no trace context. */
     public WithdrawableCaller() {
         this(null);
     }
 
-    /** A caller that sent its call with this W3C {@code traceparent}. */
+    /** A caller that sent its W3C {@code traceparent} with the call (null when it sent none). */
     public WithdrawableCaller(String traceParent) {
         this.traceParent = traceParent;
     }
@@ -26,7 +27,7 @@ public final class WithdrawableCaller implements CallerChannel {
         return traceParent;
     }
 
-    /** The caller gives the call up. */
+    /** The caller gave the call up: from now on it must not start. */
     public void withdraw() {
         withdrawn = true;
     }
@@ -43,10 +44,12 @@ public final class WithdrawableCaller implements CallerChannel {
 
     @Override
     public void progress(double progress, Double total, String message) {
+        // the caller polls the call's status instead
     }
 
     @Override
     public void log(JsonNode message) {
+        // no request of the caller's is open to relate it to
     }
 
     @Override
