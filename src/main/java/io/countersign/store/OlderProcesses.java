@@ -1,5 +1,6 @@
 package io.countersign.store;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,11 +8,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Before a migration: the processes that still have the store open, registered by an older build (any process on a
- * store that needs migrating was made for its schema as it is). Migrating under them would change the tables they
+ * store that needs migrating was made for its schema as it is), or holding the SQLite file's locks, or connected to
+ * PostgreSQL under a name an older build uses. Migrating under them would change the tables they
  * write, so the migration is refused, naming each, unless the person forces it.
  */
 final class OlderProcesses {
@@ -44,12 +48,30 @@ final class OlderProcesses {
     static List<String> live(Database database) {
         Instant now = database.clock().instant();
         return database.read("list the processes that have the store open", connection -> {
-            List<String> live = live(connection, now);
+            Set<Long> registeredHere = new HashSet<>();
+            List<String> live = live(connection, now, registeredHere);
             if (database.dialect() == Dialect.POSTGRESQL) {
                 live.addAll(connections(connection, now));
+            } else if (database.location() instanceof StoreLocation.SqliteFile sqlite) {
+                live.addAll(lockHolders(sqlite.file(), registeredHere));
             }
             return live;
         });
+    }
+
+    /**
+     * The processes on this machine that hold the SQLite file open and did not register (a build from before V4, or
+     * another program): their locks name them.
+     */
+    private static List<String> lockHolders(Path store, Set<Long> registeredHere) {
+        List<String> live = new ArrayList<>();
+        for (SqliteFileLocks.Holder holder : SqliteFileLocks.holders(store, ProcessHandle.current().pid())) {
+            if (!registeredHere.contains(holder.pid())) {
+                live.add("pid " + holder.pid() + " on this machine, which holds the store file open"
+                        + (holder.command().isEmpty() ? "" : " (" + holder.command() + ")"));
+            }
+        }
+        return live;
     }
 
     /**
@@ -80,7 +102,9 @@ final class OlderProcesses {
         return live;
     }
 
-    private static List<String> live(Connection connection, Instant now) throws SQLException {
+    /** The registered live processes other than this one; those on this machine go in {@code registeredHere} too. */
+    private static List<String> live(Connection connection, Instant now, Set<Long> registeredHere)
+            throws SQLException {
         String host = StoreSession.hostName();
         long self = ProcessHandle.current().pid();
         List<String> live = new ArrayList<>();
@@ -102,6 +126,9 @@ final class OlderProcesses {
                 Instant heartbeat = Nanos.toInstant(rows.getLong(5));
                 if (!(otherHost.equals(host) && pid == self)
                         && StoreSession.alive(host, otherHost, pid, processStarted, heartbeat, now)) {
+                    if (otherHost.equals(host)) {
+                        registeredHere.add(pid);
+                    }
                     live.add("pid " + pid + " on " + otherHost + ", open for " + age(opened, now)
                             + ", last heard " + age(heartbeat, now) + " ago");
                 }

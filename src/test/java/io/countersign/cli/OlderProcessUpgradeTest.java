@@ -3,6 +3,7 @@ package io.countersign.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -87,6 +88,35 @@ class OlderProcessUpgradeTest {
         assertThat(upgrade.err()).startsWith("countersign: waiting for the older processes on the store to stop:"
                 + " pid 4242 on build-3, open for 12 min, last heard ");
         assertThat(upgrade.json().path("upToDate").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aProcessThatHoldsTheFileOpenWithoutRegisteringIsNamedByItsLock() throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + store);
+             PreparedStatement forget = connection.prepareStatement("DELETE FROM store_sessions")) {
+            forget.executeUpdate();
+        }
+        Process holder = new ProcessBuilder("python3", "-c", "import sqlite3, sys\n"
+                + "store = sqlite3.connect(sys.argv[1])\n"
+                + "store.execute('PRAGMA journal_mode=WAL').fetchall()\n"
+                + "store.execute('SELECT count(*) FROM runs').fetchall()\n"
+                + "print('open', flush=True)\n"
+                + "sys.stdin.read()\n", store.toString()).redirectErrorStream(true).start();
+        try {
+            assertThat(new String(holder.getInputStream().readNBytes(5), StandardCharsets.UTF_8)).isEqualTo("open\n");
+
+            CommandProcess.Result upgrade = new CommandProcess(folder, store.toString()).runHere("store", "upgrade");
+
+            assertThat(upgrade.exitCode()).isEqualTo(Cli.UNAVAILABLE);
+            assertThat(upgrade.err()).startsWith("countersign: The store " + store + " is still open in a process of"
+                    + " an older Countersign (made for schema version 11): pid " + holder.pid() + " on this machine,"
+                    + " which holds the store file open (").contains("python3 -c import sqlite3");
+        } finally {
+            holder.getOutputStream().close();
+            holder.waitFor();
+        }
+        CommandProcess.Result upgrade = new CommandProcess(folder, store.toString()).runHere("store", "upgrade");
+        assertThat(upgrade.exitCode()).as(upgrade.err()).isZero();
     }
 
     private static void register(PreparedStatement insert, String id, long pid, Instant opened, Instant heartbeat)
