@@ -121,6 +121,7 @@ class RuleSettingsTest {
         await(() -> shown(robot, "#conditionProblem"));
         assertThat(text(robot, "#conditionProblem")).startsWith("line 1, column 24: ").contains("traget")
                 .contains("target");
+        ScreenshotWriter.write(window.scene(), "settings-rules-typing-" + theme.name().toLowerCase(Locale.ROOT));
         retype(robot, "#ruleCondition", CONDITION);
         await(() -> shown(robot, "#conditionFine") && !shown(robot, "#conditionProblem"));
         assertThat(text(robot, "#conditionFine")).isEqualTo("The condition type-checks.");
@@ -149,6 +150,8 @@ class RuleSettingsTest {
         assertThat(text(robot, "#problem")).isEqualTo("\"workspace.boundary\" is the identifier of a built-in rule;"
                 + " choose another");
         assertThat(console.runtime().rules().list(admin)).isEmpty();
+        String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
+        ScreenshotWriter.write(window.scene(), "settings-rules-refused" + suffix);
 
         retype(robot, "#ruleId", "releases.keep");
         robot.clickOn("#confirmSave");
@@ -163,7 +166,6 @@ class RuleSettingsTest {
         assertThat(stored.enabled()).isTrue();
         assertThat(stored.note()).isEqualTo("Releases are kept for audits");
 
-        String suffix = "-" + theme.name().toLowerCase(Locale.ROOT);
         robot.clickOn(robot.lookup("#ruleTable .table-row-cell").<Node>query());
         robot.clickOn("#whatIf");
         await(() -> shown(robot, "#whatIfSummary"));
