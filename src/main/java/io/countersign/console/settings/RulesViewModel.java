@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 import javafx.beans.property.BooleanProperty;
@@ -100,8 +101,9 @@ public final class RulesViewModel {
             explanationGerman.set("");
             approvals.set(((DeclarativeRule.Action.Ask) rule.action()).approvals());
         }
-        agents.set(String.join(", ", rule.scope().agents()));
-        profiles.set(String.join(", ", rule.scope().profiles()));
+        // the scope's sets have no order of their own
+        agents.set(String.join(", ", new TreeSet<>(rule.scope().agents())));
+        profiles.set(String.join(", ", new TreeSet<>(rule.scope().profiles())));
         enabled.set(rule.enabled());
         closeNote();
         checkCondition();
