@@ -23,6 +23,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -183,5 +184,38 @@ class RuleSettingsTest {
         assertThat(after.pending()).singleElement().satisfies(pending ->
                 assertThat(pending.argumentsJson()).contains("drafts/old.md"));
         assertThat(Files.exists(folder.resolve("ws/releases/v1.zip"))).isTrue();
+    }
+
+    @Test
+    void aDenyRuleThatWouldRefuseEveryCallOfTheWeekIsWarnedAboutAndSavedOnlyWhenMeant(FxRobot robot)
+            throws Exception {
+        console = RealConsole.withDemo(folder);
+        cleaner();
+        runCleaner();
+        Actor admin = console.admin();
+        console.open(robot, stage, admin, Theme.LIGHT);
+        WindowSize.SMALLEST.apply(robot, stage);
+        ToolSettingsTest.openSection(robot, Section.RULES);
+        await(() -> robot.lookup("#ruleId").query().isVisible());
+        robot.clickOn("#ruleId").write("freeze");
+        robot.clickOn("#ruleCondition").write("true");
+        robot.clickOn("#ruleReason").write("frozen");
+        robot.clickOn("#ruleExplain").write("Nothing runs during the freeze.");
+        robot.clickOn("#saveRule");
+        await(() -> shown(robot, "#noteBox"));
+        robot.clickOn("#ruleNote").write("Release freeze");
+        robot.clickOn("#confirmSave");
+        await(() -> shown(robot, "#problem") && shown(robot, "#saveAnyway"));
+        int recorded = console.runtime().rules().whatIf(admin, new DeclarativeRule("probe", "true",
+                new DeclarativeRule.Action.Ask(1), DeclarativeRule.Scope.ALL, true, ""),
+                java.time.Instant.now().minus(java.time.Duration.ofDays(7))).recorded();
+        assertThat(text(robot, "#problem")).isEqualTo("Not saved: this deny rule would have refused all " + recorded
+                + " calls recorded in the last 7 days; Save anyway if that is meant.");
+        assertThat(console.runtime().rules().list(admin)).isEmpty();
+
+        robot.clickOn("#saveAnyway");
+        await(() -> rows(robot).size() == 1);
+        assertThat(console.runtime().rules().find(admin, "freeze").orElseThrow().note()).isEqualTo("Release freeze");
+        assertThat(shown(robot, "#noteBox")).isFalse();
     }
 }

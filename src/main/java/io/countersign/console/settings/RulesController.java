@@ -110,6 +110,8 @@ public final class RulesController implements ScreenController {
     private Button cancelNote;
     @FXML
     private Button confirmSave;
+    @FXML
+    private Button saveAnyway;
 
     public RulesController(RulesViewModel viewModel, Messages messages) {
         this.viewModel = Objects.requireNonNull(viewModel, "viewModel");
@@ -195,6 +197,10 @@ public final class RulesController implements ScreenController {
         confirmSave.disableProperty().bind(viewModel.feedback().busyProperty());
         confirmSave.setOnAction(event -> viewModel.save());
         cancelNote.setOnAction(event -> viewModel.closeNote());
+        saveAnyway.visibleProperty().bind(viewModel.refusesEverythingProperty());
+        saveAnyway.managedProperty().bind(saveAnyway.visibleProperty());
+        saveAnyway.disableProperty().bind(viewModel.feedback().busyProperty());
+        saveAnyway.setOnAction(event -> viewModel.saveAnyway());
     }
 
     private String action(DeclarativeRule rule) {

@@ -58,6 +58,7 @@ public final class RulesViewModel {
     private final BooleanProperty enabled = new SimpleBooleanProperty(true);
     private final StringProperty note = new SimpleStringProperty("");
     private final ReadOnlyBooleanWrapper noteAsked = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper refusesEverything = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper conditionProblem = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper conditionFine = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper whatIf = new ReadOnlyStringWrapper("");
@@ -174,6 +175,7 @@ public final class RulesViewModel {
     }
 
     private void clearWhatIf() {
+        refusesEverything.set(false);
         whatIf.set("");
         whatIfAgents.set("");
         whatIfTools.set("");
@@ -189,12 +191,22 @@ public final class RulesViewModel {
 
     /** Gives up saving; the editor keeps what was typed. */
     public void closeNote() {
+        refusesEverything.set(false);
         noteAsked.set(false);
         note.set("");
     }
 
     /** Saves the rule with the note, as an audited setting change. */
     public void save() {
+        save(false);
+    }
+
+    /** Saves the deny rule the service warned would refuse every call of the week, as {@code --force} does. */
+    public void saveAnyway() {
+        save(true);
+    }
+
+    private void save(boolean force) {
         DeclarativeRule rule = ruleOrProblem();
         if (rule == null || pane.isBusy()) {
             return;
@@ -204,7 +216,7 @@ public final class RulesViewModel {
             return;
         }
         DeclarativeRule noted = rule.withNote(note.get());
-        pane.change(() -> service.save(actor, noted, false), result -> saved(noted.identifier(), result),
+        pane.change(() -> service.save(actor, noted, force), result -> saved(noted.identifier(), result),
                 pane.failing("rules.saveFailed", noted.identifier()));
     }
 
@@ -213,6 +225,7 @@ public final class RulesViewModel {
             pane.problem(refused.reason());
         } else if (result instanceof RuleResult.RefusesEverything everything) {
             pane.problem(messages.get("rules.refusesEverything", everything.calls()));
+            refusesEverything.set(true);
         } else {
             pane.status(messages.get(result instanceof RuleResult.Saved ? "rules.saved" : "rules.unchanged", rule));
             closeNote();
@@ -293,6 +306,11 @@ public final class RulesViewModel {
     /** Whether Save waits for the note. */
     public ReadOnlyBooleanProperty noteAskedProperty() {
         return noteAsked.getReadOnlyProperty();
+    }
+
+    /** Whether the service warned that the rule would refuse every call of the week; Save anyway is offered. */
+    public ReadOnlyBooleanProperty refusesEverythingProperty() {
+        return refusesEverything.getReadOnlyProperty();
     }
 
     /** Why the condition does not compile (line, column, the fields that exist); empty otherwise. */
