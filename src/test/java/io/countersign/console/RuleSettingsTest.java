@@ -193,7 +193,7 @@ class RuleSettingsTest {
         cleaner();
         runCleaner();
         Actor admin = console.admin();
-        console.open(robot, stage, admin, Theme.LIGHT);
+        ConsoleWindow window = console.open(robot, stage, admin, Theme.LIGHT);
         WindowSize.SMALLEST.apply(robot, stage);
         ToolSettingsTest.openSection(robot, Section.RULES);
         await(() -> robot.lookup("#ruleId").query().isVisible());
@@ -212,6 +212,7 @@ class RuleSettingsTest {
         assertThat(text(robot, "#problem")).isEqualTo("Not saved: this deny rule would have refused all " + recorded
                 + " calls recorded in the last 7 days; Save anyway if that is meant.");
         assertThat(console.runtime().rules().list(admin)).isEmpty();
+        ScreenshotWriter.write(window.scene(), "settings-rules-refuses-everything-light");
 
         robot.clickOn("#saveAnyway");
         await(() -> rows(robot).size() == 1);
