@@ -172,6 +172,7 @@ public final class ConsoleLauncher {
         return new ConsoleServices(runtime.runs(), runtime.events(), runtime.audit(), runtime.settings(),
                 runtime.users(), runtime.askedInputs(), runtime.decisionStats(), runtime.webhooks(),
                 runtime.grants(), runtime.servers(), new GatewayProfiles(runtime.store().configurations(),
-                runtime.store().servers(), runtime.store().users()), runtime.schemas(), runtime.execution());
+                runtime.store().servers(), runtime.store().users()), runtime.schemas(), runtime.execution(),
+                runtime.rules());
     }
 }

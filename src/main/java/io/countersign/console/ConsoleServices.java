@@ -8,6 +8,7 @@ import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.GatewayProfiles;
 import io.countersign.service.Grants;
+import io.countersign.service.RuleService;
 import io.countersign.service.RunService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
@@ -21,14 +22,14 @@ import java.util.Optional;
  * take for supervisors; tool settings, users, webhooks, MCP server records and gateway profiles for admins; the
  * standing grants (absent when the store keeps none); the questions servers ask during this process's calls; the
  * schema validator a form checks typed values with before it sends them; settling the runs whose call's outcome is
- * unknown. Each service checks the acting person's
+ * unknown; the declarative rules admins write. Each service checks the acting person's
  * roles itself; the console only hides what they may not use.
  */
 public record ConsoleServices(RunService runs, EventService events, AuditService audit, SettingsService settings,
                                UserService users, AskedInputs asked, DecisionStatsService decisionStats,
                                WebhookService webhooks, Optional<Grants> grants, ServerService servers,
                                GatewayProfiles gatewayProfiles, SchemaValidator schemas,
-                               ExecutionService execution) {
+                               ExecutionService execution, RuleService rules) {
     public ConsoleServices {
         Objects.requireNonNull(runs, "runs");
         Objects.requireNonNull(events, "events");
@@ -43,11 +44,12 @@ public record ConsoleServices(RunService runs, EventService events, AuditService
         Objects.requireNonNull(gatewayProfiles, "gatewayProfiles");
         Objects.requireNonNull(schemas, "schemas");
         Objects.requireNonNull(execution, "execution");
+        Objects.requireNonNull(rules, "rules");
     }
 
     /** The same services with another run service in front, such as one that watches which thread calls it. */
     public ConsoleServices withRuns(RunService replacement) {
         return new ConsoleServices(replacement, events, audit, settings, users, asked, decisionStats, webhooks,
-                grants, servers, gatewayProfiles, schemas, execution);
+                grants, servers, gatewayProfiles, schemas, execution, rules);
     }
 }

@@ -38,6 +38,8 @@ import io.countersign.console.settings.GatewayProfilesController;
 import io.countersign.console.settings.GatewayProfilesViewModel;
 import io.countersign.console.settings.GrantsController;
 import io.countersign.console.settings.GrantsViewModel;
+import io.countersign.console.settings.RulesController;
+import io.countersign.console.settings.RulesViewModel;
 import io.countersign.console.settings.WebhooksController;
 import io.countersign.console.settings.WebhooksViewModel;
 import io.countersign.console.timeline.RunsViewModel;
@@ -131,6 +133,7 @@ public final class ConsoleWindow {
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         WebhooksViewModel webhooks = new WebhooksViewModel(context.services().webhooks(), actor, executor, messages);
+        RulesViewModel rules = new RulesViewModel(context.services().rules(), actor, executor, messages, clock);
         GatewayProfilesViewModel gatewayProfiles = new GatewayProfilesViewModel(context.services().gatewayProfiles(),
                 context.services().servers(), actor, executor, messages);
         GrantsViewModel grants = new GrantsViewModel(context.services().grants(), service, actor, executor, messages,
@@ -162,6 +165,7 @@ public final class ConsoleWindow {
         controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
         controllers.put(WebhooksController.class, () -> new WebhooksController(webhooks, messages));
+        controllers.put(RulesController.class, () -> new RulesController(rules, messages));
         controllers.put(GrantsController.class, () -> new GrantsController(grants, messages));
         controllers.put(GatewayProfilesController.class,
                 () -> new GatewayProfilesController(gatewayProfiles, messages));

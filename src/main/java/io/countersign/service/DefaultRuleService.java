@@ -103,6 +103,13 @@ public final class DefaultRuleService implements RuleService {
     }
 
     @Override
+    public Optional<String> checkCondition(Actor actor, String condition) {
+        permissions.requireNow(actor, Operation.VIEW_TOOL_SETTINGS);
+        return language.compile(condition) instanceof ConditionLanguage.Compilation.Invalid invalid
+                ? Optional.of(invalid.sentence()) : Optional.empty();
+    }
+
+    @Override
     public boolean readsHistory(DeclarativeRule rule) {
         return CompiledRule.check(rule, language) instanceof CompiledRule.Check.Valid valid
                 && valid.rule().readsHistory();

@@ -21,6 +21,12 @@ public interface RuleService {
     /** Why the rule cannot be saved as it is (its condition's line, column and the fields that exist), or empty. */
     Optional<String> check(Actor actor, DeclarativeRule rule);
 
+    /**
+     * Why a condition alone does not compile (its line, column and, for an unknown field, the fields that exist),
+     * or empty: what an editor checks as the person types, before the rest of the rule is complete.
+     */
+    Optional<String> checkCondition(Actor actor, String condition);
+
     /** True when the rule's condition (which must compile) reads {@code history}: it is asked only at execution. */
     boolean readsHistory(DeclarativeRule rule);
 

@@ -4,6 +4,7 @@ import io.countersign.service.AuditService;
 import io.countersign.service.DecisionStatsService;
 import io.countersign.service.EventService;
 import io.countersign.service.ExecutionService;
+import io.countersign.service.RuleService;
 import io.countersign.service.RunService;
 import io.countersign.service.ServerService;
 import io.countersign.service.SettingsService;
@@ -38,7 +39,7 @@ final class FxThreadGuard {
                 wrap(WebhookService.class, services.webhooks()),
                 services.grants().map(grants -> wrap(Grants.class, grants)),
                 wrap(ServerService.class, services.servers()), services.gatewayProfiles(), services.schemas(),
-                wrap(ExecutionService.class, services.execution()));
+                wrap(ExecutionService.class, services.execution()), wrap(RuleService.class, services.rules()));
     }
 
     private <T> T wrap(Class<T> type, T service) {

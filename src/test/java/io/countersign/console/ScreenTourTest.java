@@ -81,6 +81,9 @@ class ScreenTourTest extends DemoConsoleTest {
         ToolSettingsTest.openSection(robot, Section.SETTINGS);
         await(() -> !robot.lookup("#toolTable").queryAs(TableView.class).getItems().isEmpty());
         shoot("settings", window.scene());
+        ToolSettingsTest.openSection(robot, Section.RULES);
+        await(() -> robot.lookup("#ruleId").query().isVisible());
+        shoot("rules", window.scene());
         ToolSettingsTest.openSection(robot, Section.USERS);
         await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 3);
         shoot("users", window.scene());

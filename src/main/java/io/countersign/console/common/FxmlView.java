@@ -11,6 +11,7 @@ public enum FxmlView {
     DENIALS("denials.fxml"),
     INSIGHTS("insights.fxml"),
     TOOL_SETTINGS("tool_settings.fxml"),
+    RULES("rules.fxml"),
     USERS("users.fxml"),
     SIGN_IN("sign_in.fxml");
 

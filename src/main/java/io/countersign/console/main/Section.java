@@ -17,6 +17,7 @@ public enum Section {
     DENIALS(Operation.QUERY_EVENTS, "fth-shield-off", FxmlView.DENIALS),
     INSIGHTS(Operation.VIEW_DECISION_STATS, "fth-clock", FxmlView.INSIGHTS),
     SETTINGS(Operation.VIEW_TOOL_SETTINGS, "fth-sliders", FxmlView.TOOL_SETTINGS),
+    RULES(Operation.VIEW_TOOL_SETTINGS, "fth-filter", FxmlView.RULES),
     USERS(Operation.MANAGE_USERS, "fth-users", FxmlView.USERS);
 
     private final Operation operation;
