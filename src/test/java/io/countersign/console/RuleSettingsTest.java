@@ -219,4 +219,39 @@ class RuleSettingsTest {
         assertThat(console.runtime().rules().find(admin, "freeze").orElseThrow().note()).isEqualTo("Release freeze");
         assertThat(shown(robot, "#noteBox")).isFalse();
     }
+
+    @Test
+    void anAdminWritesALargeWriteNeedsTwoApprovalsAndTheNextCardNamesTheRule(FxRobot robot) throws Exception {
+        console = RealConsole.withDemo(folder);
+        Actor admin = console.admin();
+        console.open(robot, stage, admin, Theme.LIGHT);
+        WindowSize.SMALLEST.apply(robot, stage);
+        ToolSettingsTest.openSection(robot, Section.RULES);
+        await(() -> robot.lookup("#ruleId").query().isVisible());
+
+        robot.clickOn("#ruleId").write("notes.two");
+        robot.clickOn("#ruleCondition").write("tool == 'fs_write' && size(args.content) > 100");
+        await(() -> shown(robot, "#conditionFine"));
+        robot.clickOn("#actionAsk");
+        robot.clickOn("#ruleApprovals .increment-arrow-button");
+        robot.clickOn("#ruleAgents").write("release-notes-bot");
+        robot.clickOn("#saveRule");
+        await(() -> shown(robot, "#noteBox"));
+        robot.clickOn("#ruleNote").write("Long notes get a second reader");
+        robot.clickOn("#confirmSave");
+        await(() -> rows(robot).size() == 1);
+
+        DeclarativeRule stored = console.runtime().rules().find(admin, "notes.two").orElseThrow();
+        assertThat(stored.action()).isEqualTo(new DeclarativeRule.Action.Ask(2));
+        assertThat(stored.scope().agents()).containsExactly("release-notes-bot");
+        // the next release-notes run's write (its notes are longer than 100 characters) needs two people
+        Actor maria = console.user("maria");
+        String runId = console.runtime().runs().start(maria, "release-notes-bot", "Tidy the notes", false).runId();
+        RunCard card = console.runtime().runs().card(maria, runId).orElseThrow();
+        assertThat(card.approvals().required()).isEqualTo(2);
+        assertThat(card.pending()).singleElement().satisfies(pending -> {
+            assertThat(pending.tool()).isEqualTo("fs_write");
+            assertThat(pending.askedBy()).isEqualTo("notes.two");
+        });
+    }
 }
