@@ -5,13 +5,23 @@ import static org.assertj.core.api.Assertions.fail;
 import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.Json;
+import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.service.gateway.GatewayService;
+import io.countersign.service.gateway.GatewaySession;
+import io.countersign.service.gateway.HostAnswer;
+import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.testing.WithdrawableCaller;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,10 +31,15 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one
  * card, stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock
- * the test moves, extensions, an execution whose outcome is unknown and its settling) run through the real services over a real store, and after every command the store
+ * the test moves, extensions, an execution whose outcome is unknown and its settling, a host's call on a gateway run
+ * and the host cancelling it) run through the real services over a real store, and after every command the store
  * and the ledger are checked against what the lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
  *
  * <p>Hand-rolled rather than jqwik's {@code ActionSequence}: jqwik runs on its own engine, which leaves out the
@@ -53,7 +69,8 @@ abstract class LifecycleModelSuite {
 
     abstract StoreLocation freshLocation() throws Exception;
 
-    /** One step of a sequence; {@code run} picks among the runs started so far, {@code a} and {@code b} vary it. */
+    /** One step of a sequence; {@code run} picks among the runs started so far (for a
+     * host's cancellation, among the gateway runs), {@code a} and {@code b} vary it. */
     record Command(Kind kind, int run, int a, int b) {
         @Override
         public String toString() {
@@ -61,7 +78,7 @@ abstract class LifecycleModelSuite {
         }
     }
 
-    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE }
+    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE, HOST, CANCEL }
 
     @Test
     void randomSequencesKeepTheLifecyclesPromises() throws Exception {
@@ -96,7 +113,14 @@ abstract class LifecycleModelSuite {
                 new Command(Kind.WORKER, 0, 0, 0),
                 new Command(Kind.START, 0, 0, 0),
                 new Command(Kind.SWEEP, 0, 4, 0), // run 3's deadline denies it
-                new Command(Kind.SETTLE, 3, 0, 1)); // nothing to settle
+                new Command(Kind.SETTLE, 3, 0, 1), // nothing to settle
+                new Command(Kind.HOST, 0, 0, 0),
+                new Command(Kind.HOST, 0, 0, 0),
+                new Command(Kind.CANCEL, 1, 0, 0), // run 5's host withdraws its card
+                new Command(Kind.DECIDE, 5, 0, 0), // refused: the host ended the card
+                new Command(Kind.DECIDE, 4, 1, 0), // jonas approves; the gateway runs the call
+                new Command(Kind.CANCEL, 0, 0, 0), // too late: the call was answered
+                new Command(Kind.RACE, 4, 0, 1));
         AssertionError failure = failureOf(commands);
         if (failure != null) {
             throw failure;
@@ -132,15 +156,21 @@ abstract class LifecycleModelSuite {
         Files.delete(ledger);
         MovableClock clock = new MovableClock(Instant.parse("2026-12-06T09:00:00Z"));
         Set<String> vanished = new HashSet<>();
+        // a gateway's driver executes its runs' calls on its own thread
+        Set<String> hosted = ConcurrentHashMap.newKeySet();
         boolean[] armed = {false};
-        // armed by a VANISH command: the next execution, its line written, reports its outcome unknown
+        // armed by a VANISH command: the next execution of an agent's run, its line written, reports its outcome
+        // unknown
         LedgerTool tool = LedgerTool.vanishing(ledger, runId -> {
+            if (hosted.contains(runId)) {
+                return false;
+            }
             boolean vanishes = armed[0];
             armed[0] = false;
             return vanishes && vanished.add(runId);
         });
-        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(freshLocation(), tool, clock, DEADLINES)) {
-            Model model = new Model(rig, ledger, clock, vanished, () -> armed[0] = true);
+        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(freshLocation(), tool, clock, DEADLINES);
+             Model model = new Model(rig, tool, ledger, clock, vanished, hosted, () -> armed[0] = true)) {
             for (Command command : commands) {
                 try {
                     model.apply(command);
@@ -153,9 +183,20 @@ abstract class LifecycleModelSuite {
         }
     }
 
+    /** A host's call on a gateway run: the host's connection, the caller it may withdraw, the answer it waits for. */
+    private record HostCall(GatewaySession session, AutoCloseable feed, WithdrawableCaller caller,
+                            CompletableFuture<HostAnswer> answer) {
+    }
+
     /** What the commands did, as the test tracks it, beside the real services. */
-    private static final class Model {
+    private static final class Model implements AutoCloseable {
+        private static final String PROFILE = "desk";
         private final DeadlineSuite.Rig rig;
+        private final GatewayService gateway;
+        private final HostRunDecisions.Profiled desk;
+        /** The gateway runs, each waiting on its host's one call or carried on past it. */
+        private final Map<String, HostCall> hosts = new LinkedHashMap<>();
+        private final Set<String> hosted;
         private final DefaultExecutionService execution;
         private final BatchDecisions batch;
         private final Path ledger;
@@ -175,8 +216,10 @@ abstract class LifecycleModelSuite {
         private final Map<String, Integer> approvals = new HashMap<>();
         private final Map<String, RunStatus> lastStatus = new HashMap<>();
 
-        Model(DeadlineSuite.Rig rig, Path ledger, MovableClock clock, Set<String> vanished, Runnable armVanishing) {
+        Model(DeadlineSuite.Rig rig, LedgerTool tool, Path ledger, MovableClock clock, Set<String> vanished,
+              Set<String> hosted, Runnable armVanishing) {
             this.rig = rig;
+            this.hosted = hosted;
             this.ledger = ledger;
             this.clock = clock;
             this.vanished = vanished;
@@ -184,11 +227,22 @@ abstract class LifecycleModelSuite {
             this.execution = new DefaultExecutionService(rig.service(), rig.store().runs(), rig.store().runs(),
                     rig.store().users(), rig.store().changes(), clock, IdGenerator.random());
             this.batch = new BatchDecisions(rig.service());
+            Store store = rig.store();
+            new GatewayProfiles(store.configurations(), store.servers(), store.users()).add(DeadlineSuite.ADA,
+                    PROFILE, List.of(), List.of(LedgerTool.NAME), "local", false, null, null);
+            this.gateway = new GatewayService(store, ToolRegistry.of(tool), new NetworkntSchemaValidator(),
+                    InvocationRules.none(), ServerConnections.NONE, RunTelemetry.NONE, clock, IdGenerator.random(),
+                    Locale.ENGLISH);
+            this.desk = gateway.profile(OLGA, PROFILE);
         }
 
-        enum Ending { APPROVED, DENIED, EXPIRED }
+        enum Ending { APPROVED, DENIED, EXPIRED, CANCELLED }
 
         void apply(Command command) {
+            if (command.kind() == Kind.HOST) {
+                connectHost();
+                return;
+            }
             if (command.kind() == Kind.START || runs.isEmpty()) {
                 String runId = rig.startLedger();
                 runs.add(runId);
@@ -227,7 +281,8 @@ abstract class LifecycleModelSuite {
                 case QUEUE -> {
                     DecisionResult result = execution.decideForWorker(person, runId, digests.get(runId),
                             verdicts(approve));
-                    if (result instanceof DecisionResult.Done) {
+                    // a gateway run's decision is handed back to its gateway, never queued
+                    if (result instanceof DecisionResult.Done && !hosts.containsKey(runId)) {
                         queued.add(runId);
                     }
                     decided(runId, approve, result);
@@ -267,7 +322,73 @@ abstract class LifecycleModelSuite {
                         settledAsFailed.add(runId);
                     }
                 }
-                case START -> throw new IllegalStateException("started above");
+                case CANCEL -> {
+                    if (!hosts.isEmpty()) {
+                        cancel(List.copyOf(hosts.keySet()).get(command.run() % hosts.size()));
+                    }
+                }
+                case START, HOST -> throw new IllegalStateException("started above");
+            }
+        }
+
+        /** A host connects to the gateway and calls the ledger, which waits as a card. */
+        private void connectHost() {
+            GatewaySession session = gateway.connect(desk, "model host");
+            hosted.add(session.runId());
+            WithdrawableCaller caller = new WithdrawableCaller();
+            // the gateway's driver looks for a decision to carry out whenever the store's runs change
+            AutoCloseable feed = gateway.onRunChange(session::poke);
+            hosts.put(session.runId(), new HostCall(session, feed, caller, session.call(LedgerTool.NAME,
+                    Json.mapper().createObjectNode().put("entry", "only"), caller)));
+            awaitCard(session.runId());
+            runs.add(session.runId());
+            digests.put(session.runId(), rig.service().card(OLGA, session.runId()).orElseThrow().digest());
+        }
+
+        /** The gateway's driver pauses the run on its own thread: the card shows once it is stored. */
+        private void awaitCard(String runId) {
+            for (int tries = 0; tries < 6000; tries++) {
+                if (rig.run(runId).status() == RunStatus.WAITING_FOR_APPROVAL) {
+                    return;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            fail("the host's call on run " + runId + " never waited as a card");
+        }
+
+        /**
+         * The host of a gateway run cancels its call, as the gateway does on {@code notifications/cancelled}: a card
+         * still waiting is withdrawn, and nothing executes; a call already answered is not touched.
+         */
+        private void cancel(String runId) {
+            HostCall host = hosts.get(runId);
+            boolean waited = !endings.containsKey(runId);
+            host.caller().withdraw();
+            host.session().withdraw(host.caller());
+            if (waited) {
+                endings.put(runId, Ending.CANCELLED);
+            }
+        }
+
+        /** The host's answer, once the gateway carried out the card's ending. */
+        private static HostAnswer answer(HostCall host) {
+            try {
+                return host.answer().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("the host had no answer: " + e, e);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            for (HostCall host : hosts.values()) {
+                host.feed().close();
+                host.session().close();
             }
         }
 
@@ -285,6 +406,10 @@ abstract class LifecycleModelSuite {
             } else if (result instanceof DecisionResult.AlreadyDecided already) {
                 assertThat(already.decidedBy()).as("who decided first").isNotBlank();
                 assertThat(endings).as("a refusal for a decision nobody took").containsKey(runId);
+                if (endings.get(runId) == Ending.CANCELLED) {
+                    assertThat(already.decidedBy()).as("who ended run %s's card", runId)
+                            .isEqualTo(DecisionResult.AlreadyDecided.HOST_ACTOR);
+                }
             } else if (result instanceof DecisionResult.Stale stale) {
                 assertThat(stale.currentDigest()).as("the card's digest now").isNotBlank();
             } else if (result instanceof DecisionResult.NotWaiting notWaiting) {
@@ -296,12 +421,21 @@ abstract class LifecycleModelSuite {
 
         /** The promises, after every command. */
         void check() throws Exception {
-            Map<String, Long> executions = LedgerTool.executions(ledger);
             for (String runId : runs) {
-                StoredRun run = rig.run(runId);
-                long executed = executions.getOrDefault(runId + " only", 0L);
                 Ending ending = endings.get(runId);
-                RunStatus expected = settledAsFailed.contains(runId) ? RunStatus.FAILED
+                HostCall host = hosts.get(runId);
+                if (host != null && ending != null) {
+                    // the gateway carries the card's ending out on its own thread: the host hears when it did
+                    HostAnswer answer = answer(host);
+                    if (ending == Ending.CANCELLED) {
+                        assertThat(answer.text()).as("what the host of run %s heard", runId)
+                                .startsWith("Error: declined by host");
+                    }
+                }
+                StoredRun run = rig.run(runId);
+                long executed = LedgerTool.executions(ledger).getOrDefault(runId + " only", 0L);
+                RunStatus expected = host != null && ending != null ? RunStatus.RUNNING
+                        : settledAsFailed.contains(runId) ? RunStatus.FAILED
                         : vanished.contains(runId) ? RunStatus.OUTCOME_UNKNOWN
                         : ending == null ? RunStatus.WAITING_FOR_APPROVAL
                         : queued.contains(runId) ? RunStatus.QUEUED : RunStatus.COMPLETED;
