@@ -6,6 +6,7 @@ import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.Json;
+import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
@@ -35,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one
  * card, stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock
  * the test moves, extensions, an execution whose outcome is unknown and its settling, a host's call on a gateway run
- * and the host cancelling it) run through the real services over a real store, and after every command the store
+ * and the host cancelling it, an approval that grants the ledger's call for an hour and the runs it then approves)
+ * run through the real services over a real store, and after every command the store
  * and the ledger are checked against what the lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
  *
  * <p>Hand-rolled rather than jqwik's {@code ActionSequence}: jqwik runs on its own engine, which leaves out the
@@ -78,7 +81,7 @@ abstract class LifecycleModelSuite {
         }
     }
 
-    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE, HOST, CANCEL }
+    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE, HOST, CANCEL, GRANT }
 
     @Test
     void randomSequencesKeepTheLifecyclesPromises() throws Exception {
@@ -120,7 +123,14 @@ abstract class LifecycleModelSuite {
                 new Command(Kind.DECIDE, 5, 0, 0), // refused: the host ended the card
                 new Command(Kind.DECIDE, 4, 1, 0), // jonas approves; the gateway runs the call
                 new Command(Kind.CANCEL, 0, 0, 0), // too late: the call was answered
-                new Command(Kind.RACE, 4, 0, 1));
+                new Command(Kind.RACE, 4, 0, 1),
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.GRANT, 6, 1, 0), // jonas approves run 6 and grants its call for an hour
+                new Command(Kind.START, 0, 0, 0), // run 7 runs on the grant
+                new Command(Kind.DECIDE, 7, 0, 0), // refused: it never waited
+                new Command(Kind.SWEEP, 0, 3, 0),
+                new Command(Kind.SWEEP, 0, 3, 1), // the grant ended
+                new Command(Kind.START, 0, 0, 0)); // run 8 waits
         AssertionError failure = failureOf(commands);
         if (failure != null) {
             throw failure;
@@ -215,6 +225,8 @@ abstract class LifecycleModelSuite {
         /** How many approvals won on each run: each lets its call execute once. */
         private final Map<String, Integer> approvals = new HashMap<>();
         private final Map<String, RunStatus> lastStatus = new HashMap<>();
+        /** Until when the last grant a person made approves the ledger agent's call; null before any. */
+        private Instant grantedUntil;
 
         Model(DeadlineSuite.Rig rig, LedgerTool tool, Path ledger, MovableClock clock, Set<String> vanished,
               Set<String> hosted, Runnable armVanishing) {
@@ -244,9 +256,7 @@ abstract class LifecycleModelSuite {
                 return;
             }
             if (command.kind() == Kind.START || runs.isEmpty()) {
-                String runId = rig.startLedger();
-                runs.add(runId);
-                digests.put(runId, rig.service().card(OLGA, runId).orElseThrow().digest());
+                start();
                 return;
             }
             String runId = runs.get(command.run() % runs.size());
@@ -322,6 +332,17 @@ abstract class LifecycleModelSuite {
                         settledAsFailed.add(runId);
                     }
                 }
+                case GRANT -> {
+                    // a gateway's calls are the host's, which no grant of the ledger agent reaches
+                    if (!hosts.containsKey(runId)) {
+                        DecisionResult result = rig.service().decide(person, runId, digests.get(runId),
+                                verdicts(true), Allowance.sameArguments(GrantSpan.ONE_HOUR));
+                        decided(runId, true, result);
+                        if (result instanceof DecisionResult.Done) {
+                            grantedUntil = clock.instant().plus(Duration.ofHours(1));
+                        }
+                    }
+                }
                 case CANCEL -> {
                     if (!hosts.isEmpty()) {
                         cancel(List.copyOf(hosts.keySet()).get(command.run() % hosts.size()));
@@ -329,6 +350,30 @@ abstract class LifecycleModelSuite {
                 }
                 case START, HOST -> throw new IllegalStateException("started above");
             }
+        }
+
+        /**
+         * Starts a run of the ledger agent: its call waits as a card, unless a grant made within the hour approves
+         * it, and then it executes once at once.
+         */
+        private void start() {
+            String runId = rig.startLedger();
+            runs.add(runId);
+            Optional<RunCard> card = rig.service().card(OLGA, runId);
+            Instant now = clock.instant();
+            if (card.isPresent()) {
+                assertThat(grantedUntil == null || !now.isBefore(grantedUntil))
+                        .as("run %s waits though a grant until %s approves its call", runId, grantedUntil).isTrue();
+                digests.put(runId, card.get().digest());
+                return;
+            }
+            assertThat(grantedUntil).as("run %s did not wait, with no grant made", runId).isNotNull();
+            assertThat(now.isAfter(grantedUntil)).as("run %s did not wait, its grant ended at %s", runId, grantedUntil)
+                    .isFalse();
+            endings.put(runId, Ending.APPROVED);
+            approvals.merge(runId, 1, Integer::sum);
+            // it never paused: a person's decision on it can only be one with a digest of no card
+            digests.put(runId, STALE);
         }
 
         /** A host connects to the gateway and calls the ledger, which waits as a card. */
