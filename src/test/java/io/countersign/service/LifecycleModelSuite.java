@@ -50,8 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one
  * card, stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock
  * the test moves, extensions, an execution whose outcome is unknown and its settling, a host's call on a gateway run
- * and the host cancelling it, an approval that grants the ledger's call for an hour and the runs it then approves)
- * run through the real services over a real store, and after every command the store
+ * and the host cancelling it, an approval that grants the ledger's call for an hour and the runs it then approves, another process
+ * killed at a stage of carrying out an approval and this one recovering what it left) run through the real services over a real store, and after every command the store
  * and the ledger are checked against what the lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
  *
  * <p>Hand-rolled rather than jqwik's {@code ActionSequence}: jqwik runs on its own engine, which leaves out the
@@ -81,7 +81,7 @@ abstract class LifecycleModelSuite {
         }
     }
 
-    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE, HOST, CANCEL, GRANT }
+    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE, HOST, CANCEL, GRANT, KILL }
 
     @Test
     void randomSequencesKeepTheLifecyclesPromises() throws Exception {
@@ -130,7 +130,15 @@ abstract class LifecycleModelSuite {
                 new Command(Kind.DECIDE, 7, 0, 0), // refused: it never waited
                 new Command(Kind.SWEEP, 0, 3, 0),
                 new Command(Kind.SWEEP, 0, 3, 1), // the grant ended
-                new Command(Kind.START, 0, 0, 0)); // run 8 waits
+                new Command(Kind.START, 0, 0, 0), // run 8 waits
+                new Command(Kind.KILL, 8, 0, 1), // killed once its claim committed: flagged, nothing ran
+                new Command(Kind.SETTLE, 8, 0, 0), // the card again
+                new Command(Kind.DECIDE, 8, 1, 0), // jonas approves: the call runs once
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.KILL, 9, 0, 0), // killed before its claim: the card still waits
+                new Command(Kind.KILL, 9, 0, 2), // killed after its call ran: flagged
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.KILL, 10, 1, 1)); // killed after its next state committed
         AssertionError failure = failureOf(commands);
         if (failure != null) {
             throw failure;
@@ -179,8 +187,9 @@ abstract class LifecycleModelSuite {
             armed[0] = false;
             return vanishes && vanished.add(runId);
         });
-        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(freshLocation(), tool, clock, DEADLINES);
-             Model model = new Model(rig, tool, ledger, clock, vanished, hosted, () -> armed[0] = true)) {
+        StoreLocation location = freshLocation();
+        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(location, tool, clock, DEADLINES);
+             Model model = new Model(rig, location, tool, ledger, clock, vanished, hosted, () -> armed[0] = true)) {
             for (Command command : commands) {
                 try {
                     model.apply(command);
@@ -193,6 +202,13 @@ abstract class LifecycleModelSuite {
         }
     }
 
+    /** How a process dies in this one: nothing of it catches this, and it does nothing after. */
+    private static final class Killed extends Error {
+        Killed() {
+            super("killed", null, false, false);
+        }
+    }
+
     /** A host's call on a gateway run: the host's connection, the caller it may withdraw, the answer it waits for. */
     private record HostCall(GatewaySession session, AutoCloseable feed, WithdrawableCaller caller,
                             CompletableFuture<HostAnswer> answer) {
@@ -202,6 +218,7 @@ abstract class LifecycleModelSuite {
     private static final class Model implements AutoCloseable {
         private static final String PROFILE = "desk";
         private final DeadlineSuite.Rig rig;
+        private final StoreLocation location;
         private final GatewayService gateway;
         private final HostRunDecisions.Profiled desk;
         /** The gateway runs, each waiting on its host's one call or carried on past it. */
@@ -225,12 +242,15 @@ abstract class LifecycleModelSuite {
         /** How many approvals won on each run: each lets its call execute once. */
         private final Map<String, Integer> approvals = new HashMap<>();
         private final Map<String, RunStatus> lastStatus = new HashMap<>();
+        /** Approvals that won and whose call never started: their process was killed before it. */
+        private final Map<String, Integer> neverStarted = new HashMap<>();
         /** Until when the last grant a person made approves the ledger agent's call; null before any. */
         private Instant grantedUntil;
 
-        Model(DeadlineSuite.Rig rig, LedgerTool tool, Path ledger, MovableClock clock, Set<String> vanished,
-              Set<String> hosted, Runnable armVanishing) {
+        Model(DeadlineSuite.Rig rig, StoreLocation location, LedgerTool tool, Path ledger, MovableClock clock,
+              Set<String> vanished, Set<String> hosted, Runnable armVanishing) {
             this.rig = rig;
+            this.location = location;
             this.hosted = hosted;
             this.ledger = ledger;
             this.clock = clock;
@@ -343,6 +363,8 @@ abstract class LifecycleModelSuite {
                         }
                     }
                 }
+                case KILL -> killedWhileApproving(runId, person,
+                        HaltingRuns.Step.values()[(4 * command.a() + command.b()) % HaltingRuns.Step.values().length]);
                 case CANCEL -> {
                     if (!hosts.isEmpty()) {
                         cancel(List.copyOf(hosts.keySet()).get(command.run() % hosts.size()));
@@ -374,6 +396,50 @@ abstract class LifecycleModelSuite {
             approvals.merge(runId, 1, Integer::sum);
             // it never paused: a person's decision on it can only be one with a digest of no card
             digests.put(runId, STALE);
+        }
+
+        /**
+         * Another process approves the waiting card of an agent's run and dies at the step, its store left as a
+         * killed process leaves it; then this process recovers what it left. The decision is kept from the claim on;
+         * a call whose outcome the death made unknown is flagged for a person, and nothing runs twice.
+         */
+        private void killedWhileApproving(String runId, Actor person, HaltingRuns.Step step) {
+            if (hosts.containsKey(runId) || endings.containsKey(runId)) {
+                return;
+            }
+            Store other = Store.open(location);
+            boolean died = false;
+            try {
+                HaltingRuns halting = new HaltingRuns(other.runs(), () -> {
+                    throw new Killed();
+                });
+                DefaultRunService service = SteppedDecider.halting(other, halting, new LedgerTool(ledger,
+                        () -> halting.at(HaltingRuns.Step.EXECUTED, null)), clock);
+                halting.arm(runId, step);
+                decided(runId, true, service.decide(person, runId, digests.get(runId), verdicts(true)));
+            } catch (Killed killed) {
+                died = true;
+            } finally {
+                // a killed process leaves nothing but its rows: the store no longer counts it as driving its runs
+                other.close();
+            }
+            assertThat(died).as("the approval of run %s halted at %s", runId, step).isTrue();
+            for (Resumption resumption : rig.service().resumeInterrupted()) {
+                assertThat(resumption).as("what recovery did with run %s", resumption.runId())
+                        .isInstanceOfSatisfying(Resumption.CarriedOut.class, carriedOut ->
+                                assertThat(carriedOut.result()).isInstanceOf(DecisionResult.Done.class));
+            }
+            if (step == HaltingRuns.Step.BEFORE_CLAIM) {
+                return;
+            }
+            endings.put(runId, Ending.APPROVED);
+            approvals.merge(runId, 1, Integer::sum);
+            if (step == HaltingRuns.Step.CLAIMED) {
+                neverStarted.merge(runId, 1, Integer::sum);
+            }
+            if (step != HaltingRuns.Step.NEXT_STATE) {
+                vanished.add(runId);
+            }
         }
 
         /** A host connects to the gateway and calls the ledger, which waits as a card. */
@@ -485,8 +551,8 @@ abstract class LifecycleModelSuite {
                         : ending == null ? RunStatus.WAITING_FOR_APPROVAL
                         : queued.contains(runId) ? RunStatus.QUEUED : RunStatus.COMPLETED;
                 assertThat(run.status()).as("status of run %s, ended by %s", runId, ending).isEqualTo(expected);
-                int carriedOut = approvals.getOrDefault(runId, 0) - (ending == Ending.APPROVED
-                        && queued.contains(runId) ? 1 : 0);
+                int carriedOut = approvals.getOrDefault(runId, 0) - neverStarted.getOrDefault(runId, 0)
+                        - (ending == Ending.APPROVED && queued.contains(runId) ? 1 : 0);
                 assertThat(executed).as("executions of run %s, ended by %s", runId, ending).isEqualTo(carriedOut);
                 RunStatus before = lastStatus.put(runId, run.status());
                 if (before != null) {
