@@ -47,17 +47,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one
- * card, stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock
- * the test moves, extensions, an execution whose outcome is unknown and its settling, a host's call on a gateway run
- * and the host cancelling it, an approval that grants the ledger's call for an hour and the runs it then approves, another process
- * killed at a stage of carrying out an approval and this one recovering what it left) run through the real services over a real store, and after every command the store
- * and the ledger are checked against what the lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
+ * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one card,
+ * stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock the
+ * test moves, extensions, an execution whose outcome is unknown and its settling, a host's call on a gateway run and
+ * the host cancelling it, an approval that grants the ledger's call for an hour and the runs it then approves,
+ * another process killed at a stage of carrying out an approval and this one recovering what it left) run through
+ * the real services over a real store, and after every command the store and the ledger are checked against what the
+ * lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
  *
  * <p>Hand-rolled rather than jqwik's {@code ActionSequence}: jqwik runs on its own engine, which leaves out the
  * JUnit extensions the stores need ({@code @TempDir}, the embedded PostgreSQL). A failing sequence is shrunk by
- * dropping commands while it still fails, and reported with its seed and its commands as Java. {@code -Dlifecycle.sequences=N} runs more sequences, {@code -Dlifecycle.seed=S}
- * replays one.
+ * dropping commands while it still fails, and reported with its seed and its commands as Java.
+ * {@code -Dlifecycle.sequences=N} runs more sequences, {@code -Dlifecycle.seed=S} replays one.
  */
 abstract class LifecycleModelSuite {
     static final Actor OLGA = Actor.of("olga", Role.OPERATOR);
