@@ -73,8 +73,10 @@ abstract class LifecycleModelSuite {
 
     abstract StoreLocation freshLocation() throws Exception;
 
-    /** One step of a sequence; {@code run} picks among the runs started so far (for a
-     * host's cancellation, among the gateway runs), {@code a} and {@code b} vary it. */
+    /**
+     * One step of a sequence; {@code run} picks among the runs started so far (a host's cancellation among the gateway
+     * runs), {@code a} and {@code b} vary it.
+     */
     record Command(Kind kind, int run, int a, int b) {
         @Override
         public String toString() {
