@@ -37,11 +37,18 @@ final class HaltingRuns implements RunRepository {
     }
 
     private final RunRepository runs;
+    /** What halting does: a child process stops for good; a test in one process throws instead. */
+    private final Runnable halt;
     private volatile Step step;
     private volatile String target;
 
     HaltingRuns(RunRepository runs) {
+        this(runs, HaltingRuns::sleepForever);
+    }
+
+    HaltingRuns(RunRepository runs, Runnable halt) {
         this.runs = runs;
+        this.halt = halt;
     }
 
     /** From now on, the decision on this run halts at the step. */
@@ -57,11 +64,15 @@ final class HaltingRuns implements RunRepository {
         }
         System.out.println("halted " + step + " " + target);
         System.out.flush();
+        halt.run();
+    }
+
+    private static void sleepForever() {
         try {
             Thread.sleep(Long.MAX_VALUE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("halted at " + step + " and interrupted", e);
+            throw new IllegalStateException("halted and interrupted", e);
         }
     }
 

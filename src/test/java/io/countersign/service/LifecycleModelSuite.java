@@ -5,13 +5,24 @@ import static org.assertj.core.api.Assertions.fail;
 import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.Json;
+import io.countersign.engine.grant.GrantSpan;
+import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.service.gateway.GatewayService;
+import io.countersign.service.gateway.GatewaySession;
+import io.countersign.service.gateway.HostAnswer;
+import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
+import io.countersign.testing.WithdrawableCaller;
+import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,24 +32,33 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one
- * card, stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock
- * the test moves, extensions, an execution whose outcome is unknown and its settling) run through the real services over a real store, and after every command the store
- * and the ledger are checked against what the lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
+ * A model-based test of the decision lifecycle: random sequences of commands (starts, two persons deciding one card,
+ * stale digests, a batch, a decision queued for a worker and the worker taking it, deadline sweeps on a clock the
+ * test moves, extensions, an execution whose outcome is unknown and its settling, a host's call on a gateway run and
+ * the host cancelling it, an approval that grants the ledger's call for an hour and the runs it then approves,
+ * another process killed at a stage of carrying out an approval and this one recovering what it left) run through
+ * the real services over a real store, and after every command the store and the ledger are checked against what the
+ * lifecycle promises. Run on SQLite and PostgreSQL by the subclasses.
  *
  * <p>Hand-rolled rather than jqwik's {@code ActionSequence}: jqwik runs on its own engine, which leaves out the
  * JUnit extensions the stores need ({@code @TempDir}, the embedded PostgreSQL). A failing sequence is shrunk by
- * dropping commands while it still fails, and reported with its seed and its commands as Java. {@code -Dlifecycle.sequences=N} runs more sequences, {@code -Dlifecycle.seed=S}
- * replays one.
+ * dropping commands while it still fails, and reported with its seed and its commands as Java.
+ * {@code -Dlifecycle.sequences=N} runs more sequences, {@code -Dlifecycle.seed=S} replays one.
  */
 abstract class LifecycleModelSuite {
     static final Actor OLGA = Actor.of("olga", Role.OPERATOR);
@@ -53,7 +73,10 @@ abstract class LifecycleModelSuite {
 
     abstract StoreLocation freshLocation() throws Exception;
 
-    /** One step of a sequence; {@code run} picks among the runs started so far, {@code a} and {@code b} vary it. */
+    /**
+     * One step of a sequence; {@code run} picks among the runs started so far (a host's cancellation among the gateway
+     * runs), {@code a} and {@code b} vary it.
+     */
     record Command(Kind kind, int run, int a, int b) {
         @Override
         public String toString() {
@@ -61,7 +84,7 @@ abstract class LifecycleModelSuite {
         }
     }
 
-    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE }
+    enum Kind { START, DECIDE, RACE, BATCH, QUEUE, WORKER, SWEEP, EXTEND, VANISH, SETTLE, HOST, CANCEL, GRANT, KILL }
 
     @Test
     void randomSequencesKeepTheLifecyclesPromises() throws Exception {
@@ -96,7 +119,29 @@ abstract class LifecycleModelSuite {
                 new Command(Kind.WORKER, 0, 0, 0),
                 new Command(Kind.START, 0, 0, 0),
                 new Command(Kind.SWEEP, 0, 4, 0), // run 3's deadline denies it
-                new Command(Kind.SETTLE, 3, 0, 1)); // nothing to settle
+                new Command(Kind.SETTLE, 3, 0, 1), // nothing to settle
+                new Command(Kind.HOST, 0, 0, 0),
+                new Command(Kind.HOST, 0, 0, 0),
+                new Command(Kind.CANCEL, 1, 0, 0), // run 5's host withdraws its card
+                new Command(Kind.DECIDE, 5, 0, 0), // refused: the host ended the card
+                new Command(Kind.DECIDE, 4, 1, 0), // jonas approves; the gateway runs the call
+                new Command(Kind.CANCEL, 0, 0, 0), // too late: the call was answered
+                new Command(Kind.RACE, 4, 0, 1),
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.GRANT, 6, 1, 0), // jonas approves run 6 and grants its call for an hour
+                new Command(Kind.START, 0, 0, 0), // run 7 runs on the grant
+                new Command(Kind.DECIDE, 7, 0, 0), // refused: it never waited
+                new Command(Kind.SWEEP, 0, 3, 0),
+                new Command(Kind.SWEEP, 0, 3, 1), // the grant ended
+                new Command(Kind.START, 0, 0, 0), // run 8 waits
+                new Command(Kind.KILL, 8, 0, 1), // killed once its claim committed: flagged, nothing ran
+                new Command(Kind.SETTLE, 8, 0, 0), // the card again
+                new Command(Kind.DECIDE, 8, 1, 0), // jonas approves: the call runs once
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.KILL, 9, 0, 0), // killed before its claim: the card still waits
+                new Command(Kind.KILL, 9, 0, 2), // killed after its call ran: flagged
+                new Command(Kind.START, 0, 0, 0),
+                new Command(Kind.KILL, 10, 1, 1)); // killed after its next state committed
         AssertionError failure = failureOf(commands);
         if (failure != null) {
             throw failure;
@@ -132,15 +177,22 @@ abstract class LifecycleModelSuite {
         Files.delete(ledger);
         MovableClock clock = new MovableClock(Instant.parse("2026-12-06T09:00:00Z"));
         Set<String> vanished = new HashSet<>();
+        // a gateway's driver executes its runs' calls on its own thread
+        Set<String> hosted = ConcurrentHashMap.newKeySet();
         boolean[] armed = {false};
-        // armed by a VANISH command: the next execution, its line written, reports its outcome unknown
+        // armed by a VANISH command: the next execution of an agent's run, its line written, reports its outcome
+        // unknown
         LedgerTool tool = LedgerTool.vanishing(ledger, runId -> {
+            if (hosted.contains(runId)) {
+                return false;
+            }
             boolean vanishes = armed[0];
             armed[0] = false;
             return vanishes && vanished.add(runId);
         });
-        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(freshLocation(), tool, clock, DEADLINES)) {
-            Model model = new Model(rig, ledger, clock, vanished, () -> armed[0] = true);
+        StoreLocation location = freshLocation();
+        try (DeadlineSuite.Rig rig = DeadlineSuite.Rig.open(location, tool, clock, DEADLINES);
+             Model model = new Model(rig, location, tool, ledger, clock, vanished, hosted, () -> armed[0] = true)) {
             for (Command command : commands) {
                 try {
                     model.apply(command);
@@ -153,9 +205,28 @@ abstract class LifecycleModelSuite {
         }
     }
 
+    /** How a process dies in this one: nothing of it catches this, and it does nothing after. */
+    private static final class Killed extends Error {
+        Killed() {
+            super("killed", null, false, false);
+        }
+    }
+
+    /** A host's call on a gateway run: the host's connection, the caller it may withdraw, the answer it waits for. */
+    private record HostCall(GatewaySession session, AutoCloseable feed, WithdrawableCaller caller,
+                            CompletableFuture<HostAnswer> answer) {
+    }
+
     /** What the commands did, as the test tracks it, beside the real services. */
-    private static final class Model {
+    private static final class Model implements AutoCloseable {
+        private static final String PROFILE = "desk";
         private final DeadlineSuite.Rig rig;
+        private final StoreLocation location;
+        private final GatewayService gateway;
+        private final HostRunDecisions.Profiled desk;
+        /** The gateway runs, each waiting on its host's one call or carried on past it. */
+        private final Map<String, HostCall> hosts = new LinkedHashMap<>();
+        private final Set<String> hosted;
         private final DefaultExecutionService execution;
         private final BatchDecisions batch;
         private final Path ledger;
@@ -174,9 +245,16 @@ abstract class LifecycleModelSuite {
         /** How many approvals won on each run: each lets its call execute once. */
         private final Map<String, Integer> approvals = new HashMap<>();
         private final Map<String, RunStatus> lastStatus = new HashMap<>();
+        /** Approvals that won and whose call never started: their process was killed before it. */
+        private final Map<String, Integer> neverStarted = new HashMap<>();
+        /** Until when the last grant a person made approves the ledger agent's call; null before any. */
+        private Instant grantedUntil;
 
-        Model(DeadlineSuite.Rig rig, Path ledger, MovableClock clock, Set<String> vanished, Runnable armVanishing) {
+        Model(DeadlineSuite.Rig rig, StoreLocation location, LedgerTool tool, Path ledger, MovableClock clock,
+              Set<String> vanished, Set<String> hosted, Runnable armVanishing) {
             this.rig = rig;
+            this.location = location;
+            this.hosted = hosted;
             this.ledger = ledger;
             this.clock = clock;
             this.vanished = vanished;
@@ -184,15 +262,24 @@ abstract class LifecycleModelSuite {
             this.execution = new DefaultExecutionService(rig.service(), rig.store().runs(), rig.store().runs(),
                     rig.store().users(), rig.store().changes(), clock, IdGenerator.random());
             this.batch = new BatchDecisions(rig.service());
+            Store store = rig.store();
+            new GatewayProfiles(store.configurations(), store.servers(), store.users()).add(DeadlineSuite.ADA,
+                    PROFILE, List.of(), List.of(LedgerTool.NAME), "local", false, null, null);
+            this.gateway = new GatewayService(store, ToolRegistry.of(tool), new NetworkntSchemaValidator(),
+                    InvocationRules.none(), ServerConnections.NONE, RunTelemetry.NONE, clock, IdGenerator.random(),
+                    Locale.ENGLISH);
+            this.desk = gateway.profile(OLGA, PROFILE);
         }
 
-        enum Ending { APPROVED, DENIED, EXPIRED }
+        enum Ending { APPROVED, DENIED, EXPIRED, CANCELLED }
 
         void apply(Command command) {
+            if (command.kind() == Kind.HOST) {
+                connectHost();
+                return;
+            }
             if (command.kind() == Kind.START || runs.isEmpty()) {
-                String runId = rig.startLedger();
-                runs.add(runId);
-                digests.put(runId, rig.service().card(OLGA, runId).orElseThrow().digest());
+                start();
                 return;
             }
             String runId = runs.get(command.run() % runs.size());
@@ -227,7 +314,8 @@ abstract class LifecycleModelSuite {
                 case QUEUE -> {
                     DecisionResult result = execution.decideForWorker(person, runId, digests.get(runId),
                             verdicts(approve));
-                    if (result instanceof DecisionResult.Done) {
+                    // a gateway run's decision is handed back to its gateway, never queued
+                    if (result instanceof DecisionResult.Done && !hosts.containsKey(runId)) {
                         queued.add(runId);
                     }
                     decided(runId, approve, result);
@@ -267,7 +355,154 @@ abstract class LifecycleModelSuite {
                         settledAsFailed.add(runId);
                     }
                 }
-                case START -> throw new IllegalStateException("started above");
+                case GRANT -> {
+                    // a gateway's calls are the host's, which no grant of the ledger agent reaches
+                    if (!hosts.containsKey(runId)) {
+                        DecisionResult result = rig.service().decide(person, runId, digests.get(runId),
+                                verdicts(true), Allowance.sameArguments(GrantSpan.ONE_HOUR));
+                        decided(runId, true, result);
+                        if (result instanceof DecisionResult.Done) {
+                            grantedUntil = clock.instant().plus(Duration.ofHours(1));
+                        }
+                    }
+                }
+                case KILL -> killedWhileApproving(runId, person,
+                        HaltingRuns.Step.values()[(4 * command.a() + command.b()) % HaltingRuns.Step.values().length]);
+                case CANCEL -> {
+                    if (!hosts.isEmpty()) {
+                        cancel(List.copyOf(hosts.keySet()).get(command.run() % hosts.size()));
+                    }
+                }
+                case START, HOST -> throw new IllegalStateException("started above");
+            }
+        }
+
+        /**
+         * Starts a run of the ledger agent: its call waits as a card, unless a grant made within the hour approves
+         * it, and then it executes once at once.
+         */
+        private void start() {
+            String runId = rig.startLedger();
+            runs.add(runId);
+            Optional<RunCard> card = rig.service().card(OLGA, runId);
+            Instant now = clock.instant();
+            if (card.isPresent()) {
+                assertThat(grantedUntil == null || !now.isBefore(grantedUntil))
+                        .as("run %s waits though a grant until %s approves its call", runId, grantedUntil).isTrue();
+                digests.put(runId, card.get().digest());
+                return;
+            }
+            assertThat(grantedUntil).as("run %s did not wait, with no grant made", runId).isNotNull();
+            assertThat(now.isAfter(grantedUntil)).as("run %s did not wait, its grant ended at %s", runId, grantedUntil)
+                    .isFalse();
+            endings.put(runId, Ending.APPROVED);
+            approvals.merge(runId, 1, Integer::sum);
+            // it never paused: a person's decision on it can only be one with a digest of no card
+            digests.put(runId, STALE);
+        }
+
+        /**
+         * Another process approves the waiting card of an agent's run and dies at the step, its store left as a
+         * killed process leaves it; then this process recovers what it left. The decision is kept from the claim on;
+         * a call whose outcome the death made unknown is flagged for a person, and nothing runs twice.
+         */
+        private void killedWhileApproving(String runId, Actor person, HaltingRuns.Step step) {
+            if (hosts.containsKey(runId) || endings.containsKey(runId)) {
+                return;
+            }
+            Store other = Store.open(location);
+            boolean died = false;
+            try {
+                HaltingRuns halting = new HaltingRuns(other.runs(), () -> {
+                    throw new Killed();
+                });
+                DefaultRunService service = SteppedDecider.halting(other, halting, new LedgerTool(ledger,
+                        () -> halting.at(HaltingRuns.Step.EXECUTED, null)), clock);
+                halting.arm(runId, step);
+                decided(runId, true, service.decide(person, runId, digests.get(runId), verdicts(true)));
+            } catch (Killed killed) {
+                died = true;
+            } finally {
+                // a killed process leaves nothing but its rows: the store no longer counts it as driving its runs
+                other.close();
+            }
+            assertThat(died).as("the approval of run %s halted at %s", runId, step).isTrue();
+            for (Resumption resumption : rig.service().resumeInterrupted()) {
+                assertThat(resumption).as("what recovery did with run %s", resumption.runId())
+                        .isInstanceOfSatisfying(Resumption.CarriedOut.class, carriedOut ->
+                                assertThat(carriedOut.result()).isInstanceOf(DecisionResult.Done.class));
+            }
+            if (step == HaltingRuns.Step.BEFORE_CLAIM) {
+                return;
+            }
+            endings.put(runId, Ending.APPROVED);
+            approvals.merge(runId, 1, Integer::sum);
+            if (step == HaltingRuns.Step.CLAIMED) {
+                neverStarted.merge(runId, 1, Integer::sum);
+            }
+            if (step != HaltingRuns.Step.NEXT_STATE) {
+                vanished.add(runId);
+            }
+        }
+
+        /** A host connects to the gateway and calls the ledger, which waits as a card. */
+        private void connectHost() {
+            GatewaySession session = gateway.connect(desk, "model host");
+            hosted.add(session.runId());
+            WithdrawableCaller caller = new WithdrawableCaller();
+            // the gateway's driver looks for a decision to carry out whenever the store's runs change
+            AutoCloseable feed = gateway.onRunChange(session::poke);
+            hosts.put(session.runId(), new HostCall(session, feed, caller, session.call(LedgerTool.NAME,
+                    Json.mapper().createObjectNode().put("entry", "only"), caller)));
+            awaitCard(session.runId());
+            runs.add(session.runId());
+            digests.put(session.runId(), rig.service().card(OLGA, session.runId()).orElseThrow().digest());
+        }
+
+        /** The gateway's driver pauses the run on its own thread: the card shows once it is stored. */
+        private void awaitCard(String runId) {
+            for (int tries = 0; tries < 6000; tries++) {
+                if (rig.run(runId).status() == RunStatus.WAITING_FOR_APPROVAL) {
+                    return;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            fail("the host's call on run " + runId + " never waited as a card");
+        }
+
+        /**
+         * The host of a gateway run cancels its call, as the gateway does on {@code notifications/cancelled}: a card
+         * still waiting is withdrawn, and nothing executes; a call already answered is not touched.
+         */
+        private void cancel(String runId) {
+            HostCall host = hosts.get(runId);
+            boolean waited = !endings.containsKey(runId);
+            host.caller().withdraw();
+            host.session().withdraw(host.caller());
+            if (waited) {
+                endings.put(runId, Ending.CANCELLED);
+            }
+        }
+
+        /** The host's answer, once the gateway carried out the card's ending. */
+        private static HostAnswer answer(HostCall host) {
+            try {
+                return host.answer().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("the host had no answer: " + e, e);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            for (HostCall host : hosts.values()) {
+                host.feed().close();
+                host.session().close();
             }
         }
 
@@ -285,6 +520,10 @@ abstract class LifecycleModelSuite {
             } else if (result instanceof DecisionResult.AlreadyDecided already) {
                 assertThat(already.decidedBy()).as("who decided first").isNotBlank();
                 assertThat(endings).as("a refusal for a decision nobody took").containsKey(runId);
+                if (endings.get(runId) == Ending.CANCELLED) {
+                    assertThat(already.decidedBy()).as("who ended run %s's card", runId)
+                            .isEqualTo(DecisionResult.AlreadyDecided.HOST_ACTOR);
+                }
             } else if (result instanceof DecisionResult.Stale stale) {
                 assertThat(stale.currentDigest()).as("the card's digest now").isNotBlank();
             } else if (result instanceof DecisionResult.NotWaiting notWaiting) {
@@ -296,18 +535,27 @@ abstract class LifecycleModelSuite {
 
         /** The promises, after every command. */
         void check() throws Exception {
-            Map<String, Long> executions = LedgerTool.executions(ledger);
             for (String runId : runs) {
-                StoredRun run = rig.run(runId);
-                long executed = executions.getOrDefault(runId + " only", 0L);
                 Ending ending = endings.get(runId);
-                RunStatus expected = settledAsFailed.contains(runId) ? RunStatus.FAILED
+                HostCall host = hosts.get(runId);
+                if (host != null && ending != null) {
+                    // the gateway carries the card's ending out on its own thread: the host hears when it did
+                    HostAnswer answer = answer(host);
+                    if (ending == Ending.CANCELLED) {
+                        assertThat(answer.text()).as("what the host of run %s heard", runId)
+                                .startsWith("Error: declined by host");
+                    }
+                }
+                StoredRun run = rig.run(runId);
+                long executed = LedgerTool.executions(ledger).getOrDefault(runId + " only", 0L);
+                RunStatus expected = host != null && ending != null ? RunStatus.RUNNING
+                        : settledAsFailed.contains(runId) ? RunStatus.FAILED
                         : vanished.contains(runId) ? RunStatus.OUTCOME_UNKNOWN
                         : ending == null ? RunStatus.WAITING_FOR_APPROVAL
                         : queued.contains(runId) ? RunStatus.QUEUED : RunStatus.COMPLETED;
                 assertThat(run.status()).as("status of run %s, ended by %s", runId, ending).isEqualTo(expected);
-                int carriedOut = approvals.getOrDefault(runId, 0) - (ending == Ending.APPROVED
-                        && queued.contains(runId) ? 1 : 0);
+                int carriedOut = approvals.getOrDefault(runId, 0) - neverStarted.getOrDefault(runId, 0)
+                        - (ending == Ending.APPROVED && queued.contains(runId) ? 1 : 0);
                 assertThat(executed).as("executions of run %s, ended by %s", runId, ending).isEqualTo(carriedOut);
                 RunStatus before = lastStatus.put(runId, run.status());
                 if (before != null) {

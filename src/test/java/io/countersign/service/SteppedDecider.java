@@ -8,7 +8,6 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
@@ -42,22 +41,9 @@ public final class SteppedDecider {
         try (Store store = Store.open(new StoreLocation.SqliteFile(Path.of(args[0])))) {
             ServiceRig.operators(store, OPERATOR.name());
             HaltingRuns runs = new HaltingRuns(store.runs());
-            List<Tool> tools = List.of(new LedgerTool(Path.of(args[1]), () -> runs.at(HaltingRuns.Step.EXECUTED,
-                    null)));
-            ServiceRig.saveAgents(store, tools, LedgerTool.scripts());
-            ToolRegistry registry = ToolRegistry.of(tools.toArray(Tool[]::new));
-            ToolLoop loop = ToolLoop.builder(registry, ScriptedChatModel.byModel(LedgerTool.scripts()))
-                    .schemas(new NetworkntSchemaValidator())
-                    .settings(store.settings())
-                    .invocationPolicies(InvocationRules.none().invocationPolicy(),
-                            InvocationRules.none().preApprovalPolicy())
-                    .events(store.events())
-                    .build();
-            DefaultRunService service = new DefaultRunService(runs, store.runs(), new AgentDirectory(store.configurations()), loop,
-                    registry, store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE,
-                    store.users(), Clock.systemUTC(), IdGenerator.random(),
-                    Locale.ENGLISH, new AskedInputs(Clock.systemUTC(), IdGenerator.random(), loop.schemas()), null,
-                    store.approvals());
+            LedgerTool tool = new LedgerTool(Path.of(args[1]), () -> runs.at(HaltingRuns.Step.EXECUTED, null));
+            ServiceRig.saveAgents(store, List.of(tool), LedgerTool.scripts());
+            DefaultRunService service = halting(store, runs, tool, Clock.systemUTC());
             switch (args[2]) {
                 case "standby" -> {
                     System.out.println("ready");
@@ -75,6 +61,23 @@ public final class SteppedDecider {
                 default -> throw new IllegalArgumentException("unknown mode \"" + args[2] + "\"");
             }
         }
+    }
+
+    /** The run service over the store whose runs halt, with the ledger agents' scripts. */
+    static DefaultRunService halting(Store store, HaltingRuns runs, LedgerTool tool, Clock clock) {
+        ToolRegistry registry = ToolRegistry.of(tool);
+        ToolLoop loop = ToolLoop.builder(registry, ScriptedChatModel.byModel(LedgerTool.scripts()))
+                .schemas(new NetworkntSchemaValidator())
+                .settings(store.settings())
+                .invocationPolicies(InvocationRules.none().invocationPolicy(),
+                        InvocationRules.none().preApprovalPolicy())
+                .events(store.events())
+                .clock(clock)
+                .build();
+        return new DefaultRunService(runs, store.runs(), new AgentDirectory(store.configurations()), loop, registry,
+                store.events(), listener -> () -> { }, store.servers(), ServerConnections.NONE, store.users(), clock,
+                IdGenerator.random(), Locale.ENGLISH, new AskedInputs(clock, IdGenerator.random(), loop.schemas()),
+                null, store.approvals());
     }
 
     private static void recover(DefaultRunService service) {
