@@ -120,10 +120,7 @@ public final class RulesController implements ScreenController {
 
     @FXML
     private void initialize() {
-        problem.textProperty().bind(viewModel.feedback().problemProperty());
-        problemBox.visibleProperty().bind(viewModel.feedback().problemProperty().isNotEmpty());
-        problemBox.managedProperty().bind(problemBox.visibleProperty());
-        ShownText.bind(status, viewModel.feedback().statusProperty());
+        ShownText.bind(problemBox, problem, status, viewModel.feedback());
 
         ruleTable.setItems(viewModel.rules());
         ruleNameColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().rule().identifier()));

@@ -72,10 +72,7 @@ public final class UsersController implements ScreenController {
 
     @FXML
     private void initialize() {
-        problem.textProperty().bind(viewModel.feedback().problemProperty());
-        problemBox.visibleProperty().bind(viewModel.feedback().problemProperty().isNotEmpty());
-        problemBox.managedProperty().bind(problemBox.visibleProperty());
-        ShownText.bind(status, viewModel.feedback().statusProperty());
+        ShownText.bind(problemBox, problem, status, viewModel.feedback());
 
         userTable.setItems(viewModel.users());
         nameColumn.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
