@@ -68,7 +68,11 @@ public final class CardHeader extends VBox {
         // a card decided elsewhere or no longer waiting must not go on saying that it waits
         waiting.textProperty().bind(Bindings.when(session.finishedProperty())
                 .then(messages.get("card.noLongerWaiting"))
-                .otherwise(Bindings.concat(session.waitingTextProperty(), " · ", messages.get(waitingFor))));
+                .otherwise(Bindings.createStringBinding(() -> {
+                    // a card that could not be read has no waiting time to show before what it waits for
+                    String waited = session.waitingTextProperty().get();
+                    return (waited == null || waited.isEmpty() ? "" : waited + " · ") + messages.get(waitingFor);
+                }, session.waitingTextProperty())));
         timeline.setText(messages.get("card.openTimeline"));
         timeline.setOnAction(event -> {
             RunCard card = session.cardProperty().get();
