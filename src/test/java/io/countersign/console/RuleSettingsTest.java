@@ -199,6 +199,8 @@ class RuleSettingsTest {
         await(() -> robot.lookup("#ruleId").query().isVisible());
         robot.clickOn("#ruleId").write("freeze");
         robot.clickOn("#ruleCondition").write("true");
+        // Save waits for the condition's check, which runs a moment after the typing stops
+        await(() -> shown(robot, "#conditionFine"));
         robot.clickOn("#ruleReason").write("frozen");
         robot.clickOn("#ruleExplain").write("Nothing runs during the freeze.");
         robot.clickOn("#saveRule");
