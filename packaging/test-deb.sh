@@ -100,8 +100,19 @@ fi
 
 # jlink.options names the JDK modules; a new dependency may need one more
 "$app/lib/runtime/bin/java" --list-modules | sed 's/@.*//' | sort >"$work/runtime-modules"
+# CEL's artifacts share packages, which a module path refuses (the app runs them on the class path): jdeps reads
+# them merged into one jar
+mkdir "$work/jars" "$work/cel"
+for jar in "$app"/lib/app/*.jar; do
+  if unzip -Z1 "$jar" 'dev/cel/*' >/dev/null 2>&1; then
+    unzip -qo "$jar" -x 'META-INF/*' -d "$work/cel"
+  else
+    ln -s "$jar" "$work/jars/"
+  fi
+done
+jar --create --file "$work/jars/dev.cel.jar" -C "$work/cel" .
 if ! jdeps --print-module-deps --ignore-missing-deps --multi-release 17 \
-  --module-path "target/jpackage/javafx:$app/lib/app" "$app"/lib/app/*.jar >"$work/jdeps" 2>"$work/jdeps.err"; then
+  --module-path "target/jpackage/javafx:$work/jars" "$work"/jars/*.jar >"$work/jdeps" 2>"$work/jdeps.err"; then
   cat "$work/jdeps.err" >&2
   exit 1
 fi
