@@ -77,7 +77,7 @@ public final class DefaultSettingsService implements SettingsService {
                 server, server == null ? null : snapshot.serverDeclaration(server),
                 server == null ? null : declarations.apply(tool.name(), server),
                 remote == null ? "" : remote.hints().claims(), snapshot.enabled(tool),
-                ToolApprovalRule.requiresApproval(tool, snapshot), control(tool), tool instanceof RequiresInput,
+                snapshot.requiresApproval(tool), control(tool), tool instanceof RequiresInput,
                 snapshot.enabled(tool) && !unattended.unattended(List.of(tool.name())).isEmpty());
     }
 

@@ -1,6 +1,5 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.GovernanceEvent;
@@ -36,7 +35,7 @@ final class RunTimelines {
                 RunTimelines::entry,
                 // the admin's settings of today may differ from the run's day; the built-in rule is near enough
                 // to find the round an approval resumed
-                name -> ToolApprovalRule.requiresApproval(registry.find(name).orElse(null), ToolSettings.defaults()));
+                name -> ToolSettings.defaults().requiresApproval(registry.find(name).orElse(null)));
         String failure = run.failureReason() == null ? null : run.failureReason() + ": " + run.failureMessage();
         return new RunTimeline(run.runId(), run.status(), run.agent(), run.initiator(), run.createdAt(), failure,
                 entries);

@@ -1,7 +1,6 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
@@ -265,8 +264,8 @@ class WebFetchToolTest {
 
     @Test
     void needsApprovalUntilAnAdminSwitchesItOff() {
-        assertThat(ToolApprovalRule.requiresApproval(tool, ToolSettings.defaults())).isTrue();
-        assertThat(ToolApprovalRule.requiresApproval(tool,
-                ToolSettings.defaults().withApprovalSetting(WebFetchTool.NAME, false))).isFalse();
+        assertThat(ToolSettings.defaults().requiresApproval(tool)).isTrue();
+        assertThat(ToolSettings.defaults().withApprovalSetting(WebFetchTool.NAME, false).requiresApproval(tool))
+                .isFalse();
     }
 }

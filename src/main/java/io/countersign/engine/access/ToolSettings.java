@@ -1,7 +1,10 @@
 package io.countersign.engine.access;
 
 import io.countersign.engine.tool.ConfigurableApproval;
+import io.countersign.engine.tool.RemoteTool;
+import io.countersign.engine.tool.RequiresApproval;
 import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolEffect;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,6 +33,31 @@ public record ToolSettings(Set<String> disabledTools, Set<String> disabledGroups
     /** Everything enabled, every configurable tool at its default, no server declared. */
     public static ToolSettings defaults() {
         return DEFAULTS;
+    }
+
+    /**
+     * The only place that decides whether a tool needs a human approval. In this order: no tool → no; the approval
+     * marker → yes; a remote tool → its own declaration, else its server record's (not declared → no, whatever the
+     * tool does or its server hints); a write effect → yes; a configurable tool → its admin setting; otherwise no.
+     */
+    public boolean requiresApproval(Tool tool) {
+        if (tool == null) {
+            return false;
+        }
+        if (tool instanceof RequiresApproval) {
+            return true;
+        }
+        if (tool instanceof RemoteTool remote) {
+            // judged on the declaration alone: a tool of an undeclared server, not declared itself, runs without one
+            return declarationOf(remote.name(), remote.serverName()).approvalBound();
+        }
+        if (tool.effect() == ToolEffect.WRITE) {
+            return true;
+        }
+        if (tool instanceof ConfigurableApproval configurable) {
+            return approvalSetting(configurable);
+        }
+        return false;
     }
 
     public boolean enabled(Tool tool) {

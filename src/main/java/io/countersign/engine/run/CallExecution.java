@@ -151,8 +151,8 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         RunTelemetry.ToolStep step = run.trace.toolCall(call, tool instanceof RemoteTool, caller.traceParent());
         ToolResult result;
         try {
-            result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
-                    run.context, promptsFor(run, configuration), caller)), "result");
+            result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments,
+                    configuration.workspace(), run.context, promptsFor(run, configuration), caller)), "result");
         } catch (Exception e) {
             LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
                     new Object[] {call.name(), run.runId, e.getClass().getName()});

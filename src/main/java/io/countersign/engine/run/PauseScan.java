@@ -180,7 +180,8 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
         }
         Optional<ToolPreview> preview;
         try {
-            preview = tool.get().preview(new ToolCallRequest(call.name(), call.arguments(), configuration, context));
+            preview = tool.get().preview(new ToolCallRequest(call.name(), call.arguments(), configuration.workspace(),
+                    context));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "preview of {0} failed: {1}", new Object[] {call.name(), e.getClass().getName()});
             return new ToolPreview(List.of("(no preview: the tool could not say what this call would do)"));

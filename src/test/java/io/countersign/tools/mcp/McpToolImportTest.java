@@ -161,16 +161,16 @@ class McpToolImportTest {
     void aReadOnlyHintDoesNotSpareAToolOfAnApprovalBoundServerItsApproval() {
         importing(hinted("look", true, false));
 
-        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.look").orElseThrow(),
-                files.withApprovalBound(true).declareIn(ToolSettings.defaults()))).isTrue();
+        assertThat(files.withApprovalBound(true).declareIn(ToolSettings.defaults())
+                .requiresApproval(registry.find("files.look").orElseThrow())).isTrue();
     }
 
     @Test
     void aDestructiveHintDoesNotMakeAToolOfAServerDeclaredNotApprovalBoundWait() {
         importing(hinted("erase", false, true));
 
-        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.erase").orElseThrow(),
-                files.withApprovalBound(false).declareIn(ToolSettings.defaults()))).isFalse();
+        assertThat(files.withApprovalBound(false).declareIn(ToolSettings.defaults())
+                .requiresApproval(registry.find("files.erase").orElseThrow())).isFalse();
     }
 
     @Test
@@ -179,7 +179,7 @@ class McpToolImportTest {
         ToolSettings settings = files.declareIn(ToolSettings.defaults());
 
         assertThat(files.declaration()).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
-        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.erase").orElseThrow(), settings)).isFalse();
+        assertThat(settings.requiresApproval(registry.find("files.erase").orElseThrow())).isFalse();
         assertThat(new UnattendedToolFilter(registry, new ToolApprovalRule(ToolSettingsSource.fixed(settings)))
                 .unattended(List.of("files.erase"))).containsExactly("files.erase");
     }

@@ -80,7 +80,7 @@ final class ScriptedAgent {
 
     /** A call as a tool receives it, for executing a tool outside a run. */
     ToolCallRequest request(String tool, String arguments) {
-        return new ToolCallRequest(tool, object(arguments), configuration,
+        return new ToolCallRequest(tool, object(arguments), configuration.workspace(),
                 ToolExecutionContext.of(MARIA, "run-1", Locale.ENGLISH));
     }
 

@@ -124,7 +124,7 @@ class SeveralOpenCallsTest {
             AgentConfiguration agent = AgentConfiguration.of("host", ModelConfiguration.scripted("scripted"),
                     List.of("scenarios"));
             ToolCallRequest request = new ToolCallRequest("scenarios." + tool, (ObjectNode) JSON.valueToTree(arguments),
-                    agent, ToolExecutionContext.of(Actor.of("ada", Role.OPERATOR), "run-1", Locale.ENGLISH),
+                    agent.workspace(), ToolExecutionContext.of(Actor.of("ada", Role.OPERATOR), "run-1", Locale.ENGLISH),
                     InputPrompts.DECLINE, this);
             return connection.call(tool, arguments, request, answered -> { });
         }

@@ -126,7 +126,7 @@ class WithdrawnRunningCallTest {
         AgentConfiguration agent = AgentConfiguration.of("host", ModelConfiguration.scripted("scripted"),
                 List.of("cancellable"));
         ObjectNode arguments = JsonNodeFactory.instance.objectNode();
-        return new ToolCallRequest("cancellable.hold", arguments, agent,
+        return new ToolCallRequest("cancellable.hold", arguments, agent.workspace(),
                 ToolExecutionContext.of(Actor.of("ada", Role.OPERATOR), "run-1", Locale.ENGLISH),
                 InputPrompts.DECLINE, caller);
     }
