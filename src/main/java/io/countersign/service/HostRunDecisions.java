@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
@@ -11,14 +12,13 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.PreparedResume;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.Optional;

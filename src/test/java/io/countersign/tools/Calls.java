@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolPreview;

@@ -1,9 +1,9 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
+import io.countersign.engine.tool.ToolSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

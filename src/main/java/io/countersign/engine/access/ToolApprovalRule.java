@@ -2,6 +2,7 @@ package io.countersign.engine.access;
 
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolSettings;
 
 /**
  * Whether a tool needs a human approval under the admin's settings as they are now; the rule itself is

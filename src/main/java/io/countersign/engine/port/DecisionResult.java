@@ -2,7 +2,7 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation;
 import java.time.Instant;
 import java.util.List;

@@ -1,11 +1,10 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.countersign.engine.tool;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.call.ToolExecutionContext;
 import java.util.Objects;
 
 /**

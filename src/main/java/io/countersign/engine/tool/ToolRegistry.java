@@ -1,7 +1,6 @@
 package io.countersign.engine.tool;
 
 import io.countersign.engine.Names;
-import io.countersign.engine.access.ToolSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

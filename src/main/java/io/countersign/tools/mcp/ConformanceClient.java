@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
