@@ -5,6 +5,7 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
@@ -89,7 +90,7 @@ final class ClaimedDecisions {
     /**
      * Last stage, hand back to the gateway: a gateway run's decision is carried out by the gateway that holds its
      * host's connection, never here; it is left committed for that gateway to take over
-     * ({@link RunRepository#takeOver}).
+     * ({@link RunClaims#takeOver}).
      */
     DecisionResult handBackToGateway(RunLease lease, DecisionRecord decision) {
         runs.handBack(lease, clock.instant());

@@ -6,8 +6,8 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.port.StoredRuns;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.state.RunStatus;
 import java.util.List;
@@ -22,10 +22,10 @@ final class EditsAndGrants {
     private final CallEdits edits;
     /** {@code null} in a service that keeps no grants: an allowance is then refused. */
     private final DefaultGrants grants;
-    private final RunRepository runs;
+    private final StoredRuns runs;
     private final AgentDirectory agents;
 
-    EditsAndGrants(CallEdits edits, DefaultGrants grants, RunRepository runs, AgentDirectory agents) {
+    EditsAndGrants(CallEdits edits, DefaultGrants grants, StoredRuns runs, AgentDirectory agents) {
         this.edits = edits;
         this.grants = grants;
         this.runs = runs;

@@ -11,8 +11,8 @@ import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunLease;
-import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunRequest;
@@ -147,7 +147,7 @@ final class DecisionBenchmark {
     }
 
     private static void claim(Store store, DecisionRecord decision) {
-        if (!(store.runs().claim(decision) instanceof RunRepository.ClaimResult.Claimed)) {
+        if (!(store.runs().claim(decision) instanceof RunClaims.ClaimResult.Claimed)) {
             throw new IllegalStateException("the benchmark's claim on " + decision.runId() + " did not win");
         }
     }

@@ -8,7 +8,7 @@ import io.countersign.engine.event.AuditFinding;
 import io.countersign.engine.event.AuditReport;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.port.RunRepository.ClaimResult;
+import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import java.sql.Connection;

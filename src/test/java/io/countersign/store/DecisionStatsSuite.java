@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.countersign.engine.event.EventType;
-import io.countersign.engine.port.RunRepository.ClaimResult;
+import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.stats.DecisionLatencyRow;

@@ -41,13 +41,13 @@ public record StoredRun(String runId, String agent, String initiator, String pro
 
     /**
      * True when the run is a gateway's whose card waits on calls its MCP host made as tasks (their ids begin with
-     * {@link RunRepository#TASK_CALL}): the card outlives its gateway, for the next gateway of the same profile
-     * and person to take over ({@link RunRepository#adoptHosted}).
+     * {@link HostedRuns#TASK_CALL}): the card outlives its gateway, for the next gateway of the same profile
+     * and person to take over ({@link HostedRuns#adoptHosted}).
      */
     public boolean waitsOnHostTask() {
         return status == RunStatus.WAITING_FOR_APPROVAL && pausedState != null
                 && pausedState.model().hostDriven() && !pausedState.awaitingApproval().isEmpty()
                 && pausedState.awaitingApproval().stream()
-                .allMatch(pending -> pending.call().id().startsWith(RunRepository.TASK_CALL));
+                .allMatch(pending -> pending.call().id().startsWith(HostedRuns.TASK_CALL));
     }
 }

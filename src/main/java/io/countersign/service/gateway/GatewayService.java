@@ -6,6 +6,7 @@ import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
@@ -109,7 +110,7 @@ public final class GatewayService {
 
     /**
      * Takes over the cards a stopped gateway of the same profile, serving the same person, left waiting on calls
-     * their hosts made as MCP tasks: each run is this gateway's from now on ({@code RunRepository#adoptHosted}),
+     * their hosts made as MCP tasks: each run is this gateway's from now on ({@code HostedRuns#adoptHosted}),
      * driven by a session of its own whose task keeps its id, and whose call answers to {@code channel}'s caller.
      */
     public <C extends CallerChannel> List<Adopted<C>> adopt(HostRunDecisions.Profiled profiled,

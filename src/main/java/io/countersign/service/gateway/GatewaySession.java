@@ -7,6 +7,7 @@ import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.EventSink;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
@@ -90,7 +91,7 @@ public final class GatewaySession implements AutoCloseable {
     }
 
     /**
-     * Drives a run this gateway took over from a stopped one ({@link RunRepository#adoptHosted}), whose card waits
+     * Drives a run this gateway took over from a stopped one ({@link HostedRuns#adoptHosted}), whose card waits
      * on a call its host made as a task ({@code turns} hold it): a decision on it is carried out here, and the run
      * ends once the call came to something.
      */

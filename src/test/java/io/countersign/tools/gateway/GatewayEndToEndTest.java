@@ -13,7 +13,7 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
@@ -318,7 +318,7 @@ class GatewayEndToEndTest {
 
         killGateway();
 
-        await().atMost(20, TimeUnit.SECONDS).until(() -> RunRepository.GATEWAY_STOPPED.equals(
+        await().atMost(20, TimeUnit.SECONDS).until(() -> HostedRuns.GATEWAY_STOPPED.equals(
                 console.runs().card(RITA, card.runId()).map(RunCard::stranded).orElse(null)));
         GatewayTestBed.CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
         assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);
