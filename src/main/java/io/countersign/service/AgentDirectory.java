@@ -2,10 +2,10 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Json;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.intent.ToolCallPolicies;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.ToolLoop;

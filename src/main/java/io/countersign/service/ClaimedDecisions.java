@@ -1,21 +1,22 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.InputSubmission;
-import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PreparedResume;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStateException;
-import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStateException;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InvalidInputException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ final class ClaimedDecisions {
     /**
      * Last stage, hand back to the gateway: a gateway run's decision is carried out by the gateway that holds its
      * host's connection, never here; it is left committed for that gateway to take over
-     * ({@link RunRepository#takeOver}).
+     * ({@link RunClaims#takeOver}).
      */
     DecisionResult handBackToGateway(RunLease lease, DecisionRecord decision) {
         runs.handBack(lease, clock.instant());

@@ -2,23 +2,24 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.agent.DeadlineAction;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.DeadlineAction;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PreparedResume;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,9 +111,9 @@ final class DeadlineFallbacks {
         GovernanceEvent expired = new GovernanceEvent(decided.id(), now, EventType.APPROVAL_EXPIRED, "deny",
                 decided.toolName(), null, run.runId(), decided.agentConfiguration(), DecisionDeadlines.ACTOR,
                 decided.model(), decision.summary());
-        RunRepository.ClaimResult claim = decisions.claim(decision,
+        RunClaims.ClaimResult claim = decisions.claim(decision,
                 new DecisionStart(expired, resume.start().intents()));
-        if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+        if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
             return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
         }
         decisions.claimed().carryOutHere(claimed.run(), decision, resume);
@@ -128,8 +129,8 @@ final class DeadlineFallbacks {
                 "expired: run cancelled", input ? List.of() : ApprovalDecision.denyAll(state, DEADLINE,
                 DecisionDeadlines.DENIAL_REASON).verdicts(), input ? JsonNodeFactory.instance.objectNode() : null);
         GovernanceEvent expired = event(EventType.APPROVAL_EXPIRED, "cancel", run, now, decision.summary());
-        RunRepository.ClaimResult claim = decisions.claim(decision, new DecisionStart(expired, List.of()));
-        if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+        RunClaims.ClaimResult claim = decisions.claim(decision, new DecisionStart(expired, List.of()));
+        if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
             return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
         }
         runs.recordOutcome(claimed.run().lease(), new RunOutcome.Cancelled(run.runId(), state.transcript(),

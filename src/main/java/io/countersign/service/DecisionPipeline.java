@@ -4,6 +4,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
@@ -92,10 +93,10 @@ final class DecisionPipeline {
         DecisionRecord decided = complete.decision();
         boolean gateway = ClaimedDecisions.hostDriven(card.run());
         // A gateway's or a worker's carrying out prepares the decision again and writes its start then.
-        RunRepository.ClaimResult claim = gateway ? claim(decided, DecisionStart.NONE)
+        RunClaims.ClaimResult claim = gateway ? claim(decided, DecisionStart.NONE)
                 : last instanceof LastStage.ToWorker worker ? worker.queue().claimForWorker(decided)
                 : claim(decided, resume.start());
-        if (!(claim instanceof RunRepository.ClaimResult.Claimed won)) {
+        if (!(claim instanceof RunClaims.ClaimResult.Claimed won)) {
             return (DecisionResult.Refusal) claim;
         }
         extras.claimed(added, won.run());
@@ -152,14 +153,14 @@ final class DecisionPipeline {
     }
 
     /** Claim: the decision committed for this process, with what it writes ahead of its calls. */
-    RunRepository.ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+    RunClaims.ClaimResult claim(DecisionRecord decision, DecisionStart start) {
         return runs.claim(decision, start);
     }
 
     /** A preview changed: the decision is claimed and put back with the changed card, so every decider sees it. */
     private DecisionResult putBackChanged(DecisionRecord decision, PreparedResume.PreviewsChanged changed) {
-        RunRepository.ClaimResult claim = claim(decision, DecisionStart.NONE);
-        if (claim instanceof RunRepository.ClaimResult.Claimed won) {
+        RunClaims.ClaimResult claim = claim(decision, DecisionStart.NONE);
+        if (claim instanceof RunClaims.ClaimResult.Claimed won) {
             return claimed.putBack(won.run().lease(), changed);
         }
         return (DecisionResult.Refusal) claim;

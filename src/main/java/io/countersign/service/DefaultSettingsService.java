@@ -1,25 +1,25 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.Names;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.RecentToolCalls;
 import io.countersign.engine.port.ToolSettingsSource;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.ConfigurableApproval;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.RequiresApproval;
 import io.countersign.engine.tool.RequiresInput;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.store.SettingsStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +77,7 @@ public final class DefaultSettingsService implements SettingsService {
                 server, server == null ? null : snapshot.serverDeclaration(server),
                 server == null ? null : declarations.apply(tool.name(), server),
                 remote == null ? "" : remote.hints().claims(), snapshot.enabled(tool),
-                ToolApprovalRule.requiresApproval(tool, snapshot), control(tool), tool instanceof RequiresInput,
+                snapshot.requiresApproval(tool), control(tool), tool instanceof RequiresInput,
                 snapshot.enabled(tool) && !unattended.unattended(List.of(tool.name())).isEmpty());
     }
 

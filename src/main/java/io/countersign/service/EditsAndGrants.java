@@ -2,14 +2,14 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.port.StoredRuns;
 import io.countersign.engine.run.EditCheck;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,10 +22,10 @@ final class EditsAndGrants {
     private final CallEdits edits;
     /** {@code null} in a service that keeps no grants: an allowance is then refused. */
     private final DefaultGrants grants;
-    private final RunRepository runs;
+    private final StoredRuns runs;
     private final AgentDirectory agents;
 
-    EditsAndGrants(CallEdits edits, DefaultGrants grants, RunRepository runs, AgentDirectory agents) {
+    EditsAndGrants(CallEdits edits, DefaultGrants grants, StoredRuns runs, AgentDirectory agents) {
         this.edits = edits;
         this.grants = grants;
         this.runs = runs;

@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
@@ -8,17 +9,17 @@ import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
 import io.countersign.engine.run.PreparedResume;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.Optional;
@@ -26,7 +27,7 @@ import java.util.Set;
 
 /**
  * The decisions on a gateway's runs, which only the gateway holding the host's connection carries out: any
- * console or command line commits a decision and leaves the run ({@link RunRepository#handBack}); the gateway takes
+ * console or command line commits a decision and leaves the run ({@link RunClaims#handBack}); the gateway takes
  * it over here and runs the decided call with its own loop, whose model is the host.
  */
 public final class HostRunDecisions {
@@ -114,8 +115,8 @@ public final class HostRunDecisions {
             DecisionRecord ended = new DecisionRecord(runId, GATEWAY_ACTOR, clock.instant(),
                     DecisionRecord.Kind.APPROVAL, state.digest(), HOST_GONE,
                     ApprovalDecision.denyAll(state, new Actor(GATEWAY_ACTOR, Set.of()), message).verdicts(), null);
-            RunRepository.ClaimResult claim = runs.claim(ended);
-            if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+            RunClaims.ClaimResult claim = runs.claim(ended);
+            if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
                 return endForGoneHost(runId, message, claim);
             }
             held = claimed.run();
@@ -166,8 +167,8 @@ public final class HostRunDecisions {
         GovernanceEvent withdrawn = new GovernanceEvent(decided.id(), decision.decidedAt(), EventType.CALL_WITHDRAWN,
                 "host_cancelled", withdrawnCall.get().call().name(), null, runId, decided.agentConfiguration(),
                 host.name(), decided.model(), HOST_CANCELLED);
-        RunRepository.ClaimResult claim = runs.claim(decision, new DecisionStart(withdrawn, resume.start().intents()));
-        if (!(claim instanceof RunRepository.ClaimResult.Claimed claimed)) {
+        RunClaims.ClaimResult claim = runs.claim(decision, new DecisionStart(withdrawn, resume.start().intents()));
+        if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
             return false;
         }
         decisions.handBackToGateway(claimed.run().lease(), decision);
@@ -175,7 +176,7 @@ public final class HostRunDecisions {
     }
 
     /** A person's decision won the race with the disconnect: it was left for this gateway, which refuses it. */
-    private boolean endForGoneHost(String runId, String message, RunRepository.ClaimResult lost) {
+    private boolean endForGoneHost(String runId, String message, RunClaims.ClaimResult lost) {
         return lost instanceof DecisionResult.AlreadyDecided && endForGoneHost(runId, message);
     }
 }

@@ -1,10 +1,10 @@
 package io.countersign.service;
 
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.PersonWait;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.DecisionDeadlines;
 
 /**
  * A claimed run's wait for a person as the store recorded it: from its pause to the decision claimed on it. The

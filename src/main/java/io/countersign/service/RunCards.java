@@ -3,13 +3,13 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.port.ApprovalProgress;
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputField;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,13 +25,13 @@ final class RunCards {
     private final DecisionServers servers;
     private final AgentDirectory agents;
     private final QuorumGate quorum;
-    private final RunRepository runs;
+    private final HostedRuns hosted;
 
-    RunCards(DecisionServers servers, AgentDirectory agents, QuorumGate quorum, RunRepository runs) {
+    RunCards(DecisionServers servers, AgentDirectory agents, QuorumGate quorum, HostedRuns hosted) {
         this.servers = Objects.requireNonNull(servers, "servers");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.quorum = Objects.requireNonNull(quorum, "quorum");
-        this.runs = Objects.requireNonNull(runs, "runs");
+        this.hosted = Objects.requireNonNull(hosted, "hosted");
     }
 
     /** The card of a run that waits with a paused state, as {@code viewer} sees it. */
@@ -50,8 +50,8 @@ final class RunCards {
         ApprovalProgress approvals = state.status() != RunStatus.WAITING_FOR_APPROVAL ? ApprovalProgress.SINGLE
                 : configuration.map(agent -> quorum.progress(agent, state)).orElse(ApprovalProgress.SINGLE);
         // Only a gateway run can be left without the one process that can carry out its decision.
-        String stranded = ClaimedDecisions.hostDriven(run) && runs.withoutGateway().contains(run.runId())
-                ? RunRepository.GATEWAY_STOPPED : null;
+        String stranded = ClaimedDecisions.hostDriven(run) && hosted.withoutGateway().contains(run.runId())
+                ? HostedRuns.GATEWAY_STOPPED : null;
         return new RunCard(run.runId(), run.status(), run.agent(), run.initiator(), run.waitingSince(), run.prompt(),
                 state.lastAssistantMessage(), state.digest(), pending, refused, input,
                 viewer.name().equals(run.initiator()), fourEyes, approvals, stranded);

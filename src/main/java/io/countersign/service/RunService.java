@@ -2,11 +2,11 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunSummary;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,14 +1,13 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.store.EventStore;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,7 +35,7 @@ final class RunTimelines {
                 RunTimelines::entry,
                 // the admin's settings of today may differ from the run's day; the built-in rule is near enough
                 // to find the round an approval resumed
-                name -> ToolApprovalRule.requiresApproval(registry.find(name).orElse(null), ToolSettings.defaults()));
+                name -> ToolSettings.defaults().requiresApproval(registry.find(name).orElse(null)));
         String failure = run.failureReason() == null ? null : run.failureReason() + ": " + run.failureMessage();
         return new RunTimeline(run.runId(), run.status(), run.agent(), run.initiator(), run.createdAt(), failure,
                 entries);

@@ -4,10 +4,10 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunQueue;
-import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.port.StoredRuns;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,7 +43,7 @@ public final class RunWorker {
     private final DefaultRunService runs;
     private final ClaimedDecisions claimed;
     private final RunQueue queue;
-    private final RunRepository repository;
+    private final StoredRuns stored;
     private final ActorDirectory users;
     private final StoreChanges changes;
     private final Clock clock;
@@ -60,14 +60,14 @@ public final class RunWorker {
     private volatile boolean stopped;
 
     /** @param claimed carries out the decisions the queue hands this worker */
-    RunWorker(String id, DefaultRunService runs, ClaimedDecisions claimed, RunQueue queue, RunRepository repository,
+    RunWorker(String id, DefaultRunService runs, ClaimedDecisions claimed, RunQueue queue, StoredRuns stored,
               ActorDirectory users, StoreChanges changes, Clock clock, Options options,
               Consumer<Progress> progress) {
         this.id = Objects.requireNonNull(id, "id");
         this.runs = runs;
         this.claimed = claimed;
         this.queue = queue;
-        this.repository = repository;
+        this.stored = stored;
         this.users = users;
         this.changes = changes;
         this.clock = clock;
@@ -227,7 +227,7 @@ public final class RunWorker {
                 DecisionResult result = claimed.resumeDecided(run, actor(run.lastDecision().decidedBy()));
                 decisions.incrementAndGet();
                 RunStatus status = result instanceof DecisionResult.Done done ? done.status()
-                        : repository.find(run.runId()).map(StoredRun::status).orElse(null);
+                        : stored.find(run.runId()).map(StoredRun::status).orElse(null);
                 progress.accept(new Progress(run.runId(), Progress.Kind.DECISION_CARRIED_OUT, status,
                         result instanceof DecisionResult.Stale ? "a preview changed: the card waits again" : null));
             }

@@ -1,9 +1,9 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;

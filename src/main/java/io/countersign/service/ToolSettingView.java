@@ -1,8 +1,8 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;
 
 /**

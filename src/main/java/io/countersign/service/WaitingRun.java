@@ -1,9 +1,9 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolEffect;
 import java.time.Instant;
 import java.util.Objects;

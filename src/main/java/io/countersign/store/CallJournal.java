@@ -1,7 +1,8 @@
 package io.countersign.store;
 
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.RunLease;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,7 +14,7 @@ import java.util.List;
 /**
  * The execution journal in {@code call_intents}, of one driver of a run: each intent in a durable commit of its
  * own, the last durable write before the call's tool executes (a gateway run's intent without waiting for the disk,
- * see {@link io.countersign.engine.port.RunRepository#hostedJournal}); the outcomes kept back and committed, without
+ * see {@link io.countersign.engine.port.HostedRuns#hostedJournal}); the outcomes kept back and committed, without
  * waiting for the disk, before the model is asked again, or with the stretch's outcome (which clears the journal).
  * Every write holds only while the driver's lease is current, checked in the write's own statement: a driver frozen
  * past its lease fails its intent and executes nothing, or had it committed, and the run's taker then sees an

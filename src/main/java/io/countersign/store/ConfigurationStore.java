@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Json;
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.run.ApprovalQuorum;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.ApprovalQuorum;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TrustZone;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,8 +15,8 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Model and agent configurations, saved whole and found by name. */
 public final class ConfigurationStore {

@@ -1,17 +1,17 @@
 package io.countersign.store;
 
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
-import io.countersign.engine.port.RunRepository.ClaimResult;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package io.countersign.store;
 
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.stats.LatencyBuckets;
 import io.countersign.engine.stats.StatsDimension;
 import java.sql.Connection;

@@ -1,11 +1,11 @@
 package io.countersign.store;
 
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -162,7 +162,7 @@ record RunRecovery(Database database, StoreSession session, RunRecords runs) {
             if (retry && StoppedGatewayRuns.gatewayStopped(connection, runId, session.live())) {
                 row.next(RunLifecycle.Event.GATEWAY_STOP);
                 // Shown again, the card would wait for a gateway that is gone: the run ends as a decision on it does.
-                StoppedGatewayRuns.fail(connection, runId, RunRepository.GATEWAY_STOPPED + "; the outcome of "
+                StoppedGatewayRuns.fail(connection, runId, HostedRuns.GATEWAY_STOPPED + "; the outcome of "
                         + String.join(", ", RunRows.calls(row.outcomeUnknown())) + " stays unknown", at);
                 return null;
             }

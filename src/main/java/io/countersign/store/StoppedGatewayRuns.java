@@ -1,9 +1,9 @@
 package io.countersign.store;
 
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -126,7 +126,7 @@ record StoppedGatewayRuns(Database database, StoreSession session) {
                         return true;
                     }
                     row.next(RunLifecycle.Event.GATEWAY_STOP);
-                    fail(connection, runId, RunRepository.GATEWAY_STOPPED, at);
+                    fail(connection, runId, HostedRuns.GATEWAY_STOPPED, at);
                     return true;
                 });
     }

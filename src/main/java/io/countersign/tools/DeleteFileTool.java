@@ -90,7 +90,7 @@ public final class DeleteFileTool extends FixedTool {
 
     private static Target target(ToolCallRequest request) throws Refusal {
         String requested = PARAMETERS.read(request.arguments()).required("path");
-        Workspace workspace = Workspace.of(request.configuration());
+        Workspace workspace = Workspace.of(request.workspace());
         Path path = workspace.resolveEntry(requested);
         String shown = workspace.display(path);
         if (workspace.isRoot(path)) {

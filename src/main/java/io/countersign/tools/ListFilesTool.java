@@ -39,7 +39,7 @@ public final class ListFilesTool extends FixedTool {
     public ToolResult execute(ToolCallRequest request) throws IOException {
         try {
             String requested = PARAMETERS.read(request.arguments()).optional("path").orElse(".");
-            Workspace workspace = Workspace.of(request.configuration());
+            Workspace workspace = Workspace.of(request.workspace());
             Path folder = workspace.resolve(requested);
             String shown = workspace.display(folder);
             if (!Files.exists(folder)) {

@@ -31,7 +31,7 @@ public final class ReadFileTool extends FixedTool {
     public ToolResult execute(ToolCallRequest request) throws IOException {
         try {
             String requested = PARAMETERS.read(request.arguments()).required("path");
-            Workspace workspace = Workspace.of(request.configuration());
+            Workspace workspace = Workspace.of(request.workspace());
             Path file = workspace.resolve(requested);
             String shown = workspace.display(file);
             if (!Files.exists(file)) {

@@ -1,6 +1,5 @@
 package io.countersign.tools;
 
-import io.countersign.engine.run.AgentConfiguration;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -27,8 +26,7 @@ final class Workspace {
     }
 
     /** The workspace of the agent a call runs under, or a refusal when it has none that exists. */
-    static Workspace of(AgentConfiguration configuration) throws Refusal {
-        String folder = configuration.workspace();
+    static Workspace of(String folder) throws Refusal {
         if (folder == null || folder.isBlank()) {
             throw new Refusal("this agent has no workspace folder");
         }

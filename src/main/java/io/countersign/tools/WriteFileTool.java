@@ -88,7 +88,7 @@ public final class WriteFileTool extends FixedTool {
     /** Where the call writes and what; refused when it names something that cannot be written as a file. */
     private static Target target(ToolCallRequest request) throws Refusal {
         StringParameters.Arguments arguments = PARAMETERS.read(request.arguments());
-        Workspace workspace = Workspace.of(request.configuration());
+        Workspace workspace = Workspace.of(request.workspace());
         Path file = workspace.resolve(arguments.required("path"));
         String shown = workspace.display(file);
         if (workspace.isRoot(file) || Files.isDirectory(file)) {

@@ -15,6 +15,12 @@ class ArchitectureTest {
             .because("each package depends only on those below it in the package map");
 
     @ArchTest
+    static final ArchRule engineLayersFormNoCycles = slices().matching("io.countersign.engine.(*)..").should()
+            .beFreeOfCycles()
+            .because("inside the engine, values sit at the bottom, the ports above them, the policies above the ports"
+                    + " and the loop on top, as the package map in the README names them");
+
+    @ArchTest
     static final ArchRule engineIsPlainJava = noClasses().that().resideInAPackage("io.countersign.engine..")
             .should().dependOnClassesThat().resideInAnyPackage(
                     "javafx..", "java.sql..", "javax.sql..", "okhttp3..", "java.net.http..", "com.zaxxer..",

@@ -4,21 +4,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.DecisionRecord;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunLease;
-import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.port.TokenUsage;
-import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.ModelConfiguration;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.RequiresApproval;
 import io.countersign.engine.tool.ToolCallRequest;
@@ -147,7 +147,7 @@ final class DecisionBenchmark {
     }
 
     private static void claim(Store store, DecisionRecord decision) {
-        if (!(store.runs().claim(decision) instanceof RunRepository.ClaimResult.Claimed)) {
+        if (!(store.runs().claim(decision) instanceof RunClaims.ClaimResult.Claimed)) {
             throw new IllegalStateException("the benchmark's claim on " + decision.runId() + " did not win");
         }
     }

@@ -8,7 +8,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.WaitingRun;
 import java.nio.file.Files;

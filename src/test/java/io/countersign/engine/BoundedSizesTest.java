@@ -5,16 +5,16 @@ import static io.countersign.engine.LoopHarness.call;
 import static io.countersign.engine.LoopHarness.calls;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ChatRequest;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.invocation.ToolInvocationHistory;
-import io.countersign.engine.invocation.ToolInvocationObservation;
-import io.countersign.engine.port.ChatMessage;
-import io.countersign.engine.port.ChatRequest;
-import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.PausedStateCodec;
-import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunOutcome;
 import org.junit.jupiter.api.Test;
 
 /**

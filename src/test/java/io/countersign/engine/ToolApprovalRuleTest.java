@@ -1,11 +1,11 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.tool.ToolSettings;
 import org.junit.jupiter.api.Test;
 
 class ToolApprovalRuleTest {
@@ -13,12 +13,12 @@ class ToolApprovalRuleTest {
 
     @Test
     void noToolNeedsNoApproval() {
-        assertThat(ToolApprovalRule.requiresApproval(null, defaults)).isFalse();
+        assertThat(defaults.requiresApproval(null)).isFalse();
     }
 
     @Test
     void approvalMarkerNeedsApprovalEvenForARead() {
-        assertThat(ToolApprovalRule.requiresApproval(new TestTools.Marked("peek"), defaults)).isTrue();
+        assertThat(defaults.requiresApproval(new TestTools.Marked("peek"))).isTrue();
     }
 
     @Test
@@ -26,17 +26,17 @@ class ToolApprovalRuleTest {
         TestTools.Remote remoteWrite = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
         TestTools.Remote remoteRead = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
         ToolSettings declaredBound = defaults.withServerApprovalBound("srv", true);
-        assertThat(ToolApprovalRule.requiresApproval(remoteRead, declaredBound)).isTrue();
+        assertThat(declaredBound.requiresApproval(remoteRead)).isTrue();
         ToolSettings declaredFree = defaults.withServerApprovalBound("srv", false);
-        assertThat(ToolApprovalRule.requiresApproval(remoteWrite, declaredFree)).isFalse();
-        assertThat(ToolApprovalRule.requiresApproval(remoteRead, declaredFree)).isFalse();
+        assertThat(declaredFree.requiresApproval(remoteWrite)).isFalse();
+        assertThat(declaredFree.requiresApproval(remoteRead)).isFalse();
     }
 
     @Test
     void anUndeclaredRemoteWriteToolNeedsNoApproval() {
         TestTools.Remote remoteWrite = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
         assertThat(defaults.serverDeclaration("srv")).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
-        assertThat(ToolApprovalRule.requiresApproval(remoteWrite, defaults)).isFalse();
+        assertThat(defaults.requiresApproval(remoteWrite)).isFalse();
     }
 
     @Test
@@ -54,12 +54,12 @@ class ToolApprovalRuleTest {
         TestTools.Remote read = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
         ToolSettings serverFree = defaults.withServerApprovalBound("srv", false)
                 .withToolDeclaration("srv.write", ApprovalDeclaration.APPROVAL_BOUND);
-        assertThat(ToolApprovalRule.requiresApproval(write, serverFree)).isTrue();
-        assertThat(ToolApprovalRule.requiresApproval(read, serverFree)).isFalse();
+        assertThat(serverFree.requiresApproval(write)).isTrue();
+        assertThat(serverFree.requiresApproval(read)).isFalse();
         ToolSettings serverBound = defaults.withServerApprovalBound("srv", true)
                 .withToolDeclaration("srv.read", ApprovalDeclaration.NOT_APPROVAL_BOUND);
-        assertThat(ToolApprovalRule.requiresApproval(read, serverBound)).isFalse();
-        assertThat(ToolApprovalRule.requiresApproval(write, serverBound)).isTrue();
+        assertThat(serverBound.requiresApproval(read)).isFalse();
+        assertThat(serverBound.requiresApproval(write)).isTrue();
     }
 
     @Test
@@ -67,7 +67,7 @@ class ToolApprovalRuleTest {
         TestTools.Remote read = new TestTools.Remote("srv.read", "srv", ToolEffect.READ);
         ToolSettings settings = defaults.withServerApprovalBound("srv", true)
                 .withToolDeclaration("srv.write", ApprovalDeclaration.NOT_APPROVAL_BOUND);
-        assertThat(ToolApprovalRule.requiresApproval(read, settings)).isTrue();
+        assertThat(settings.requiresApproval(read)).isTrue();
         assertThat(settings.declarationOf("srv.read", "srv"))
                 .isEqualTo(new RemoteDeclaration(ApprovalDeclaration.APPROVAL_BOUND, RemoteDeclaration.Source.SERVER,
                         null));
@@ -77,7 +77,7 @@ class ToolApprovalRuleTest {
     void aToolOfAnUndeclaredServerWithoutItsOwnDeclarationNeedsNoApproval() {
         TestTools.Remote write = new TestTools.Remote("srv.write", "srv", ToolEffect.WRITE);
         ToolSettings other = defaults.withToolDeclaration("srv.other", ApprovalDeclaration.APPROVAL_BOUND);
-        assertThat(ToolApprovalRule.requiresApproval(write, other)).isFalse();
+        assertThat(other.requiresApproval(write)).isFalse();
         assertThat(other.declarationOf("srv.write", "srv").describe())
                 .isEqualTo("not declared: runs without approval (from its server's declaration)");
     }
@@ -90,27 +90,27 @@ class ToolApprovalRuleTest {
 
     @Test
     void writeEffectNeedsApproval() {
-        assertThat(ToolApprovalRule.requiresApproval(TestTools.write("fs_write"), defaults)).isTrue();
+        assertThat(defaults.requiresApproval(TestTools.write("fs_write"))).isTrue();
     }
 
     @Test
     void configurableReadFollowsItsSetting() {
         TestTools.Configurable fetch = new TestTools.Configurable("web_fetch", ToolEffect.READ);
-        assertThat(ToolApprovalRule.requiresApproval(fetch, defaults)).isTrue();
-        assertThat(ToolApprovalRule.requiresApproval(fetch, defaults.withApprovalSetting("web_fetch", false)))
+        assertThat(defaults.requiresApproval(fetch)).isTrue();
+        assertThat(defaults.withApprovalSetting("web_fetch", false).requiresApproval(fetch))
                 .isFalse();
     }
 
     @Test
     void configurableWriteSetToNoApprovalStillNeedsApproval() {
         TestTools.Configurable write = new TestTools.Configurable("cfg_write", ToolEffect.WRITE);
-        assertThat(ToolApprovalRule.requiresApproval(write, defaults.withApprovalSetting("cfg_write", false)))
+        assertThat(defaults.withApprovalSetting("cfg_write", false).requiresApproval(write))
                 .isTrue();
     }
 
     @Test
     void plainReadNeedsNoApproval() {
-        assertThat(ToolApprovalRule.requiresApproval(TestTools.read("fs_read"), defaults)).isFalse();
+        assertThat(defaults.requiresApproval(TestTools.read("fs_read"))).isFalse();
     }
 
     @Test

@@ -2,11 +2,11 @@ package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

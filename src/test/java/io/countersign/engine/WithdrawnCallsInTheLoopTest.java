@@ -7,11 +7,11 @@ import static io.countersign.engine.LoopHarness.resultOf;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.WithdrawableCaller;

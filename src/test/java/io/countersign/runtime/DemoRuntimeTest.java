@@ -9,7 +9,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.Resumption;
 import io.countersign.service.RunCard;

@@ -5,6 +5,8 @@ import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
@@ -14,9 +16,7 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
@@ -66,7 +66,7 @@ abstract class DeadlineSuite {
          */
         static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields) {
             List<Tool> tools = List.of(ledger, new NoteFormTool());
-            Map<String, List<io.countersign.engine.port.AssistantTurn>> scripts = Map.of(
+            Map<String, List<io.countersign.engine.chat.AssistantTurn>> scripts = Map.of(
                     LedgerTool.ONE_PAUSE, LedgerTool.scripts().get(LedgerTool.ONE_PAUSE),
                     NoteFormTool.AGENT, NoteFormTool.script());
             Store store = Store.open(location);

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.entry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.port.RunRepository;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -58,7 +58,7 @@ class ResumeInterruptedTest {
             String runId = stopping.service.start(OLGA, agent, "Keep a record", false).runId();
             RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
             assertThat(stopping.store.runs().claim(decision.apply(card)))
-                    .isInstanceOf(RunRepository.ClaimResult.Claimed.class);
+                    .isInstanceOf(RunClaims.ClaimResult.Claimed.class);
             return runId;
         }
     }
@@ -132,7 +132,7 @@ class ResumeInterruptedTest {
         try (ServiceRig stopping = rig()) {
             runId = stopping.service.start(OLGA, LedgerTool.ONE_PAUSE, "Keep a record", false).runId();
             RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
-            RunRepository.ClaimResult.Claimed claimed = (RunRepository.ClaimResult.Claimed) stopping.store.runs()
+            RunClaims.ClaimResult.Claimed claimed = (RunClaims.ClaimResult.Claimed) stopping.store.runs()
                     .claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
                             List.of(ApprovalDecision.CallVerdict.approve(0))));
             stopping.store.runs().journal(claimed.run().lease()).beforeExecute(runId, "a", LedgerTool.NAME);

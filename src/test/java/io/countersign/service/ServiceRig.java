@@ -2,12 +2,12 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.invocation.InvocationRules;
-import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;

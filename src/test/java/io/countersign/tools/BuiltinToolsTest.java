@@ -3,12 +3,11 @@ package io.countersign.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -21,7 +20,7 @@ class BuiltinToolsTest {
     private final Map<String, Tool> byName = tools.stream().collect(Collectors.toMap(Tool::name, Function.identity()));
 
     private boolean needsApprovalByDefault(String name) {
-        return ToolApprovalRule.requiresApproval(byName.get(name), ToolSettings.defaults());
+        return ToolSettings.defaults().requiresApproval(byName.get(name));
     }
 
     @Test

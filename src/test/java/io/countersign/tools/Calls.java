@@ -4,15 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 
 /** Builds the requests the loop would hand a tool, for an agent working in a given folder. */
@@ -43,12 +40,7 @@ final class Calls {
 
     /** A request from an agent whose workspace is the given folder, or which has none when it is null. */
     static ToolCallRequest request(Tool tool, Path workspace, ObjectNode arguments) {
-        AgentConfiguration agent = AgentConfiguration.of("coder", ModelConfiguration.scripted("scripted"),
-                List.of(tool.group()));
-        if (workspace != null) {
-            agent = agent.withWorkspace(workspace.toString());
-        }
-        return new ToolCallRequest(tool.name(), arguments, agent, CONTEXT);
+        return new ToolCallRequest(tool.name(), arguments, workspace == null ? null : workspace.toString(), CONTEXT);
     }
 
     static ToolResult execute(Tool tool, Path workspace, ObjectNode arguments) throws Exception {

@@ -1,10 +1,9 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
+import io.countersign.engine.tool.ToolSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -265,8 +264,8 @@ class WebFetchToolTest {
 
     @Test
     void needsApprovalUntilAnAdminSwitchesItOff() {
-        assertThat(ToolApprovalRule.requiresApproval(tool, ToolSettings.defaults())).isTrue();
-        assertThat(ToolApprovalRule.requiresApproval(tool,
-                ToolSettings.defaults().withApprovalSetting(WebFetchTool.NAME, false))).isFalse();
+        assertThat(ToolSettings.defaults().requiresApproval(tool)).isTrue();
+        assertThat(ToolSettings.defaults().withApprovalSetting(WebFetchTool.NAME, false).requiresApproval(tool))
+                .isFalse();
     }
 }

@@ -1,5 +1,6 @@
 package io.countersign.console.main;
 
+import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.FxmlLoaderFactory;
@@ -13,9 +14,8 @@ import io.countersign.console.controls.ToastView;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
-import io.countersign.engine.run.RunStatus;
-import atlantafx.base.controls.ToggleSwitch;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.port.RunSummary;
+import io.countersign.engine.state.RunStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,15 @@
 package io.countersign.engine.access;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ToolSettingsSource;
-import io.countersign.engine.run.AgentConfiguration;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

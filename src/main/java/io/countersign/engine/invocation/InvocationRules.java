@@ -1,6 +1,9 @@
 package io.countersign.engine.invocation;
 
 import io.countersign.engine.Names;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.call.ToolInvocationTarget;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,7 +1,10 @@
 package io.countersign.engine.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.call.ToolInvocationTarget;
 import java.util.Objects;
 
 /**

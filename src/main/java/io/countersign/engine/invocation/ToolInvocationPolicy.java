@@ -1,5 +1,7 @@
 package io.countersign.engine.invocation;
 
+import io.countersign.engine.call.InvocationVerdict;
+
 /**
  * Asks every rule, in order, about a call just before it executes; the first denial wins. With no rules every
  * call is allowed, exactly as if the feature were absent.

@@ -1,5 +1,7 @@
 package io.countersign.engine.invocation;
 
+import io.countersign.engine.call.ToolInvocationDecision;
+
 /**
  * An installation's restriction on calls, asked immediately before every call executes. Found through
  * {@link java.util.ServiceLoader} or registered in code.

@@ -1,7 +1,8 @@
 package io.countersign.engine.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolInvocationTarget;
 
 /** Names the target of the calls it understands; {@code null} for the others. */
 public interface ToolTargetResolver {

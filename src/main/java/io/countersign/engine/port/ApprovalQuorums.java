@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Port: the approvals a card collects while it needs more than one person. Every approval but the last is kept
- * here, one per person and card; the last is the decision itself, claimed through {@link RunRepository#claim}.
+ * here, one per person and card; the last is the decision itself, claimed through {@link RunClaims#claim}.
  * Implementations take each approval atomically on the run's row, so of several people in several processes each
  * is counted once and at most one sees the count reached by its own approval.
  */

@@ -1,5 +1,8 @@
 package io.countersign.engine.port;
 
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ChatRequest;
+
 /** Port: a model that answers a transcript, possibly with tool calls. */
 @FunctionalInterface
 public interface ChatModel {

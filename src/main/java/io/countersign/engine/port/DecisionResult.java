@@ -2,7 +2,7 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * What became of a decision on a card (approval verdicts or typed input). Every case is an expected answer: it was
  * committed ({@link Done}), counted towards the card's approvals ({@link PartlyApproved}), or refused for one of
  * the {@link Refusal}s, which every stage of a decision answers with alike: its checks, the count of approvals
- * ({@link ApprovalQuorums.Tally}) and the store's claim ({@link RunRepository.ClaimResult}).
+ * ({@link ApprovalQuorums.Tally}) and the store's claim ({@link RunClaims.ClaimResult}).
  */
 public sealed interface DecisionResult permits DecisionResult.Done, DecisionResult.PartlyApproved,
         DecisionResult.Refusal {
@@ -20,7 +20,7 @@ public sealed interface DecisionResult permits DecisionResult.Done, DecisionResu
     String runId();
 
     /** Why nothing was decided; the card still waits, unless the refusal says it ended or someone else won. */
-    sealed interface Refusal extends DecisionResult, RunRepository.ClaimResult, ApprovalQuorums.Tally
+    sealed interface Refusal extends DecisionResult, RunClaims.ClaimResult, ApprovalQuorums.Tally
             permits Stale, AlreadyDecided, NotWaiting, FourEyes, NotPermitted, InvalidInput, ServersNotConnected,
             EditRefused {
     }

@@ -1,14 +1,14 @@
 package io.countersign.engine.port;
 
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.RunDeadline;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Port: the deadlines of waiting runs, set by the store when a run pauses (from its agent's deadlines) and kept
- * until it stops waiting. The fallback itself is a decision, claimed like any other ({@link RunRepository#claim}):
+ * until it stops waiting. The fallback itself is a decision, claimed like any other ({@link RunClaims#claim}):
  * a human decision and a deadline never both win. Escalating and extending are conditional single updates: of
  * several processes, exactly one does each.
  */

@@ -18,11 +18,11 @@ public interface RunQueue {
     void enqueue(String runId, String agent, String initiator, String prompt, boolean unattended, Instant at);
 
     /**
-     * Claims a waiting run for a decision exactly as {@link RunRepository#claim} does, but leaves the committed
+     * Claims a waiting run for a decision exactly as {@link RunClaims#claim} does, but leaves the committed
      * decision for a worker to carry out: the run goes to {@link RunStatus#QUEUED} with the decision, in the same
      * transaction, and {@link #claimNext} hands it to a worker.
      */
-    RunRepository.ClaimResult claimForWorker(DecisionRecord decision);
+    RunClaims.ClaimResult claimForWorker(DecisionRecord decision);
 
     /**
      * Hands the oldest queued run to a worker: its status becomes {@link RunStatus#RUNNING} under the worker's

@@ -1,8 +1,8 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
+import io.countersign.engine.tool.RemoteDeclaration;
 import java.util.List;
 
 /** Port: the remote server records an operator keeps, which the MCP adapter connects. */

@@ -1,10 +1,11 @@
 package io.countersign.engine.port;
 
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.event.DecisionRecord;
-import io.countersign.engine.invocation.ToolInvocationHistory;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunCounters;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -40,13 +41,13 @@ public record StoredRun(String runId, String agent, String initiator, String pro
 
     /**
      * True when the run is a gateway's whose card waits on calls its MCP host made as tasks (their ids begin with
-     * {@link RunRepository#TASK_CALL}): the card outlives its gateway, for the next gateway of the same profile
-     * and person to take over ({@link RunRepository#adoptHosted}).
+     * {@link HostedRuns#TASK_CALL}): the card outlives its gateway, for the next gateway of the same profile
+     * and person to take over ({@link HostedRuns#adoptHosted}).
      */
     public boolean waitsOnHostTask() {
         return status == RunStatus.WAITING_FOR_APPROVAL && pausedState != null
                 && pausedState.model().hostDriven() && !pausedState.awaitingApproval().isEmpty()
                 && pausedState.awaitingApproval().stream()
-                .allMatch(pending -> pending.call().id().startsWith(RunRepository.TASK_CALL));
+                .allMatch(pending -> pending.call().id().startsWith(HostedRuns.TASK_CALL));
     }
 }

@@ -2,6 +2,7 @@ package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.state.PausedState;
 import java.util.List;
 import java.util.Objects;
 

@@ -6,15 +6,18 @@ import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolDenialReason;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.ApprovalAsk;
 import io.countersign.engine.invocation.ApprovalAsks;
-import io.countersign.engine.invocation.InvocationVerdict;
-import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
-import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.RunTelemetry;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputPrompts;
@@ -151,8 +154,8 @@ record CallExecution(ToolRegistry registry, ToolAccessPolicy accessPolicy, ToolA
         RunTelemetry.ToolStep step = run.trace.toolCall(call, tool instanceof RemoteTool, caller.traceParent());
         ToolResult result;
         try {
-            result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments, configuration,
-                    run.context, promptsFor(run, configuration), caller)), "result");
+            result = Objects.requireNonNull(tool.execute(new ToolCallRequest(call.name(), arguments,
+                    configuration.workspace(), run.context, promptsFor(run, configuration), caller)), "result");
         } catch (Exception e) {
             LOG.log(Level.WARNING, "tool {0} failed in run {1}: {2}",
                     new Object[] {call.name(), run.runId, e.getClass().getName()});

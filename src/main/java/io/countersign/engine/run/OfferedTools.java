@@ -4,6 +4,8 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.UnattendedToolFilter;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.state.RunOptions;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import java.util.ArrayList;

@@ -2,11 +2,14 @@ package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunStateException;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
-import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.InvalidInputException;
+import io.countersign.engine.tool.SchemaValidator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;

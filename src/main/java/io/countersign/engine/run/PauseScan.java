@@ -1,23 +1,29 @@
 package io.countersign.engine.run;
 
 import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationTarget;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.grant.Grant;
-import io.countersign.engine.port.StandingGrants;
-import java.time.Instant;
 import io.countersign.engine.invocation.ApprovalAsk;
 import io.countersign.engine.invocation.ApprovalAsks;
-import io.countersign.engine.invocation.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.invocation.ToolInvocationTarget;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.port.StandingGrants;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.RequiresInput;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolRegistry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -180,7 +186,8 @@ record PauseScan(ToolRegistry registry, ToolApprovalRule approvalRule, PreApprov
         }
         Optional<ToolPreview> preview;
         try {
-            preview = tool.get().preview(new ToolCallRequest(call.name(), call.arguments(), configuration, context));
+            preview = tool.get().preview(new ToolCallRequest(call.name(), call.arguments(), configuration.workspace(),
+                    context));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "preview of {0} failed: {1}", new Object[] {call.name(), e.getClass().getName()});
             return new ToolPreview(List.of("(no preview: the tool could not say what this call would do)"));

@@ -3,6 +3,8 @@ package io.countersign.engine.run;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;

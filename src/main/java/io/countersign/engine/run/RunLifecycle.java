@@ -1,5 +1,7 @@
 package io.countersign.engine.run;
 
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

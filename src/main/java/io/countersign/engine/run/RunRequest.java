@@ -1,7 +1,10 @@
 package io.countersign.engine.run;
 
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunOptions;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,9 @@
 package io.countersign.engine.run;
 
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

@@ -1,8 +1,6 @@
 package io.countersign.engine.tool;
 
 import io.countersign.engine.Names;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.ToolSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,22 +1,21 @@
 package io.countersign.engine.tool;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
 import java.util.Objects;
 
 /**
- * One call as a tool receives it: the final arguments, the agent configuration it runs under (its workspace,
- * for file tools), who the call runs for, whom the tool may ask for typed input while it runs ({@code prompts};
- * {@link InputPrompts#DECLINE} in a run that cannot pause), and the way back to whoever made the call
- * ({@code caller}; {@link CallerChannel#NONE} for a model's call).
+ * One call as a tool receives it: the final arguments, the workspace folder of the agent it runs under (for file
+ * tools; {@code null} when the agent has none), who the call runs for, whom the tool may ask for typed input while
+ * it runs ({@code prompts}; {@link InputPrompts#DECLINE} in a run that cannot pause), and the way back to whoever
+ * made the call ({@code caller}; {@link CallerChannel#NONE} for a model's call). A tool sees the agent's workspace,
+ * not its whole configuration.
  */
-public record ToolCallRequest(String toolName, ObjectNode arguments, AgentConfiguration configuration,
+public record ToolCallRequest(String toolName, ObjectNode arguments, String workspace,
                               ToolExecutionContext context, InputPrompts prompts, CallerChannel caller) {
     public ToolCallRequest {
         Objects.requireNonNull(toolName, "toolName");
         Objects.requireNonNull(arguments, "arguments");
-        Objects.requireNonNull(configuration, "configuration");
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(prompts, "prompts");
         Objects.requireNonNull(caller, "caller");
@@ -24,15 +23,15 @@ public record ToolCallRequest(String toolName, ObjectNode arguments, AgentConfig
     }
 
     /** A call whose caller hears nothing from it while it runs. */
-    public ToolCallRequest(String toolName, ObjectNode arguments, AgentConfiguration configuration,
+    public ToolCallRequest(String toolName, ObjectNode arguments, String workspace,
                            ToolExecutionContext context, InputPrompts prompts) {
-        this(toolName, arguments, configuration, context, prompts, CallerChannel.NONE);
+        this(toolName, arguments, workspace, context, prompts, CallerChannel.NONE);
     }
 
     /** A call whose tool may ask no one anything. */
-    public ToolCallRequest(String toolName, ObjectNode arguments, AgentConfiguration configuration,
+    public ToolCallRequest(String toolName, ObjectNode arguments, String workspace,
                            ToolExecutionContext context) {
-        this(toolName, arguments, configuration, context, InputPrompts.DECLINE);
+        this(toolName, arguments, workspace, context, InputPrompts.DECLINE);
     }
 
     @Override

@@ -1,8 +1,6 @@
 package io.countersign.engine.tool;
 
 import io.countersign.engine.Names;
-import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,7 +53,7 @@ public final class ToolRegistry {
             if (input.inputFields().isEmpty()) {
                 throw new IllegalArgumentException("tool \"" + name + "\" asks for input but declares no fields");
             }
-            if (ToolApprovalRule.requiresApproval(tool, ToolSettings.defaults())) {
+            if (ToolSettings.defaults().requiresApproval(tool)) {
                 throw new IllegalArgumentException("tool \"" + name
                         + "\" both needs approval and asks for typed input; a turn cannot wait for both");
             }

@@ -3,18 +3,19 @@ package io.countersign.service.gateway;
 import io.countersign.engine.Actor;
 import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.RemoteTool;
-import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.SchemaValidator;
+import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.AgentDirectory;
 import io.countersign.service.HostRunDecisions;
@@ -24,14 +25,14 @@ import io.countersign.store.Store;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Countersign as an MCP gateway: the tools a profile offers a host, through the access gates, and one run per
@@ -109,7 +110,7 @@ public final class GatewayService {
 
     /**
      * Takes over the cards a stopped gateway of the same profile, serving the same person, left waiting on calls
-     * their hosts made as MCP tasks: each run is this gateway's from now on ({@code RunRepository#adoptHosted}),
+     * their hosts made as MCP tasks: each run is this gateway's from now on ({@code HostedRuns#adoptHosted}),
      * driven by a session of its own whose task keeps its id, and whose call answers to {@code channel}'s caller.
      */
     public <C extends CallerChannel> List<Adopted<C>> adopt(HostRunDecisions.Profiled profiled,

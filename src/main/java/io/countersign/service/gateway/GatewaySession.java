@@ -2,19 +2,20 @@ package io.countersign.service.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.EventSink;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
-import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import io.countersign.service.HostRunDecisions;
@@ -90,7 +91,7 @@ public final class GatewaySession implements AutoCloseable {
     }
 
     /**
-     * Drives a run this gateway took over from a stopped one ({@link RunRepository#adoptHosted}), whose card waits
+     * Drives a run this gateway took over from a stopped one ({@link HostedRuns#adoptHosted}), whose card waits
      * on a call its host made as a task ({@code turns} hold it): a decision on it is carried out here, and the run
      * ends once the call came to something.
      */

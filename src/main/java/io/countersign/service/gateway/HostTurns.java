@@ -1,13 +1,13 @@
 package io.countersign.service.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.port.AssistantTurn;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ChatRequest;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.port.ChatModel;
-import io.countersign.engine.port.ChatRequest;
-import io.countersign.engine.port.RunRepository;
-import io.countersign.engine.port.TokenUsage;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.run.CallerChannels;
 import io.countersign.engine.run.ToolResultListener;
 import io.countersign.engine.tool.CallerChannel;
@@ -43,10 +43,10 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
     /**
      * Queues a host's call for the loop's next round; its answer completes with what the call came to, and its
      * call's id is the one the run's card and transcript hold; that of a call made as an MCP task says so
-     * ({@link #RunRepository.TASK_CALL}).
+     * ({@link HostedRuns#TASK_CALL}).
      */
     HostCall submit(String toolName, ObjectNode arguments, CallerChannel caller, boolean asTask) {
-        HostCall call = new HostCall(new ToolCall((asTask ? RunRepository.TASK_CALL : "host-") + ids.incrementAndGet(), toolName,
+        HostCall call = new HostCall(new ToolCall((asTask ? HostedRuns.TASK_CALL : "host-") + ids.incrementAndGet(), toolName,
                 arguments), new CompletableFuture<>(), caller);
         if (gone) {
             call.answer().completeExceptionally(new IllegalStateException("the host's connection is closed"));
@@ -105,7 +105,7 @@ final class HostTurns implements ChatModel, ToolResultListener, CallerChannels {
     /** True while the call handed out last was made as an MCP task and has no answer yet. */
     boolean taskOpen() {
         HostCall open = current;
-        return open != null && open.call().id().startsWith(RunRepository.TASK_CALL) && !open.answer().isDone();
+        return open != null && open.call().id().startsWith(HostedRuns.TASK_CALL) && !open.answer().isDone();
     }
 
     /**

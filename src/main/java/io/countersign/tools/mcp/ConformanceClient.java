@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
@@ -18,7 +16,6 @@ import io.countersign.engine.tool.ToolResult;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -95,16 +92,14 @@ public final class ConformanceClient {
                 System.getenv("MCP_CONFORMANCE_CONTEXT"))).build()) {
             ImportReport report = source.open();
             out.println("connected; tools: " + report.registered());
-            AgentConfiguration agent = AgentConfiguration.of(SERVER, ModelConfiguration.scripted(SERVER),
-                    List.of(record.group()));
             Actor person = Actor.of(SERVER, Role.OPERATOR);
             ToolExecutionContext context = ToolExecutionContext.of(person, SERVER, Locale.ENGLISH);
             boolean failed = false;
             // every tool in this registry came from the source, and a remote tool reports failures as results
             for (Tool tool : registry.tools()) {
                 ObjectNode arguments = exampleArguments(tool.argumentSchema());
-                ToolResult result = ((McpRemoteTool) tool).execute(new ToolCallRequest(tool.name(), arguments, agent,
-                        context, acceptingDefaults(person)));
+                ToolResult result = ((McpRemoteTool) tool).execute(new ToolCallRequest(tool.name(), arguments, null, context,
+                        acceptingDefaults(person)));
                 out.println(tool.name() + " -> " + result.content());
                 failed |= result.failed();
             }

@@ -6,7 +6,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;

@@ -5,19 +5,19 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.cli.Cli;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
-import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.HostedRuns;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.cli.Cli;
-import io.countersign.engine.port.RunRepository;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
 import io.countersign.service.WaitingRun;
@@ -26,8 +26,8 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
@@ -318,7 +318,7 @@ class GatewayEndToEndTest {
 
         killGateway();
 
-        await().atMost(20, TimeUnit.SECONDS).until(() -> RunRepository.GATEWAY_STOPPED.equals(
+        await().atMost(20, TimeUnit.SECONDS).until(() -> HostedRuns.GATEWAY_STOPPED.equals(
                 console.runs().card(RITA, card.runId()).map(RunCard::stranded).orElse(null)));
         GatewayTestBed.CliOutcome script = cli("decide", card.runId(), "--digest", card.digest(), "--approve-all");
         assertThat(script.exitCode()).as(script.err()).isEqualTo(Cli.REFUSED);

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;

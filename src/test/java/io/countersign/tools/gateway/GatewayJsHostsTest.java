@@ -11,9 +11,9 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.WaitingRun;
 import io.countersign.tools.mcp.McpPeers;
@@ -32,9 +32,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gateway behind real hosts, two JavaScript agent frameworks' MCP clients configured as their users configure

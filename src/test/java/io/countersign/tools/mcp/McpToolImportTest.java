@@ -3,16 +3,16 @@ package io.countersign.tools.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.countersign.engine.access.ApprovalDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.port.ToolSettingsSource;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
@@ -161,16 +161,16 @@ class McpToolImportTest {
     void aReadOnlyHintDoesNotSpareAToolOfAnApprovalBoundServerItsApproval() {
         importing(hinted("look", true, false));
 
-        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.look").orElseThrow(),
-                files.withApprovalBound(true).declareIn(ToolSettings.defaults()))).isTrue();
+        assertThat(files.withApprovalBound(true).declareIn(ToolSettings.defaults())
+                .requiresApproval(registry.find("files.look").orElseThrow())).isTrue();
     }
 
     @Test
     void aDestructiveHintDoesNotMakeAToolOfAServerDeclaredNotApprovalBoundWait() {
         importing(hinted("erase", false, true));
 
-        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.erase").orElseThrow(),
-                files.withApprovalBound(false).declareIn(ToolSettings.defaults()))).isFalse();
+        assertThat(files.withApprovalBound(false).declareIn(ToolSettings.defaults())
+                .requiresApproval(registry.find("files.erase").orElseThrow())).isFalse();
     }
 
     @Test
@@ -179,7 +179,7 @@ class McpToolImportTest {
         ToolSettings settings = files.declareIn(ToolSettings.defaults());
 
         assertThat(files.declaration()).isEqualTo(ApprovalDeclaration.NOT_DECLARED);
-        assertThat(ToolApprovalRule.requiresApproval(registry.find("files.erase").orElseThrow(), settings)).isFalse();
+        assertThat(settings.requiresApproval(registry.find("files.erase").orElseThrow())).isFalse();
         assertThat(new UnattendedToolFilter(registry, new ToolApprovalRule(ToolSettingsSource.fixed(settings)))
                 .unattended(List.of("files.erase"))).containsExactly("files.erase");
     }

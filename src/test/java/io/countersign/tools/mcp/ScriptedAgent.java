@@ -4,22 +4,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.access.ToolSettings;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.invocation.ToolInvocationObservation;
-import io.countersign.engine.port.AssistantTurn;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.port.TokenUsage;
-import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
-import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.List;
 import java.util.Locale;
@@ -80,7 +80,7 @@ final class ScriptedAgent {
 
     /** A call as a tool receives it, for executing a tool outside a run. */
     ToolCallRequest request(String tool, String arguments) {
-        return new ToolCallRequest(tool, object(arguments), configuration,
+        return new ToolCallRequest(tool, object(arguments), configuration.workspace(),
                 ToolExecutionContext.of(MARIA, "run-1", Locale.ENGLISH));
     }
 

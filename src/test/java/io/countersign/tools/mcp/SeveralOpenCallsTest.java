@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.ToolCallRequest;
@@ -124,7 +124,7 @@ class SeveralOpenCallsTest {
             AgentConfiguration agent = AgentConfiguration.of("host", ModelConfiguration.scripted("scripted"),
                     List.of("scenarios"));
             ToolCallRequest request = new ToolCallRequest("scenarios." + tool, (ObjectNode) JSON.valueToTree(arguments),
-                    agent, ToolExecutionContext.of(Actor.of("ada", Role.OPERATOR), "run-1", Locale.ENGLISH),
+                    agent.workspace(), ToolExecutionContext.of(Actor.of("ada", Role.OPERATOR), "run-1", Locale.ENGLISH),
                     InputPrompts.DECLINE, this);
             return connection.call(tool, arguments, request, answered -> { });
         }

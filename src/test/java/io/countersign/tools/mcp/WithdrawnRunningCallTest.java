@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.McpServerRecord;
@@ -126,7 +126,7 @@ class WithdrawnRunningCallTest {
         AgentConfiguration agent = AgentConfiguration.of("host", ModelConfiguration.scripted("scripted"),
                 List.of("cancellable"));
         ObjectNode arguments = JsonNodeFactory.instance.objectNode();
-        return new ToolCallRequest("cancellable.hold", arguments, agent,
+        return new ToolCallRequest("cancellable.hold", arguments, agent.workspace(),
                 ToolExecutionContext.of(Actor.of("ada", Role.OPERATOR), "run-1", Locale.ENGLISH),
                 InputPrompts.DECLINE, caller);
     }
