@@ -34,7 +34,7 @@ class FirstReleaseSqliteUpgradeTest {
             PrintedFacts.assertDeclarationsHold("v0.1-sqlite-facts.json", opened);
         }
         WaitingCards.assertEachIsAnsweredOnce(command -> countersign.runHere(with("maria", command)),
-                command -> countersign.runHere(with("root", command)));
+                command -> countersign.runHere(with("root", command)), folder.resolve("release-notes"));
         assertThat(countersign.runHere("--as", "jonas", "events").exitCode()).isZero();
         assertThat(countersign.runHere("--as", "root", "store", "init").exitCode()).isEqualTo(Cli.BAD_USAGE);
         PrintedFacts.assertTheChainBeginsAfter("v0.1-sqlite-facts.json", countersign.runHere("--as", "root", "audit",

@@ -155,7 +155,8 @@ class FirstReleaseUpgradeTest {
 
         // maria answers the file write and the typed input left waiting, once each
         Map<String, Long> decisions = countByRun("decisions");
-        WaitingCards.assertEachIsAnsweredOnce(command -> as("maria", command), command -> as("root", command));
+        WaitingCards.assertEachIsAnsweredOnce(command -> as("maria", command), command -> as("root", command),
+                folder.resolve("release-notes"));
         Map<String, Long> decided = countByRun("decisions");
         decided.replaceAll((run, count) -> count - decisions.getOrDefault(run, 0L));
         decided.values().removeIf(count -> count == 0);

@@ -43,7 +43,7 @@ class MiddleBuildUpgradeTest {
             PrintedFacts.assertDeclarationsHold("362b033-sqlite-facts.json", opened);
         }
         WaitingCards.assertEachIsAnsweredOnce(command -> countersign.runHere(with("maria", command)),
-                command -> countersign.runHere(with("root", command)));
+                command -> countersign.runHere(with("root", command)), folder.resolve("release-notes"));
         PrintedFacts.assertTheChainCoversEverything("362b033-sqlite-facts.json", countersign.runHere("--as", "root",
                 "audit", "verify"));
     }
@@ -72,7 +72,7 @@ class MiddleBuildUpgradeTest {
             // the dump leaves the grants behind with the server: the owner runs store init after the upgrade
             CommandProcess.Result init = owner.runHere("store", "init");
             assertThat(init.exitCode()).as(init.err()).isZero();
-            WaitingCards.assertEachIsAnsweredOnce(maria::runHere, owner::runHere);
+            WaitingCards.assertEachIsAnsweredOnce(maria::runHere, owner::runHere, folder.resolve("release-notes"));
             PrintedFacts.assertTheChainCoversEverything("362b033-postgres-facts.json", owner.runHere("audit",
                     "verify"));
         }
