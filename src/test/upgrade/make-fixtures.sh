@@ -10,9 +10,9 @@
 #
 # It builds COMMIT in a temporary git worktree, starts a throw-away PostgreSQL on a loopback port (the binaries of
 # the embedded-postgres artifact the tests use, from the local Maven repository), drives the old command line as a
-# team would, and writes src/test/resources/upgrade/<name>-postgres.sql and <name>-sqlite.db (for 362b033 also
-# <name>-<database>-facts.json: what the old build printed of each store). Needs Java, Maven,
-# git, python3 and Debian's pg_dump (postgresql-client). Run as root, the server runs as the user postgres (or
+# team would, and writes src/test/resources/upgrade/<name>-postgres.sql and <name>-sqlite.db, and beside each
+# <name>-<database>-facts.json: what the old build printed of the store. Needs Java, Maven, git, python3 and
+# Debian's pg_dump and psql (postgresql-client). Run as root, the server runs as the user postgres (or
 # nobody), since PostgreSQL refuses to run as root.
 set -euo pipefail
 
@@ -59,7 +59,9 @@ as_server "$work/pg/bin/pg_ctl" -D "$work/data" -l "$work/data/server.log" -w \
     -o "-p $port -c listen_addresses=127.0.0.1 -k $work/data" start >/dev/null
 
 # What a team did with the old build: the demo (its runs are initiated by maria and jonas), maria denies the web
-# fetch waiting for approval, jonas becomes a supervisor, an unattended run finishes, an admin disables a tool.
+# fetch waiting for approval, jonas becomes a supervisor, an unattended run finishes, an admin disables a tool,
+# adds the server docs (disabled, so that no command connects to it) without a declaration (approval-bound, as
+# 0.1 read a record without one) and declares wiki, which has no record, not approval-bound.
 # The file write and the typed input stay waiting. The person acting is the operating-system user (the first one
 # is the admin); --as stands for maria.
 use_store_0_1() {
@@ -74,13 +76,15 @@ print(waiting["runId"], waiting["digest"])')
     "${old[@]}" --store "$store" user set jonas --roles supervisor >/dev/null
     "${old[@]}" --store "$store" run --agent workspace-auditor --prompt "What is there?" --unattended >/dev/null
     "${old[@]}" --store "$store" tool set web_fetch --enabled false >/dev/null
+    "${old[@]}" --store "$store" servers add docs --command docs-mcp --enabled false >/dev/null
+    "${old[@]}" --store "$store" server set wiki --approval-bound false >/dev/null
 }
 
 # The middle build: the person is the database login on PostgreSQL (maria decides as her login; the logins
 # maria, jonas and anna exist) and the operating-system user on SQLite (--as stands for maria). Besides what 0.1
 # did: on PostgreSQL store init (the database guards the roles; maria's login joins her group role), a server
-# declared approval-bound and one not, an admin who is also a supervisor. The file write and the typed input stay
-# waiting.
+# declared approval-bound and one not (neither with a record), a disabled server record wiki declared not
+# approval-bound, an admin who is also a supervisor. The file write and the typed input stay waiting.
 use_store_362b033() {
     local store=$1 maria_store=$1 as_maria=()
     if [ "$2" = postgres ]; then
@@ -108,6 +112,8 @@ print(waiting["runId"], waiting["digest"])')
     "${old[@]}" --store "$store" tool set web_fetch --enabled false >/dev/null
     "${old[@]}" --store "$store" server set docs --approval-bound=true >/dev/null
     "${old[@]}" --store "$store" server set search --approval-bound=false >/dev/null
+    "${old[@]}" --store "$store" servers add wiki --url http://127.0.0.1:9/mcp --enabled false \
+        --approval-bound false >/dev/null
 }
 
 use_store() {
@@ -118,21 +124,37 @@ use_store() {
     esac
 }
 
-# What the old build printed of the store, for the test to read the same afterwards (the middle build's stores):
-# one JSON object of command to output, in <name>-<database>-facts.json.
+# The ids of the store's runs, oldest first.
+run_ids() {
+    local sql="SELECT id FROM runs ORDER BY created_at, id"
+    if [ "$2" = postgres ]; then
+        psql -h 127.0.0.1 -p "$port" -U postgres -At -c "$sql" postgres
+    else
+        python3 -c 'import sqlite3, sys
+for (run,) in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(run)' "$1" "$sql"
+    fi
+}
+
+# What the old build printed of the store, for the test to read the same afterwards: one JSON object of command
+# to output, in <name>-<database>-facts.json. The waiting cards (inbox), every run (show), the events, the users,
+# the settings (tools, and the recorded changes of settings, users and roles), the server records; a declaration
+# without a record is printed only as the change that made it (tools changes), as these builds could.
 facts() {
-    [ "$commit" = 5745275 ] && return
-    local store=$1 file="$out/$name-$2-facts.json" command
-    local -a commands=("inbox" "users" "tools" "servers" "events --all --format csv")
+    local store=$1 file="$out/$name-$2-facts.json" command i=0 run
+    local -a commands=("inbox" "users" "tools" "tools changes --limit 1000" "servers" "events --all --format csv")
+    while read -r run; do
+        commands+=("show $run")
+    done < <(run_ids "$store" "$2")
     for command in "${commands[@]}"; do
         # shellcheck disable=SC2086 # the command's words
-        "${old[@]}" --store "$store" $command > "$work/fact-${command%% *}"
+        "${old[@]}" --store "$store" $command > "$work/fact-$i"
+        i=$((i + 1))
     done
     python3 - "$work" "$file" "${commands[@]}" <<'PY'
 import json, sys
 work, file, commands = sys.argv[1], sys.argv[2], sys.argv[3:]
 with open(file, "w") as out:
-    json.dump({c: open(f"{work}/fact-{c.split()[0]}").read() for c in commands}, out, indent=1, sort_keys=True)
+    json.dump({c: open(f"{work}/fact-{i}").read() for i, c in enumerate(commands)}, out, indent=1, sort_keys=True)
     out.write("\n")
 PY
 }

@@ -2,12 +2,12 @@ package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,29 +28,17 @@ class FirstReleaseSqliteUpgradeTest {
         }
         CommandProcess countersign = new CommandProcess(folder, store.toString());
 
-        CommandProcess.Result users = countersign.runHere("--as", "root", "users");
-
-        assertThat(users.exitCode()).as(users.err()).isZero();
-        assertThat(users.out().replaceAll("\\s", "")).isEqualTo("[{\"name\":\"jonas\",\"roles\":[\"supervisor\"]},"
-                + "{\"name\":\"maria\",\"roles\":[\"operator\"]},"
-                + "{\"name\":\"root\",\"roles\":[\"admin\",\"operator\",\"supervisor\"]}]");
-        JsonNode inbox = countersign.runHere("--as", "maria", "inbox").json();
-        assertThat(StreamSupport.stream(inbox.spliterator(), false).map(run -> run.path("agent").asText()))
-                .containsExactlyInAnyOrder("release-notes-bot", "intake-form");
-        JsonNode card = StreamSupport.stream(inbox.spliterator(), false)
-                .filter(run -> run.path("agent").asText().equals("release-notes-bot")).findFirst().orElseThrow();
-        String[] decide = {"decide", card.path("runId").asText(), "--digest", card.path("digest").asText(),
-                "--deny-all"};
-
-        CommandProcess.Result decided = countersign.runHere(with("maria", decide));
-        CommandProcess.Result again = countersign.runHere(with("root", decide));
-
-        assertThat(decided.exitCode()).as(decided.err()).isZero();
-        assertThat(again.exitCode()).isEqualTo(Cli.REFUSED);
-        assertThat(again.err()).contains("already decided", "maria");
-        assertThat(countersign.runHere("--as", "maria", "inbox").json()).hasSize(1);
+        PrintedFacts.assertReadTheSame("v0.1-sqlite-facts.json", command -> countersign.runHere(with("root",
+                command)), PrintedFacts.firstRelease());
+        try (Store opened = Store.open(new StoreLocation.SqliteFile(store))) {
+            PrintedFacts.assertDeclarationsHold("v0.1-sqlite-facts.json", opened);
+        }
+        WaitingCards.assertEachIsAnsweredOnce(command -> countersign.runHere(with("maria", command)),
+                command -> countersign.runHere(with("root", command)), folder.resolve("release-notes"));
         assertThat(countersign.runHere("--as", "jonas", "events").exitCode()).isZero();
         assertThat(countersign.runHere("--as", "root", "store", "init").exitCode()).isEqualTo(Cli.BAD_USAGE);
+        PrintedFacts.assertTheChainBeginsAfter("v0.1-sqlite-facts.json", countersign.runHere("--as", "root", "audit",
+                "verify"));
     }
 
     private static String[] with(String user, String... args) {

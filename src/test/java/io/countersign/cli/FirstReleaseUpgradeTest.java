@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,36 +139,37 @@ class FirstReleaseUpgradeTest {
         assertThat(rows(firstRelease)).containsAll(before.stream().filter(row -> !row.startsWith("change_counters"))
                 .toList());
 
-        // maria works the inbox: the file write and the typed input still wait
-        JsonNode inbox = as("maria", "inbox").json();
-        assertThat(StreamSupport.stream(inbox.spliterator(), false).map(run -> run.path("agent").asText()))
-                .containsExactlyInAnyOrder("release-notes-bot", "intake-form");
-        JsonNode card = StreamSupport.stream(inbox.spliterator(), false)
-                .filter(run -> run.path("agent").asText().equals("release-notes-bot")).findFirst().orElseThrow();
-        String run = card.path("runId").asText();
-        String digest = card.path("digest").asText();
+        // what the old build printed of the store reads the same to its admin, with what the adoption added: the
+        // owner an admin, and the two changes that say so
+        PrintedFacts.assertReadTheSame("v0.1-postgres-facts.json", command -> as("root", command),
+                PrintedFacts.firstRelease()
+                        .addedItem("users", "{\"name\":\"postgres\",\"roles\":[\"admin\"]}")
+                        .addedItem("tools changes", "{\"actor\":\"postgres\",\"setting\":\"user_roles:postgres\","
+                                + "\"oldValue\":null,\"newValue\":\"admin\"}", "id", "time")
+                        .addedItem("tools changes", "{\"actor\":\"postgres\",\"setting\":\"login_adoption:11\","
+                                + "\"oldValue\":\"operating-system names\",\"newValue\":\"database logins\"}", "id",
+                                "time"));
+        try (Store opened = Store.open(new StoreLocation.Postgres(postgres.getJdbcUrl("postgres", database)))) {
+            PrintedFacts.assertDeclarationsHold("v0.1-postgres-facts.json", opened);
+        }
 
-        CommandProcess.Result decided = as("maria", "decide", run, "--digest", digest, "--deny-all", "--reason",
-                "Not this week");
-        CommandProcess.Result again = as("root", "decide", run, "--digest", digest, "--deny-all");
-
-        assertThat(decided.exitCode()).as(decided.err()).isZero();
-        assertThat(again.exitCode()).isEqualTo(Cli.REFUSED);
-        assertThat(again.err()).contains("already decided", "maria");
-        assertThat(count("SELECT count(*) FROM public.decisions WHERE run_id = '" + run + "'")).isEqualTo(1);
-        assertThat(as("maria", "inbox").json()).hasSize(1);
+        // maria answers the file write and the typed input left waiting, once each
+        Map<String, Long> decisions = countByRun("decisions");
+        WaitingCards.assertEachIsAnsweredOnce(command -> as("maria", command), command -> as("root", command),
+                folder.resolve("release-notes"));
+        Map<String, Long> decided = countByRun("decisions");
+        decided.replaceAll((run, count) -> count - decisions.getOrDefault(run, 0L));
+        decided.values().removeIf(count -> count == 0);
+        assertThat(decided.values()).containsExactly(1L, 1L);
         // jonas reads what was refused, and is refused what a supervisor may not do
         assertThat(as("jonas", "events").exitCode()).isZero();
         assertThat(as("jonas", "inbox").err()).isEqualTo("countersign: jonas (supervisor) may not view inbox;"
                 + " that needs the role admin or operator\n");
-        // the admin's setting of the old build holds
-        JsonNode webFetch = StreamSupport.stream(as("root", "tools").json().spliterator(), false)
-                .filter(tool -> tool.path("name").asText().equals("web_fetch")).findFirst().orElseThrow();
-        assertThat(webFetch.path("enabled").asBoolean()).isFalse();
         // and init, run again, has nothing more to adopt
         CommandProcess.Result init = as("postgres", "store", "init");
         assertThat(init.exitCode()).as(init.err()).isZero();
         assertThat(init.json().path("admin").asText()).isEqualTo("postgres");
+        PrintedFacts.assertTheChainBeginsAfter("v0.1-postgres-facts.json", as("root", "audit", "verify"));
     }
 
     @Test
@@ -253,12 +253,17 @@ class FirstReleaseUpgradeTest {
         return state;
     }
 
-    private long count(String sql) throws SQLException {
+    /** The rows of a table by run. */
+    private Map<String, Long> countByRun(String table) throws SQLException {
+        Map<String, Long> counts = new TreeMap<>();
         try (Connection connection = connect("postgres"); Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery(sql)) {
-            row.next();
-            return row.getLong(1);
+             ResultSet rows = statement.executeQuery("SELECT run_id, count(*) FROM public." + table
+                     + " GROUP BY run_id")) {
+            while (rows.next()) {
+                counts.put(rows.getString(1), rows.getLong(2));
+            }
         }
+        return counts;
     }
 
     private static String fixture(String name) throws IOException {
