@@ -170,26 +170,40 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * decision (the stored row {@code decision}) with its event: the event's insert takes the rows of counts, and the
      * two entries take the chain's head after, once. The decision's latency is counted after, under the head. The
      * intents and the card's webhook event are written here unless the claim's statement wrote them
-     * ({@code inClaim}).
+     * ({@code inClaim}). On PostgreSQL the event, its counts, the head and the latency are one statement, which
+     * adds the latency to the histograms itself, and the entries a second.
      */
     private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, AuditChain.Row decision,
                             boolean inClaim) throws SQLException {
-        List<AuditChain.Pending> chained = new ArrayList<>(2);
-        if (start.decisionEvent() != null) {
-            List<GovernanceEvent> events = List.of(start.decisionEvent());
-            EventStore.insertUnchained(connection, events);
-            chained.add(AuditChain.eventsEntry(events));
-        }
         if (!inClaim && !start.intents().isEmpty()) {
             CallJournal.writeIntents(connection, database, session, claimed.lease(), start.intents(),
                     "its calls were not started");
         }
+        GovernanceEvent event = start.decisionEvent();
+        List<AuditChain.Pending> chained = new ArrayList<>(2);
+        if (event != null) {
+            chained.add(AuditChain.eventsEntry(List.of(event)));
+        }
         chained.add(AuditChain.Pending.of(AuditChain.Kind.DECISION, List.of(decision), null, null));
-        AuditChain.append(connection, database.clock().instant(), chained);
+        Instant at = database.clock().instant();
+        if (database.dialect() == Dialect.POSTGRESQL) {
+            WritesInOneStatement writes = new WritesInOneStatement();
+            if (event != null) {
+                EventStore.insertUnchained(writes, event);
+            }
+            WritesInOneStatement.Reader<AuditChain.Head> head = AuditChain.takeHead(writes, chained);
+            DecisionLatencies.decided(writes, claimed);
+            AuditChain.append(connection, at, chained, writes.execute(connection, head));
+        } else {
+            if (event != null) {
+                EventStore.insertUnchained(connection, List.of(event));
+            }
+            AuditChain.append(connection, at, chained);
+            DecisionLatencies.decided(connection, claimed);
+        }
         if (!inClaim) {
             OutboxRows.decided(connection, claimed.lastDecision(), start);
         }
-        DecisionLatencies.decided(connection, claimed);
     }
 
     /**
