@@ -127,32 +127,32 @@ final class AuditChain {
                 head = Head.read(row, entries.size());
             }
         }
-        write(connection, at, entries, head);
+        write(connection, at, entries, head, new WritesInOneStatement());
     }
 
     /**
-     * Takes the head for the entries that cover any row, as the next write of the caller's statement (PostgreSQL's):
-     * after the rows they cover, before the rows written under the head. Returns how to read the head from the
-     * statement's row, for {@link #append(Connection, Instant, List, Head)}.
+     * Takes the head for {@code entries} entries that cover rows, as the next write of the caller's statement
+     * (PostgreSQL's): after the rows they cover, before the rows written under the head. Returns how to read the
+     * head from the statement's row, for {@link #append(Connection, Instant, List, Head, WritesInOneStatement)}.
      */
-    static WritesInOneStatement.Reader<Head> takeHead(WritesInOneStatement writes, List<Pending> pending) {
-        int count = covering(pending).size();
-        if (count == 0) {
-            return row -> null;
-        }
+    static WritesInOneStatement.Reader<Head> takeHead(WritesInOneStatement writes, int entries) {
         writes.addReturning(TAKE_HEAD, Head.COLUMNS, (take, first) -> {
-            take.setInt(first, count);
+            take.setInt(first, entries);
             return first + 1;
         });
-        return row -> Head.read(row, count);
+        return row -> Head.read(row, entries);
     }
 
-    /** Appends the entries that cover any row, in their order, under the head taken for them. */
-    static void append(Connection connection, Instant at, List<Pending> pending, Head head) throws SQLException {
-        List<Pending> entries = covering(pending);
-        if (!entries.isEmpty()) {
-            write(connection, at, entries, head);
+    /**
+     * Appends the entries, each covering rows, in their order, under the head taken for them, on PostgreSQL: in one
+     * statement with the head's new hash and the writes {@code alongside}, made under the head.
+     */
+    static void append(Connection connection, Instant at, List<Pending> entries, Head head,
+                       WritesInOneStatement alongside) throws SQLException {
+        if (entries.size() != covering(entries).size()) {
+            throw new IllegalArgumentException("an entry taken a place for covers no row");
         }
+        write(connection, at, entries, head, alongside);
     }
 
     private static List<Pending> covering(List<Pending> pending) {
@@ -179,9 +179,12 @@ final class AuditChain {
         }
     }
 
-    /** Inserts the entries from the head on, and keeps the last one's hash in the head. */
-    private static void write(Connection connection, Instant at, List<Pending> entries, Head head)
-            throws SQLException {
+    /**
+     * Inserts the entries from the head on, and keeps the last one's hash in the head; on PostgreSQL with the writes
+     * {@code alongside} in the same statement (SQLite has none).
+     */
+    private static void write(Connection connection, Instant at, List<Pending> entries, Head head,
+                              WritesInOneStatement alongside) throws SQLException {
         AuditRows hashes = new AuditRows();
         long seq = head.seq();
         String previous = head.previous();
@@ -190,8 +193,11 @@ final class AuditChain {
         String setHead = "UPDATE audit_head SET hash = ? WHERE id = 1";
         // PostgreSQL inserts the entries and keeps the last hash in one statement; SQLite has no such statement
         boolean together = Dialect.of(connection) == Dialect.POSTGRESQL;
-        try (PreparedStatement write = connection.prepareStatement(together
-                ? "WITH entries AS (" + insert + ") " + setHead : insert)) {
+        if (!together && !alongside.isEmpty()) {
+            throw new IllegalStateException("only PostgreSQL writes alongside the chain's entries");
+        }
+        try (PreparedStatement write = connection.prepareStatement(together ? "WITH entries AS (" + insert + ")"
+                + (alongside.isEmpty() ? "" : ", " + alongside.ctes(null)) + " " + setHead : insert)) {
             int parameter = 1;
             for (Pending pendingEntry : entries) {
                 Entry entry = new Entry(seq++, pendingEntry.kind().code, Nanos.of(at), pendingEntry.actor(),
@@ -211,7 +217,7 @@ final class AuditChain {
                 write.setString(parameter++, previous);
             }
             if (together) {
-                write.setString(parameter, previous);
+                write.setString(alongside.bind(write, parameter), previous);
             }
             write.executeUpdate();
         }
