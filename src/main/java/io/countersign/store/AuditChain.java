@@ -19,6 +19,9 @@ import java.util.Optional;
  * after its own rows, so no two wait for each other the other way round.
  */
 final class AuditChain {
+    /** Takes places in the chain: the number taken is the one parameter; the row is locked until the end. */
+    private static final String TAKE_HEAD = "UPDATE audit_head SET seq = seq + ? WHERE id = 1";
+
     /** What an entry covers. */
     enum Kind {
         EVENTS("events"), DECISION("decision"), DECISION_WITHDRAWN("decision_withdrawn"), PURGE("purge");
@@ -109,31 +112,92 @@ final class AuditChain {
      * inserted in one statement, and the head keeps the last one's hash (on PostgreSQL in the same statement).
      */
     static void append(Connection connection, Instant at, List<Pending> pending) throws SQLException {
-        List<Pending> entries = pending.stream().filter(entry -> !entry.ids().isEmpty()).toList();
+        List<Pending> entries = covering(pending);
         if (entries.isEmpty()) {
             return;
         }
-        AuditRows hashes = new AuditRows();
-        long seq;
-        String previous;
-        try (PreparedStatement head = connection.prepareStatement("UPDATE audit_head SET seq = seq + ? WHERE id = 1"
-                + " RETURNING seq, hash, events_before, decisions_before")) {
-            head.setInt(1, entries.size());
-            try (ResultSet row = head.executeQuery()) {
+        Head head;
+        try (PreparedStatement take = connection.prepareStatement(TAKE_HEAD + " RETURNING "
+                + String.join(", ", Head.COLUMNS))) {
+            take.setInt(1, entries.size());
+            try (ResultSet row = take.executeQuery()) {
                 if (!row.next()) {
-                    throw new SQLException("the audit chain has no head row (audit_head); it was deleted");
+                    throw new SQLException(Head.MISSING);
                 }
-                seq = row.getLong(1) - entries.size() + 1;
-                previous = seq == 1 ? hashes.genesis(row.getLong(3), row.getLong(4)) : row.getString(2);
+                head = Head.read(row, entries.size());
             }
         }
+        write(connection, at, entries, head, new WritesInOneStatement());
+    }
+
+    /**
+     * Takes the head for {@code entries} entries that cover rows, as the next write of the caller's statement
+     * (PostgreSQL's): after the rows they cover, before the rows written under the head. Returns how to read the
+     * head from the statement's row, for {@link #append(Connection, Instant, List, Head, WritesInOneStatement)}.
+     */
+    static WritesInOneStatement.Reader<Head> takeHead(WritesInOneStatement writes, int entries) {
+        writes.addReturning(TAKE_HEAD, Head.COLUMNS, (take, first) -> {
+            take.setInt(first, entries);
+            return first + 1;
+        });
+        return row -> Head.read(row, entries);
+    }
+
+    /**
+     * Appends the entries, each covering rows, in their order, under the head taken for them, on PostgreSQL: in one
+     * statement with the head's new hash and the writes {@code alongside}, made under the head.
+     */
+    static void append(Connection connection, Instant at, List<Pending> entries, Head head,
+                       WritesInOneStatement alongside) throws SQLException {
+        if (entries.size() != covering(entries).size()) {
+            throw new IllegalArgumentException("an entry taken a place for covers no row");
+        }
+        write(connection, at, entries, head, alongside);
+    }
+
+    private static List<Pending> covering(List<Pending> pending) {
+        return pending.stream().filter(entry -> !entry.ids().isEmpty()).toList();
+    }
+
+    /** The first of a run of taken places in the chain, and the hash the first entry there follows. */
+    record Head(long seq, String previous) {
+        static final List<String> COLUMNS = List.of("seq", "hash", "events_before", "decisions_before");
+        static final String MISSING = "the audit chain has no head row (audit_head); it was deleted";
+
+        /**
+         * The head as a statement that took {@code entries} places returned it, its {@link #COLUMNS} by name (NULL
+         * where it found no head row).
+         */
+        static Head read(ResultSet row, int entries) throws SQLException {
+            long last = row.getLong("seq");
+            if (row.wasNull()) {
+                throw new SQLException(MISSING);
+            }
+            long seq = last - entries + 1;
+            return new Head(seq, seq == 1 ? new AuditRows().genesis(row.getLong("events_before"),
+                    row.getLong("decisions_before")) : row.getString("hash"));
+        }
+    }
+
+    /**
+     * Inserts the entries from the head on, and keeps the last one's hash in the head; on PostgreSQL with the writes
+     * {@code alongside} in the same statement (SQLite has none).
+     */
+    private static void write(Connection connection, Instant at, List<Pending> entries, Head head,
+                              WritesInOneStatement alongside) throws SQLException {
+        AuditRows hashes = new AuditRows();
+        long seq = head.seq();
+        String previous = head.previous();
         String insert = "INSERT INTO audit_chain (" + Entry.COLUMNS + ") VALUES "
                 + String.join(", ", Collections.nCopies(entries.size(), "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         String setHead = "UPDATE audit_head SET hash = ? WHERE id = 1";
         // PostgreSQL inserts the entries and keeps the last hash in one statement; SQLite has no such statement
         boolean together = Dialect.of(connection) == Dialect.POSTGRESQL;
-        try (PreparedStatement write = connection.prepareStatement(together
-                ? "WITH entries AS (" + insert + ") " + setHead : insert)) {
+        if (!together && !alongside.isEmpty()) {
+            throw new IllegalStateException("only PostgreSQL writes alongside the chain's entries");
+        }
+        try (PreparedStatement write = connection.prepareStatement(together ? "WITH entries AS (" + insert + ")"
+                + (alongside.isEmpty() ? "" : ", " + alongside.ctes(null)) + " " + setHead : insert)) {
             int parameter = 1;
             for (Pending pendingEntry : entries) {
                 Entry entry = new Entry(seq++, pendingEntry.kind().code, Nanos.of(at), pendingEntry.actor(),
@@ -153,14 +217,14 @@ final class AuditChain {
                 write.setString(parameter++, previous);
             }
             if (together) {
-                write.setString(parameter, previous);
+                write.setString(alongside.bind(write, parameter), previous);
             }
             write.executeUpdate();
         }
         if (!together) {
-            try (PreparedStatement head = connection.prepareStatement(setHead)) {
-                head.setString(1, previous);
-                head.executeUpdate();
+            try (PreparedStatement setHeadHash = connection.prepareStatement(setHead)) {
+                setHeadHash.setString(1, previous);
+                setHeadHash.executeUpdate();
             }
         }
     }

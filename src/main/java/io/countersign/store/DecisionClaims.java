@@ -44,7 +44,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * The texts of the PostgreSQL claim (see {@code claimInOneStatement}), by {@link #claimKey}: whether it is a
      * deadline's fallback, which holds only while the run's deadline has passed, and how many intents it writes.
      */
-    private static final Map<Integer, String> CLAIMS_IN_ONE_STATEMENT = new ConcurrentHashMap<>();
+    private static final Map<Integer, ClaimStatement> CLAIMS_IN_ONE_STATEMENT = new ConcurrentHashMap<>();
     /** The decision taken on a card and the run's latest decision, newest pause first. */
     private static final String SELECT_DECISIONS = "SELECT " + RunRows.decisionColumns("d", "") + " FROM decisions d"
             + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
@@ -57,18 +57,29 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /**
+     * The PostgreSQL claim's statement around the writes that follow a claim (see {@link #with}): its own CTEs
+     * before theirs, and what it selects before and after what they return.
+     */
+    private record ClaimStatement(String claim, String select, String rest) {
+        /** The statement with the writes, made only once the run was claimed, in their order after the claim. */
+        String with(WritesInOneStatement writes) {
+            return claim + ", " + writes.ctes("claimed") + select + writes.inTurn() + rest;
+        }
+    }
+
+    /**
      * The PostgreSQL claim's statement, with a further condition on the run {@code r} and the intents of its
      * {@code intents} calls (each {@code :callIdN}, {@code :toolNameN}). It inserts the decision, the intents and
      * the card's webhook event, and returns the claimed run (without its transcript and history, which its paused
-     * state holds) with the decision as stored, and sends the change's NOTIFY; or returns no row and writes and
-     * sends nothing when nothing was claimed.
+     * state holds) with the decision as stored and what the writes after it return, and sends the change's NOTIFY;
+     * or returns no row and writes and sends nothing when nothing was claimed.
      */
-    private static String claimInOneStatement(String condition, int intents) {
+    private static ClaimStatement claimInOneStatement(String condition, int intents) {
         String intended = intents == 0 ? "" : " intended AS (INSERT INTO call_intents (run_id, call_id, tool_name,"
                 + " started_at) SELECT c.id, v.column1, v.column2, :startedAt FROM claimed c CROSS JOIN (VALUES "
                 + IntStream.range(0, intents).mapToObj(n -> "(:callId" + n + ", :toolName" + n + ", " + n + ")")
                 .collect(Collectors.joining(", ")) + ") AS v ORDER BY v.column3),";
-        return "WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
+        return new ClaimStatement("WITH claimed AS (UPDATE runs r SET status = :claimedStatus,"
                 + " claimed_decision = nextval(pg_get_serial_sequence('decisions', 'id')), owner = :owner,"
                 + " updated_at = :decidedAt, queued_at = :queuedAt, epoch = r.epoch + 1"
                 + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest" + condition
@@ -78,10 +89,10 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 + " decided AS (INSERT INTO decisions (id, run_id, pause_number, " + DECISION_COLUMNS + ")"
                 + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed"
                 + " RETURNING " + String.join(", ", AuditRows.DECISION_COLUMNS) + ")," + intended
-                + " queued AS (" + OutboxRows.insertFrom("claimed") + ")"
-                + " SELECT c.*, " + AuditRows.DECISION_COLUMNS.stream().map(column -> "d." + column + " AS "
-                + STORED_DECISION + column).collect(Collectors.joining(", "))
-                + ", " + ChangeFeed.NOTIFY_CALL + " FROM claimed c CROSS JOIN decided d";
+                + " queued AS (" + OutboxRows.insertFrom("claimed") + ")",
+                " SELECT c.*, " + AuditRows.DECISION_COLUMNS.stream().map(column -> "d." + column + " AS "
+                + STORED_DECISION + column).collect(Collectors.joining(", ")) + ", ",
+                ", " + ChangeFeed.NOTIFY_CALL + " FROM claimed c CROSS JOIN decided d");
     }
 
     /**
@@ -105,10 +116,11 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * claim left it; a decision on the current card would have taken the run out of waiting), the decision is
      * inserted under the id the run now points to with the intents of its calls and the card's webhook event, and
      * the NOTIFY tells the other processes once committed. The change counter is left alone: on PostgreSQL only
-     * notifications carry changes between processes. The statement returns the decision as stored, which its audit
-     * chain entry hashes without reading it back. It runs in a transaction with the decision's event and counts and
-     * the chain's entries, which take the chain's head: one WAL flush, a few more round trips than the statement
-     * alone.
+     * notifications carry changes between processes. Once the run is claimed, the same statement inserts the
+     * decision's event with its counts and names and takes the audit chain's head for the event's and the
+     * decision's entries, in that order, the order every writer locks them in. It returns the decision as stored,
+     * which its entry hashes without reading it back, and the head. The entries follow, with the decision's latency
+     * rows, in a second statement: one WAL flush, three round trips with the commit.
      *
      * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
      *         a competing claim this one may have waited for
@@ -123,8 +135,13 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         String what = "commit the decision on run " + runId;
         List<ExecutionJournal.Intent> intents = start.intents();
         boolean due = byDeadline(decision);
+        WritesInOneStatement afterClaim = new WritesInOneStatement();
+        if (start.decisionEvent() != null) {
+            EventStore.insertUnchained(afterClaim, start.decisionEvent());
+        }
+        WritesInOneStatement.Reader<AuditChain.Head> head = AuditChain.takeHead(afterClaim, entries(start));
         String sql = CLAIMS_IN_ONE_STATEMENT.computeIfAbsent(claimKey(due, intents.size()),
-                key -> claimInOneStatement(due ? " AND " + DUE : "", intents.size()));
+                key -> claimInOneStatement(due ? " AND " + DUE : "", intents.size())).with(afterClaim);
         Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
             try (NamedStatement statement = NamedStatement.prepare(connection, sql)) {
                 for (int n = 0; n < intents.size(); n++) {
@@ -141,13 +158,14 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         .set("expectedStatus", expectedStatus(decision).code());
                 bindDecision(statement, decision, start);
                 database.changes().bindNotify(statement, ChangeKind.DECISION);
+                statement.bindWrites(afterClaim);
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next()) {
                         return Optional.empty();
                     }
                     StoredRun run = rows.run(row, decision);
-                    writeStart(connection, run, start, new AuditChain.Row(Long.toString(row.getLong("claimed_decision")),
-                            new AuditRows().stored("decisions", row, STORED_DECISION)), true);
+                    chain(connection, run, start, new AuditChain.Row(Long.toString(row.getLong("claimed_decision")),
+                            new AuditRows().stored("decisions", row, STORED_DECISION)), head.read(row));
                     return Optional.of(new ClaimResult.Claimed(run));
                 }
             }
@@ -167,29 +185,64 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
 
     /**
      * Writes what the claimed run's driver writes ahead of its calls, in the claim's transaction, and chains the
-     * decision (the stored row {@code decision}) with its event: the event's insert takes the rows of counts, and the
-     * two entries take the chain's head after, once. The decision's latency is counted after, under the head. The
-     * intents and the card's webhook event are written here unless the claim's statement wrote them
-     * ({@code inClaim}).
+     * decision (the stored row {@code decision}) with its event: the intents, the event (whose insert takes the rows
+     * of counts), the chain's head, taken once for both entries, then the decision's latency under the head, and the
+     * card's webhook event. On PostgreSQL the event, its counts and the head are one statement, and the entries
+     * with the latency a second (see {@link #chain}).
      */
-    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, AuditChain.Row decision,
-                            boolean inClaim) throws SQLException {
-        List<AuditChain.Pending> chained = new ArrayList<>(2);
-        if (start.decisionEvent() != null) {
-            List<GovernanceEvent> events = List.of(start.decisionEvent());
-            EventStore.insertUnchained(connection, events);
-            chained.add(AuditChain.eventsEntry(events));
+    private void writeStart(Connection connection, StoredRun claimed, DecisionStart start, AuditChain.Row decision)
+            throws SQLException {
+        GovernanceEvent event = start.decisionEvent();
+        if (database.dialect() == Dialect.POSTGRESQL) {
+            writeIntents(connection, claimed, start);
+            WritesInOneStatement writes = new WritesInOneStatement();
+            if (event != null) {
+                EventStore.insertUnchained(writes, event);
+            }
+            chain(connection, claimed, start, decision,
+                    writes.execute(connection, AuditChain.takeHead(writes, entries(start))));
+        } else {
+            if (event != null) {
+                EventStore.insertUnchained(connection, List.of(event));
+            }
+            writeIntents(connection, claimed, start);
+            AuditChain.append(connection, database.clock().instant(), entries(start, decision));
+            DecisionLatencies.decided(connection, claimed);
         }
-        if (!inClaim && !start.intents().isEmpty()) {
+        OutboxRows.decided(connection, claimed.lastDecision(), start);
+    }
+
+    private void writeIntents(Connection connection, StoredRun claimed, DecisionStart start) throws SQLException {
+        if (!start.intents().isEmpty()) {
             CallJournal.writeIntents(connection, database, session, claimed.lease(), start.intents(),
                     "its calls were not started");
         }
-        chained.add(AuditChain.Pending.of(AuditChain.Kind.DECISION, List.of(decision), null, null));
-        AuditChain.append(connection, database.clock().instant(), chained);
-        if (!inClaim) {
-            OutboxRows.decided(connection, claimed.lastDecision(), start);
+    }
+
+    /** How many chain entries a claim appends: its event's, if it has one, and the decision's. */
+    private static int entries(DecisionStart start) {
+        return start.decisionEvent() == null ? 1 : 2;
+    }
+
+    /** The chain entries of a claim: its event's, if it has one, then the decision's (the stored row). */
+    private static List<AuditChain.Pending> entries(DecisionStart start, AuditChain.Row decision) {
+        List<AuditChain.Pending> entries = new ArrayList<>(2);
+        if (start.decisionEvent() != null) {
+            entries.add(AuditChain.eventsEntry(List.of(start.decisionEvent())));
         }
-        DecisionLatencies.decided(connection, claimed);
+        entries.add(AuditChain.Pending.of(AuditChain.Kind.DECISION, List.of(decision), null, null));
+        return entries;
+    }
+
+    /**
+     * On PostgreSQL, appends the claim's chain entries under the head it took, with the decision's latency rows,
+     * which PostgreSQL adds to itself, in the same statement: nothing is read back.
+     */
+    private void chain(Connection connection, StoredRun claimed, DecisionStart start, AuditChain.Row decision,
+                       AuditChain.Head head) throws SQLException {
+        WritesInOneStatement latency = new WritesInOneStatement();
+        DecisionLatencies.decided(latency, claimed);
+        AuditChain.append(connection, database.clock().instant(), entries(start, decision), head, latency);
     }
 
     /**
@@ -257,7 +310,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         long decisionId = insertDecision(connection, decision, pauseNumber, start);
                         StoredRun claimedRun = commitClaim(connection, decision, decisionId, run, claimedStatus);
                         writeStart(connection, claimedRun, start,
-                                AuditChain.storedDecisions(connection, List.of(decisionId)).get(0), false);
+                                AuditChain.storedDecisions(connection, List.of(decisionId)).get(0));
                         return new ClaimResult.Claimed(claimedRun);
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock

@@ -32,24 +32,41 @@ import java.util.TreeMap;
  */
 final class DecisionLatencies {
     /**
-     * Adds one decision to each of its rows (the {@code %s} of one values row per row), creating them if need be,
-     * and returns each row's count and histogram as they stand: the rows that held decisions before get their
-     * histograms in a second statement, under the locks this one took.
+     * Adds one decision to each of its rows (the {@code %s} of one values row per row), creating them if need be;
+     * the histogram of a new row is the decision's alone.
      */
-    private static final String ADD_LATENCY = "INSERT INTO decision_latency_counts (dimension, decision_day, name,"
+    private static final String ADD_DECISION = "INSERT INTO decision_latency_counts (dimension, decision_day, name,"
             + " decisions, latency_sum, latency_max, histogram) VALUES %s"
             + " ON CONFLICT (dimension, decision_day, name) DO UPDATE"
             + " SET decisions = decision_latency_counts.decisions + excluded.decisions,"
             + " latency_sum = decision_latency_counts.latency_sum + excluded.latency_sum,"
             + " latency_max = CASE WHEN excluded.latency_max > decision_latency_counts.latency_max"
-            + " THEN excluded.latency_max ELSE decision_latency_counts.latency_max END"
-            + " RETURNING dimension, name, decisions, histogram";
+            + " THEN excluded.latency_max ELSE decision_latency_counts.latency_max END";
+    /**
+     * {@link #ADD_DECISION}, returning each row's count and histogram as they stand: the rows that held decisions
+     * before get their histograms in a second statement, under the locks this one took.
+     */
+    private static final String ADD_LATENCY = ADD_DECISION + " RETURNING dimension, name, decisions, histogram";
+    /**
+     * {@link #ADD_DECISION} with the decision's bucket added to the histogram of a row that held decisions before,
+     * by PostgreSQL itself: the stored histogram's pairs and the decision's summed by bucket, in the order and form
+     * {@link HistogramText#of} writes them.
+     */
+    private static final String ADD_LATENCY_IN_PLACE = ADD_DECISION + ", histogram = (SELECT"
+            + " string_agg(summed.bucket || ':' || summed.count, ',' ORDER BY summed.bucket)"
+            + " FROM (SELECT split_part(pair, ':', 1)::integer AS bucket,"
+            + " sum(split_part(pair, ':', 2)::bigint)::bigint AS count"
+            + " FROM unnest(string_to_array(decision_latency_counts.histogram || ',' || excluded.histogram, ','))"
+            + " AS pairs (pair) WHERE pair <> '' GROUP BY 1) AS summed)";
+    /** The values row of {@link #ADD_DECISION}: dimension, day, name, latency as sum and as maximum, histogram. */
+    private static final String LATENCY_ROW = "(?, ?, ?, 1, ?, ?, ?)";
     /** The histograms of the rows of one day, one values row (dimension, name, histogram) per row in {@code %s}. */
     private static final String SET_HISTOGRAMS = "UPDATE decision_latency_counts SET histogram = v.column3"
             + " FROM (VALUES %s) AS v WHERE decision_latency_counts.dimension = v.column1"
             + " AND decision_latency_counts.name = v.column2 AND decision_latency_counts.decision_day = ?";
-    private static final String ADD_FALLBACK = "INSERT INTO decision_fallback_counts (dimension, decision_day, name,"
-            + " expired, escalated) VALUES (?, ?, ?, ?, ?) ON CONFLICT (dimension, decision_day, name) DO UPDATE"
+    /** Adds expired and escalated cards to each row (the {@code %s} of one values row per row). */
+    private static final String ADD_FALLBACKS = "INSERT INTO decision_fallback_counts (dimension, decision_day, name,"
+            + " expired, escalated) VALUES %s ON CONFLICT (dimension, decision_day, name) DO UPDATE"
             + " SET expired = decision_fallback_counts.expired + excluded.expired,"
             + " escalated = decision_fallback_counts.escalated + excluded.escalated";
     private static final Comparator<Key> ORDER = Comparator.comparing(Key::dimension)
@@ -81,9 +98,60 @@ final class DecisionLatencies {
         if (decision == null || claimed.waitingSince() == null) {
             return;
         }
-        decided(connection, claimed.agent(), claimed.pausedState() == null ? List.of()
-                : claimed.pausedState().waitingToolNames(), decision.decidedBy(), claimed.waitingSince(),
+        decided(connection, claimed.agent(), waitingTools(claimed), decision.decidedBy(), claimed.waitingSince(),
                 decision.decidedAt());
+    }
+
+    /**
+     * As {@link #decided(Connection, StoredRun)}, as one write of the caller's statement on PostgreSQL, which adds
+     * the decision to the histograms itself: nothing is read back. The caller adds it after the audit chain's head.
+     */
+    static void decided(WritesInOneStatement writes, StoredRun claimed) {
+        DecisionRecord decision = claimed.lastDecision();
+        if (decision == null || claimed.waitingSince() == null) {
+            return;
+        }
+        long day = dayOf(decision.decidedAt());
+        List<Key> keys = keys(claimed.agent(), waitingTools(claimed), decision.decidedBy());
+        if (decision.decidedBy().equals(DecisionDeadlines.ACTOR)) {
+            writes.add(String.format(Locale.ROOT, ADD_FALLBACKS, rows(keys.size(), "(?, ?, ?, ?, ?)")),
+                    (add, first) -> {
+                        int parameter = first;
+                        for (Key key : keys) {
+                            parameter = bindFallback(add, parameter, key, day, 1, 0);
+                        }
+                        return parameter;
+                    });
+            return;
+        }
+        long millis = millisBetween(claimed.waitingSince(), decision.decidedAt());
+        String alone = alone(millis);
+        writes.add(String.format(Locale.ROOT, ADD_LATENCY_IN_PLACE, rows(keys.size(), LATENCY_ROW)),
+                (add, first) -> bindLatencies(add, first, keys, day, millis, alone));
+    }
+
+    private static List<String> waitingTools(StoredRun claimed) {
+        return claimed.pausedState() == null ? List.of() : claimed.pausedState().waitingToolNames();
+    }
+
+    /** The histogram of the one decision of a latency. */
+    private static String alone(long millis) {
+        return HistogramText.of(new TreeMap<>(Map.of(LatencyBuckets.of(millis), 1L)));
+    }
+
+    /** Binds a {@link #LATENCY_ROW} per key from {@code first} on; returns the parameter after the last. */
+    private static int bindLatencies(PreparedStatement add, int first, List<Key> keys, long day, long millis,
+                                     String alone) throws SQLException {
+        int parameter = first;
+        for (Key key : keys) {
+            add.setString(parameter++, key.dimension().code());
+            add.setLong(parameter++, day);
+            add.setString(parameter++, key.name());
+            add.setLong(parameter++, millis);
+            add.setLong(parameter++, millis);
+            add.setString(parameter++, alone);
+        }
+        return parameter;
     }
 
     /** Counts a decision by {@code decidedBy} on a card of the agent waiting on the tools since {@code waitingSince}. */
@@ -96,20 +164,11 @@ final class DecisionLatencies {
         }
         long millis = millisBetween(waitingSince, decidedAt);
         int bucket = LatencyBuckets.of(millis);
-        String alone = HistogramText.of(new TreeMap<>(Map.of(bucket, 1L)));
         List<Key> keys = keys(agent, tools, decidedBy);
         Map<Key, String> histograms = new LinkedHashMap<>();
         try (PreparedStatement add = connection.prepareStatement(String.format(Locale.ROOT, ADD_LATENCY,
-                rows(keys.size(), "(?, ?, ?, 1, ?, ?, ?)")))) {
-            int parameter = 1;
-            for (Key key : keys) {
-                add.setString(parameter++, key.dimension().code());
-                add.setLong(parameter++, day);
-                add.setString(parameter++, key.name());
-                add.setLong(parameter++, millis);
-                add.setLong(parameter++, millis);
-                add.setString(parameter++, alone);
-            }
+                rows(keys.size(), LATENCY_ROW)))) {
+            bindLatencies(add, 1, keys, day, millis, alone(millis));
             try (ResultSet row = add.executeQuery()) {
                 while (row.next()) {
                     if (row.getLong(3) == 1) {
@@ -166,17 +225,25 @@ final class DecisionLatencies {
 
     private static void addFallback(Connection connection, long day, List<Key> keys, long expired, long escalated)
             throws SQLException {
-        try (PreparedStatement add = connection.prepareStatement(ADD_FALLBACK)) {
+        try (PreparedStatement add = connection.prepareStatement(String.format(Locale.ROOT, ADD_FALLBACKS,
+                "(?, ?, ?, ?, ?)"))) {
             for (Key key : keys) {
-                add.setString(1, key.dimension().code());
-                add.setLong(2, day);
-                add.setString(3, key.name());
-                add.setLong(4, expired);
-                add.setLong(5, escalated);
+                bindFallback(add, 1, key, day, expired, escalated);
                 add.addBatch();
             }
             add.executeBatch();
         }
+    }
+
+    /** Binds a values row of {@link #ADD_FALLBACKS} from {@code first} on; returns the parameter after it. */
+    private static int bindFallback(PreparedStatement add, int first, Key key, long day, long expired,
+                                    long escalated) throws SQLException {
+        add.setString(first, key.dimension().code());
+        add.setLong(first + 1, day);
+        add.setString(first + 2, key.name());
+        add.setLong(first + 3, expired);
+        add.setLong(first + 4, escalated);
+        return first + 5;
     }
 
     /** The rows a decision counts in, in the one order writers take them: no operator for an escalation. */

@@ -176,15 +176,23 @@ public final class EventStore implements EventSink {
      * statement, in the order the batched insert writes them.
      */
     private static void insertOneInOneStatement(Connection connection, GovernanceEvent event) throws SQLException {
+        WritesInOneStatement writes = new WritesInOneStatement();
+        insertUnchained(writes, event);
+        writes.execute(connection);
+    }
+
+    /**
+     * Adds the writes of one event with its counts and names, for a caller that chains it ({@link
+     * AuditChain#eventsEntry}) itself, on PostgreSQL: in the order the batched insert writes them.
+     */
+    static void insertUnchained(WritesInOneStatement writes, GovernanceEvent event) {
         CountTables counts = new CountTables();
         counts.count(event);
         EventNames names = new EventNames();
         names.add(event);
-        WritesInOneStatement writes = new WritesInOneStatement().add(INSERT, (insert, first) -> bind(insert, first,
-                event));
+        writes.add(INSERT, (insert, first) -> bind(insert, first, event));
         counts.addTo(writes);
         names.addTo(writes);
-        writes.execute(connection);
     }
 
     /** Binds an event to the parameters of {@link #INSERT}. */

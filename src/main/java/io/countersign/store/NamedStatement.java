@@ -18,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A prepared statement whose parameters are named ({@code :runId}) rather than counted, so that a reader can match
  * each value to its place in the SQL. A name may appear more than once; every name must be bound before the
- * statement runs. A colon inside a quoted literal or doubled ({@code ::} casts) is left alone. Plain JDBC
+ * statement runs. A colon inside a quoted literal or doubled ({@code ::} casts) is left alone. The writes of a
+ * {@link WritesInOneStatement} may be part of the SQL, with their {@code ?} parameters, bound by
+ * {@link #bindWrites}. Plain JDBC
  * underneath, for the cold start: JDBI 3, tried for the same reads, loaded 852 classes more (2,757 against 1,905
  * to open a store and list its waiting runs) and cost about 0.75 s more CPU.
  */
@@ -27,6 +29,9 @@ final class NamedStatement implements AutoCloseable {
     private static final Map<String, Parsed> PARSED = new ConcurrentHashMap<>();
     /** Texts kept translated; a store has about a hundred, more only where SQL is built from a list. */
     private static final int PARSED_LIMIT = 1_000;
+
+    /** Where the {@code ?} parameters of the SQL went, as if they were one name. */
+    private static final String WRITES = "?";
 
     private final PreparedStatement statement;
     private final Map<String, List<Integer>> places;
@@ -59,7 +64,10 @@ final class NamedStatement implements AutoCloseable {
         return new NamedStatement(statement, parsed.places());
     }
 
-    /** The SQL with each {@code :name} replaced by {@code ?}, and where each name went, counted from 1. */
+    /**
+     * The SQL with each {@code :name} replaced by {@code ?}, and where each name went, counted from 1; where its own
+     * {@code ?} parameters went under {@code "?"}.
+     */
     static String positional(String sql, Map<String, List<Integer>> places) {
         StringBuilder jdbc = new StringBuilder(sql.length());
         boolean quoted = false;
@@ -68,6 +76,11 @@ final class NamedStatement implements AutoCloseable {
             char c = sql.charAt(i);
             if (c == '\'') {
                 quoted = !quoted;
+            }
+            if (!quoted && c == '?') {
+                places.computeIfAbsent(WRITES, name -> new ArrayList<>()).add(++count);
+                jdbc.append(c);
+                continue;
             }
             boolean starts = !quoted && c == ':' && i + 1 < sql.length()
                     && Character.isJavaIdentifierStart(sql.charAt(i + 1)) && (i == 0 || sql.charAt(i - 1) != ':');
@@ -118,6 +131,21 @@ final class NamedStatement implements AutoCloseable {
     NamedStatement set(String name, Instant value) throws SQLException {
         return value == null ? bind(name, (jdbc, place) -> jdbc.setNull(place, Types.BIGINT))
                 : set(name, Nanos.of(value));
+    }
+
+    /** Binds the writes that the SQL holds as they rendered themselves, their parameters one after the other. */
+    NamedStatement bindWrites(WritesInOneStatement writes) throws SQLException {
+        List<Integer> at = places.getOrDefault(WRITES, List.of());
+        int first = at.isEmpty() ? 1 : at.get(0);
+        boolean inTurn = at.isEmpty() || at.get(at.size() - 1) == first + at.size() - 1;
+        if (!inTurn || writes.bind(statement, first) != first + at.size()) {
+            throw new IllegalArgumentException("the writes' parameters are not the statement's ? parameters, one"
+                    + " after the other");
+        }
+        if (!at.isEmpty()) {
+            bound.add(WRITES);
+        }
+        return this;
     }
 
     /** Sets one value at every place of the name. */

@@ -8,6 +8,8 @@ import io.countersign.engine.event.AuditFinding;
 import io.countersign.engine.event.AuditReport;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -220,6 +222,40 @@ abstract class AuditChainSuite extends StoreFixture {
         execute("UPDATE decisions SET decided_by = 'mallory'");
         assertThat(messages(verify())).singleElement().asString().matches("decision \\d+ \\(entry \\d+\\) was"
                 + " changed: its stored values do not make the hash the chain recorded");
+    }
+
+    @Test
+    void aClaimsEventAndDecisionAreChainedAndARefusedClaimWritesNeitherNorTakesAPlace() throws SQLException {
+        TestRuns fixture = new TestRuns();
+        store.runs().create("r1", "writer", "maria", "Tidy the notes", false, NOW);
+        RunOutcome.WaitingForApproval pause = fixture.firstPause("r1");
+        StoreSuite.recordOutcome(store.runs(), pause, NOW);
+        PausedState state = pause.state();
+
+        assertThat(store.runs().claim(approval(state, "jonas", NOW), decided("won", "jonas")))
+                .isInstanceOf(ClaimResult.Claimed.class);
+        assertThat(store.runs().claim(approval(state, "ana", NOW), decided("lost", "ana")))
+                .isInstanceOf(DecisionResult.AlreadyDecided.class);
+
+        AuditReport report = verify();
+        assertThat(report.verified()).as("%s", report.findings()).isTrue();
+        assertThat(report.head()).map(AuditReport.Entry::seq).contains(2L);
+        try (Connection connection = rawDataSource(location).getConnection();
+             Statement select = connection.createStatement();
+             ResultSet rows = select.executeQuery("SELECT kind, row_ids FROM audit_chain ORDER BY seq")) {
+            List<String> entries = new ArrayList<>();
+            while (rows.next()) {
+                entries.add(rows.getString(1) + " " + rows.getString(2));
+            }
+            assertThat(entries).hasSize(2).first().isEqualTo("events won");
+            assertThat(entries.get(1)).startsWith("decision ");
+        }
+    }
+
+    /** A decision's start with its event, by the decider, and no call to run. */
+    private static DecisionStart decided(String eventId, String by) {
+        return new DecisionStart(event(eventId, NOW).type(EventType.APPROVAL_DECIDED).run("r1").agent("writer")
+                .actor(by).detail("approved 1, denied 0").build(), List.of());
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.countersign.engine.stats.WaitingAge;
 import io.countersign.engine.stats.WaitingNow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -24,6 +25,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Map.Entry;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -189,6 +192,28 @@ abstract class DecisionStatsSuite extends StoreFixture {
         assertThat(total.expired()).isEqualTo(1);
         assertThat(total.escalated()).isEqualTo(1);
         assertThat(total.latencies().decisions()).isEqualTo(1);
+    }
+
+    @Test
+    void aRowsHistogramIsStoredAsTheTextOfItsBucketsInTheirNumericOrder() throws Exception {
+        // buckets below and above 100, so that their text order is not their numeric order
+        List<Long> latencies = List.of(10_000L, 5L, 100L, 10_000L);
+        SortedMap<Integer, Long> buckets = new TreeMap<>();
+        for (long millis : latencies) {
+            approve(waitingWrite("writer", NOW.minusMillis(millis)), "jonas", NOW);
+            buckets.merge(LatencyBuckets.of(millis), 1L, Long::sum);
+        }
+
+        try (Connection connection = rawDataSource(location).getConnection();
+             PreparedStatement select = connection.prepareStatement("SELECT histogram FROM decision_latency_counts"
+                     + " WHERE dimension = ? AND name = ?")) {
+            select.setString(1, StatsDimension.AGENT.code());
+            select.setString(2, "writer");
+            try (ResultSet row = select.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo(HistogramText.of(buckets)).contains(",");
+            }
+        }
     }
 
     @Test

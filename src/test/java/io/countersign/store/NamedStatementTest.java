@@ -91,4 +91,34 @@ class NamedStatementTest {
                     .hasMessageContaining(":state");
         }
     }
+
+    @Test
+    void theParametersOfWritesInTheSqlAreBoundInTurnAmongTheNamedOnes() throws SQLException {
+        // only the writes' binder matters here: the statement holds their two ? parameters as they rendered them
+        WritesInOneStatement writes = new WritesInOneStatement().add("INSERT INTO runs (status, queued_at)"
+                + " VALUES (?, ?)", (insert, first) -> {
+                    insert.setString(first, "queued");
+                    insert.setLong(first + 1, 7L);
+                    return first + 2;
+                });
+        try (NamedStatement insert = NamedStatement.prepare(connection,
+                "INSERT INTO runs (id, status, queued_at) VALUES (:runId, ?, ?), (:otherId, 'running', :at)")) {
+            insert.set("runId", "r-1").set("otherId", "r-2").set("at", 9L);
+            assertThatThrownBy(insert::executeUpdate).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("?");
+
+            insert.bindWrites(writes).executeUpdate();
+        }
+
+        try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, status, queued_at FROM runs"
+                + " ORDER BY id")) {
+            ResultSet rows = select.executeQuery();
+            assertThat(rows.next()).isTrue();
+            assertThat(List.of(rows.getString(1), rows.getString(2), rows.getString(3)))
+                    .containsExactly("r-1", "queued", "7");
+            assertThat(rows.next()).isTrue();
+            assertThat(List.of(rows.getString(1), rows.getString(2), rows.getString(3)))
+                    .containsExactly("r-2", "running", "9");
+        }
+    }
 }

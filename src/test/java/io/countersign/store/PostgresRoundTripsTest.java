@@ -88,7 +88,7 @@ class PostgresRoundTripsTest {
     }
 
     @Test
-    void aDecisionsClaimWithItsEventAndIntentTakesAtMostSevenRoundTrips() throws SQLException {
+    void aDecisionsClaimWithItsEventAndIntentTakesAtMostThreeRoundTrips() throws SQLException {
         // The first decision of the day creates its rows of counts; the others add to them, as measured here.
         assertThat(store.runs().claim(approval(paused("r0"), "jonas", NOW), start("r0")))
                 .isInstanceOf(ClaimResult.Claimed.class);
@@ -99,7 +99,7 @@ class PostgresRoundTripsTest {
                 start("r1")));
 
         assertThat(claim[0]).isInstanceOf(ClaimResult.Claimed.class);
-        assertThat(roundTrips(ran)).as("round trips of a claim: %s", ran).isLessThanOrEqualTo(7);
+        assertThat(roundTrips(ran)).as("round trips of a claim: %s", ran).isLessThanOrEqualTo(3);
     }
 
     /** What an approval of the writer's first pause starts: its event and the intent of its one call. */
