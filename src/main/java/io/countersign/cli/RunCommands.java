@@ -18,7 +18,7 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunExecution;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;

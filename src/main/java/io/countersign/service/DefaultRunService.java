@@ -1,5 +1,7 @@
 package io.countersign.service;
 
+import io.countersign.engine.tool.ToolEffect;
+import io.countersign.engine.run.WaitingRun;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.event.DecisionRecord;
@@ -212,7 +214,7 @@ public final class DefaultRunService implements RunService {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
         ToolFacts facts = servers.facts();
         return InboxOrder.WAITING.sorted(runs.waitingSummaries().stream()
-                .map(run -> WaitingRun.of(run, facts)).toList(), actor);
+                .map(run -> run.withToolFacts(tool -> facts.effect(tool) == ToolEffect.WRITE, facts::remote)).toList(), actor);
     }
 
     @Override

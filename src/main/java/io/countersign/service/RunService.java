@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.run.WaitingRun;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.DecisionResult;

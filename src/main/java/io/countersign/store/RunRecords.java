@@ -16,7 +16,7 @@ import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.run.WaitingRun;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -272,13 +272,13 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
     }
 
     /** The waiting runs from the summary written beside each paused state; see {@link RunRows#summary}. */
-    List<WaitingRunSummary> waitingSummaries() {
+    List<WaitingRun> waitingSummaries() {
         return database.read("list the waiting runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, status, agent, initiator,"
                     + " prompt, waiting_since, digest, waiting_tools, refused_count, " + StoredDeadlines.COLUMNS + ","
                     + " CASE WHEN waiting_tools IS NULL THEN paused_state END AS unsummarized_state"
                     + " FROM runs WHERE " + WAITING + " ORDER BY waiting_since, id")) {
-                List<WaitingRunSummary> waiting = new ArrayList<>();
+                List<WaitingRun> waiting = new ArrayList<>();
                 try (ResultSet found = waitingStatuses(select).executeQuery()) {
                     while (found.next()) {
                         waiting.add(rows.summary(found).withDeadline(StoredDeadlines.read(found).orElse(null)));

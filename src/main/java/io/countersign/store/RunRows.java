@@ -18,7 +18,7 @@ import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RunCounters;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.run.WaitingRun;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -117,7 +117,7 @@ final class RunRows {
      * run paused before that has its {@code unsummarized_state} decoded instead. A row that does not decode is
      * listed as damaged.
      */
-    WaitingRunSummary summary(ResultSet row) throws SQLException {
+    WaitingRun summary(ResultSet row) throws SQLException {
         String runId = row.getString("id");
         RunStatus status = RunStatus.fromCode(row.getString("status"));
         Instant waitingSince = Nanos.toInstant(row.getLong("waiting_since"));
@@ -125,14 +125,14 @@ final class RunRows {
         String tools = row.getString("waiting_tools");
         try {
             if (unsummarized != null) {
-                return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
+                return WaitingRun.of(runId, status, row.getString("agent"), row.getString("initiator"),
                         row.getString("prompt"), waitingSince, pausedState(runId, unsummarized, row.getString("digest")));
             }
-            return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
+            return new WaitingRun(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, tools == null ? List.of() : List.of(tools.split("\n")),
                     row.getInt("refused_count"), row.getString("digest"));
         } catch (RuntimeException damage) {
-            return WaitingRunSummary.damaged(runId, status, row.getString("agent"), row.getString("initiator"),
+            return WaitingRun.damaged(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, damaged(runId, "inbox summary", damage).damage());
         }
     }

@@ -18,7 +18,7 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.run.WaitingRun;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
@@ -148,7 +148,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * from its paused state, the only one read.
      */
     @Override
-    public List<WaitingRunSummary> waitingSummaries() {
+    public List<WaitingRun> waitingSummaries() {
         return runs.waitingSummaries();
     }
 

@@ -11,7 +11,7 @@ import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -9,7 +9,7 @@ import io.countersign.engine.run.ApprovalDecision.CallVerdict;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

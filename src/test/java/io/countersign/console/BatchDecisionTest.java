@@ -10,7 +10,7 @@ import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.console.common.Theme;
 import io.countersign.engine.event.DecisionRecord;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -12,7 +12,7 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,12 +51,12 @@ final class InMemoryRunService implements RunService {
         List<WaitingRun> runs = new ArrayList<>();
         for (RunCard card : cards.values()) {
             boolean input = card.input() != null;
-            runs.add(new WaitingRun(card.runId(), card.status(), card.agent(), card.initiator(),
-                    card.waitingSince(), card.prompt(),
-                    input ? card.input().tool() : card.pending().get(0).tool(),
-                    card.pending().size(), card.refused().size(),
+            runs.add(new WaitingRun(card.runId(), card.status(), card.agent(), card.initiator(), card.prompt(),
+                    card.waitingSince(), input ? List.of(card.input().tool())
+                    : card.pending().stream().map(RunCard.PendingCallView::tool).toList(), card.refused().size(),
+                    card.digest(), null, null,
                     card.pending().stream().anyMatch(c -> c.effect() == io.countersign.engine.tool.ToolEffect.WRITE),
-                    card.pending().stream().anyMatch(RunCard.PendingCallView::remote), card.digest()));
+                    card.pending().stream().anyMatch(RunCard.PendingCallView::remote)));
         }
         runs.sort(Comparator.comparing(WaitingRun::waitingSince));
         return runs;

@@ -12,7 +12,7 @@ import io.countersign.engine.run.ApprovalQuorum;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.store.StoredAgentConfiguration;
 import java.nio.file.Path;
 import java.time.ZoneId;

@@ -13,7 +13,7 @@ import io.countersign.engine.run.RunStatus;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.Resumption;
 import io.countersign.service.RunCard;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;

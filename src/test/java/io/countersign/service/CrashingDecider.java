@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.DecisionResult;

@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.run.WaitingRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;

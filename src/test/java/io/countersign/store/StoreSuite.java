@@ -45,7 +45,7 @@ import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolPreview;
@@ -1394,10 +1394,10 @@ abstract class StoreSuite extends StoreFixture {
             paused("early", NOW.plusSeconds(10));
             runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
 
-            List<WaitingRunSummary> summaries = runs().waitingSummaries();
+            List<WaitingRun> summaries = runs().waitingSummaries();
 
-            assertThat(summaries).isEqualTo(runs().waiting().stream().map(WaitingRunSummary::of).toList());
-            assertThat(summaries).extracting(WaitingRunSummary::runId).containsExactly("early", "input", "late");
+            assertThat(summaries).isEqualTo(runs().waiting().stream().map(WaitingRun::of).toList());
+            assertThat(summaries).extracting(WaitingRun::runId).containsExactly("early", "input", "late");
             assertThat(summaries.get(1).waitingTools()).containsExactly(form.state().inputCall().call().name());
             assertThat(summaries.get(1).digest()).isEqualTo(form.state().digest());
         }
@@ -1409,7 +1409,7 @@ abstract class StoreSuite extends StoreFixture {
             execute("UPDATE runs SET waiting_tools = NULL, refused_count = NULL WHERE id = 'old'");
 
             assertThat(runs().waitingSummaries())
-                    .isEqualTo(runs().waiting().stream().map(WaitingRunSummary::of).toList());
+                    .isEqualTo(runs().waiting().stream().map(WaitingRun::of).toList());
         }
 
         @Test

@@ -5,7 +5,7 @@ import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.run.WaitingRun;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -93,8 +93,8 @@ public interface RunRepository {
      * Every waiting run as an inbox lists it, oldest wait first: without its paused state, which a store may keep
      * summarized beside it. By default summarized from {@link #waiting()}.
      */
-    default List<WaitingRunSummary> waitingSummaries() {
-        return waiting().stream().map(WaitingRunSummary::of).toList();
+    default List<WaitingRun> waitingSummaries() {
+        return waiting().stream().map(WaitingRun::of).toList();
     }
 
     /**

@@ -20,7 +20,7 @@ import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;

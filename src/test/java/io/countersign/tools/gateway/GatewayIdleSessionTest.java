@@ -8,7 +8,7 @@ import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.testing.FastJava;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

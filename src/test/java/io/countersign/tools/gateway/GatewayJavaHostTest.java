@@ -18,7 +18,7 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -15,7 +15,7 @@ import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.service.RunTimeline;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.tools.mcp.McpPeers;
 import java.io.BufferedReader;
 import java.io.IOException;
