@@ -4,11 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.DamagedRunException;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DecidedRun;
@@ -18,7 +19,6 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunExecution;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
-import io.countersign.engine.run.WaitingRun;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -28,7 +28,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -238,14 +237,14 @@ final class RunCommands {
             if (runId == null || digest == null) {
                 throw CliFailure.usage("decide needs RUN and --digest D (the card as read), or --all-matching");
             }
-            List<ApprovalDecision.CallVerdict> given = new ArrayList<>();
+            List<Decision.CallVerdict> given = new ArrayList<>();
             if (verdicts.each != null) {
                 verdicts.each.forEach((index, verdict) -> given.add(verdict == Verdict.APPROVE
-                        ? ApprovalDecision.CallVerdict.approve(index) : ApprovalDecision.CallVerdict.deny(index, reason)));
+                        ? Decision.CallVerdict.approve(index) : Decision.CallVerdict.deny(index, reason)));
             } else {
                 for (int index : waitingIndexes()) {
-                    given.add(verdicts.approveAll ? ApprovalDecision.CallVerdict.approve(index)
-                            : ApprovalDecision.CallVerdict.deny(index, reason));
+                    given.add(verdicts.approveAll ? Decision.CallVerdict.approve(index)
+                            : Decision.CallVerdict.deny(index, reason));
                 }
             }
             changes.requireNotQueued(queue);

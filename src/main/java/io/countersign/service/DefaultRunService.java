@@ -1,10 +1,8 @@
 package io.countersign.service;
 
-import io.countersign.engine.tool.ToolEffect;
-import io.countersign.engine.run.WaitingRun;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ActorDirectory;
@@ -19,7 +17,6 @@ import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunOptions;
@@ -28,7 +25,9 @@ import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.engine.tool.SchemaValidator;
+import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
@@ -247,9 +246,9 @@ public final class DefaultRunService implements RunService {
     public List<DecidedRun> waitingForServers(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
         return runs.handedBack().stream().map(run -> {
-            DecisionRecord decision = run.lastDecision();
+            Decision decision = run.lastDecision();
             return new DecidedRun(run.runId(), run.agent(), run.initiator(), decision.decidedBy(),
-                    decision.decidedAt(), decision.kind() == DecisionRecord.Kind.APPROVAL, decision.summary(),
+                    decision.decidedAt(), decision instanceof Decision.Approval, decision.summary(),
                     servers.neededNames(run.pausedState(), decision));
         }).toList();
     }
@@ -274,9 +273,9 @@ public final class DefaultRunService implements RunService {
     }
 
     @Override
-    public DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
+    public DecisionResult decide(Actor actor, String runId, String digest, List<Decision.CallVerdict> verdicts,
                                  Allowance allowance) {
-        DecisionRecord decision = DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts);
+        Decision decision = Decision.approval(runId, actor.name(), clock.instant(), digest, verdicts);
         return decisions.decide(actor, decision, allowance, DecisionPipeline.LastStage.HERE);
     }
 
@@ -293,7 +292,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
-        DecisionRecord decision = DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values);
+        Decision decision = Decision.input(runId, actor.name(), clock.instant(), digest, values);
         return decisions.decide(actor, decision, null, DecisionPipeline.LastStage.HERE);
     }
 

@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.stats.LatencyBuckets;
@@ -77,7 +77,7 @@ final class DecisionLatencies {
      * latency of a person's, the expiry of a deadline's fallback.
      */
     static void decided(Connection connection, StoredRun claimed) throws SQLException {
-        DecisionRecord decision = claimed.lastDecision();
+        Decision decision = claimed.lastDecision();
         if (decision == null || claimed.waitingSince() == null) {
             return;
         }

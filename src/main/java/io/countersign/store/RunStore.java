@@ -1,20 +1,20 @@
 package io.countersign.store;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
-import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.port.RecentToolCalls;
 import io.countersign.engine.port.RecordedCalls;
-import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunDeadlines;
+import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.PausedState;
+import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
@@ -119,7 +119,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * The decision a person took on a run nearest to a time: the record behind an {@code approval_decided} event,
      * which holds the verdicts and their reasons (events hold codes only).
      */
-    public Optional<DecisionRecord> decisionNear(String runId, String decidedBy, Instant at) {
+    public Optional<Decision> decisionNear(String runId, String decidedBy, Instant at) {
         return database.read("read the decision on run " + runId, connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT "
                     + RunRows.decisionColumns("d", "") + " FROM decisions d WHERE d.run_id = :runId"
@@ -172,12 +172,12 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * claim changes nothing and wakes no console.
      */
     @Override
-    public ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+    public ClaimResult claim(Decision decision, DecisionStart start) {
         return claims.claim(decision, RunStatus.RUNNING, start);
     }
 
     @Override
-    public ClaimResult claimForWorker(DecisionRecord decision) {
+    public ClaimResult claimForWorker(Decision decision) {
         return claims.claim(decision, RunStatus.QUEUED, DecisionStart.NONE);
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.DecisionResult;
@@ -12,7 +13,6 @@ import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
@@ -33,10 +33,10 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -164,7 +164,7 @@ public final class CommitsBenchmark {
 
     private static void approve(DefaultRunService service, RunCard card) {
         DecisionResult result = service.decide(OPERATOR, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         if (!(result instanceof DecisionResult.Done done) || done.status() != RunStatus.COMPLETED) {
             throw new IllegalStateException("the benchmark's decision did not complete the run: " + result);
         }

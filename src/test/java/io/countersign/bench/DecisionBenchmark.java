@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.RunLease;
@@ -13,7 +13,6 @@ import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunOutcome;
@@ -76,8 +75,8 @@ final class DecisionBenchmark {
                     "INSERT INTO bench_commits (id, committed_at) VALUES (?, ?)")) {
                 for (int i = 0; i < turns; i++) {
                     int row = i;
-                    DecisionRecord afterRead = approval(read.get(i));
-                    DecisionRecord claimAlone = approval(alone.get(i));
+                    Decision afterRead = approval(read.get(i));
+                    Decision claimAlone = approval(alone.get(i));
                     // Take turns at going first, so that none always follows another's fsync.
                     for (int step = 0; step < 3; step++) {
                         int which = (i + step) % 3;
@@ -117,9 +116,9 @@ final class DecisionBenchmark {
         return String.join(", ", values);
     }
 
-    private static DecisionRecord approval(PausedState state) {
-        return DecisionRecord.approval(state.runId(), OPERATOR.name(), Instant.now(), state.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+    private static Decision approval(PausedState state) {
+        return Decision.approval(state.runId(), OPERATOR.name(), Instant.now(), state.digest(),
+                List.of(Decision.CallVerdict.approve(0)));
     }
 
     /** Runs paused on a write of a page of text, with its diff preview: a card of a usual size. */
@@ -146,7 +145,7 @@ final class DecisionBenchmark {
         return waiting;
     }
 
-    private static void claim(Store store, DecisionRecord decision) {
+    private static void claim(Store store, Decision decision) {
         if (!(store.runs().claim(decision) instanceof RunRepository.ClaimResult.Claimed)) {
             throw new IllegalStateException("the benchmark's claim on " + decision.runId() + " did not win");
         }

@@ -3,8 +3,8 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-import com.sun.javafx.stage.WindowHelper;
 import atlantafx.base.controls.ToggleSwitch;
+import com.sun.javafx.stage.WindowHelper;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Detail;
@@ -14,21 +14,22 @@ import io.countersign.console.notify.NotificationRecorder;
 import io.countersign.console.notify.SessionBus;
 import io.countersign.console.notify.ShownNotice;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.run.DeadlineAction;
 import io.countersign.engine.run.DeadlineRule;
 import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoredAgentConfiguration;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javafx.application.Platform;
@@ -156,7 +157,7 @@ class DesktopNotificationTest {
         Actor jonas = other.store().users().find("jonas").orElseThrow();
         var card = other.runs().card(jonas, runId).orElseThrow();
         other.runs().decide(jonas, runId, card.digest(), List.of(
-                new io.countersign.engine.run.ApprovalDecision.CallVerdict(card.pending().get(0).index(), false,
+                new Decision.CallVerdict(card.pending().get(0).index(), false,
                         "not today")));
 
         await(() -> server.closed().contains(server.received().get(0).id()));

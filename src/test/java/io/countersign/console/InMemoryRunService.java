@@ -2,17 +2,17 @@ package io.countersign.console;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.run.WaitingRun;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.service.AgentSummary;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
-import io.countersign.engine.run.WaitingRun;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,13 +74,13 @@ final class InMemoryRunService implements RunService {
 
     @Override
     public synchronized DecisionResult decide(Actor actor, String runId, String digest,
-                                              List<ApprovalDecision.CallVerdict> verdicts,
+                                              List<Decision.CallVerdict> verdicts,
                                               io.countersign.service.Allowance allowance) {
         RunCard card = cards.remove(runId);
         if (card == null) {
             return new DecisionResult.NotWaiting(runId, RunStatus.COMPLETED);
         }
-        int approved = (int) verdicts.stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        int approved = (int) verdicts.stream().filter(Decision.CallVerdict::approved).count();
         return new DecisionResult.Done(runId, RunStatus.COMPLETED, approved, verdicts.size() - approved);
     }
 

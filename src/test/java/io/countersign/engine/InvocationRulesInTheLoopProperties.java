@@ -12,7 +12,6 @@ import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RunOutcome;
@@ -274,7 +273,7 @@ class InvocationRulesInTheLoopProperties {
             RunOutcome outcome = loop.runLoop(harness.request("work"));
             while (outcome instanceof RunOutcome.WaitingForApproval waiting) {
                 PausedState stored = PausedStateCodec.fromJson(PausedStateCodec.toJson(waiting.state()));
-                outcome = loop.resumeApproval(stored, harness.agent, ApprovalDecision.approveAll(stored,
+                outcome = loop.resumeApproval(stored, harness.agent, TestDecisions.approveAll(stored,
                         harness.jonas));
             }
             assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);

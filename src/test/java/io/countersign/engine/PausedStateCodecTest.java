@@ -14,7 +14,6 @@ import io.countersign.engine.invocation.ToolInvocationDecision;
 import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.PendingCall;
@@ -96,7 +95,7 @@ class PausedStateCodecTest {
     void aRoundTrippedStateResumesInAnotherLoop() {
         PausedState stored = PausedStateCodec.fromJson(PausedStateCodec.toJson(approvalPause()));
         ToolLoop another = harness.loop(script(calls(), answer("done")));
-        RunOutcome outcome = another.resumeApproval(stored, harness.agent, ApprovalDecision.approveAll(stored,
+        RunOutcome outcome = another.resumeApproval(stored, harness.agent, TestDecisions.approveAll(stored,
                 harness.jonas));
         assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(fsWrite.executed).hasSize(1);
@@ -230,7 +229,7 @@ class PausedStateCodecTest {
         PausedState loaded = PausedStateCodec.fromJson(root.toString());
         assertThat(loaded.history().complete()).isFalse();
         RunOutcome outcome = harness.loop(script(calls(), answer("done"))).resumeApproval(loaded, harness.agent,
-                ApprovalDecision.approveAll(loaded, harness.jonas));
+                TestDecisions.approveAll(loaded, harness.jonas));
         assertThat(outcome.history().observations()).isNotEmpty();
         assertThat(outcome.history().complete()).isFalse();
     }
@@ -242,7 +241,7 @@ class PausedStateCodecTest {
         PausedState loaded = PausedStateCodec.fromJson(root.toString());
         assertThat(loaded.history().complete()).isFalse();
         RunOutcome outcome = harness.loop(script(calls(), answer("done"))).resumeApproval(loaded, harness.agent,
-                ApprovalDecision.approveAll(loaded, harness.jonas));
+                TestDecisions.approveAll(loaded, harness.jonas));
         assertThat(outcome.history().complete()).isFalse();
     }
 

@@ -13,7 +13,6 @@ import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.RunCounters;
@@ -109,7 +108,7 @@ class RepeatAfterDenialInTheLoopTest {
     void denyingTheRepeatedWriteAgainIsTheOperatorsRefusalAlone() {
         Paused second = deniedOnceThenAskedAgain("NOTES.md", Locale.ENGLISH);
         RunOutcome outcome = second.loop.resumeApproval(second.state, harness.agent,
-                ApprovalDecision.denyAll(second.state, harness.jonas, "still no"));
+                TestDecisions.denyAll(second.state, harness.jonas, "still no"));
 
         assertThat(resultOf(outcome, "c2")).isEqualTo("Error: declined by jonas: still no. Nothing was executed.");
         assertThat(harness.events(EventType.INVOCATION_DENIED)).isEmpty();
@@ -140,7 +139,7 @@ class RepeatAfterDenialInTheLoopTest {
         }
 
         RunOutcome approve() {
-            return loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state, harness.jonas));
+            return loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state, harness.jonas));
         }
     }
 
@@ -154,7 +153,7 @@ class RepeatAfterDenialInTheLoopTest {
                 ToolExecutionContext.of(harness.maria, "run-1", locale), "update the notes"));
         PausedState firstPause = stored(first);
         RunOutcome second = loop.resumeApproval(firstPause, harness.agent,
-                ApprovalDecision.denyAll(firstPause, harness.jonas, "keep the notes as they are"));
+                TestDecisions.denyAll(firstPause, harness.jonas, "keep the notes as they are"));
         return new Paused(loop, stored(second));
     }
 

@@ -11,7 +11,6 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.invocation.ToolInvocationTarget;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
 import io.countersign.engine.run.PendingCall;
@@ -93,7 +92,7 @@ class WorkspaceBoundaryInTheLoopTest {
     void approvingTheCardRunsTheWriteAndRefusesTheDeleteWithItsExplanation() {
         PausedState card = PausedStateCodec.fromJson(PausedStateCodec.toJson(pause(Locale.ENGLISH)));
 
-        RunOutcome outcome = loop.resumeApproval(card, harness.agent, ApprovalDecision.approveAll(card,
+        RunOutcome outcome = loop.resumeApproval(card, harness.agent, TestDecisions.approveAll(card,
                 harness.jonas));
 
         assertThat(fsWrite.executed).extracting(arguments -> arguments.path("path").asText())

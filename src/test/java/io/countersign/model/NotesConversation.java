@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
@@ -88,7 +88,7 @@ final class NotesConversation {
         // As after a restart: the state goes through its JSON and a fresh loop resumes it.
         PausedState state = PausedStateCodec.fromJson(PausedStateCodec.toJson(waiting.state()));
         RunOutcome outcome = seams.apply(harness.builder()).build()
-                .resumeApproval(state, agent, ApprovalDecision.approveAll(state, harness.jonas));
+                .resumeApproval(state, agent, TestDecisions.approveAll(state, harness.jonas));
         if (!(outcome instanceof RunOutcome.Completed)) {
             throw new AssertionError("the resumed conversation should complete, but ended " + outcome.status());
         }

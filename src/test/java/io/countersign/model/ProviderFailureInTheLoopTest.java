@@ -6,12 +6,12 @@ import static io.countersign.model.WireAnswer.serverError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunCounters;
@@ -135,7 +135,7 @@ class ProviderFailureInTheLoopTest {
         PausedState paused = ((RunOutcome.WaitingForApproval) loop.runLoop(
                 harness.request(agent, "Write the summary."))).state();
 
-        RunOutcome outcome = loop.resumeApproval(paused, agent, ApprovalDecision.approveAll(paused, harness.jonas));
+        RunOutcome outcome = loop.resumeApproval(paused, agent, TestDecisions.approveAll(paused, harness.jonas));
 
         assertThat(outcome.status()).isEqualTo(RunStatus.FAILED);
         assertThat(write.executed).hasSize(1);

@@ -9,6 +9,7 @@ import static io.countersign.model.WireAnswer.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.access.TrustZone;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
@@ -16,7 +17,6 @@ import io.countersign.engine.intent.ToolCallPolicies;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.PausedStateCodec;
@@ -164,7 +164,7 @@ class TrustZoneFollowsTheModelTest {
         PausedState restored = PausedStateCodec.fromJson(PausedStateCodec.toJson(paused));
 
         RunOutcome outcome = harness.builder().build().resumeApproval(restored, agent,
-                ApprovalDecision.approveAll(restored, harness.jonas));
+                TestDecisions.approveAll(restored, harness.jonas));
 
         assertThat(docWrite.executed).hasSize(1);
         assertThat(codeRead.executed).isEmpty();

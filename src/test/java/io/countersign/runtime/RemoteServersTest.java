@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 import io.countersign.engine.Actor;
 import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ModelConfiguration;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.McpServerRecord;
@@ -112,7 +112,7 @@ class RemoteServersTest {
         assertThat(plan).doesNotExist();
         RunCard card = runtime.runs().card(admin, run.runId()).orElseThrow();
         DecisionResult decided = runtime.runs().decide(admin, run.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(decided).isInstanceOf(DecisionResult.Done.class);
         assertThat(plan).hasContent("step one");
     }

@@ -14,7 +14,7 @@ import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.run.DecisionDeadlines;
 import io.countersign.engine.run.RunDeadline;
 import io.countersign.engine.run.RunStatus;
@@ -255,7 +255,7 @@ abstract class DeadlineSuite {
             String run = rig.startLedger();
             String digest = rig.service().inbox(OLGA).get(0).digest();
             clock.advance(Duration.ofMinutes(31));
-            assertThat(rig.service().decide(OLGA, run, digest, List.of(ApprovalDecision.CallVerdict.approve(0))))
+            assertThat(rig.service().decide(OLGA, run, digest, List.of(Decision.CallVerdict.approve(0))))
                     .isInstanceOf(DecisionResult.Done.class);
             assertThat(rig.service().applyDeadlines()).isEmpty();
             assertThat(LedgerTool.executions(folder.resolve("ledger.txt"))).hasSize(1);

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.PreApprovalInvocationRule;
 import io.countersign.engine.invocation.ToolInvocationContext;
@@ -12,42 +15,32 @@ import io.countersign.engine.invocation.ToolInvocationDecision;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.AssistantTurn;
 import io.countersign.engine.port.DecisionResult;
+import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.TokenUsage;
 import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.grant.GrantSpan;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.tool.DataClass;
+import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolPreview;
-import io.countersign.engine.tool.ToolResult;
-import io.countersign.store.StoreLocation;
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.engine.tool.ToolResult;
 import io.countersign.model.ChatModels;
 import io.countersign.model.HttpModelOptions;
+import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
-import io.countersign.tools.mcp.McpToolSource;
 import io.countersign.tools.NetworkntSchemaValidator;
-import java.time.Clock;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import okhttp3.OkHttpClient;
+import io.countersign.tools.mcp.McpToolSource;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +48,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,11 +91,11 @@ class GovernanceCanaryTest {
                         .satisfies(refused -> assertThat(refused.explanation()).contains(MARKER));
                 // every fourth card is approved with the person's arguments in place of the model's, and the last
                 // approval also allows the same call for an hour
-                ApprovalDecision.CallVerdict verdict = i % 4 == 0 ? ApprovalDecision.CallVerdict.approveEdited(0,
+                Decision.CallVerdict verdict = i % 4 == 0 ? Decision.CallVerdict.approveEdited(0,
                         JSON.createObjectNode().put("path", "edited-" + marker("edit")).put("content",
                                 marker("edit")))
-                        : i % 2 == 0 || i == RUNS - 1 ? ApprovalDecision.CallVerdict.approve(0)
-                        : ApprovalDecision.CallVerdict.deny(0, "no, " + marker("reason"));
+                        : i % 2 == 0 || i == RUNS - 1 ? Decision.CallVerdict.approve(0)
+                        : Decision.CallVerdict.deny(0, "no, " + marker("reason"));
                 Allowance allow = i == RUNS - 1 ? Allowance.sameArguments(GrantSpan.ONE_HOUR) : null;
                 assertThat(rig.service.decide(JONAS, written, card.digest(), List.of(verdict), allow))
                         .isInstanceOf(DecisionResult.Done.class);

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.ToolInvocationObservation;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
@@ -130,7 +130,7 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
-    public ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+    public ClaimResult claim(Decision decision, DecisionStart start) {
         at(Step.BEFORE_CLAIM, decision.runId());
         ClaimResult claim = runs.claim(decision, start);
         at(Step.CLAIMED, decision.runId());

@@ -2,7 +2,7 @@ package io.countersign.console.card;
 
 import io.countersign.service.Allowance;
 
-import io.countersign.engine.run.ApprovalDecision.CallVerdict;
+import io.countersign.engine.decision.Decision.CallVerdict;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.run.PausedState;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
@@ -104,10 +104,10 @@ public interface RunRepository {
      * claim commits the start in the same transaction, so the calls it names are journalled before they run.
      * The claimed run carries the caller's lease ({@link StoredRun#lease()}).
      */
-    ClaimResult claim(DecisionRecord decision, DecisionStart start);
+    ClaimResult claim(Decision decision, DecisionStart start);
 
     /** Claims the decision with nothing written ahead of its calls. */
-    default ClaimResult claim(DecisionRecord decision) {
+    default ClaimResult claim(Decision decision) {
         return claim(decision, DecisionStart.NONE);
     }
 

@@ -1,11 +1,13 @@
 package io.countersign.engine.run;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.ToolExecutionContext;
 import io.countersign.engine.invocation.ToolInvocationHistory;
 import io.countersign.engine.port.ChatMessage;
 import io.countersign.engine.port.ToolCall;
 import io.countersign.engine.tool.InputField;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -60,6 +62,15 @@ public record PausedState(String runId, RunStatus status, String agentConfigurat
     /** The calls that wait for an operator's verdict. */
     public List<PendingCall> awaitingApproval() {
         return calls.stream().filter(c -> c.disposition() == PendingCall.Disposition.AWAITS_APPROVAL).toList();
+    }
+
+    /**
+     * A denial of every call that waits for approval, by {@code decidedBy} at {@code at}, on this card: what a
+     * deadline, a gone host or a host's cancellation decides in place of a person.
+     */
+    public Decision.Approval denyAll(String decidedBy, Instant at, String reason) {
+        return Decision.approval(runId, decidedBy, at, digest(),
+                awaitingApproval().stream().map(call -> Decision.CallVerdict.deny(call.index(), reason)).toList());
     }
 
     /** The calls a pre-approval rule already refused; they stay on the card with their explanation. */

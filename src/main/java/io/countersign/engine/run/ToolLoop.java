@@ -5,6 +5,7 @@ import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.IntentRouting;
@@ -150,7 +151,8 @@ public final class ToolLoop {
      * Resumes an approval pause with a verdict per waiting call, recording the decision's event and journalling
      * nothing: {@link #prepareApproval} and {@link PreparedResume.Ready#carryOut} in one go.
      */
-    public RunOutcome resumeApproval(PausedState state, AgentConfiguration configuration, ApprovalDecision decision) {
+    public RunOutcome resumeApproval(PausedState state, AgentConfiguration configuration,
+                                     Decision.Approval decision) {
         return resumed(prepareApproval(state, configuration, decision));
     }
 
@@ -158,8 +160,8 @@ public final class ToolLoop {
      * Resumes an input pause with a person's values, recording the decision's event and journalling nothing:
      * {@link #prepareInput} and {@link PreparedResume.Ready#carryOut} in one go.
      */
-    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, InputSubmission submission) {
-        return resumed(prepareInput(state, configuration, submission));
+    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, Decision.Input decision) {
+        return resumed(prepareInput(state, configuration, decision));
     }
 
     private RunOutcome resumed(PreparedResume prepared) {
@@ -180,13 +182,13 @@ public final class ToolLoop {
      *                           fit its waiting calls
      */
     public PreparedResume prepareApproval(PausedState state, AgentConfiguration configuration,
-                                          ApprovalDecision decision) {
+                                          Decision.Approval decision) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_APPROVAL);
         PauseAnswer.Approval answer = PauseAnswer.Approval.of(state, decision);
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
-        for (ApprovalDecision.CallVerdict verdict : decision.verdicts()) {
+        for (Decision.CallVerdict verdict : decision.verdicts()) {
             if (verdict.edited() && !(edits.check(state, run, roundConfiguration, verdict.index(),
                     verdict.arguments()) instanceof EditCheck.Fits)) {
                 throw new RunStateException("the edited arguments of call " + verdict.index() + " of run "
@@ -200,7 +202,7 @@ public final class ToolLoop {
                     .calls(stale.get()).offeredTools(offered).build()));
         }
         GovernanceEvent event = events.event(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
-                decision.decidedBy().name(), answer.summary());
+                decision.decidedBy(), answer.summary());
         return ready(run, roundConfiguration, offered, state, answer, event);
     }
 
@@ -226,14 +228,14 @@ public final class ToolLoop {
      * @throws RunStateException     when the state is not an input pause of this agent
      */
     public PreparedResume prepareInput(PausedState state, AgentConfiguration configuration,
-                                       InputSubmission submission) {
+                                       Decision.Input decision) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_INPUT);
-        PauseAnswer.Input answer = PauseAnswer.Input.of(state, submission, schemas);
+        PauseAnswer.Input answer = PauseAnswer.Input.of(state, decision, schemas);
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
         GovernanceEvent event = events.event(EventType.INPUT_SUBMITTED, null, state.inputCall().call().name(), null,
-                run, roundConfiguration, submission.submittedBy().name(), null);
+                run, roundConfiguration, decision.decidedBy(), null);
         return ready(run, roundConfiguration, offered, state, answer, event);
     }
 

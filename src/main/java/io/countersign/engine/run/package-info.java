@@ -1,8 +1,8 @@
 /**
  * The run loop and its state: {@link io.countersign.engine.run.ToolLoop} drives rounds of model answers and tool
  * calls; a pause is a {@link io.countersign.engine.run.RunOutcome} whose {@link io.countersign.engine.run.PausedState}
- * serialises to JSON ({@link io.countersign.engine.run.PausedStateCodec}) and resumes in another process with an
- * {@link io.countersign.engine.run.ApprovalDecision} or an {@link io.countersign.engine.run.InputSubmission}. The
+ * serialises to JSON ({@link io.countersign.engine.run.PausedStateCodec}) and resumes in another process with a
+ * person's {@link io.countersign.engine.decision.Decision}. The
  * agent and model configurations a run is started with live here too.
  */
 package io.countersign.engine.run;

@@ -5,8 +5,8 @@ import static io.countersign.tools.mcp.ScriptedAgent.call;
 import static io.countersign.tools.mcp.ScriptedAgent.calls;
 import static io.countersign.tools.mcp.ScriptedAgent.resultOf;
 import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.access.ToolSettings;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunOutcome;
 import io.countersign.engine.run.RunStatus;
 import io.countersign.engine.run.ToolLoop;
@@ -86,7 +86,7 @@ class FilesystemServerTest {
 
         var state = ((RunOutcome.WaitingForApproval) paused).state();
         RunOutcome resumed = loop.resumeApproval(state, agent.configuration,
-                ApprovalDecision.approveAll(state, ScriptedAgent.JONAS));
+                TestDecisions.approveAll(state, ScriptedAgent.JONAS));
 
         assertThat(resumed.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(plan).hasContent("step one");
