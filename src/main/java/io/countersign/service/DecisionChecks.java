@@ -56,8 +56,8 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
             return refused(early.get());
         }
         PausedState state = run.pausedState();
-        if (decision instanceof Decision.Approval verdicts) {
-            requireVerdictsFit(state, verdicts.verdicts());
+        if (decision instanceof Decision.Approval decided) {
+            requireVerdictsFit(state, decided.verdicts());
         } else {
             List<InputValidation.FieldError> errors = InputValidation.validate(schemas, state.inputFields(),
                     ((Decision.Input) decision).values());
@@ -66,8 +66,8 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
             }
         }
         AgentConfiguration configuration = agents.get(run.agent());
-        if (decision instanceof Decision.Approval verdicts) {
-            Optional<DecisionResult> refusal = approvalRefusal(runId, state, verdicts.verdicts(), configuration,
+        if (decision instanceof Decision.Approval decided) {
+            Optional<DecisionResult> refusal = approvalRefusal(runId, state, decided.verdicts(), configuration,
                 decider);
             if (refusal.isPresent()) {
                 return refused(refusal.get());

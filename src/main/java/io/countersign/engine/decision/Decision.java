@@ -92,6 +92,12 @@ public sealed interface Decision permits Decision.Approval, Decision.Input {
         public int denied() {
             return verdicts.size() - approved();
         }
+
+        /** Without the verdicts: a person's edited arguments never go into a log. */
+        @Override
+        public String toString() {
+            return "Decision.Approval[" + runId + " by " + decidedBy + " at " + decidedAt + ": " + summary + "]";
+        }
     }
 
     /** A person's values for the input form; they replace the model's values for the declared fields only. */
@@ -124,6 +130,7 @@ public sealed interface Decision permits Decision.Approval, Decision.Input {
             return 0;
         }
 
+        /** Without the values, which never go into a log. */
         @Override
         public String toString() {
             return "Decision.Input[" + runId + " by " + decidedBy + " at " + decidedAt + ": " + values.size()
