@@ -1,6 +1,6 @@
 package io.countersign.cli;
 
-import io.countersign.engine.run.DamagedRunException;
+import io.countersign.engine.state.DamagedRunException;
 import io.countersign.service.NotPermittedException;
 import io.countersign.store.DamagedStoreException;
 import io.countersign.store.LoginsNotAdoptedException;

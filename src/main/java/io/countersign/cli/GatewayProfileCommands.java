@@ -2,7 +2,7 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.run.DeadlineRule;
+import io.countersign.engine.agent.DeadlineRule;
 import io.countersign.service.GatewayProfiles;
 import java.util.ArrayList;
 import java.util.List;

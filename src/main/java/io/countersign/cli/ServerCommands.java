@@ -2,7 +2,7 @@ package io.countersign.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.ServerCheck;
 import io.countersign.service.ServerForm;

@@ -1,8 +1,8 @@
 package io.countersign.model;
 
-import io.countersign.engine.port.ChatMessage;
-import io.countersign.engine.port.ChatRequest;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ChatRequest;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.ToolSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -2,11 +2,11 @@ package io.countersign.model;
 
 import io.countersign.engine.RetryAfter;
 import io.countersign.engine.RetryPolicy;
-import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.port.ChatModel;
-import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.port.ModelException;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.countersign.runtime;
 
 import io.countersign.engine.Actor;
 import io.countersign.cel.CelConditionLanguage;
-import io.countersign.engine.declarative.DeclarativeRules;
+import io.countersign.engine.rules.DeclarativeRules;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.run.WaitingRun;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;

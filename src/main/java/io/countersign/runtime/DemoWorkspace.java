@@ -2,9 +2,9 @@ package io.countersign.runtime;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.service.RunService;
 import io.countersign.store.Store;
 import io.countersign.store.StoredAgentConfiguration;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.store.StoredAgentConfiguration;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.countersign.service;
 
-import io.countersign.engine.run.ApprovalQuorum;
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.ApprovalQuorum;
+import io.countersign.engine.agent.DecisionDeadlines;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.port.ApprovalProgress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

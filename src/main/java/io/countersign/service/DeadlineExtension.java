@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.run.RunDeadline;
+import io.countersign.engine.agent.RunDeadline;
 
 /** The answer to a person's Extend of a card's deadline. */
 public sealed interface DeadlineExtension {

@@ -2,8 +2,8 @@ package io.countersign.service;
 
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ServerRecords;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ServerRecords;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;

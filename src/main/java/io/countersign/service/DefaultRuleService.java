@@ -2,13 +2,13 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.declarative.CallFacts;
-import io.countersign.engine.declarative.CompiledRule;
+import io.countersign.engine.rules.CompiledRule;
 import io.countersign.engine.declarative.DeclarativeRule;
 import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.RecordedCalls;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;

@@ -1,11 +1,11 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.port.ServerRecords;
-import io.countersign.engine.run.DeadlineRule;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.DeadlineRule;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;
@@ -75,7 +75,7 @@ public final class GatewayProfiles {
                 throw new IllegalArgumentException("a deadline needs --fallback deny, cancel or escalate");
             }
             deadlines = new DecisionDeadlines(new DeadlineRule(DeadlineRule.parseSpan("--deadline", deadline),
-                    io.countersign.engine.run.DeadlineAction.fromCode("--fallback", fallback)), Map.of(),
+                    io.countersign.engine.agent.DeadlineAction.fromCode("--fallback", fallback)), Map.of(),
                     DecisionDeadlines.NONE.escalationRole());
         } else if (fallback != null) {
             throw new IllegalArgumentException("--fallback " + fallback + " needs a --deadline");

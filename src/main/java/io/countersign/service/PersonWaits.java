@@ -3,7 +3,7 @@ package io.countersign.service;
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.PersonWait;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.DecisionDeadlines;
 
 /**
  * A claimed run's wait for a person as the store recorded it: from its pause to the decision claimed on it. The

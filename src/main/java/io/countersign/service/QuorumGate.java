@@ -7,9 +7,9 @@ import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,11 +1,11 @@
 package io.countersign.service;
 
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PendingCall;
-import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

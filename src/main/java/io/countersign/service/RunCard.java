@@ -1,9 +1,9 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.RemoteDeclaration;
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.tool.RemoteDeclaration;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.port.ApprovalProgress;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolEffect;

@@ -1,7 +1,7 @@
 package io.countersign.service;
 
-import io.countersign.engine.invocation.ToolInvocationObservation;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 

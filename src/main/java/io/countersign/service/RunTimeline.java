@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 

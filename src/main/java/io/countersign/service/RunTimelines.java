@@ -1,13 +1,13 @@
 package io.countersign.service;
 
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.EventStore;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import java.net.URI;

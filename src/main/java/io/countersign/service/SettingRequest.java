@@ -1,6 +1,6 @@
 package io.countersign.service;
 
-import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
 
 /** One change an admin asks for. */
 public sealed interface SettingRequest {

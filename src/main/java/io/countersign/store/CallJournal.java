@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunLease;
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package io.countersign.store;
 
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.RunDeadlines.ExtendResult;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.state.RunStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.countersign.store;
 
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.stats.LatencyBuckets;
 import io.countersign.engine.stats.StatsDimension;
 import java.sql.Connection;

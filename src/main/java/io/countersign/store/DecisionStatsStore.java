@@ -1,7 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.port.DecisionStatistics;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.stats.DecisionLatencyRow;
 import io.countersign.engine.stats.DecisionStatsQuery;
 import io.countersign.engine.stats.Latencies;

@@ -2,9 +2,9 @@ package io.countersign.store;
 
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionStart;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.webhook.CardEventType;
 import java.sql.Connection;
 import java.sql.SQLException;

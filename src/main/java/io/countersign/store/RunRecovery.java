@@ -2,10 +2,10 @@ package io.countersign.store;
 
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.PausedStateCodec;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -2,10 +2,10 @@ package io.countersign.store;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Names;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.Json;
 import io.countersign.engine.declarative.DeclarativeRule;
 import io.countersign.engine.port.DeclarativeRuleSource;

@@ -1,7 +1,7 @@
 package io.countersign.store;
 
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.state.RunStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,10 +2,10 @@ package io.countersign.store;
 
 import io.countersign.engine.Names;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ApprovalQuorum;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.agent.ApprovalQuorum;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.util.List;
 import java.util.Objects;
 

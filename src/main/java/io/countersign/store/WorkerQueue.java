@@ -1,7 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.countersign.tools;
 
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -1,9 +1,9 @@
 package io.countersign.bench;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.DeadlineAction;
-import io.countersign.engine.run.DeadlineRule;
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.DeadlineAction;
+import io.countersign.engine.agent.DeadlineRule;
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.DeadlineApplied;
 import io.countersign.store.StoredAgentConfiguration;

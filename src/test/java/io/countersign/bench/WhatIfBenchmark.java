@@ -1,10 +1,10 @@
 package io.countersign.bench;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.declarative.DeclarativeRule;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.WhatIf;
 import io.countersign.store.StoreLocation;

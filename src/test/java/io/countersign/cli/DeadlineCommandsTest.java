@@ -2,9 +2,9 @@ package io.countersign.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.countersign.engine.run.DeadlineAction;
-import io.countersign.engine.run.DeadlineRule;
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.DeadlineAction;
+import io.countersign.engine.agent.DeadlineRule;
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;

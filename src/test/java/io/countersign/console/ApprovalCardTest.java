@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
 import io.countersign.engine.decision.Decision.CallVerdict;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;

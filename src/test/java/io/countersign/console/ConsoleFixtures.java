@@ -1,8 +1,8 @@
 package io.countersign.console;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.countersign.engine.invocation.ToolInvocationTarget;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.call.ToolInvocationTarget;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolEffect;

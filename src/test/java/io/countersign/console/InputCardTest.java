@@ -4,7 +4,7 @@ import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingRequest;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import io.countersign.console.main.Section;
 import io.countersign.console.settings.HistoryItem;
 import io.countersign.console.settings.ToolRow;
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.service.ToolSettingView;
 import java.nio.file.Path;
 import java.util.List;
@@ -314,7 +314,7 @@ class ToolSettingsTest {
         await(() -> !previewOpen(robot) && newestChange(robot).change().equals("needs approval → no approval"));
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).approvalBound()).isFalse();
         assertThat(stored(AdminTestTools.REMOTE_SEARCH).serverDeclaration())
-                .isEqualTo(io.countersign.engine.access.ApprovalDeclaration.NOT_APPROVAL_BOUND);
+                .isEqualTo(io.countersign.engine.tool.ApprovalDeclaration.NOT_APPROVAL_BOUND);
     }
 
     @Test

@@ -2,11 +2,11 @@ package io.countersign.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolExecutionContext;
+import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.invocation.ToolInvocationHistory;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.util.List;
 import java.util.Locale;
 

@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.run.EditCheck;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;

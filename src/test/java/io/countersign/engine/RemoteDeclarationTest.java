@@ -2,9 +2,9 @@ package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
-import io.countersign.engine.access.RemoteDeclaration.Source;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration.Source;
 import io.countersign.engine.tool.ServerHints;
 import org.junit.jupiter.api.Test;
 

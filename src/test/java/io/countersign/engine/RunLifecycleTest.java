@@ -6,7 +6,7 @@ import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.run.RunLifecycle.Event;
 import io.countersign.engine.run.RunLifecycle.State;
 import io.countersign.engine.run.RunLifecycle.Transition;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -13,11 +13,11 @@ import io.countersign.engine.grant.Grant;
 import io.countersign.engine.grant.GrantScope;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.invocation.InvocationVerdict;
-import io.countersign.engine.invocation.ToolInvocationDecision;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.port.StandingGrants;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -155,7 +155,7 @@ class StandingGrantsInTheLoopTest {
         kept.grants.add(new Grant("g-docs", "helper", "save", new GrantScope.Folder("docs/"), GrantSpan.EIGHT_HOURS,
                 null, "jonas", Instant.now(), GrantSpan.EIGHT_HOURS.expiry(Instant.now()), 0, null, null));
         harness.preApprovalPolicy = context -> InvocationVerdict.allowed(
-                new io.countersign.engine.invocation.ToolInvocationTarget("file",
+                new io.countersign.engine.call.ToolInvocationTarget("file",
                         context.arguments().path("path").asText()));
         RunOutcome inside = harness.loop(script(calls(SAVE), answer("ok"))).runLoop(harness.request("save"));
         assertThat(inside.status()).isEqualTo(RunStatus.COMPLETED);

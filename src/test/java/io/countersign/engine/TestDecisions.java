@@ -2,7 +2,7 @@ package io.countersign.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.run.PausedState;
+import io.countersign.engine.state.PausedState;
 import java.time.Instant;
 import java.util.List;
 

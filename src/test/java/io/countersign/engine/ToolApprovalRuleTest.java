@@ -1,10 +1,10 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolEffect;
 import org.junit.jupiter.api.Test;
 

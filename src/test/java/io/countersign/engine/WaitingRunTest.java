@@ -1,7 +1,7 @@
 package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import java.time.Instant;
 import java.util.List;

@@ -8,9 +8,9 @@ import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.invocation.ToolInvocationObservation;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ToolEffect;

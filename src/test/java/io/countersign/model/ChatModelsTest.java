@@ -2,11 +2,11 @@ package io.countersign.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.port.ChatModel;
-import io.countersign.engine.port.TokenUsage;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.util.List;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;

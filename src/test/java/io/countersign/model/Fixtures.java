@@ -1,9 +1,9 @@
 package io.countersign.model;
 
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.port.ChatMessage;
-import io.countersign.engine.port.ChatRequest;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ChatRequest;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -2,9 +2,9 @@ package io.countersign.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.model.NotesConversation.Recording;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.Resumption;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.countersign.engine.run.ApprovalQuorum;
+import io.countersign.engine.agent.ApprovalQuorum;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.StreamSupport;

@@ -1,8 +1,8 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;

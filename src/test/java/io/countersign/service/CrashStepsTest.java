@@ -1,7 +1,7 @@
 package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

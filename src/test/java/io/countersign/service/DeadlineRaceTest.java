@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;

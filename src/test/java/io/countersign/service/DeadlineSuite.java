@@ -15,9 +15,9 @@ import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.run.DecisionDeadlines;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
@@ -67,7 +67,7 @@ abstract class DeadlineSuite {
          */
         static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields) {
             List<Tool> tools = List.of(ledger, new NoteFormTool());
-            Map<String, List<io.countersign.engine.port.AssistantTurn>> scripts = Map.of(
+            Map<String, List<io.countersign.engine.chat.AssistantTurn>> scripts = Map.of(
                     LedgerTool.ONE_PAUSE, LedgerTool.scripts().get(LedgerTool.ONE_PAUSE),
                     NoteFormTool.AGENT, NoteFormTool.script());
             Store store = Store.open(location);

@@ -2,9 +2,9 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.invocation.InvocationRules;
-import io.countersign.engine.port.AssistantTurn;
+import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.port.ChatModel;
-import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ModelException;
 import io.countersign.engine.port.ScriptedChatModel;

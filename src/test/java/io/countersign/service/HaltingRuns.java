@@ -1,15 +1,15 @@
 package io.countersign.service;
 
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.port.RunSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

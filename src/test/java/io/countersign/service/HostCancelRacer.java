@@ -9,7 +9,7 @@ import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.WithdrawableCaller;
 import io.countersign.service.gateway.GatewayService;

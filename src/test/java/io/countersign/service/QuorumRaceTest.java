@@ -3,7 +3,7 @@ package io.countersign.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.run.ApprovalQuorum;
+import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;

@@ -1,8 +1,8 @@
 package io.countersign.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.countersign.engine.port.AssistantTurn;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.FixedTool;
 import io.countersign.engine.tool.ToolCallRequest;

@@ -2,9 +2,9 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.port.AssistantTurn;
-import io.countersign.engine.port.TokenUsage;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.FixedTool;
 import io.countersign.engine.tool.InputField;

@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.agent.DecisionDeadlines;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.countersign.engine.event.EventType;
-import io.countersign.engine.port.RunRepository.ClaimResult;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
+import io.countersign.engine.port.RunClaims.ClaimResult;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.stats.DecisionLatencyRow;
 import io.countersign.engine.stats.DecisionStatsQuery;
 import io.countersign.engine.stats.LatencyBuckets;

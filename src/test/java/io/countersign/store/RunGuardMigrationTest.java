@@ -3,7 +3,7 @@ package io.countersign.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.access.ToolApprovalRule;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.countersign.console.card;
 
 import io.countersign.console.common.Messages;
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.call.ToolInvocationTarget;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;

@@ -10,7 +10,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.DamagedRunException;
+import io.countersign.engine.state.DamagedRunException;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunService;

@@ -2,7 +2,7 @@ package io.countersign.console.inbox;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.Badge;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import javafx.beans.InvalidationListener;
 import javafx.beans.WeakInvalidationListener;

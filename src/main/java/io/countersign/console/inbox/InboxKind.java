@@ -1,6 +1,6 @@
 package io.countersign.console.inbox;
 
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 
 /** What a waiting run waits for, as the inbox filters it. */
 public enum InboxKind {

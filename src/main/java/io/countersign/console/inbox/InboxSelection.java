@@ -1,6 +1,6 @@
 package io.countersign.console.inbox;
 
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import java.util.LinkedHashSet;
 import java.util.List;

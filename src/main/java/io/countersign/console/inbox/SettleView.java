@@ -1,7 +1,7 @@
 package io.countersign.console.inbox;
 
 import io.countersign.console.common.Messages;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.port.RunSummary;
 import javafx.collections.ListChangeListener;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;

@@ -7,7 +7,7 @@ import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.service.ExecutionService;
 import io.countersign.service.RunService;
 import java.util.Objects;

@@ -13,7 +13,7 @@ import io.countersign.console.newrun.NewRunViewModel;
 import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import java.util.List;
 import java.util.Objects;

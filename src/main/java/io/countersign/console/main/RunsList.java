@@ -2,8 +2,8 @@ package io.countersign.console.main;
 
 import io.countersign.console.common.Messages;
 import io.countersign.console.timeline.RunsViewModel;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.port.RunSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package io.countersign.console.main;
 
 import io.countersign.console.card.CardDone;
 import io.countersign.console.common.Messages;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import java.util.List;
 import java.util.Objects;

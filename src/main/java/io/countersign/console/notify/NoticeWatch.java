@@ -2,8 +2,8 @@ package io.countersign.console.notify;
 
 import io.countersign.console.common.LiveClock;
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.RunDeadline;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import java.time.Duration;
 import java.time.Instant;

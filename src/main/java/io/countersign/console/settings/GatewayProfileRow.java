@@ -1,6 +1,6 @@
 package io.countersign.console.settings;
 
-import io.countersign.engine.run.DeadlineRule;
+import io.countersign.engine.agent.DeadlineRule;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.service.GatewayProfiles.Profile;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.countersign.console.settings;
 import io.countersign.console.common.FxController;
 import io.countersign.console.common.Messages;
 import io.countersign.console.common.ShownText;
-import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.chat.TrustZone;
 import java.util.Objects;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;

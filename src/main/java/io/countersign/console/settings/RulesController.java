@@ -4,7 +4,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
 import io.countersign.console.common.ShownText;
 import io.countersign.engine.declarative.DeclarativeRule;
-import io.countersign.engine.run.ApprovalQuorum;
+import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.service.RuleService.RuleSummary;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.countersign.console.settings;
 
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.service.ToolSettingView;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;

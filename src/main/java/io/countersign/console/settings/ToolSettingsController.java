@@ -5,7 +5,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.common.ScreenController;
 import io.countersign.console.common.ShownText;
 import io.countersign.console.controls.Badge;
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.ToolSettingView;
 import java.util.Objects;

@@ -6,7 +6,7 @@ import io.countersign.console.common.PaneFeedback;
 import io.countersign.console.common.PaneState;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
-import io.countersign.engine.access.ApprovalDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.service.SettingPreview;
 import io.countersign.service.SettingRequest;
 import io.countersign.service.SettingResult;

@@ -1,8 +1,8 @@
 package io.countersign.engine.declarative;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolInvocationObservation;
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationTarget;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

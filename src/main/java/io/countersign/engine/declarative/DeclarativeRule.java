@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Names;
-import io.countersign.engine.run.ApprovalQuorum;
+import io.countersign.engine.agent.ApprovalQuorum;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;

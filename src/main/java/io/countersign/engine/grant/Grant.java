@@ -1,7 +1,7 @@
 package io.countersign.engine.grant;
 
-import io.countersign.engine.invocation.ToolInvocationTarget;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.call.ToolInvocationTarget;
+import io.countersign.engine.chat.ToolCall;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.countersign.engine.intent;
 
 import io.countersign.engine.AppendOnlyList;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.chat.ChatMessage;
 import java.util.List;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package io.countersign.engine.intent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.port.ChatMessage;
-import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

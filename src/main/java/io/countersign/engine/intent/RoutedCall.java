@@ -1,6 +1,6 @@
 package io.countersign.engine.intent;
 
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package io.countersign.engine.intent;
 
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 
 /**
  * The raw POST-model seam: sees each emitted call after the intent policies rewrote it, and returns the call to

@@ -3,7 +3,7 @@ package io.countersign.engine.intent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Names;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;

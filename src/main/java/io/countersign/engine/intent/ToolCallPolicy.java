@@ -2,8 +2,8 @@ package io.countersign.engine.intent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Names;
-import io.countersign.engine.port.ToolCall;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.chat.ModelConfiguration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiFunction;

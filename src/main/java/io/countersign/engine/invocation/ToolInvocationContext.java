@@ -1,7 +1,7 @@
 package io.countersign.engine.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,7 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.AppendOnlyList;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.ToolSpec;
 import java.util.List;
 import java.util.Objects;

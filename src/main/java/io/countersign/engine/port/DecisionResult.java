@@ -1,7 +1,7 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation;
 import java.time.Instant;
 import java.util.List;

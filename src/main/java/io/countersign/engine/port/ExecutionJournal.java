@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationObservation;
 import java.util.List;
 
 /** Port: the tool calls the runs made lately, to preview what a change of settings would have done to them. */

@@ -1,7 +1,7 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.RunDeadline;
+import io.countersign.engine.agent.RunDeadline;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

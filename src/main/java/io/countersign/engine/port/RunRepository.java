@@ -1,10 +1,10 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunOutcome;
-import io.countersign.engine.run.RunStatus;
-import io.countersign.engine.run.RunSummary;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.WaitingRun;
 import java.time.Instant;
 import java.util.List;

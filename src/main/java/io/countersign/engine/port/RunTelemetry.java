@@ -1,7 +1,7 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 
 /**
  * Port: where a run's trace and measurements go. The loop tells it of each stretch of a run (its start, or its

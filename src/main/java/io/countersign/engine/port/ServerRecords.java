@@ -1,7 +1,7 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.RemoteDeclaration;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.invocation.ToolInvocationHistory;
-import io.countersign.engine.run.PausedState;
-import io.countersign.engine.run.RunCounters;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ToolSettings;
 
 /** Port: where the current admin settings come from (the store, or a fixed value in tests). */
 @FunctionalInterface

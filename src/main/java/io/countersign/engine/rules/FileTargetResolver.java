@@ -1,9 +1,9 @@
 package io.countersign.engine.rules;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.invocation.ToolTargetResolver;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.agent.AgentConfiguration;
 
 /**
  * Names the target of a file tool call ({@code fs_list}, {@code fs_read}, {@code fs_write}, {@code fs_delete}):

@@ -1,10 +1,10 @@
 package io.countersign.engine.rules;
 
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.invocation.ToolInvocationDecision;
-import io.countersign.engine.invocation.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.invocation.ToolInvocationRule;
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.call.ToolInvocationTarget;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.SchemaProblem;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.Tool;

@@ -1,7 +1,7 @@
 package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolInvocationTarget;
+import io.countersign.engine.call.ToolInvocationTarget;
 import java.util.List;
 import java.util.Objects;
 

@@ -2,7 +2,7 @@ package io.countersign.engine.run;
 
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.invocation.InvocationVerdict;
+import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.IdGenerator;
 import java.time.Clock;

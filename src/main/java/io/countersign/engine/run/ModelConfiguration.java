@@ -1,7 +1,7 @@
 package io.countersign.engine.run;
 
 import io.countersign.engine.Names;
-import io.countersign.engine.access.TrustZone;
+import io.countersign.engine.chat.TrustZone;
 import java.util.Objects;
 
 /**

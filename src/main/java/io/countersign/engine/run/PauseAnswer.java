@@ -2,7 +2,7 @@ package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.engine.tool.InvalidInputException;

@@ -2,10 +2,10 @@ package io.countersign.engine.run;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.decision.Decision;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.invocation.ToolInvocationHistory;
-import io.countersign.engine.port.ChatMessage;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.InputField;
 import java.time.Instant;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.countersign.engine.run;
 
 import io.countersign.engine.Names;
-import io.countersign.engine.invocation.InvocationVerdict;
-import io.countersign.engine.invocation.ToolInvocationDecision;
-import io.countersign.engine.invocation.ToolInvocationTarget;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.call.ToolInvocationTarget;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.ToolPreview;
 import java.util.Objects;
 

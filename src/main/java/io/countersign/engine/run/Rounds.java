@@ -1,12 +1,12 @@
 package io.countersign.engine.run;
 
-import io.countersign.engine.port.AssistantTurn;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.port.ChatModel;
-import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.port.ModelException;
 import io.countersign.engine.port.RunTelemetry;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolSpec;
 import java.util.ArrayList;

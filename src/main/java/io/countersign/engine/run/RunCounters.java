@@ -1,6 +1,6 @@
 package io.countersign.engine.run;
 
-import io.countersign.engine.port.TokenUsage;
+import io.countersign.engine.chat.TokenUsage;
 import java.util.Objects;
 
 /** How many rounds a run took and the tokens it used, carried through pauses as seeds for the next segment. */

@@ -1,8 +1,8 @@
 package io.countersign.engine.run;
 
 import io.countersign.engine.Names;
-import io.countersign.engine.invocation.ToolInvocationHistory;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.chat.ChatMessage;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.countersign.engine.run;
 
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.chat.ChatMessage;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.countersign.engine.run;
 
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.ToolResult;
 
 /**

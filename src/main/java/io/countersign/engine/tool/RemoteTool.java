@@ -2,7 +2,7 @@ package io.countersign.engine.tool;
 
 /**
  * A tool imported from a remote (MCP) server. It is judged on the operator's declaration, its own or else its
- * server record's ({@link io.countersign.engine.access.ToolSettings#declarationOf}), never on its effect or on the
+ * server record's ({@link io.countersign.engine.tool.ToolSettings#declarationOf}), never on its effect or on the
  * server's own hints: a tool nobody declared, on a server nobody declared, runs without approval.
  */
 public interface RemoteTool extends Tool {

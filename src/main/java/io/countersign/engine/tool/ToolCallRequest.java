@@ -1,8 +1,8 @@
 package io.countersign.engine.tool;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.agent.AgentConfiguration;
 import java.util.Objects;
 
 /**

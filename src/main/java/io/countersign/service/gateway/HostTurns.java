@@ -1,13 +1,13 @@
 package io.countersign.service.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.port.AssistantTurn;
-import io.countersign.engine.port.ChatMessage;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.port.ChatModel;
-import io.countersign.engine.port.ChatRequest;
+import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.port.RunRepository;
-import io.countersign.engine.port.TokenUsage;
-import io.countersign.engine.port.ToolCall;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.run.CallerChannels;
 import io.countersign.engine.run.ToolResultListener;
 import io.countersign.engine.tool.CallerChannel;

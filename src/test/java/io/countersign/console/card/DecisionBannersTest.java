@@ -5,7 +5,7 @@ import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -14,7 +14,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation.FieldError;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.util.ArrayList;

@@ -22,7 +22,7 @@ import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.service.RunService;
 import io.countersign.engine.run.WaitingRun;
 import io.countersign.tools.NetworkntSchemaValidator;

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.WaitingRun;
 import io.countersign.runtime.CountersignRuntime;
 import io.modelcontextprotocol.client.McpSyncClient;

@@ -2,8 +2,8 @@ package io.countersign.tools.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.countersign.engine.access.ApprovalDeclaration;
-import io.countersign.engine.access.ToolSettings;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import java.net.URI;

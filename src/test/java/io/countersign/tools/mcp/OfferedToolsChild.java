@@ -2,10 +2,10 @@ package io.countersign.tools.mcp;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.invocation.ToolExecutionContext;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
+import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.McpServerRecord;
