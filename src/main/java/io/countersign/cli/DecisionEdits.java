@@ -3,9 +3,9 @@ package io.countersign.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.service.Allowance;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,9 +47,9 @@ final class DecisionEdits {
      *
      * @throws CliFailure naming the index or the JSON that does not fit
      */
-    List<ApprovalDecision.CallVerdict> applyTo(Subcommand command, String runId,
-                                               List<ApprovalDecision.CallVerdict> verdicts) {
-        List<ApprovalDecision.CallVerdict> applied = new ArrayList<>(verdicts);
+    List<Decision.CallVerdict> applyTo(Subcommand command, String runId,
+                                               List<Decision.CallVerdict> verdicts) {
+        List<Decision.CallVerdict> applied = new ArrayList<>(verdicts);
         if (edits.isEmpty()) {
             return applied;
         }
@@ -73,7 +73,7 @@ final class DecisionEdits {
             }
             ObjectNode merged = (ObjectNode) mergePatch(arguments(index, model.getOrDefault(index, "{}")),
                     arguments(index, edit.getValue()));
-            applied.set(at, ApprovalDecision.CallVerdict.approveEdited(index, merged));
+            applied.set(at, Decision.CallVerdict.approveEdited(index, merged));
         }
         return applied;
     }

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.DamagedRunException;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation;
@@ -18,7 +19,6 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunExecution;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
-import io.countersign.service.WaitingRun;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -237,14 +237,14 @@ final class RunCommands {
             if (runId == null || digest == null) {
                 throw CliFailure.usage("decide needs RUN and --digest D (the card as read), or --all-matching");
             }
-            List<ApprovalDecision.CallVerdict> given = new ArrayList<>();
+            List<Decision.CallVerdict> given = new ArrayList<>();
             if (verdicts.each != null) {
                 verdicts.each.forEach((index, verdict) -> given.add(verdict == Verdict.APPROVE
-                        ? ApprovalDecision.CallVerdict.approve(index) : ApprovalDecision.CallVerdict.deny(index, reason)));
+                        ? Decision.CallVerdict.approve(index) : Decision.CallVerdict.deny(index, reason)));
             } else {
                 for (int index : waitingIndexes()) {
-                    given.add(verdicts.approveAll ? ApprovalDecision.CallVerdict.approve(index)
-                            : ApprovalDecision.CallVerdict.deny(index, reason));
+                    given.add(verdicts.approveAll ? Decision.CallVerdict.approve(index)
+                            : Decision.CallVerdict.deny(index, reason));
                 }
             }
             changes.requireNotQueued(queue);

@@ -7,7 +7,7 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.rules.DeclarativeRules;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.model.ChatModels;
@@ -199,7 +199,7 @@ public final class CountersignRuntime implements AutoCloseable {
         try {
             telemetry = Telemetry.fromEnvironment(System.getenv());
             telemetry.watchWaiting(() -> store.runs().waitingSummaries().stream()
-                    .collect(Collectors.groupingBy(WaitingRunSummary::agent, Collectors.counting())));
+                    .collect(Collectors.groupingBy(WaitingRun::agent, Collectors.counting())));
             SharedHttpClient http = new SharedHttpClient();
             ToolRegistry registry = new ToolRegistry();
             BuiltinTools.create(http, () -> store.settings().allowedHosts("web_fetch").orElse(List.of()))

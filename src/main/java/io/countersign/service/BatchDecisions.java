@@ -1,7 +1,8 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,9 +69,9 @@ public final class BatchDecisions {
         }
         List<BatchResult.Outcome> outcomes = new ArrayList<>();
         for (BatchPlan.Card card : plan.cards()) {
-            List<ApprovalDecision.CallVerdict> verdicts = card.calls().stream().map(call -> approve
-                    ? ApprovalDecision.CallVerdict.approve(call.index())
-                    : ApprovalDecision.CallVerdict.deny(call.index(), reason.strip())).toList();
+            List<Decision.CallVerdict> verdicts = card.calls().stream().map(call -> approve
+                    ? Decision.CallVerdict.approve(call.index())
+                    : Decision.CallVerdict.deny(call.index(), reason.strip())).toList();
             try {
                 outcomes.add(new BatchResult.Outcome(card.runId(), card.agent(),
                         runs.decide(actor, card.runId(), card.digest(), verdicts), null));

@@ -2,9 +2,9 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.ToolRegistry;
@@ -41,9 +41,9 @@ final class CallEdits {
      * index.
      */
     Map<Integer, EditCheck> checkAll(StoredRun run, AgentConfiguration configuration,
-                                     List<ApprovalDecision.CallVerdict> verdicts) {
+                                     List<Decision.CallVerdict> verdicts) {
         Map<Integer, EditCheck> checked = new LinkedHashMap<>();
-        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+        for (Decision.CallVerdict verdict : verdicts) {
             if (verdict.edited()) {
                 EditCheck check = check(run, configuration, verdict.index(), verdict.arguments());
                 if (!(check instanceof EditCheck.Fits)) {

@@ -2,16 +2,19 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.InputSubmission;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.run.PreparedResume;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStateException;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -21,7 +24,6 @@ import io.countersign.engine.tool.InvalidInputException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Carrying out committed decisions under a run's lease: the one this process has just claimed, one a worker's
@@ -66,25 +68,20 @@ final class ClaimedDecisions {
      * Prepare the resume: the decision applied to the pause, nothing written yet; the approved calls run as the
      * run owner.
      */
-    PreparedResume prepare(PausedState state, AgentConfiguration configuration, Actor decider,
-                                   DecisionRecord decision) {
-        return switch (decision.kind()) {
-            case APPROVAL -> loop.prepareApproval(state, configuration,
-                    new ApprovalDecision(decider, decision.verdicts()));
-            case INPUT -> loop.prepareInput(state, configuration, new InputSubmission(decider, decision.input()));
-        };
+    PreparedResume prepare(PausedState state, AgentConfiguration configuration, Decision decision) {
+        return decision instanceof Decision.Approval approval ? loop.prepareApproval(state, configuration, approval)
+                : loop.prepareInput(state, configuration, (Decision.Input) decision);
     }
 
     /**
      * Carries out the committed decision of a run claimed before (by a worker's queue, or before a restart): its
      * start is committed now, under the run's lease; {@code decider} is who decided.
      */
-    private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
-                                         DecisionRecord decision) {
+    private DecisionResult resumeClaimed(StoredRun run, AgentConfiguration configuration, Decision decision) {
         if (hostDriven(run) && !drivesHostRuns) {
             return handBackToGateway(run.lease(), decision);
         }
-        return carryOutClaimed(run, configuration, decider, decision);
+        return carryOutClaimed(run, configuration, decision);
     }
 
     /**
@@ -92,14 +89,13 @@ final class ClaimedDecisions {
      * host's connection, never here; it is left committed for that gateway to take over
      * ({@link RunClaims#takeOver}).
      */
-    DecisionResult handBackToGateway(RunLease lease, DecisionRecord decision) {
+    DecisionResult handBackToGateway(RunLease lease, Decision decision) {
         runs.handBack(lease, clock.instant());
         return done(lease.runId(), RunStatus.RUNNING, decision, List.of());
     }
 
     /** As {@link #resumeClaimed}, carried out in this process whoever drives the run. */
-    DecisionResult carryOutClaimed(StoredRun run, AgentConfiguration configuration, Actor decider,
-                                     DecisionRecord decision) {
+    DecisionResult carryOutClaimed(StoredRun run, AgentConfiguration configuration, Decision decision) {
         List<String> missing = servers.missing(run.runId(), servers.needed(run.pausedState(), decision));
         if (!missing.isEmpty()) {
             // Without its tools an approved call would become a refusal: the decision waits for a process that
@@ -110,7 +106,7 @@ final class ClaimedDecisions {
         RunLease lease = run.lease();
         PreparedResume prepared;
         try {
-            prepared = prepare(run.pausedState(), configuration, decider, decision);
+            prepared = prepare(run.pausedState(), configuration, decision);
         } catch (InvalidInputException e) {
             runs.release(lease, run.pausedState(), clock.instant());
             return new DecisionResult.InvalidInput(run.runId(), e.errors());
@@ -137,7 +133,7 @@ final class ClaimedDecisions {
      * records where the run stands; a gateway run is handed back instead, unless this is its gateway. A write the
      * lease no longer allows stops it on the spot ({@link io.countersign.engine.port.RunTakenOverException}).
      */
-    DecisionResult carryOutHere(StoredRun claimed, DecisionRecord decision, PreparedResume.Ready resume) {
+    DecisionResult carryOutHere(StoredRun claimed, Decision decision, PreparedResume.Ready resume) {
         if (hostDriven(claimed) && !drivesHostRuns) {
             return handBackToGateway(claimed.lease(), decision);
         }
@@ -156,17 +152,15 @@ final class ClaimedDecisions {
      * A committed decision, with its counts of approved and denied calls (none for input) and the calls it let run
      * that did not go through.
      */
-    static DecisionResult done(String runId, RunStatus status, DecisionRecord decision,
+    static DecisionResult done(String runId, RunStatus status, Decision decision,
                                List<DecisionResult.FailedCall> failed) {
-        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.Done(runId, status, approved, decision.verdicts().size() - approved, failed);
+        return new DecisionResult.Done(runId, status, decision.approved(), decision.denied(), failed);
     }
 
     /** A committed decision that waits for a process that can connect the servers its calls need. */
-    private static DecisionResult waitingForServers(String runId, DecisionRecord decision, List<String> servers) {
-        int approved = (int) decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
-        return new DecisionResult.Done(runId, RunStatus.RUNNING, approved, decision.verdicts().size() - approved,
-                List.of(), servers);
+    private static DecisionResult waitingForServers(String runId, Decision decision, List<String> servers) {
+        return new DecisionResult.Done(runId, RunStatus.RUNNING, decision.approved(), decision.denied(), List.of(),
+                servers);
     }
 
     /**
@@ -185,12 +179,11 @@ final class ClaimedDecisions {
 
     /**
      * Carries out the committed decision of a run that a worker claimed ({@link StoredRun#lastDecision()}), as the
-     * decider's own process would have: the approved calls run under the run owner's identity.
-     *
-     * @param decider the person who decided, with their roles as the store knows them now
+     * decider's own process would have: the approved calls run under the run owner's identity; the decider's roles
+     * were checked when the decision was taken, and carrying it out needs only their name, which it holds.
      */
-    DecisionResult resumeDecided(StoredRun claimed, Actor decider) {
-        return resumeClaimed(claimed, agents.get(claimed.agent()), decider, claimed.lastDecision());
+    DecisionResult resumeDecided(StoredRun claimed) {
+        return resumeClaimed(claimed, agents.get(claimed.agent()), claimed.lastDecision());
     }
 
     /** Recovery: see {@link DefaultRunService#resumeInterrupted()}. */
@@ -204,7 +197,7 @@ final class ClaimedDecisions {
 
     /** Carries out a reconciled run's committed decision, as the decider's own request would have. */
     private Resumption resumeInterrupted(StoredRun run) {
-        DecisionRecord decision = run.lastDecision();
+        Decision decision = run.lastDecision();
         AgentConfiguration configuration;
         try {
             configuration = agents.get(run.agent());
@@ -212,10 +205,8 @@ final class ClaimedDecisions {
             runs.release(run.lease(), run.pausedState(), clock.instant());
             return new Resumption.NotCarriedOut(run.runId(), decision.decidedBy(), e.getMessage(), true);
         }
-        // The decider's roles were checked when the decision was taken; carrying it out needs only their name.
-        Actor decider = new Actor(decision.decidedBy(), Set.of());
         try {
-            DecisionResult result = resumeClaimed(run, configuration, decider, decision);
+            DecisionResult result = resumeClaimed(run, configuration, decision);
             if (result instanceof DecisionResult.Done done && !done.waitingForServers().isEmpty()) {
                 return new Resumption.WaitsForServers(run.runId(), decision.decidedBy(), done.waitingForServers());
             }

@@ -6,7 +6,7 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.agent.DeadlineAction;
 import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.agent.RunDeadline;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.DecisionStart;
@@ -15,7 +15,10 @@ import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunDeadlines;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.agent.DeadlineAction;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.run.PreparedResume;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -38,7 +41,6 @@ import java.util.Set;
 final class DeadlineFallbacks {
     /** Runs looked at per query; a sweep queries again until no overdue run is left that it has not seen. */
     private static final int BATCH = 500;
-    private static final Actor DEADLINE = new Actor(DecisionDeadlines.ACTOR, Set.of());
 
     private final RunRepository runs;
     private final RunDeadlines deadlines;
@@ -100,13 +102,10 @@ final class DeadlineFallbacks {
     private DeadlineApplied deny(StoredRun run, Instant now) {
         PausedState state = run.pausedState();
         AgentConfiguration configuration = agents.get(run.agent());
-        List<ApprovalDecision.CallVerdict> verdicts = ApprovalDecision.denyAll(state, DEADLINE,
-                DecisionDeadlines.DENIAL_REASON).verdicts();
-        DecisionRecord decision = DecisionRecord.approval(run.runId(), DecisionDeadlines.ACTOR, now, state.digest(),
-                verdicts);
+        Decision decision = state.denyAll(DecisionDeadlines.ACTOR, now, DecisionDeadlines.DENIAL_REASON);
         // Only approved calls' previews are checked again, so a denial of every call is always ready.
         PreparedResume.Ready resume = (PreparedResume.Ready) decisions.claimed().prepare(state, configuration,
-                DEADLINE, decision);
+                decision);
         GovernanceEvent decided = resume.start().decisionEvent();
         GovernanceEvent expired = new GovernanceEvent(decided.id(), now, EventType.APPROVAL_EXPIRED, "deny",
                 decided.toolName(), null, run.runId(), decided.agentConfiguration(), DecisionDeadlines.ACTOR,
@@ -124,10 +123,10 @@ final class DeadlineFallbacks {
     private DeadlineApplied cancel(StoredRun run, Instant now) {
         PausedState state = run.pausedState();
         boolean input = state.status() == RunStatus.WAITING_FOR_INPUT;
-        DecisionRecord decision = new DecisionRecord(run.runId(), DecisionDeadlines.ACTOR, now,
-                input ? DecisionRecord.Kind.INPUT : DecisionRecord.Kind.APPROVAL, state.digest(),
-                "expired: run cancelled", input ? List.of() : ApprovalDecision.denyAll(state, DEADLINE,
-                DecisionDeadlines.DENIAL_REASON).verdicts(), input ? JsonNodeFactory.instance.objectNode() : null);
+        Decision decision = (input ? Decision.input(run.runId(), DecisionDeadlines.ACTOR, now, state.digest(),
+                JsonNodeFactory.instance.objectNode())
+                : state.denyAll(DecisionDeadlines.ACTOR, now, DecisionDeadlines.DENIAL_REASON))
+                .withSummary("expired: run cancelled");
         GovernanceEvent expired = event(EventType.APPROVAL_EXPIRED, "cancel", run, now, decision.summary());
         RunClaims.ClaimResult claim = decisions.claim(decision, new DecisionStart(expired, List.of()));
         if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {

@@ -5,11 +5,10 @@ import io.countersign.engine.access.ToolAccessDecision;
 import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.access.ToolDenialReason;
 import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import io.countersign.engine.state.RunStatus;
@@ -34,15 +33,15 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         record Refused(DecisionResult result) implements Checked {
         }
 
-        record Claimable(StoredRun run, AgentConfiguration configuration, DecisionRecord decision)
+        record Claimable(StoredRun run, AgentConfiguration configuration, Decision decision)
                 implements Checked {
         }
     }
 
     /** Checks a decision on the run as {@code found} read it just before. */
-    Checked check(Actor decider, Optional<StoredRun> found, DecisionRecord decision) {
+    Checked check(Actor decider, Optional<StoredRun> found, Decision decision) {
         String runId = decision.runId();
-        boolean approval = decision.kind() == DecisionRecord.Kind.APPROVAL;
+        boolean approval = decision instanceof Decision.Approval;
         Operation operation = approval ? Operation.DECIDE : Operation.SUBMIT_INPUT;
         if (!Permissions.allows(decider, operation)) {
             return refused(new DecisionResult.NotPermitted(runId, Permissions.refusal(decider, operation)));
@@ -57,18 +56,18 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
             return refused(early.get());
         }
         PausedState state = run.pausedState();
-        if (approval) {
-            requireVerdictsFit(state, decision.verdicts());
+        if (decision instanceof Decision.Approval decided) {
+            requireVerdictsFit(state, decided.verdicts());
         } else {
             List<InputValidation.FieldError> errors = InputValidation.validate(schemas, state.inputFields(),
-                    decision.input());
+                    ((Decision.Input) decision).values());
             if (!errors.isEmpty()) {
                 return refused(new DecisionResult.InvalidInput(runId, errors));
             }
         }
         AgentConfiguration configuration = agents.get(run.agent());
-        if (approval) {
-            Optional<DecisionResult> refusal = approvalRefusal(runId, state, decision.verdicts(), configuration,
+        if (decision instanceof Decision.Approval decided) {
+            Optional<DecisionResult> refusal = approvalRefusal(runId, state, decided.verdicts(), configuration,
                 decider);
             if (refusal.isPresent()) {
                 return refused(refusal.get());
@@ -84,7 +83,7 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
     /** The answers that need no claim: a finished or other-kind run, a decision someone else made, a stale card. */
     private static Optional<DecisionResult> beforeClaim(StoredRun run, String digest, RunStatus expected) {
         if (run.status() != expected || run.pausedState() == null) {
-            DecisionRecord last = run.lastDecision();
+            Decision last = run.lastDecision();
             if (last != null && last.digest().equals(digest)) {
                 return Optional.of(new DecisionResult.AlreadyDecided(last));
             }
@@ -93,7 +92,7 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         }
         String current = run.pausedState().digest();
         if (!current.equals(digest)) {
-            DecisionRecord last = run.lastDecision();
+            Decision last = run.lastDecision();
             if (last != null && last.digest().equals(digest)) {
                 return Optional.of(new DecisionResult.AlreadyDecided(last));
             }
@@ -102,13 +101,13 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
         return Optional.empty();
     }
 
-    private static void requireVerdictsFit(PausedState state, List<ApprovalDecision.CallVerdict> verdicts) {
+    private static void requireVerdictsFit(PausedState state, List<Decision.CallVerdict> verdicts) {
         Set<Integer> waiting = state.awaitingApproval().stream().map(PendingCall::index).collect(Collectors.toSet());
-        Set<Integer> given = verdicts.stream().map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
+        Set<Integer> given = verdicts.stream().map(Decision.CallVerdict::index).collect(Collectors.toSet());
         if (given.size() != verdicts.size() || !given.equals(waiting)) {
             throw new IllegalArgumentException("a decision on run " + state.runId()
                     + " needs exactly one verdict for each waiting call " + waiting.stream().sorted().toList()
-                    + ", got " + verdicts.stream().map(ApprovalDecision.CallVerdict::index).toList());
+                    + ", got " + verdicts.stream().map(Decision.CallVerdict::index).toList());
         }
     }
 
@@ -124,15 +123,15 @@ record DecisionChecks(AgentDirectory agents, ToolAccessPolicy access, SchemaVali
 
     /** Four eyes, and the approver must be allowed to run every approved call themselves (gates under their name). */
     private Optional<DecisionResult> approvalRefusal(String runId, PausedState state,
-                                                     List<ApprovalDecision.CallVerdict> verdicts,
+                                                     List<Decision.CallVerdict> verdicts,
                                                      AgentConfiguration configuration, Actor approver) {
-        boolean approvesAny = verdicts.stream().anyMatch(ApprovalDecision.CallVerdict::approved);
+        boolean approvesAny = verdicts.stream().anyMatch(Decision.CallVerdict::approved);
         if (approvesAny && configuration.fourEyes() && state.initiatingActor().name().equals(approver.name())) {
             return Optional.of(new DecisionResult.FourEyes(runId));
         }
         AgentConfiguration round = configuration.model().equals(state.model()) ? configuration
                 : configuration.withModel(state.model());
-        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+        for (Decision.CallVerdict verdict : verdicts) {
             if (!verdict.approved()) {
                 continue;
             }

@@ -1,7 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.RunClaims;
@@ -59,7 +59,7 @@ final class DecisionPipeline {
     }
 
     /** Takes the person's decision through every stage, ending in {@code last}. */
-    DecisionResult decide(Actor asked, DecisionRecord decision, Allowance allowance, LastStage last) {
+    DecisionResult decide(Actor asked, Decision decision, Allowance allowance, LastStage last) {
         Actor decider = permissions.current(asked);
         Optional<StoredRun> found = readCard(decision.runId());
         if (found.isPresent()) {
@@ -78,7 +78,7 @@ final class DecisionPipeline {
         }
         PreparedResume prepared;
         try {
-            prepared = prepareResume(card, decider);
+            prepared = prepareResume(card);
         } catch (InvalidInputException e) {
             return new DecisionResult.InvalidInput(decision.runId(), e.errors());
         }
@@ -90,7 +90,7 @@ final class DecisionPipeline {
         if (!(counted instanceof DecisionChecks.Checked.Claimable complete)) {
             return ((DecisionChecks.Checked.Refused) counted).result();
         }
-        DecisionRecord decided = complete.decision();
+        Decision decided = complete.decision();
         boolean gateway = ClaimedDecisions.hostDriven(card.run());
         // A gateway's or a worker's carrying out prepares the decision again and writes its start then.
         RunClaims.ClaimResult claim = gateway ? claim(decided, DecisionStart.NONE)
@@ -124,7 +124,7 @@ final class DecisionPipeline {
      * The servers of the calls the decision lets run, connected here so that the approver's rights are checked on
      * their tools; those that did not connect, in name order.
      */
-    private List<String> connectServers(StoredRun run, DecisionRecord decision) {
+    private List<String> connectServers(StoredRun run, Decision decision) {
         if (!run.status().waiting() || run.pausedState() == null) {
             return List.of();
         }
@@ -132,7 +132,7 @@ final class DecisionPipeline {
     }
 
     /** Check the person: their role, a card that still waits as they saw it, four eyes, their rights on the calls. */
-    DecisionChecks.Checked checkPerson(Actor decider, Optional<StoredRun> found, DecisionRecord decision) {
+    DecisionChecks.Checked checkPerson(Actor decider, Optional<StoredRun> found, Decision decision) {
         return checks.check(decider, found, decision);
     }
 
@@ -143,8 +143,8 @@ final class DecisionPipeline {
     }
 
     /** Prepare the resume: the decision applied to the pause, nothing written yet. */
-    PreparedResume prepareResume(DecisionChecks.Checked.Claimable card, Actor decider) {
-        return claimed.prepare(card.run().pausedState(), card.configuration(), decider, card.decision());
+    PreparedResume prepareResume(DecisionChecks.Checked.Claimable card) {
+        return claimed.prepare(card.run().pausedState(), card.configuration(), card.decision());
     }
 
     /** Count the quorum: an approval that needs more people than one goes on only as the last of them. */
@@ -153,12 +153,12 @@ final class DecisionPipeline {
     }
 
     /** Claim: the decision committed for this process, with what it writes ahead of its calls. */
-    RunClaims.ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+    RunClaims.ClaimResult claim(Decision decision, DecisionStart start) {
         return runs.claim(decision, start);
     }
 
     /** A preview changed: the decision is claimed and put back with the changed card, so every decider sees it. */
-    private DecisionResult putBackChanged(DecisionRecord decision, PreparedResume.PreviewsChanged changed) {
+    private DecisionResult putBackChanged(Decision decision, PreparedResume.PreviewsChanged changed) {
         RunClaims.ClaimResult claim = claim(decision, DecisionStart.NONE);
         if (claim instanceof RunClaims.ClaimResult.Claimed won) {
             return claimed.putBack(won.run().lease(), changed);
@@ -167,7 +167,7 @@ final class DecisionPipeline {
     }
 
     /** Hand to a worker: the decision waits queued; nothing has run yet, so nothing has failed. */
-    private static DecisionResult handToWorker(StoredRun queued, DecisionRecord decision) {
+    private static DecisionResult handToWorker(StoredRun queued, Decision decision) {
         return ClaimedDecisions.done(queued.runId(), queued.status(), decision, List.of());
     }
 

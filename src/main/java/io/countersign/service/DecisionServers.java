@@ -1,8 +1,7 @@
 package io.countersign.service;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ServerRecords;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import io.countersign.engine.tool.McpServerRecord;
@@ -43,16 +42,13 @@ final class DecisionServers {
      * the call given its input, and the calls that need nobody. A call of a disabled or removed server is refused
      * as it runs, as an administrator meant it.
      */
-    Set<McpServerRecord> needed(PausedState state, DecisionRecord decision) {
-        DecisionRecord.Kind kind = decision.kind();
-        Set<Integer> approved = decision.verdicts().stream()
-                .filter(ApprovalDecision.CallVerdict::approved)
-                .map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
+    Set<McpServerRecord> needed(PausedState state, Decision decision) {
+        Set<Integer> approved = decision.approvedCalls();
         ToolFacts facts = facts();
         return state.calls().stream()
                 .filter(call -> switch (call.disposition()) {
                     case AWAITS_APPROVAL -> approved.contains(call.index());
-                    case AWAITS_INPUT -> kind == DecisionRecord.Kind.INPUT;
+                    case AWAITS_INPUT -> decision instanceof Decision.Input;
                     case RUNS_ON_RESUME, APPROVED_BY_GRANT -> true;
                     case REFUSED -> false;
                 })
@@ -63,7 +59,7 @@ final class DecisionServers {
     }
 
     /** The names of the servers the decision's calls need, in name order, as a card names them. */
-    List<String> neededNames(PausedState state, DecisionRecord decision) {
+    List<String> neededNames(PausedState state, Decision decision) {
         return List.copyOf(new TreeSet<>(names(needed(state, decision))));
     }
 

@@ -1,18 +1,18 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.port.ActorDirectory;
-import io.countersign.store.RunStore;
-import io.countersign.engine.event.EventType;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.DayCount;
 import io.countersign.engine.event.EventCharts;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.port.ActorDirectory;
 import io.countersign.store.EventStore;
+import io.countersign.store.RunStore;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Duration;
@@ -87,12 +87,13 @@ public final class DefaultEventService implements EventService {
     }
 
     @Override
-    public List<ApprovalDecision.CallVerdict> denials(Actor actor, GovernanceEvent event) {
+    public List<Decision.CallVerdict> denials(Actor actor, GovernanceEvent event) {
         permissions.requireNow(actor, Operation.QUERY_EVENTS);
         if (event.type() != EventType.APPROVAL_DECIDED || event.runId() == null || event.actor() == null) {
             return List.of();
         }
-        return runs.decisionNear(event.runId(), event.actor(), event.time()).stream()
+        return runs.decisionNear(event.runId(), event.actor(), event.time())
+                .filter(Decision.Approval.class::isInstance).map(Decision.Approval.class::cast).stream()
                 .flatMap(decision -> decision.verdicts().stream()).filter(verdict -> !verdict.approved()).toList();
     }
 }

@@ -3,7 +3,7 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
@@ -11,7 +11,7 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.state.DamagedRunException;
 import io.countersign.engine.state.RunStatus;
 import java.time.Clock;
@@ -53,17 +53,17 @@ public final class DefaultExecutionService implements ExecutionService {
 
     @Override
     public DecisionResult decideForWorker(Actor actor, String runId, String digest,
-                                          List<ApprovalDecision.CallVerdict> verdicts) {
-        return handToWorker(actor, DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts));
+                                          List<Decision.CallVerdict> verdicts) {
+        return handToWorker(actor, Decision.approval(runId, actor.name(), clock.instant(), digest, verdicts));
     }
 
     @Override
     public DecisionResult submitInputForWorker(Actor actor, String runId, String digest, ObjectNode values) {
-        return handToWorker(actor, DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values));
+        return handToWorker(actor, Decision.input(runId, actor.name(), clock.instant(), digest, values));
     }
 
     /** The decision goes the way of every decision, and its last stage queues it for a worker. */
-    private DecisionResult handToWorker(Actor decider, DecisionRecord decision) {
+    private DecisionResult handToWorker(Actor decider, Decision decision) {
         return runs.decisions().decide(decider, decision, null, new DecisionPipeline.LastStage.ToWorker(queue));
     }
 

@@ -4,17 +4,19 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.grant.GrantScope;
 import io.countersign.engine.grant.GrantSpan;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.StandingGrants;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.state.PendingCall;
 import io.countersign.store.GrantStore;
@@ -107,7 +109,7 @@ public final class DefaultGrants implements Grants {
      * The grants an approval with an allowance makes, one per approved call as it finally is (its edited arguments,
      * if any), or the refusal the decision gets when the allowance cannot apply; nothing is written.
      */
-    Made prepare(StoredRun run, Actor decider, List<ApprovalDecision.CallVerdict> verdicts,
+    Made prepare(StoredRun run, Actor decider, List<Decision.CallVerdict> verdicts,
                  Map<Integer, EditCheck> edits, Allowance allowance) {
         String runId = run.runId();
         if (store.switchedOff(run.agent())) {
@@ -116,7 +118,7 @@ public final class DefaultGrants implements Grants {
         }
         Instant at = clock.instant();
         List<Grant> grants = new ArrayList<>();
-        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+        for (Decision.CallVerdict verdict : verdicts) {
             if (!verdict.approved()) {
                 continue;
             }

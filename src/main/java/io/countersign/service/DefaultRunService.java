@@ -5,7 +5,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.call.ToolExecutionContext;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ApprovalQuorums;
@@ -19,14 +19,18 @@ import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunOptions;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.SchemaValidator;
+import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
@@ -212,7 +216,7 @@ public final class DefaultRunService implements RunService {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
         ToolFacts facts = servers.facts();
         return InboxOrder.WAITING.sorted(runs.waitingSummaries().stream()
-                .map(run -> WaitingRun.of(run, facts)).toList(), actor);
+                .map(run -> run.withToolFacts(tool -> facts.effect(tool) == ToolEffect.WRITE, facts::remote)).toList(), actor);
     }
 
     @Override
@@ -245,9 +249,9 @@ public final class DefaultRunService implements RunService {
     public List<DecidedRun> waitingForServers(Actor actor) {
         permissions.requireNow(actor, Operation.VIEW_INBOX);
         return runs.handedBack().stream().map(run -> {
-            DecisionRecord decision = run.lastDecision();
+            Decision decision = run.lastDecision();
             return new DecidedRun(run.runId(), run.agent(), run.initiator(), decision.decidedBy(),
-                    decision.decidedAt(), decision.kind() == DecisionRecord.Kind.APPROVAL, decision.summary(),
+                    decision.decidedAt(), decision instanceof Decision.Approval, decision.summary(),
                     servers.neededNames(run.pausedState(), decision));
         }).toList();
     }
@@ -272,9 +276,9 @@ public final class DefaultRunService implements RunService {
     }
 
     @Override
-    public DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
+    public DecisionResult decide(Actor actor, String runId, String digest, List<Decision.CallVerdict> verdicts,
                                  Allowance allowance) {
-        DecisionRecord decision = DecisionRecord.approval(runId, actor.name(), clock.instant(), digest, verdicts);
+        Decision decision = Decision.approval(runId, actor.name(), clock.instant(), digest, verdicts);
         return decisions.decide(actor, decision, allowance, DecisionPipeline.LastStage.HERE);
     }
 
@@ -291,7 +295,7 @@ public final class DefaultRunService implements RunService {
 
     @Override
     public DecisionResult submitInput(Actor actor, String runId, String digest, ObjectNode values) {
-        DecisionRecord decision = DecisionRecord.input(runId, actor.name(), clock.instant(), digest, values);
+        Decision decision = Decision.input(runId, actor.name(), clock.instant(), digest, values);
         return decisions.decide(actor, decision, null, DecisionPipeline.LastStage.HERE);
     }
 

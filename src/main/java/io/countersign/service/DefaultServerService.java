@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;

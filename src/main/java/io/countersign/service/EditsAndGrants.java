@@ -3,10 +3,11 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.port.StoredRuns;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.state.RunStatus;
@@ -65,24 +66,24 @@ final class EditsAndGrants {
         return edits.schemaOf(tool);
     }
 
-    Checked check(StoredRun run, AgentConfiguration configuration, Actor decider, DecisionRecord decision,
+    Checked check(StoredRun run, AgentConfiguration configuration, Actor decider, Decision decision,
                   Allowance allowance) {
-        if (decision.kind() != DecisionRecord.Kind.APPROVAL) {
+        if (!(decision instanceof Decision.Approval approval)) {
             return Checked.NOTHING;
         }
-        Map<Integer, EditCheck> checked = edits.checkAll(run, configuration, decision.verdicts());
+        Map<Integer, EditCheck> checked = edits.checkAll(run, configuration, approval.verdicts());
         Optional<DecisionResult> refusal = CallEdits.refusal(run.runId(), checked);
         if (refusal.isPresent()) {
             return new Checked.Refused(refusal.get());
         }
-        if (allowance == null || decision.verdicts().stream().noneMatch(v -> v.approved())) {
+        if (allowance == null || approval.approved() == 0) {
             return Checked.NOTHING;
         }
         if (grants == null) {
             return new Checked.Refused(new DecisionResult.NotPermitted(run.runId(),
                     "this process keeps no standing grants, so calls cannot be allowed; approve without allowing"));
         }
-        DefaultGrants.Made made = grants.prepare(run, decider, decision.verdicts(), checked, allowance);
+        DefaultGrants.Made made = grants.prepare(run, decider, approval.verdicts(), checked, allowance);
         if (made instanceof DefaultGrants.Made.Refused refused) {
             return new Checked.Refused(refused.result());
         }

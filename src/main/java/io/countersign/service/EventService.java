@@ -1,13 +1,13 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.DayCount;
 import io.countersign.engine.event.EventCharts;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventPage;
+import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import java.io.IOException;
 import java.io.Writer;
@@ -61,5 +61,5 @@ public interface EventService {
      * each was given (the reasons live in the decision record, never in events); none for other events, or when
      * the decision is no longer stored.
      */
-    List<ApprovalDecision.CallVerdict> denials(Actor actor, GovernanceEvent event);
+    List<Decision.CallVerdict> denials(Actor actor, GovernanceEvent event);
 }

@@ -2,8 +2,8 @@ package io.countersign.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -24,7 +24,7 @@ public interface ExecutionService {
      * {@link DecisionResult.Done} with status queued.
      */
     DecisionResult decideForWorker(Actor actor, String runId, String digest,
-                                   List<ApprovalDecision.CallVerdict> verdicts);
+                                   List<Decision.CallVerdict> verdicts);
 
     /** Submits typed input as {@link RunService#submitInput} does, leaving the resumption to a worker. */
     DecisionResult submitInputForWorker(Actor actor, String runId, String digest, ObjectNode values);

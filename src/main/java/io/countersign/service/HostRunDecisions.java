@@ -2,7 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ActorDirectory;
@@ -13,8 +13,12 @@ import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.run.PreparedResume;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
@@ -23,7 +27,6 @@ import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The decisions on a gateway's runs, which only the gateway holding the host's connection carries out: any
@@ -90,10 +93,9 @@ public final class HostRunDecisions {
             return Optional.empty();
         }
         StoredRun run = taken.get();
-        DecisionRecord decision = run.lastDecision();
+        Decision decision = run.lastDecision();
         // The decider's roles were checked when the decision was committed; carrying it out needs their name.
-        Actor decider = users.find(decision.decidedBy()).orElseGet(() -> new Actor(decision.decidedBy(), Set.of()));
-        return Optional.of(decisions.carryOutClaimed(run, agents.get(run.agent()), decider, decision));
+        return Optional.of(decisions.carryOutClaimed(run, agents.get(run.agent()), decision));
     }
 
     /**
@@ -112,9 +114,7 @@ public final class HostRunDecisions {
         StoredRun held;
         if (run.status().waiting() && run.pausedState() != null) {
             PausedState state = run.pausedState();
-            DecisionRecord ended = new DecisionRecord(runId, GATEWAY_ACTOR, clock.instant(),
-                    DecisionRecord.Kind.APPROVAL, state.digest(), HOST_GONE,
-                    ApprovalDecision.denyAll(state, new Actor(GATEWAY_ACTOR, Set.of()), message).verdicts(), null);
+            Decision ended = state.denyAll(GATEWAY_ACTOR, clock.instant(), message).withSummary(HOST_GONE);
             RunClaims.ClaimResult claim = runs.claim(ended);
             if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
                 return endForGoneHost(runId, message, claim);
@@ -156,17 +156,15 @@ public final class HostRunDecisions {
         if (withdrawnCall.isEmpty()) {
             return false;
         }
-        Actor host = new Actor(DecisionResult.AlreadyDecided.HOST_ACTOR, Set.of());
-        DecisionRecord decision = new DecisionRecord(runId, host.name(), clock.instant(),
-                DecisionRecord.Kind.APPROVAL, state.digest(), HOST_CANCELLED,
-                ApprovalDecision.denyAll(state, host, HOST_CANCELLED).verdicts(), null);
+        String host = DecisionResult.AlreadyDecided.HOST_ACTOR;
+        Decision decision = state.denyAll(host, clock.instant(), HOST_CANCELLED).withSummary(HOST_CANCELLED);
         // A denial of every call needs no preview checked again, so it is always ready.
-        PreparedResume.Ready resume = (PreparedResume.Ready) decisions.prepare(state, agents.get(run.agent()), host,
+        PreparedResume.Ready resume = (PreparedResume.Ready) decisions.prepare(state, agents.get(run.agent()),
                 decision);
         GovernanceEvent decided = resume.start().decisionEvent();
         GovernanceEvent withdrawn = new GovernanceEvent(decided.id(), decision.decidedAt(), EventType.CALL_WITHDRAWN,
                 "host_cancelled", withdrawnCall.get().call().name(), null, runId, decided.agentConfiguration(),
-                host.name(), decided.model(), HOST_CANCELLED);
+                host, decided.model(), HOST_CANCELLED);
         RunClaims.ClaimResult claim = runs.claim(decision, new DecisionStart(withdrawn, resume.start().intents()));
         if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
             return false;

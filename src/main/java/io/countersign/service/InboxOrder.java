@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.Actor;
 import java.time.Instant;
 import java.util.Comparator;

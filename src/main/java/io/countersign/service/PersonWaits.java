@@ -1,10 +1,9 @@
 package io.countersign.service;
 
 import io.countersign.engine.agent.DecisionDeadlines;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.PersonWait;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 
 /**
  * A claimed run's wait for a person as the store recorded it: from its pause to the decision claimed on it. The
@@ -14,13 +13,13 @@ final class PersonWaits {
     private PersonWaits() {
     }
 
-    static PersonWait of(StoredRun claimed, DecisionRecord decision, int keptApprovals) {
+    static PersonWait of(StoredRun claimed, Decision decision, int keptApprovals) {
         boolean fallback = decision.decidedBy().equals(DecisionDeadlines.ACTOR);
-        long approved = decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        int approved = decision.approved();
         String outcome = fallback ? "expired"
-                : decision.kind() == DecisionRecord.Kind.INPUT ? "input"
+                : decision instanceof Decision.Input ? "input"
                 : approved == 0 ? "denied"
-                : approved == decision.verdicts().size() ? "approved" : "mixed";
+                : decision.denied() == 0 ? "approved" : "mixed";
         return new PersonWait(claimed.runId(), claimed.agent(), outcome, decision.decidedBy(), approved > 0 ? keptApprovals + 1 : 0,
                 fallback ? "deny" : null, claimed.waitingSince(), decision.decidedAt());
     }

@@ -1,14 +1,14 @@
 package io.countersign.service;
 
 import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import java.util.List;
@@ -34,8 +34,8 @@ final class QuorumGate {
      * calls' tools, or more when a declarative rule asked for more on one of them.
      */
     static int required(AgentConfiguration configuration, PausedState state,
-                        List<ApprovalDecision.CallVerdict> verdicts) {
-        return required(configuration, verdicts.stream().filter(ApprovalDecision.CallVerdict::approved)
+                        List<Decision.CallVerdict> verdicts) {
+        return required(configuration, verdicts.stream().filter(Decision.CallVerdict::approved)
                 .map(verdict -> state.calls().get(verdict.index())).toList());
     }
 
@@ -62,8 +62,7 @@ final class QuorumGate {
      * or why it does not count).
      */
     DecisionChecks.Checked count(DecisionChecks.Checked.Claimable ready) {
-        DecisionRecord decision = ready.decision();
-        if (decision.kind() != DecisionRecord.Kind.APPROVAL) {
+        if (!(ready.decision() instanceof Decision.Approval decision)) {
             return ready;
         }
         PausedState state = ready.run().pausedState();
@@ -79,9 +78,8 @@ final class QuorumGate {
         ApprovalQuorums.Tally tally = quorums.approve(decision, required, counted);
         if (tally instanceof ApprovalQuorums.Tally.Last last) {
             List<String> names = last.before().stream().map(ApprovalQuorums.Approval::approvedBy).toList();
-            DecisionRecord named = new DecisionRecord(runId, decision.decidedBy(), decision.decidedAt(),
-                    decision.kind(), decision.digest(), decision.summary() + " (" + required + " approvals: "
-                    + String.join(", ", names) + " and " + decision.decidedBy() + ")", decision.verdicts(), null);
+            Decision named = decision.withSummary(decision.summary() + " (" + required + " approvals: "
+                    + String.join(", ", names) + " and " + decision.decidedBy() + ")");
             return new DecisionChecks.Checked.Claimable(ready.run(), ready.configuration(), named);
         }
         // kept, and the card waits for more; or refused

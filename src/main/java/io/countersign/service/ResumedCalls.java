@@ -1,16 +1,14 @@
 package io.countersign.service;
 
 import io.countersign.engine.chat.ChatMessage;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import io.countersign.engine.state.RunOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /** What became of the calls a decision let run, read from the results the model was given after the pause. */
 final class ResumedCalls {
@@ -22,9 +20,8 @@ final class ResumedCalls {
     }
 
     /** The approved calls, or the call given its input, whose result was an error; in the turn's order. */
-    static List<DecisionResult.FailedCall> failed(PausedState before, DecisionRecord decision, RunOutcome after) {
-        Set<Integer> approved = decision.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved)
-                .map(ApprovalDecision.CallVerdict::index).collect(Collectors.toSet());
+    static List<DecisionResult.FailedCall> failed(PausedState before, Decision decision, RunOutcome after) {
+        Set<Integer> approved = decision.approvedCalls();
         List<ChatMessage> results = after.transcript().subList(Math.min(before.transcript().size(),
                 after.transcript().size()), after.transcript().size());
         List<DecisionResult.FailedCall> failed = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.state.RunStatus;

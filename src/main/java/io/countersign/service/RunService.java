@@ -3,10 +3,11 @@ package io.countersign.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
+import io.countersign.engine.port.WaitingRun;
 import java.util.List;
 import java.util.Optional;
 
@@ -76,18 +77,18 @@ public interface RunService {
      * concurrent deciders wins, the others get {@link DecisionResult.AlreadyDecided}.
      */
     default DecisionResult decide(Actor actor, String runId, String digest,
-                                  List<ApprovalDecision.CallVerdict> verdicts) {
+                                  List<Decision.CallVerdict> verdicts) {
         return decide(actor, runId, digest, verdicts, null);
     }
 
     /**
      * Decides an approval card as {@link #decide(Actor, String, String, List)} does; a verdict may carry a person's
-     * arguments in place of the model's ({@link ApprovalDecision.CallVerdict#approveEdited}), which are checked at
+     * arguments in place of the model's ({@link Decision.CallVerdict#approveEdited}), which are checked at
      * once (a refusal is {@link DecisionResult.EditRefused} and nothing is decided). The digest is that of the card
      * as shown before the edit; the edit is part of the decision. With an {@code allowance} ({@code null} for none)
      * each approved call, as it finally is, also becomes a standing grant once the decision is committed.
      */
-    DecisionResult decide(Actor actor, String runId, String digest, List<ApprovalDecision.CallVerdict> verdicts,
+    DecisionResult decide(Actor actor, String runId, String digest, List<Decision.CallVerdict> verdicts,
                           Allowance allowance);
 
     /**

@@ -6,6 +6,7 @@ import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolSettings;
 import io.countersign.store.EventStore;

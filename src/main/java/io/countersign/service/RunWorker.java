@@ -224,7 +224,7 @@ public final class RunWorker {
                 firstStretches.incrementAndGet();
                 progress.accept(new Progress(run.runId(), Progress.Kind.FIRST_STRETCH, ended.status(), null));
             } else {
-                DecisionResult result = claimed.resumeDecided(run, actor(run.lastDecision().decidedBy()));
+                DecisionResult result = claimed.resumeDecided(run);
                 decisions.incrementAndGet();
                 RunStatus status = result instanceof DecisionResult.Done done ? done.status()
                         : stored.find(run.runId()).map(StoredRun::status).orElse(null);

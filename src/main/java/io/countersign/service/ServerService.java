@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.RemoteDeclaration;
 import java.util.List;

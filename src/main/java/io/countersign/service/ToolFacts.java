@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;

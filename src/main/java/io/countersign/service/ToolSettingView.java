@@ -1,6 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;

@@ -1,6 +1,6 @@
 package io.countersign.store;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.ApprovalQuorums;
@@ -31,11 +31,7 @@ final class ApprovalRows implements ApprovalQuorums {
     }
 
     @Override
-    public Tally approve(DecisionRecord approval, int required, GovernanceEvent event) {
-        if (approval.kind() != DecisionRecord.Kind.APPROVAL) {
-            throw new IllegalArgumentException("only an approval counts towards a card's approvals, not "
-                    + approval);
-        }
+    public Tally approve(Decision.Approval approval, int required, GovernanceEvent event) {
         String runId = approval.runId();
         return database.writeIf("record " + approval.decidedBy() + "'s approval of run " + runId,
                 ChangeKind.DECISION, DecisionResult.PartlyApproved.class::isInstance, connection -> {

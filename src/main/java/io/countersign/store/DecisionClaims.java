@@ -1,13 +1,15 @@
 package io.countersign.store;
 
 import io.countersign.engine.agent.DecisionDeadlines;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.state.PausedState;
@@ -100,7 +102,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * queued with its decision for a worker. The start is committed with the claim. See {@link RunStore#claim} for
      * the refusals.
      */
-    ClaimResult claim(DecisionRecord decision, RunStatus claimedStatus, DecisionStart start) {
+    ClaimResult claim(Decision decision, RunStatus claimedStatus, DecisionStart start) {
         if (database.dialect() == Dialect.POSTGRESQL) {
             Optional<ClaimResult.Claimed> claimed = claimInOneStatement(decision, claimedStatus, start);
             if (claimed.isPresent()) {
@@ -125,7 +127,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * @return empty when nothing was claimed; the locked claim then reads why, in a statement of its own that sees
      *         a competing claim this one may have waited for
      */
-    private Optional<ClaimResult.Claimed> claimInOneStatement(DecisionRecord decision, RunStatus claimedStatus,
+    private Optional<ClaimResult.Claimed> claimInOneStatement(Decision decision, RunStatus claimedStatus,
                                                               DecisionStart start) {
         String runId = decision.runId();
         // The statement's condition is the card waiting: the table must let the claim move a run from there.
@@ -177,7 +179,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /** Binds the decision's values, and whether its event is recorded with it. */
-    private static void bindDecision(NamedStatement statement, DecisionRecord decision, DecisionStart start)
+    private static void bindDecision(NamedStatement statement, Decision decision, DecisionStart start)
             throws SQLException {
         RunRows.bindDecision(statement, decision);
         statement.set("eventRecorded", start.decisionEvent() != null);
@@ -269,7 +271,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /** The claim as one transaction over the run's locked row: SQLite's, and PostgreSQL's refusals. */
-    private ClaimResult claimUnderLock(DecisionRecord decision, RunStatus claimedStatus, DecisionStart start) {
+    private ClaimResult claimUnderLock(Decision decision, RunStatus claimedStatus, DecisionStart start) {
         String runId = decision.runId();
         return database.writeIf("commit the decision on run " + runId, ChangeKind.DECISION,
                 ClaimResult.Claimed.class::isInstance, connection -> {
@@ -315,13 +317,13 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
                     // still reads other rows as they were when it began, before the competing claim committed.
-                    DecisionRecord onCard = null;
-                    DecisionRecord latest = null;
+                    Decision onCard = null;
+                    Decision latest = null;
                     try (NamedStatement select = NamedStatement.prepare(connection, SELECT_DECISIONS)) {
                         try (ResultSet found = select.set("runId", runId).set("digest", decision.digest())
                                 .executeQuery()) {
                             while (found.next()) {
-                                DecisionRecord taken = RunRows.decision(found, "");
+                                Decision taken = RunRows.decision(found, "");
                                 latest = latest == null ? taken : latest;
                                 onCard = onCard == null && taken.digest().equals(decision.digest()) ? taken : onCard;
                             }
@@ -333,13 +335,13 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /** The lifecycle's event of a claim: a deadline's fallback, or a decision carried out here or by a worker. */
-    private static RunLifecycle.Event event(DecisionRecord decision, RunStatus claimedStatus) {
+    private static RunLifecycle.Event event(Decision decision, RunStatus claimedStatus) {
         return claimedStatus == RunStatus.QUEUED ? RunLifecycle.Event.QUEUED_DECISION
                 : byDeadline(decision) ? RunLifecycle.Event.DEADLINE_FALLBACK : RunLifecycle.Event.DECISION;
     }
 
-    private static RunStatus expectedStatus(DecisionRecord decision) {
-        return decision.kind() == DecisionRecord.Kind.APPROVAL
+    private static RunStatus expectedStatus(Decision decision) {
+        return decision instanceof Decision.Approval
                 ? RunStatus.WAITING_FOR_APPROVAL : RunStatus.WAITING_FOR_INPUT;
     }
 
@@ -348,8 +350,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * claimed decision, the decision taken on the claimed card and its latest decision. Empty when it may be
      * claimed.
      */
-    private static Optional<ClaimResult> refusal(DecisionRecord decision, RunStatus status, String digest,
-                                                 boolean claimed, DecisionRecord onCard, DecisionRecord latest) {
+    private static Optional<ClaimResult> refusal(Decision decision, RunStatus status, String digest,
+                                                 boolean claimed, Decision onCard, Decision latest) {
         if (onCard != null) {
             return Optional.of(new DecisionResult.AlreadyDecided(onCard));
         }
@@ -366,7 +368,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /** Inserts the decision on the run's current pause; returns its id. */
-    private static long insertDecision(Connection connection, DecisionRecord decision, int pauseNumber,
+    private static long insertDecision(Connection connection, Decision decision, int pauseNumber,
                                        DecisionStart start) throws SQLException {
         try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
                 + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")",
@@ -378,7 +380,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /** Points the run at its inserted decision and returns the run as it now stands. */
-    private StoredRun commitClaim(Connection connection, DecisionRecord decision, long decisionId, StoredRun run,
+    private StoredRun commitClaim(Connection connection, Decision decision, long decisionId, StoredRun run,
                                   RunStatus claimedStatus) throws SQLException {
         boolean queued = claimedStatus == RunStatus.QUEUED;
         try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :claimedStatus,"
@@ -453,7 +455,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     }
 
     /** A deadline's fallback, which may claim only a run whose deadline passed. */
-    private static boolean byDeadline(DecisionRecord decision) {
+    private static boolean byDeadline(Decision decision) {
         return decision.decidedBy().equals(DecisionDeadlines.ACTOR);
     }
 }

@@ -1,7 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.agent.DecisionDeadlines;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.stats.LatencyBuckets;
 import io.countersign.engine.stats.StatsDimension;
@@ -94,7 +94,7 @@ final class DecisionLatencies {
      * latency of a person's, the expiry of a deadline's fallback.
      */
     static void decided(Connection connection, StoredRun claimed) throws SQLException {
-        DecisionRecord decision = claimed.lastDecision();
+        Decision decision = claimed.lastDecision();
         if (decision == null || claimed.waitingSince() == null) {
             return;
         }
@@ -107,7 +107,7 @@ final class DecisionLatencies {
      * the decision to the histograms itself: nothing is read back. The caller adds it after the audit chain's head.
      */
     static void decided(WritesInOneStatement writes, StoredRun claimed) {
-        DecisionRecord decision = claimed.lastDecision();
+        Decision decision = claimed.lastDecision();
         if (decision == null || claimed.waitingSince() == null) {
             return;
         }

@@ -1,7 +1,7 @@
 package io.countersign.store;
 
 import io.countersign.engine.agent.DecisionDeadlines;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunStatus;
@@ -49,27 +49,27 @@ final class OutboxRows {
     }
 
     /** A decision was claimed: a person's ({@code decided}) or a deadline's fallback ({@code expired}). */
-    static void decided(Connection connection, DecisionRecord decision, DecisionStart start) throws SQLException {
+    static void decided(Connection connection, Decision decision, DecisionStart start) throws SQLException {
         append(connection, decidedType(decision), decision.runId(), decidedWaitingFor(decision), decision.decidedBy(),
                 decidedOutcome(decision, start), decision.decidedAt());
     }
 
     /** Binds an {@link #insertFrom} insert of a claimed decision's event, as {@link #decided} writes it. */
-    static void bindDecided(NamedStatement insert, DecisionRecord decision, DecisionStart start) throws SQLException {
+    static void bindDecided(NamedStatement insert, Decision decision, DecisionStart start) throws SQLException {
         bind(insert, decidedType(decision), decision.runId(), decidedWaitingFor(decision), decision.decidedBy(),
                 decision.decidedAt()).set("outcome", decidedOutcome(decision, start));
     }
 
-    private static CardEventType decidedType(DecisionRecord decision) {
+    private static CardEventType decidedType(Decision decision) {
         return decision.decidedBy().equals(DecisionDeadlines.ACTOR) ? CardEventType.EXPIRED : CardEventType.DECIDED;
     }
 
-    private static String decidedWaitingFor(DecisionRecord decision) {
-        return decision.kind() == DecisionRecord.Kind.APPROVAL ? "approval" : "input";
+    private static String decidedWaitingFor(Decision decision) {
+        return decision instanceof Decision.Approval ? "approval" : "input";
     }
 
     /** The fallback of a deadline's, the summary of a person's. */
-    private static String decidedOutcome(DecisionRecord decision, DecisionStart start) {
+    private static String decidedOutcome(Decision decision, DecisionStart start) {
         if (decidedType(decision) == CardEventType.EXPIRED) {
             return start.decisionEvent() == null ? null : start.decisionEvent().reasonCode();
         }

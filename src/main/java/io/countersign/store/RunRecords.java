@@ -6,11 +6,19 @@ import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.declarative.RecordedCall;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationTarget;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ToolCall;
+import java.util.HashMap;
+import java.util.Map;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
 import io.countersign.engine.state.RunOutcome;
@@ -271,13 +279,13 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
     }
 
     /** The waiting runs from the summary written beside each paused state; see {@link RunRows#summary}. */
-    List<WaitingRunSummary> waitingSummaries() {
+    List<WaitingRun> waitingSummaries() {
         return database.read("list the waiting runs", connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id, status, agent, initiator,"
                     + " prompt, waiting_since, digest, waiting_tools, refused_count, " + StoredDeadlines.COLUMNS + ","
                     + " CASE WHEN waiting_tools IS NULL THEN paused_state END AS unsummarized_state"
                     + " FROM runs WHERE " + WAITING + " ORDER BY waiting_since, id")) {
-                List<WaitingRunSummary> waiting = new ArrayList<>();
+                List<WaitingRun> waiting = new ArrayList<>();
                 try (ResultSet found = waitingStatuses(select).executeQuery()) {
                     while (found.next()) {
                         waiting.add(rows.summary(found).withDeadline(StoredDeadlines.read(found).orElse(null)));

@@ -9,16 +9,16 @@ import io.countersign.engine.Json;
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.chat.TokenUsage;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.WaitingRunSummary;
 import io.countersign.engine.state.DamagedRunException;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
 import io.countersign.engine.state.RunCounters;
 import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.port.RunSummary;
+import io.countersign.engine.port.WaitingRun;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,6 +50,10 @@ final class RunRows {
             + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
     /** About the cards a console shows at once; each costs some tens of kilobytes. */
     private static final int DECODED_RUNS = 100;
+
+    /** The {@code kind} column of a decision: an approval's verdicts, or an input's values. */
+    private static final String APPROVAL = "APPROVAL";
+    private static final String INPUT = "INPUT";
 
     /** The paused states decoded last, by run id, the least recently used dropped first. */
     private final Map<String, Decoded> decoded = Collections.synchronizedMap(
@@ -84,7 +88,7 @@ final class RunRows {
     }
 
     /** The run in the row's {@link #RUN_COLUMN_NAMES}, with the latest decision given. */
-    StoredRun run(ResultSet row, DecisionRecord lastDecision) throws SQLException {
+    StoredRun run(ResultSet row, Decision lastDecision) throws SQLException {
         String runId = row.getString("id");
         String paused = row.getString("paused_state");
         long waitingSince = row.getLong("waiting_since");
@@ -117,7 +121,7 @@ final class RunRows {
      * run paused before that has its {@code unsummarized_state} decoded instead. A row that does not decode is
      * listed as damaged.
      */
-    WaitingRunSummary summary(ResultSet row) throws SQLException {
+    WaitingRun summary(ResultSet row) throws SQLException {
         String runId = row.getString("id");
         RunStatus status = RunStatus.fromCode(row.getString("status"));
         Instant waitingSince = Nanos.toInstant(row.getLong("waiting_since"));
@@ -125,14 +129,14 @@ final class RunRows {
         String tools = row.getString("waiting_tools");
         try {
             if (unsummarized != null) {
-                return WaitingRunSummary.of(runId, status, row.getString("agent"), row.getString("initiator"),
+                return WaitingRun.of(runId, status, row.getString("agent"), row.getString("initiator"),
                         row.getString("prompt"), waitingSince, pausedState(runId, unsummarized, row.getString("digest")));
             }
-            return new WaitingRunSummary(runId, status, row.getString("agent"), row.getString("initiator"),
+            return new WaitingRun(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, tools == null ? List.of() : List.of(tools.split("\n")),
                     row.getInt("refused_count"), row.getString("digest"));
         } catch (RuntimeException damage) {
-            return WaitingRunSummary.damaged(runId, status, row.getString("agent"), row.getString("initiator"),
+            return WaitingRun.damaged(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, damaged(runId, "inbox summary", damage).damage());
         }
     }
@@ -161,17 +165,23 @@ final class RunRows {
     }
 
     /** The decision in the columns of the prefix, or {@code null} when the join found none. */
-    static DecisionRecord decision(ResultSet row, String prefix) throws SQLException {
+    static Decision decision(ResultSet row, String prefix) throws SQLException {
         String runId = row.getString(prefix + "run_id");
         if (runId == null) {
             return null;
         }
-        String input = row.getString(prefix + "input");
-        return new DecisionRecord(runId, row.getString(prefix + "decided_by"),
-                Nanos.toInstant(row.getLong(prefix + "decided_at")),
-                DecisionRecord.Kind.valueOf(row.getString(prefix + "kind")), row.getString(prefix + "digest"),
-                row.getString(prefix + "summary"), verdictsFromJson(row.getString(prefix + "verdicts")),
-                input == null ? null : (ObjectNode) readJson(input));
+        String decidedBy = row.getString(prefix + "decided_by");
+        Instant decidedAt = Nanos.toInstant(row.getLong(prefix + "decided_at"));
+        String digest = row.getString(prefix + "digest");
+        String summary = row.getString(prefix + "summary");
+        return switch (row.getString(prefix + "kind")) {
+            case APPROVAL -> new Decision.Approval(runId, decidedBy, decidedAt, digest, summary,
+                    verdictsFromJson(row.getString(prefix + "verdicts")));
+            case INPUT -> new Decision.Input(runId, decidedBy, decidedAt, digest, summary,
+                    (ObjectNode) readJson(row.getString(prefix + "input")));
+            default -> throw new IllegalStateException("decision on run " + runId + " is of an unknown kind \""
+                    + row.getString(prefix + "kind") + "\"");
+        };
     }
 
     /**
@@ -189,14 +199,16 @@ final class RunRows {
      * Binds the decision's own values: {@code :decidedBy}, {@code :decidedAt}, {@code :kind}, {@code :digest},
      * {@code :summary}, {@code :verdicts} and {@code :input}.
      */
-    static void bindDecision(NamedStatement statement, DecisionRecord decision) throws SQLException {
+    static void bindDecision(NamedStatement statement, Decision decision) throws SQLException {
+        Decision.Approval approval = decision instanceof Decision.Approval given ? given : null;
+        Decision.Input input = decision instanceof Decision.Input given ? given : null;
         statement.set("decidedBy", decision.decidedBy())
                 .set("decidedAt", decision.decidedAt())
-                .set("kind", decision.kind().name())
+                .set("kind", approval != null ? APPROVAL : INPUT)
                 .set("digest", decision.digest())
                 .set("summary", decision.summary())
-                .set("verdicts", verdictsToJson(decision.verdicts()))
-                .set("input", decision.input() == null ? null : decision.input().toString());
+                .set("verdicts", verdictsToJson(approval == null ? List.of() : approval.verdicts()))
+                .set("input", input == null ? null : input.values().toString());
     }
 
     /**
@@ -251,9 +263,9 @@ final class RunRows {
         return calls;
     }
 
-    static String verdictsToJson(List<ApprovalDecision.CallVerdict> verdicts) {
+    static String verdictsToJson(List<Decision.CallVerdict> verdicts) {
         ArrayNode array = JsonNodeFactory.instance.arrayNode();
-        for (ApprovalDecision.CallVerdict verdict : verdicts) {
+        for (Decision.CallVerdict verdict : verdicts) {
             ObjectNode item = array.addObject().put("index", verdict.index()).put("approved", verdict.approved())
                     .put("reason", verdict.reason());
             if (verdict.edited()) {
@@ -264,12 +276,12 @@ final class RunRows {
         return array.toString();
     }
 
-    static List<ApprovalDecision.CallVerdict> verdictsFromJson(String json) {
-        List<ApprovalDecision.CallVerdict> verdicts = new ArrayList<>();
+    static List<Decision.CallVerdict> verdictsFromJson(String json) {
+        List<Decision.CallVerdict> verdicts = new ArrayList<>();
         for (JsonNode item : readJson(json)) {
             JsonNode reason = item.get("reason");
             JsonNode arguments = item.get("arguments");
-            verdicts.add(new ApprovalDecision.CallVerdict(item.path("index").asInt(),
+            verdicts.add(new Decision.CallVerdict(item.path("index").asInt(),
                     item.path("approved").asBoolean(), reason == null || reason.isNull() ? null : reason.asText(),
                     arguments instanceof ObjectNode edited ? edited : null));
         }

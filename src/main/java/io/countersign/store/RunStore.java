@@ -2,8 +2,8 @@ package io.countersign.store;
 
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.declarative.RecordedCall;
-import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
@@ -15,7 +15,9 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.port.RunSummary;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.state.RunStatus;
@@ -119,7 +121,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * The decision a person took on a run nearest to a time: the record behind an {@code approval_decided} event,
      * which holds the verdicts and their reasons (events hold codes only).
      */
-    public Optional<DecisionRecord> decisionNear(String runId, String decidedBy, Instant at) {
+    public Optional<Decision> decisionNear(String runId, String decidedBy, Instant at) {
         return database.read("read the decision on run " + runId, connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT "
                     + RunRows.decisionColumns("d", "") + " FROM decisions d WHERE d.run_id = :runId"
@@ -148,7 +150,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * from its paused state, the only one read.
      */
     @Override
-    public List<WaitingRunSummary> waitingSummaries() {
+    public List<WaitingRun> waitingSummaries() {
         return runs.waitingSummaries();
     }
 
@@ -172,12 +174,12 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * claim changes nothing and wakes no console.
      */
     @Override
-    public ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+    public ClaimResult claim(Decision decision, DecisionStart start) {
         return claims.claim(decision, RunStatus.RUNNING, start);
     }
 
     @Override
-    public ClaimResult claimForWorker(DecisionRecord decision) {
+    public ClaimResult claimForWorker(Decision decision) {
         return claims.claim(decision, RunStatus.QUEUED, DecisionStart.NONE);
     }
 

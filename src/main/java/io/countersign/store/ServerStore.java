@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.ApprovalDeclaration;

@@ -1,6 +1,11 @@
 package io.countersign.store;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.Names;
+import io.countersign.engine.access.SettingChange;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.Json;
 import io.countersign.engine.Names;
 import io.countersign.engine.access.SettingChange;

@@ -1,9 +1,7 @@
 package io.countersign.tools;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.FixedTool;
-import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolCallRequest;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolResult;

@@ -9,11 +9,11 @@ import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.DefaultRunService;
@@ -164,7 +164,7 @@ public final class CommitsBenchmark {
 
     private static void approve(DefaultRunService service, RunCard card) {
         DecisionResult result = service.decide(OPERATOR, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         if (!(result instanceof DecisionResult.Done done) || done.status() != RunStatus.COMPLETED) {
             throw new IllegalStateException("the benchmark's decision did not complete the run: " + result);
         }

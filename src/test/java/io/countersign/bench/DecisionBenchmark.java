@@ -10,11 +10,16 @@ import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunLease;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
@@ -76,8 +81,8 @@ final class DecisionBenchmark {
                     "INSERT INTO bench_commits (id, committed_at) VALUES (?, ?)")) {
                 for (int i = 0; i < turns; i++) {
                     int row = i;
-                    DecisionRecord afterRead = approval(read.get(i));
-                    DecisionRecord claimAlone = approval(alone.get(i));
+                    Decision afterRead = approval(read.get(i));
+                    Decision claimAlone = approval(alone.get(i));
                     // Take turns at going first, so that none always follows another's fsync.
                     for (int step = 0; step < 3; step++) {
                         int which = (i + step) % 3;
@@ -117,9 +122,9 @@ final class DecisionBenchmark {
         return String.join(", ", values);
     }
 
-    private static DecisionRecord approval(PausedState state) {
-        return DecisionRecord.approval(state.runId(), OPERATOR.name(), Instant.now(), state.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+    private static Decision approval(PausedState state) {
+        return Decision.approval(state.runId(), OPERATOR.name(), Instant.now(), state.digest(),
+                List.of(Decision.CallVerdict.approve(0)));
     }
 
     /** Runs paused on a write of a page of text, with its diff preview: a card of a usual size. */
@@ -146,7 +151,7 @@ final class DecisionBenchmark {
         return waiting;
     }
 
-    private static void claim(Store store, DecisionRecord decision) {
+    private static void claim(Store store, Decision decision) {
         if (!(store.runs().claim(decision) instanceof RunClaims.ClaimResult.Claimed)) {
             throw new IllegalStateException("the benchmark's claim on " + decision.runId() + " did not win");
         }

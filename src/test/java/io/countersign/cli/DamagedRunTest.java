@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.DamagedRunException;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -248,7 +248,7 @@ class DamagedRunTest {
             Actor maria = runtime.user("maria");
 
             assertThatThrownBy(() -> runtime.runs().decide(maria, runId, tampered[1],
-                    List.of(ApprovalDecision.CallVerdict.approve(0))))
+                    List.of(Decision.CallVerdict.approve(0))))
                     .isInstanceOf(DamagedRunException.class)
                     .hasMessage("run " + runId + " cannot be shown or decided: its card was changed behind"
                             + " Countersign's back since it paused, and no longer matches the digest recorded then;"

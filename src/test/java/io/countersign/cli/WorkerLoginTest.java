@@ -3,7 +3,7 @@ package io.countersign.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;

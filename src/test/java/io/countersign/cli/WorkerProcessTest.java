@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.engine.Actor;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.io.IOException;
 import java.nio.file.Files;

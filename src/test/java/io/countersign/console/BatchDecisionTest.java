@@ -5,12 +5,12 @@ import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -166,7 +166,7 @@ class BatchDecisionTest {
                 .filter(run -> run.agent().equals("web-research")).findFirst().orElseThrow();
         CountersignRuntime other = console.otherProcess();
         assertThat(other.runs().decide(console.user("maria"), research.runId(), research.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
 
         robot.clickOn(".batch-confirm");
         awaitOrPhotograph(() -> text(robot, ".batch-title").endsWith("decided") && lines(robot).size() == 4,
@@ -184,7 +184,7 @@ class BatchDecisionTest {
         assertThat(notes).hasSize(3).allSatisfy(run -> {
             assertThat(run.status()).isNotEqualTo(RunStatus.WAITING_FOR_APPROVAL);
             assertThat(run.lastDecision().decidedBy()).isEqualTo(console.admin().name());
-            assertThat(run.lastDecision().verdicts()).extracting(ApprovalDecision.CallVerdict::reason)
+            assertThat(((Decision.Approval) run.lastDecision()).verdicts()).extracting(Decision.CallVerdict::reason)
                     .containsOnly("Release is frozen");
         });
         robot.clickOn(".batch-back");

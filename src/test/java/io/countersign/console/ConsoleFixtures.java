@@ -8,7 +8,7 @@ import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.List;
@@ -32,9 +32,9 @@ public final class ConsoleFixtures {
     /** A line of the inbox. */
     public static WaitingRun waiting(String runId, String agent, String initiator, String tool, long minutesAgo,
                                      RunStatus status) {
-        return new WaitingRun(runId, status, agent, initiator, NOW.minusSeconds(minutesAgo * 60),
-                "prompt of " + runId, tool, status == RunStatus.WAITING_FOR_INPUT ? 0 : 1, 0,
-                tool.startsWith("fs_"), tool.startsWith("web_"), "digest-" + runId);
+        return new WaitingRun(runId, status, agent, initiator, "prompt of " + runId,
+                NOW.minusSeconds(minutesAgo * 60), List.of(tool), 0, "digest-" + runId, null, null,
+                tool.startsWith("fs_"), tool.startsWith("web_"));
     }
 
     /** A waiting file write. */

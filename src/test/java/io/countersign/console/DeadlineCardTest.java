@@ -131,7 +131,7 @@ class DeadlineCardTest {
 
     private static String firstRowPrompt(FxRobot robot) {
         return onFx(() -> robot.lookup(".inbox-list").queryListView().getItems().isEmpty() ? ""
-                : ((io.countersign.service.WaitingRun) robot.lookup(".inbox-list").queryListView().getItems().get(0))
+                : ((io.countersign.engine.port.WaitingRun) robot.lookup(".inbox-list").queryListView().getItems().get(0))
                 .prompt());
     }
 

@@ -10,10 +10,10 @@ import io.countersign.console.main.Detail;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.service.EventService.EventDimension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,7 +97,7 @@ class DenialBrowserTest extends DemoConsoleTest {
                 .filter(run -> run.agent().equals("release-notes-bot")).findFirst().orElseThrow().runId();
         String digest = console.runtime().runs().card(admin, runId).orElseThrow().digest();
         console.runtime().runs().decide(console.runtime().user("maria"), runId, digest,
-                List.of(ApprovalDecision.CallVerdict.deny(0, "Wrong file: the notes live in CHANGES.md")));
+                List.of(Decision.CallVerdict.deny(0, "Wrong file: the notes live in CHANGES.md")));
         window = console.open(robot, stage, Actor.of("sam", Role.SUPERVISOR), Theme.LIGHT);
         robot.interact(() -> window.viewModel().sectionProperty().set(Section.DENIALS));
         DenialsViewModel denials = window.denials();

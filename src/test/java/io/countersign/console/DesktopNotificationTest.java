@@ -14,6 +14,7 @@ import io.countersign.console.notify.NotificationRecorder;
 import io.countersign.console.notify.SessionBus;
 import io.countersign.console.notify.ShownNotice;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.agent.DeadlineAction;
 import io.countersign.engine.agent.DeadlineRule;
 import io.countersign.engine.agent.DecisionDeadlines;
@@ -156,7 +157,7 @@ class DesktopNotificationTest {
         Actor jonas = other.store().users().find("jonas").orElseThrow();
         var card = other.runs().card(jonas, runId).orElseThrow();
         other.runs().decide(jonas, runId, card.digest(), List.of(
-                new io.countersign.engine.run.ApprovalDecision.CallVerdict(card.pending().get(0).index(), false,
+                new Decision.CallVerdict(card.pending().get(0).index(), false,
                         "not today")));
 
         await(() -> server.closed().contains(server.received().get(0).id()));

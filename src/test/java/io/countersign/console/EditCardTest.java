@@ -5,8 +5,8 @@ import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.console.common.Theme;
-import io.countersign.engine.event.DecisionRecord;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.port.WaitingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -114,7 +114,7 @@ class EditCardTest extends DemoConsoleTest {
 
         robot.clickOn(".submit");
         await(() -> Files.exists(folder.resolve("demo-workspace/release-notes/docs/NOTES.md")));
-        DecisionRecord decision = console.runtime().store().runs().find(runId).orElseThrow().lastDecision();
+        Decision.Approval decision = (Decision.Approval) console.runtime().store().runs().find(runId).orElseThrow().lastDecision();
         assertThat(decision.verdicts()).singleElement().satisfies(verdict -> {
             assertThat(verdict.edited()).isTrue();
             assertThat(verdict.arguments().path("path").asText()).isEqualTo("docs/NOTES.md");

@@ -7,7 +7,7 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.console.settings.GrantRow;
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.service.Allowance;
@@ -60,7 +60,7 @@ class GrantSettingsTest {
         String run = console.runtime().runs().start(console.user("jonas"), "web-research", "Check the changelog",
                 false).runId();
         String digest = console.runtime().runs().card(maria, run).orElseThrow().digest();
-        console.runtime().runs().decide(maria, run, digest, List.of(ApprovalDecision.CallVerdict.approve(0)),
+        console.runtime().runs().decide(maria, run, digest, List.of(Decision.CallVerdict.approve(0)),
                 Allowance.sameArguments(GrantSpan.EIGHT_HOURS));
         List<Grant> made = console.runtime().store().grants().list(java.time.Instant.now());
         assertThat(made).as("the grant maria made").hasSize(1);

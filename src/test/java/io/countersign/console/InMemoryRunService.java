@@ -2,9 +2,10 @@ package io.countersign.console;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.service.AgentSummary;
@@ -12,7 +13,6 @@ import io.countersign.service.RunCard;
 import io.countersign.service.RunService;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.StartedRun;
-import io.countersign.service.WaitingRun;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,12 +51,12 @@ final class InMemoryRunService implements RunService {
         List<WaitingRun> runs = new ArrayList<>();
         for (RunCard card : cards.values()) {
             boolean input = card.input() != null;
-            runs.add(new WaitingRun(card.runId(), card.status(), card.agent(), card.initiator(),
-                    card.waitingSince(), card.prompt(),
-                    input ? card.input().tool() : card.pending().get(0).tool(),
-                    card.pending().size(), card.refused().size(),
+            runs.add(new WaitingRun(card.runId(), card.status(), card.agent(), card.initiator(), card.prompt(),
+                    card.waitingSince(), input ? List.of(card.input().tool())
+                    : card.pending().stream().map(RunCard.PendingCallView::tool).toList(), card.refused().size(),
+                    card.digest(), null, null,
                     card.pending().stream().anyMatch(c -> c.effect() == io.countersign.engine.tool.ToolEffect.WRITE),
-                    card.pending().stream().anyMatch(RunCard.PendingCallView::remote), card.digest()));
+                    card.pending().stream().anyMatch(RunCard.PendingCallView::remote)));
         }
         runs.sort(Comparator.comparing(WaitingRun::waitingSince));
         return runs;
@@ -74,13 +74,13 @@ final class InMemoryRunService implements RunService {
 
     @Override
     public synchronized DecisionResult decide(Actor actor, String runId, String digest,
-                                              List<ApprovalDecision.CallVerdict> verdicts,
+                                              List<Decision.CallVerdict> verdicts,
                                               io.countersign.service.Allowance allowance) {
         RunCard card = cards.remove(runId);
         if (card == null) {
             return new DecisionResult.NotWaiting(runId, RunStatus.COMPLETED);
         }
-        int approved = (int) verdicts.stream().filter(ApprovalDecision.CallVerdict::approved).count();
+        int approved = (int) verdicts.stream().filter(Decision.CallVerdict::approved).count();
         return new DecisionResult.Done(runId, RunStatus.COMPLETED, approved, verdicts.size() - approved);
     }
 

@@ -4,7 +4,7 @@ import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.Node;

@@ -9,7 +9,7 @@ import io.countersign.console.insights.InsightRow;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,7 +42,7 @@ class InsightsTest extends DemoConsoleTest {
                 .filter(run -> run.agent().equals("web-research")).findFirst().orElseThrow().runId();
         String digest = console.runtime().runs().card(admin, runId).orElseThrow().digest();
         console.runtime().runs().decide(console.user("maria"), runId, digest,
-                List.of(ApprovalDecision.CallVerdict.deny(0, "Not this site")));
+                List.of(Decision.CallVerdict.deny(0, "Not this site")));
     }
 
     @SuppressWarnings("unchecked")

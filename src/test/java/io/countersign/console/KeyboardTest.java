@@ -5,7 +5,8 @@ import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Detail;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.port.WaitingRun;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.control.ComboBox;
@@ -176,7 +177,8 @@ class KeyboardTest {
     }
 
     private String storedReason(String runId) {
-        return console.runtime().store().runs().find(runId).orElseThrow().lastDecision().verdicts().get(0).reason();
+        return ((Decision.Approval) console.runtime().store().runs().find(runId).orElseThrow().lastDecision()).verdicts()
+                .get(0).reason();
     }
 
     @ParameterizedTest

@@ -10,6 +10,7 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.declarative.DeclarativeRule;
+import io.countersign.service.RunCard;
 import io.countersign.service.RuleService.RuleSummary;
 import io.countersign.service.RunCard;
 import io.countersign.store.StoredAgentConfiguration;

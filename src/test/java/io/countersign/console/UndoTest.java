@@ -3,6 +3,7 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.RunStatus;
 import javafx.scene.Node;
@@ -63,7 +64,7 @@ class UndoTest extends DemoConsoleTest {
         StoredRun decided = stored(runId);
         assertThat(decided.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(decided.lastDecision().decidedBy()).isEqualTo(console.admin().name());
-        assertThat(decided.lastDecision().verdicts()).singleElement().satisfies(verdict ->
+        assertThat(((Decision.Approval) decided.lastDecision()).verdicts()).singleElement().satisfies(verdict ->
                 assertThat(verdict.approved()).isTrue());
     }
 
@@ -77,7 +78,7 @@ class UndoTest extends DemoConsoleTest {
         robot.interact(window::close);
 
         await(() -> stored(runId).lastDecision() != null);
-        assertThat(stored(runId).lastDecision().verdicts()).singleElement().satisfies(verdict ->
+        assertThat(((Decision.Approval) stored(runId).lastDecision()).verdicts()).singleElement().satisfies(verdict ->
                 assertThat(verdict.approved()).isFalse());
     }
 }

@@ -12,9 +12,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.EditCheck;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStateException;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -58,10 +61,12 @@ class ArgumentEditsInTheLoopTest {
         ToolLoop editing = harness.loop(script(calls(call("c2", "save", "{\"path\": \"README.md\"}")),
                 answer("ok")));
 
-        approving.resumeApproval(paused(approving), harness.agent, new ApprovalDecision(harness.jonas,
-                List.of(ApprovalDecision.CallVerdict.approve(0))));
-        RunOutcome edited = editing.resumeApproval(paused(editing), harness.agent, new ApprovalDecision(
-                harness.jonas, List.of(ApprovalDecision.CallVerdict.approveEdited(0,
+        PausedState toApprove = paused(approving);
+        approving.resumeApproval(toApprove, harness.agent, TestDecisions.approval(toApprove, harness.jonas,
+                List.of(Decision.CallVerdict.approve(0))));
+        PausedState toEdit = paused(editing);
+        RunOutcome edited = editing.resumeApproval(toEdit, harness.agent, TestDecisions.approval(toEdit,
+                harness.jonas, List.of(Decision.CallVerdict.approveEdited(0,
                 args("{\"path\": \"docs/NOTES.md\"}")))));
 
         assertThat(early).containsExactly("c1 done save {\"path\":\"README.md\"}");
@@ -80,8 +85,8 @@ class ArgumentEditsInTheLoopTest {
         ObjectNode edited = args("{\"path\": \"docs/NOTES.md\"}");
         assertThat(loop.checkEdit(state, harness.agent, 0, edited)).isInstanceOf(EditCheck.Fits.class);
 
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, new ApprovalDecision(harness.jonas,
-                List.of(ApprovalDecision.CallVerdict.approveEdited(0, edited))));
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approval(state, harness.jonas,
+                List.of(Decision.CallVerdict.approveEdited(0, edited))));
 
         assertThat(save.executed).containsExactly(edited);
         assertThat(seenByRules).containsExactly("docs/NOTES.md");
@@ -105,8 +110,8 @@ class ArgumentEditsInTheLoopTest {
                     assertThat(refused.ruleIdentifier()).isEqualTo("privacy");
                     assertThat(refused.explanation()).isEqualTo("Secrets stay private.");
                 });
-        assertThatThrownBy(() -> loop.prepareApproval(state, harness.agent, new ApprovalDecision(harness.jonas,
-                List.of(ApprovalDecision.CallVerdict.approveEdited(0, edited)))))
+        assertThatThrownBy(() -> loop.prepareApproval(state, harness.agent, TestDecisions.approval(state, harness.jonas,
+                List.of(Decision.CallVerdict.approveEdited(0, edited)))))
                 .isInstanceOf(RunStateException.class).hasMessageContaining("nothing was decided");
         assertThat(save.executed).isEmpty();
         assertThat(harness.events(EventType.APPROVAL_DECIDED)).isEmpty();

@@ -12,6 +12,9 @@ import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.declarative.DeclarativeRule;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolInvocationContext;
@@ -19,7 +22,6 @@ import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.invocation.ToolTargetResolver;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.rules.DeclarativeRules;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
@@ -85,7 +87,7 @@ class DeclarativeRulesInTheLoopTest {
         assertThat(state.calls().get(0).disposition()).isEqualTo(PendingCall.Disposition.RUNS_ON_RESUME);
         assertThat(webFetch.executed).isEmpty();
 
-        RunOutcome done = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome done = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(done.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(webFetch.executed).hasSize(2);
@@ -119,7 +121,7 @@ class DeclarativeRulesInTheLoopTest {
             assertThat(call.refusal().explanation()).isEqualTo("Releases bleiben erhalten; lösche nichts unter"
                     + " releases/.");
         });
-        RunOutcome done = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome done = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(fsDelete.executed).extracting(args -> args.path("path").asText()).containsExactly("drafts/old.md");
         assertThat(resultOf(done, "c1")).startsWith("Error: invocation denied (rule: releases.keep, reason:"
@@ -198,7 +200,7 @@ class DeclarativeRulesInTheLoopTest {
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("read"))).state();
         assertThat(state.awaitingApproval()).singleElement().extracting(PendingCall::asked)
                 .isEqualTo(new PendingCall.Asked("web.host", 1));
-        RunOutcome done = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome done = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(webFetch.executed).isEmpty();
         assertThat(resultOf(done, "c1")).contains("reason: rule_failed");
@@ -229,7 +231,7 @@ class DeclarativeRulesInTheLoopTest {
         PausedState state = ((RunOutcome.WaitingForApproval) outcome).state();
         assertThat(state.awaitingApproval()).extracting(c -> c.call().id()).containsExactly("c2");
         RunOutcome done = harness.loop(ScriptedChatModel.fromJson(script(answer("ok"))), withJava)
-                .resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state, harness.jonas));
+                .resumeApproval(state, harness.agent, TestDecisions.approveAll(state, harness.jonas));
         assertThat(resultOf(done, "c1")).startsWith("Error: invocation denied (rule: fixed.rule, reason:"
                 + " java_says_no)");
         assertThat(shell.executed).isEmpty();

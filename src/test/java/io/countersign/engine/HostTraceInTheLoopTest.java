@@ -14,6 +14,7 @@ import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;

@@ -7,11 +7,15 @@ import static io.countersign.engine.LoopHarness.resultOf;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.ToolInvocationContext;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -85,8 +89,8 @@ class InvocationRulesCanaryTest {
                 pauses.add(waiting.state());
                 pausedJson.add(json);
                 PausedState stored = PausedStateCodec.fromJson(json);
-                ApprovalDecision decision = pauses.size() == 1 ? ApprovalDecision.approveAll(stored, harness.jonas)
-                        : ApprovalDecision.denyAll(stored, harness.jonas, "not today");
+                Decision.Approval decision = pauses.size() == 1 ? TestDecisions.approveAll(stored, harness.jonas)
+                        : TestDecisions.denyAll(stored, harness.jonas, "not today");
                 outcome = loop.resumeApproval(stored, harness.agent, decision);
             }
             played = new Played(outcome, pauses, pausedJson, output.logged(), output.written());

@@ -9,10 +9,18 @@ import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.invocation.ToolInvocationContext;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -274,7 +282,7 @@ class InvocationRulesInTheLoopProperties {
             RunOutcome outcome = loop.runLoop(harness.request("work"));
             while (outcome instanceof RunOutcome.WaitingForApproval waiting) {
                 PausedState stored = PausedStateCodec.fromJson(PausedStateCodec.toJson(waiting.state()));
-                outcome = loop.resumeApproval(stored, harness.agent, ApprovalDecision.approveAll(stored,
+                outcome = loop.resumeApproval(stored, harness.agent, TestDecisions.approveAll(stored,
                         harness.jonas));
             }
             assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);

@@ -12,10 +12,15 @@ import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.invocation.ToolTargetResolver;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.InputSubmission;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -67,7 +72,7 @@ class InvocationRulesInTheLoopTest {
         ToolLoop loop = harness.loop(script(calls(WRITE, DELETE), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("tidy"))).state();
         ruleAllowsDeleteNow.set(true);
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(fsWrite.executed).hasSize(1);
         assertThat(fsDelete.executed).isEmpty();
@@ -80,7 +85,7 @@ class InvocationRulesInTheLoopTest {
     void aPreApprovalRefusalIsRecordedOnceAcrossThePauseAndTheResume() {
         ToolLoop loop = harness.loop(script(calls(WRITE, DELETE), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("tidy"))).state();
-        loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state, harness.jonas));
+        loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state, harness.jonas));
         assertThat(harness.events(EventType.INVOCATION_DENIED)).singleElement().satisfies(event -> {
             assertThat(event.ruleId()).isEqualTo("workspace.boundary");
             assertThat(event.reasonCode()).isEqualTo("outside_workspace");
@@ -145,7 +150,7 @@ class InvocationRulesInTheLoopTest {
         };
         ToolLoop loop = harness.loop(script(calls(WRITE), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
-        loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state, harness.jonas));
+        loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state, harness.jonas));
         assertThat(preApprovalAsked.get() + invocationAsked.get()).isGreaterThanOrEqualTo(2);
         assertThat(invocationAsked.get()).isEqualTo(1);
     }
@@ -156,7 +161,7 @@ class InvocationRulesInTheLoopTest {
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         harness.invocationPolicy = context -> new InvocationVerdict(ToolInvocationDecision.deny("frozen"),
                 "release.freeze", null);
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(fsWrite.executed).isEmpty();
         assertThat(resultOf(outcome, "c1")).isEqualTo(
@@ -190,7 +195,7 @@ class InvocationRulesInTheLoopTest {
         };
         ToolLoop loop = local.loop(script(calls(call("c1", "ask_user", "{\"answer\": \"model\"}")), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForInput) loop.runLoop(local.request("ask"))).state();
-        loop.resumeInput(state, local.agent, new InputSubmission(local.maria, TestTools.args(
+        loop.resumeInput(state, local.agent, TestDecisions.input(state, local.maria, TestTools.args(
                 "{\"answer\": \"person\"}")));
         assertThat(seen).containsExactly("person");
     }

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.run.EditCheck;
-import io.countersign.engine.run.InputSubmission;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -104,7 +105,7 @@ class OneSchemaValidatorTest {
         ToolLoop loop = harness.loop(script(calls(call("c1", "ticket_form", "{}")), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForInput) loop.runLoop(harness.request("form"))).state();
         Throwable thrown = catchThrowable(() -> loop.resumeInput(state,
-                harness.agent, new InputSubmission(harness.maria, args(values))));
+                harness.agent, TestDecisions.input(state, harness.maria, args(values))));
         assertThat(thrown).isInstanceOf(InvalidInputException.class);
         assertThat(form.executed).isEmpty();
         List<InputValidation.FieldError> errors = ((InvalidInputException) thrown).errors();
@@ -147,7 +148,7 @@ class OneSchemaValidatorTest {
         assertThat(editing.checkEdit(state, harness.agent, 0, args(fits))).isInstanceOf(EditCheck.Fits.class);
         ToolLoop asking = harness.loop(script(calls(call("c3", "ticket_form", "{}")), answer("ok")));
         PausedState asked = ((RunOutcome.WaitingForInput) asking.runLoop(harness.request("form"))).state();
-        asking.resumeInput(asked, harness.agent, new InputSubmission(harness.maria, args(fits)));
+        asking.resumeInput(asked, harness.agent, TestDecisions.input(asked, harness.maria, args(fits)));
         assertThat(form.executed).singleElement().isEqualTo(args(fits));
     }
 

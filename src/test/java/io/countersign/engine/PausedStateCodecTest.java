@@ -14,7 +14,13 @@ import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.call.ToolInvocationTarget;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOptions;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStateException;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -96,7 +102,7 @@ class PausedStateCodecTest {
     void aRoundTrippedStateResumesInAnotherLoop() {
         PausedState stored = PausedStateCodec.fromJson(PausedStateCodec.toJson(approvalPause()));
         ToolLoop another = harness.loop(script(calls(), answer("done")));
-        RunOutcome outcome = another.resumeApproval(stored, harness.agent, ApprovalDecision.approveAll(stored,
+        RunOutcome outcome = another.resumeApproval(stored, harness.agent, TestDecisions.approveAll(stored,
                 harness.jonas));
         assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(fsWrite.executed).hasSize(1);
@@ -230,7 +236,7 @@ class PausedStateCodecTest {
         PausedState loaded = PausedStateCodec.fromJson(root.toString());
         assertThat(loaded.history().complete()).isFalse();
         RunOutcome outcome = harness.loop(script(calls(), answer("done"))).resumeApproval(loaded, harness.agent,
-                ApprovalDecision.approveAll(loaded, harness.jonas));
+                TestDecisions.approveAll(loaded, harness.jonas));
         assertThat(outcome.history().observations()).isNotEmpty();
         assertThat(outcome.history().complete()).isFalse();
     }
@@ -242,7 +248,7 @@ class PausedStateCodecTest {
         PausedState loaded = PausedStateCodec.fromJson(root.toString());
         assertThat(loaded.history().complete()).isFalse();
         RunOutcome outcome = harness.loop(script(calls(), answer("done"))).resumeApproval(loaded, harness.agent,
-                ApprovalDecision.approveAll(loaded, harness.jonas));
+                TestDecisions.approveAll(loaded, harness.jonas));
         assertThat(outcome.history().complete()).isFalse();
     }
 

@@ -12,9 +12,18 @@ import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.call.ToolInvocationTarget;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunOptions;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -109,7 +118,7 @@ class RepeatAfterDenialInTheLoopTest {
     void denyingTheRepeatedWriteAgainIsTheOperatorsRefusalAlone() {
         Paused second = deniedOnceThenAskedAgain("NOTES.md", Locale.ENGLISH);
         RunOutcome outcome = second.loop.resumeApproval(second.state, harness.agent,
-                ApprovalDecision.denyAll(second.state, harness.jonas, "still no"));
+                TestDecisions.denyAll(second.state, harness.jonas, "still no"));
 
         assertThat(resultOf(outcome, "c2")).isEqualTo("Error: declined by jonas: still no. Nothing was executed.");
         assertThat(harness.events(EventType.INVOCATION_DENIED)).isEmpty();
@@ -140,7 +149,7 @@ class RepeatAfterDenialInTheLoopTest {
         }
 
         RunOutcome approve() {
-            return loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state, harness.jonas));
+            return loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state, harness.jonas));
         }
     }
 
@@ -154,7 +163,7 @@ class RepeatAfterDenialInTheLoopTest {
                 ToolExecutionContext.of(harness.maria, "run-1", locale), "update the notes"));
         PausedState firstPause = stored(first);
         RunOutcome second = loop.resumeApproval(firstPause, harness.agent,
-                ApprovalDecision.denyAll(firstPause, harness.jonas, "keep the notes as they are"));
+                TestDecisions.denyAll(firstPause, harness.jonas, "keep the notes as they are"));
         return new Paused(loop, stored(second));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.RemoteDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolSettings;
 import org.junit.jupiter.api.Test;

@@ -18,12 +18,18 @@ import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.ModelException;
-import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.engine.run.InputSubmission;
 import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunOptions;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStateException;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
@@ -143,7 +149,7 @@ class ToolLoopTest {
     void approvedCallsExecuteInOrderAndTheRunContinues() {
         ToolLoop loop = harness.loop(script(calls(READ_A, WRITE_B), answer("written")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(outcome).isInstanceOfSatisfying(RunOutcome.Completed.class,
                 done -> assertThat(done.answer()).isEqualTo("written"));
@@ -161,7 +167,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(WRITE_B), answer("understood")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         RunOutcome outcome = loop.resumeApproval(state, harness.agent,
-                ApprovalDecision.denyAll(state, harness.jonas, "Wrong target"));
+                TestDecisions.denyAll(state, harness.jonas, "Wrong target"));
         assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(fsWrite.executed).isEmpty();
         assertThat(resultOf(outcome, "c2")).isEqualTo("Error: declined by jonas: Wrong target. Nothing was executed.");
@@ -174,7 +180,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(WRITE_B), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         harness.registry.unregister("fs_write");
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(fsWrite.executed).isEmpty();
         assertThat(resultOf(outcome, "c2")).contains("reason: notRegistered").endsWith("Nothing was executed.");
@@ -185,7 +191,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(WRITE_B), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         harness.settings = harness.settings.withToolEnabled("fs_write", false);
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(fsWrite.executed).isEmpty();
         assertThat(resultOf(outcome, "c2")).contains("reason: toolDisabled");
@@ -196,7 +202,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(WRITE_B), calls(call("c4", "fs_write", "{\"path\": \"c\"}"))));
         PausedState first = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         assertThat(first.counters()).isEqualTo(new RunCounters(1, new TokenUsage(10, 5)));
-        RunOutcome second = loop.resumeApproval(first, harness.agent, ApprovalDecision.approveAll(first,
+        RunOutcome second = loop.resumeApproval(first, harness.agent, TestDecisions.approveAll(first,
                 harness.jonas));
         assertThat(second.status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
         assertThat(second.counters()).isEqualTo(new RunCounters(2, new TokenUsage(20, 10)));
@@ -218,7 +224,7 @@ class ToolLoopTest {
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         assertThat(state.calls().get(1).preview().lines()).containsExactly("+ hi");
         fsWrite.preview.set("+ hello (the file changed meanwhile)");
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(outcome).isInstanceOfSatisfying(RunOutcome.WaitingForApproval.class, again -> {
             assertThat(again.state().calls().get(1).stale()).isTrue();
@@ -234,10 +240,10 @@ class ToolLoopTest {
     void aDecisionThatDoesNotFitTheWaitingCallsIsRefusedAndExecutesNothing() {
         ToolLoop loop = harness.loop(script(calls(READ_A, WRITE_B), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
-        assertThatThrownBy(() -> loop.resumeApproval(state, harness.agent, new ApprovalDecision(harness.jonas,
+        assertThatThrownBy(() -> loop.resumeApproval(state, harness.agent, TestDecisions.approval(state, harness.jonas,
                 List.of()))).isInstanceOf(RunStateException.class).hasMessageContaining("have no verdict");
-        assertThatThrownBy(() -> loop.resumeApproval(state, harness.agent, new ApprovalDecision(harness.jonas,
-                List.of(ApprovalDecision.CallVerdict.approve(0), ApprovalDecision.CallVerdict.approve(1)))))
+        assertThatThrownBy(() -> loop.resumeApproval(state, harness.agent, TestDecisions.approval(state, harness.jonas,
+                List.of(Decision.CallVerdict.approve(0), Decision.CallVerdict.approve(1)))))
                 .isInstanceOf(RunStateException.class).hasMessageContaining("call 0").hasMessageContaining(
                         "does not wait for approval");
         assertThat(fsRead.executed).isEmpty();
@@ -250,9 +256,9 @@ class ToolLoopTest {
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("edit"))).state();
         AgentConfiguration other = AgentConfiguration.of("other", ModelConfiguration.scripted("script"),
                 List.of("files"));
-        assertThatThrownBy(() -> loop.resumeApproval(state, other, ApprovalDecision.approveAll(state, harness.jonas)))
+        assertThatThrownBy(() -> loop.resumeApproval(state, other, TestDecisions.approveAll(state, harness.jonas)))
                 .isInstanceOf(RunStateException.class).hasMessageContaining("belongs to agent \"helper\"");
-        assertThatThrownBy(() -> loop.resumeInput(state, harness.agent, new InputSubmission(harness.maria,
+        assertThatThrownBy(() -> loop.resumeInput(state, harness.agent, TestDecisions.input(state, harness.maria,
                 TestTools.args("{}")))).isInstanceOf(RunStateException.class)
                 .hasMessageContaining("is waiting_for_approval, not waiting_for_input");
         assertThat(fsWrite.executed).isEmpty();
@@ -263,7 +269,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(call("c3", "ask_user",
                 "{\"question\": \"Which tone?\", \"answer\": \"model guess\", \"tone\": \"formal\"}")), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForInput) loop.runLoop(harness.request("ask"))).state();
-        RunOutcome outcome = loop.resumeInput(state, harness.agent, new InputSubmission(harness.maria,
+        RunOutcome outcome = loop.resumeInput(state, harness.agent, TestDecisions.input(state, harness.maria,
                 TestTools.args("{\"answer\": \"from maria\", \"count\": 3, \"sneaky\": \"dropped\"}")));
         assertThat(outcome.status()).isEqualTo(RunStatus.COMPLETED);
         ObjectNode executed = askUser.executed.get(0);
@@ -281,7 +287,7 @@ class ToolLoopTest {
     void invalidInputIsRefusedWithAnErrorPerFieldAndNothingExecutes() {
         ToolLoop loop = harness.loop(script(calls(READ_A, ASK), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForInput) loop.runLoop(harness.request("ask"))).state();
-        assertThatThrownBy(() -> loop.resumeInput(state, harness.agent, new InputSubmission(harness.maria,
+        assertThatThrownBy(() -> loop.resumeInput(state, harness.agent, TestDecisions.input(state, harness.maria,
                 TestTools.args("{\"count\": \"three\", \"tone\": \"loud\"}"))))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors())
                         .extracting(InputValidation.FieldError::field).containsExactly("answer", "count", "tone"));
@@ -295,7 +301,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(ASK, call("c5", "web_fetch", "{}")), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForInput) loop.runLoop(harness.request("ask"))).state();
         harness.settings = harness.settings.withApprovalSetting("web_fetch", true);
-        RunOutcome outcome = loop.resumeInput(state, harness.agent, new InputSubmission(harness.maria,
+        RunOutcome outcome = loop.resumeInput(state, harness.agent, TestDecisions.input(state, harness.maria,
                 TestTools.args("{\"answer\": \"yes\"}")));
         assertThat(fetch.executed).isEmpty();
         assertThat(resultOf(outcome, "c5")).contains("needs an operator's approval");
@@ -308,7 +314,7 @@ class ToolLoopTest {
         ToolLoop loop = harness.loop(script(calls(ASK, call("c6", "ask_user", "{\"question\": \"again?\"}")),
                 answer("ok")));
         PausedState state = ((RunOutcome.WaitingForInput) loop.runLoop(harness.request("ask"))).state();
-        RunOutcome outcome = loop.resumeInput(state, harness.agent, new InputSubmission(harness.maria,
+        RunOutcome outcome = loop.resumeInput(state, harness.agent, TestDecisions.input(state, harness.maria,
                 TestTools.args("{\"answer\": \"yes\"}")));
         assertThat(askUser.executed).hasSize(1);
         assertThat(resultOf(outcome, "c6")).contains("needs typed input from a person");
@@ -318,7 +324,7 @@ class ToolLoopTest {
     void anApprovalResumeRefusesAnInputCallInTheSameTurn() {
         ToolLoop loop = harness.loop(script(calls(WRITE_B, ASK), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("both"))).state();
-        RunOutcome outcome = loop.resumeApproval(state, harness.agent, ApprovalDecision.approveAll(state,
+        RunOutcome outcome = loop.resumeApproval(state, harness.agent, TestDecisions.approveAll(state,
                 harness.jonas));
         assertThat(fsWrite.executed).hasSize(1);
         assertThat(askUser.executed).isEmpty();
@@ -512,7 +518,7 @@ class ToolLoopTest {
         LoopHarness local = new LoopHarness(owned);
         ToolLoop loop = local.loop(script(calls(call("c1", "owned_write", "{}")), answer("ok")));
         PausedState state = ((RunOutcome.WaitingForApproval) loop.runLoop(local.request("go"))).state();
-        loop.resumeApproval(state, local.agent, ApprovalDecision.approveAll(state, local.jonas));
+        loop.resumeApproval(state, local.agent, TestDecisions.approveAll(state, local.jonas));
         assertThat(seen).singleElement().satisfies(context -> {
             assertThat(context.actingUser().name()).isEqualTo("maria");
             assertThat(context.locale()).isEqualTo(Locale.ENGLISH);

@@ -2,6 +2,7 @@ package io.countersign.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ToolEffect;

@@ -6,6 +6,7 @@ import static io.countersign.engine.LoopHarness.calls;
 import static io.countersign.engine.LoopHarness.resultOf;
 import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.access.ToolApprovalRule;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.event.EventType;

@@ -8,7 +8,9 @@ import static io.countersign.engine.LoopHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.engine.call.ToolInvocationObservation;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -42,8 +44,8 @@ class WithdrawnCallsInTheLoopTest {
         PausedState paused = ((RunOutcome.WaitingForApproval) loop.runLoop(harness.request("save both"))).state();
         callerOf("c1").withdraw();
 
-        RunOutcome outcome = loop.resumeApproval(paused, harness.agent, new ApprovalDecision(harness.jonas,
-                List.of(ApprovalDecision.CallVerdict.approve(0), ApprovalDecision.CallVerdict.approve(1))));
+        RunOutcome outcome = loop.resumeApproval(paused, harness.agent, TestDecisions.approval(paused, harness.jonas,
+                List.of(Decision.CallVerdict.approve(0), Decision.CallVerdict.approve(1))));
 
         assertThat(save.executed).extracting(arguments -> arguments.path("path").asText()).containsExactly("b.txt");
         assertThat(resultOf(outcome, "c1"))

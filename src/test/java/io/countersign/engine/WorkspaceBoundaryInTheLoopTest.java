@@ -10,9 +10,15 @@ import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.PendingCall;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -93,7 +99,7 @@ class WorkspaceBoundaryInTheLoopTest {
     void approvingTheCardRunsTheWriteAndRefusesTheDeleteWithItsExplanation() {
         PausedState card = PausedStateCodec.fromJson(PausedStateCodec.toJson(pause(Locale.ENGLISH)));
 
-        RunOutcome outcome = loop.resumeApproval(card, harness.agent, ApprovalDecision.approveAll(card,
+        RunOutcome outcome = loop.resumeApproval(card, harness.agent, TestDecisions.approveAll(card,
                 harness.jonas));
 
         assertThat(fsWrite.executed).extracting(arguments -> arguments.path("path").asText())

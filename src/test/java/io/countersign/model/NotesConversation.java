@@ -7,12 +7,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -88,7 +91,7 @@ final class NotesConversation {
         // As after a restart: the state goes through its JSON and a fresh loop resumes it.
         PausedState state = PausedStateCodec.fromJson(PausedStateCodec.toJson(waiting.state()));
         RunOutcome outcome = seams.apply(harness.builder()).build()
-                .resumeApproval(state, agent, ApprovalDecision.approveAll(state, harness.jonas));
+                .resumeApproval(state, agent, TestDecisions.approveAll(state, harness.jonas));
         if (!(outcome instanceof RunOutcome.Completed)) {
             throw new AssertionError("the resumed conversation should complete, but ended " + outcome.status());
         }

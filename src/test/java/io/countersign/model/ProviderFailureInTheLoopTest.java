@@ -6,13 +6,17 @@ import static io.countersign.model.WireAnswer.serverError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.chat.TrustZone;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunCounters;
@@ -135,7 +139,7 @@ class ProviderFailureInTheLoopTest {
         PausedState paused = ((RunOutcome.WaitingForApproval) loop.runLoop(
                 harness.request(agent, "Write the summary."))).state();
 
-        RunOutcome outcome = loop.resumeApproval(paused, agent, ApprovalDecision.approveAll(paused, harness.jonas));
+        RunOutcome outcome = loop.resumeApproval(paused, agent, TestDecisions.approveAll(paused, harness.jonas));
 
         assertThat(outcome.status()).isEqualTo(RunStatus.FAILED);
         assertThat(write.executed).hasSize(1);

@@ -18,6 +18,8 @@ import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.intent.IntentRouting;
 import io.countersign.engine.intent.ToolCallPolicy;
 import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.state.RunOptions;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.RunOptions;
 import io.countersign.engine.state.RunOutcome;

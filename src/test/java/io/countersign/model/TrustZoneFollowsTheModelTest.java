@@ -9,6 +9,7 @@ import static io.countersign.model.WireAnswer.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.chat.ChatMessage;
@@ -17,8 +18,17 @@ import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.ToolCallPolicies;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.run.RunRequest;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.state.RunOptions;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
@@ -164,7 +174,7 @@ class TrustZoneFollowsTheModelTest {
         PausedState restored = PausedStateCodec.fromJson(PausedStateCodec.toJson(paused));
 
         RunOutcome outcome = harness.builder().build().resumeApproval(restored, agent,
-                ApprovalDecision.approveAll(restored, harness.jonas));
+                TestDecisions.approveAll(restored, harness.jonas));
 
         assertThat(docWrite.executed).hasSize(1);
         assertThat(codeRead.executed).isEmpty();

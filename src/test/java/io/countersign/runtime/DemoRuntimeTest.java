@@ -6,14 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.service.NotPermittedException;
 import io.countersign.service.Resumption;
 import io.countersign.service.RunCard;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +83,7 @@ class DemoRuntimeTest {
     void approvingTheCardWritesTheFileAndTheRunCompletes() throws Exception {
         RunCard card = card("release-notes-bot");
         DecisionResult result = runtime.runs().decide(admin, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(result).isEqualTo(new DecisionResult.Done(card.runId(), RunStatus.COMPLETED, 1, 0));
         assertThat(Files.readString(folder.resolve("demo-workspace/release-notes/NOTES.md"))).contains("## 2.4");
         assertThat(Files.exists(folder.resolve("demo-workspace/old-draft.md"))).isTrue();
@@ -96,7 +95,7 @@ class DemoRuntimeTest {
     void aDenialReasonReachesTheTranscript() {
         RunCard card = card("release-notes-bot");
         runtime.runs().decide(admin, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.deny(0, "Wrong target")));
+                List.of(Decision.CallVerdict.deny(0, "Wrong target")));
         var timeline = runtime.runs().timeline(admin, card.runId());
         assertThat(timeline.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(timeline.entries()).anySatisfy(entry -> assertThat(entry.body())
@@ -106,7 +105,7 @@ class DemoRuntimeTest {
     @Test
     void theTimelineShowsTheRefusalAndTheDecisionBetweenTheRoundsTheySeparate() {
         RunCard card = card("release-notes-bot");
-        runtime.runs().decide(admin, card.runId(), card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+        runtime.runs().decide(admin, card.runId(), card.digest(), List.of(Decision.CallVerdict.approve(0)));
 
         var entries = runtime.runs().timeline(admin, card.runId()).entries();
 
@@ -127,7 +126,7 @@ class DemoRuntimeTest {
     void aStaleDigestIsRefusedAndNothingRuns() throws Exception {
         RunCard card = card("release-notes-bot");
         DecisionResult result = runtime.runs().decide(admin, card.runId(), "0".repeat(64),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(result).isEqualTo(new DecisionResult.Stale(card.runId(), card.digest()));
         assertThat(Files.readString(folder.resolve("demo-workspace/release-notes/NOTES.md"))).doesNotContain("2.4");
     }
@@ -135,10 +134,10 @@ class DemoRuntimeTest {
     @Test
     void aSecondDeciderIsToldWhoDecided() {
         RunCard card = card("release-notes-bot");
-        runtime.runs().decide(admin, card.runId(), card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+        runtime.runs().decide(admin, card.runId(), card.digest(), List.of(Decision.CallVerdict.approve(0)));
         Actor jonas = runtime.store().users().find("jonas").orElseThrow();
         DecisionResult late = runtime.runs().decide(jonas, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.deny(0, "no")));
+                List.of(Decision.CallVerdict.deny(0, "no")));
         assertThat(late).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class, decided -> {
             assertThat(decided.decidedBy()).isEqualTo(admin.name());
             assertThat(decided.summary()).isEqualTo("approved 1, denied 0");
@@ -176,9 +175,9 @@ class DemoRuntimeTest {
         assertThat(card.selfStarted()).isTrue();
         assertThat(card.fourEyes()).isTrue();
         assertThat(runtime.runs().decide(maria, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isEqualTo(new DecisionResult.FourEyes(card.runId()));
+                List.of(Decision.CallVerdict.approve(0)))).isEqualTo(new DecisionResult.FourEyes(card.runId()));
         assertThat(runtime.runs().decide(maria, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.deny(0, "not yet")))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.deny(0, "not yet")))).isInstanceOf(DecisionResult.Done.class);
     }
 
     @Test
@@ -186,7 +185,7 @@ class DemoRuntimeTest {
         Actor supervisor = runtime.store().users().add("sam", Set.of(Role.SUPERVISOR), admin);
         RunCard card = card("release-notes-bot");
         assertThat(runtime.runs().decide(supervisor, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.NotPermitted.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.NotPermitted.class);
         Actor nobody = new Actor("nobody", Set.of());
         assertThatThrownBy(() -> runtime.runs().inbox(nobody)).isInstanceOf(NotPermittedException.class)
                 .hasMessageContaining("nobody (no role) may not view inbox");
@@ -210,14 +209,14 @@ class DemoRuntimeTest {
         RunCard after = runtime.runs().card(admin, before.runId()).orElseThrow();
         assertThat(after).isEqualTo(before);
         assertThat(runtime.runs().decide(admin, after.runId(), after.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
     }
 
     @Test
     void decisionCommittedBeforeAStopIsCarriedOutWhenTheRuntimeOpensAgain() throws Exception {
         RunCard card = card("release-notes-bot");
-        runtime.store().runs().claim(DecisionRecord.approval(card.runId(), admin.name(), Instant.now(),
-                card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0))));
+        runtime.store().runs().claim(Decision.approval(card.runId(), admin.name(), Instant.now(),
+                card.digest(), List.of(Decision.CallVerdict.approve(0))));
         runtime.close();
 
         runtime = CountersignRuntime.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")));

@@ -7,8 +7,8 @@ import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
@@ -112,7 +112,7 @@ class RemoteServersTest {
         assertThat(plan).doesNotExist();
         RunCard card = runtime.runs().card(admin, run.runId()).orElseThrow();
         DecisionResult decided = runtime.runs().decide(admin, run.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(decided).isInstanceOf(DecisionResult.Done.class);
         assertThat(plan).hasContent("step one");
     }

@@ -2,13 +2,13 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.AuditAnchor;
 import io.countersign.engine.event.AuditFinding;
 import io.countersign.engine.event.AuditPurge;
 import io.countersign.engine.event.AuditReport;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.ApprovalDecision;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -75,7 +75,7 @@ class AuditServiceTest {
         String runId = demo.runOf("release-notes-bot");
         String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
         demo.runtime.runs().decide(demo.operator, runId, digest,
-                List.of(ApprovalDecision.CallVerdict.deny(0, "Wrong file")));
+                List.of(Decision.CallVerdict.deny(0, "Wrong file")));
         assertThat(audit.verify(demo.supervisor, null, null).verified()).isTrue();
 
         execute("UPDATE decisions SET summary = summary || ' '");

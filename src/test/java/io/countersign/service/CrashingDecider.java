@@ -2,8 +2,9 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -88,7 +89,7 @@ public final class CrashingDecider {
     private static void decide(RunService service, String runId, Path decisions) throws IOException {
         RunCard card = service.card(OPERATOR, runId).orElseThrow();
         DecisionResult result = service.decide(OPERATOR, runId, card.digest(), card.pending().stream()
-                .map(call -> ApprovalDecision.CallVerdict.approve(call.index())).toList());
+                .map(call -> Decision.CallVerdict.approve(call.index())).toList());
         if (!(result instanceof DecisionResult.Done)) {
             throw new IllegalStateException("the only decider got " + result);
         }

@@ -1,5 +1,6 @@
 package io.countersign.service;
 
+import io.countersign.engine.port.WaitingRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
@@ -15,7 +16,9 @@ import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
@@ -254,7 +257,7 @@ abstract class DeadlineSuite {
             String run = rig.startLedger();
             String digest = rig.service().inbox(OLGA).get(0).digest();
             clock.advance(Duration.ofMinutes(31));
-            assertThat(rig.service().decide(OLGA, run, digest, List.of(ApprovalDecision.CallVerdict.approve(0))))
+            assertThat(rig.service().decide(OLGA, run, digest, List.of(Decision.CallVerdict.approve(0))))
                     .isInstanceOf(DecisionResult.Done.class);
             assertThat(rig.service().applyDeadlines()).isEmpty();
             assertThat(LedgerTool.executions(folder.resolve("ledger.txt"))).hasSize(1);

@@ -2,9 +2,9 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
-import io.countersign.engine.run.ApprovalDecision;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -39,7 +39,7 @@ final class DemoStore implements AutoCloseable {
     void operatorDeniesTheReleaseNotes(String reason) {
         String runId = runOf("release-notes-bot");
         String digest = runtime.runs().card(admin, runId).orElseThrow().digest();
-        runtime.runs().decide(operator, runId, digest, List.of(ApprovalDecision.CallVerdict.deny(0, reason)));
+        runtime.runs().decide(operator, runId, digest, List.of(Decision.CallVerdict.deny(0, reason)));
     }
 
     @Override

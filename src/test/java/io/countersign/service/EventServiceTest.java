@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventCursor;
 import io.countersign.engine.event.EventFilter;
@@ -9,7 +10,6 @@ import io.countersign.engine.event.EventPage;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.run.ApprovalDecision;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +63,7 @@ class EventServiceTest {
                 Set.of(EventType.APPROVAL_DECIDED)), PageRequest.first(10)).events().get(0);
 
         assertThat(events.denials(demo.supervisor, decided))
-                .containsExactly(ApprovalDecision.CallVerdict.deny(0, "Wrong file"));
+                .containsExactly(Decision.CallVerdict.deny(0, "Wrong file"));
         assertThat(events.denials(demo.supervisor, event("other", Instant.now()))).isEmpty();
         assertThatThrownBy(() -> events.denials(demo.operator, decided)).isInstanceOf(NotPermittedException.class);
     }

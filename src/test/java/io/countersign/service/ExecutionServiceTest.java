@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,12 +89,12 @@ class ExecutionServiceTest {
         String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
 
         DecisionResult result = execution.decideForWorker(demo.admin, runId, digest,
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
 
         assertThat(result).isEqualTo(new DecisionResult.Done(runId, RunStatus.QUEUED, 1, 0));
         assertThat(Files.readString(notes())).doesNotContain("2.4");
         assertThat(demo.runtime.runs().decide(demo.operator, runId, digest,
-                List.of(ApprovalDecision.CallVerdict.deny(0, "no")))).isInstanceOf(DecisionResult.AlreadyDecided.class);
+                List.of(Decision.CallVerdict.deny(0, "no")))).isInstanceOf(DecisionResult.AlreadyDecided.class);
         drain();
         assertThat(status(runId)).isEqualTo(RunStatus.COMPLETED);
         assertThat(Files.readString(notes())).contains("## 2.4");
@@ -105,7 +106,7 @@ class ExecutionServiceTest {
         String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
 
         DecisionResult result = execution.decideForWorker(demo.admin, runId, digest,
-                List.of(ApprovalDecision.CallVerdict.approveEdited(0, new ObjectMapper().createObjectNode())));
+                List.of(Decision.CallVerdict.approveEdited(0, new ObjectMapper().createObjectNode())));
 
         assertThat(result).isInstanceOfSatisfying(DecisionResult.EditRefused.class, refused -> {
             assertThat(refused.index()).isZero();
@@ -135,7 +136,7 @@ class ExecutionServiceTest {
         String runId = demo.runOf("release-notes-bot");
 
         assertThat(execution.decideForWorker(demo.admin, runId, "0".repeat(64),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Stale.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Stale.class);
         assertThat(status(runId)).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
     }
 
@@ -158,7 +159,7 @@ class ExecutionServiceTest {
     void decisionWhoseWorkerStoppedAfterRecordingItsEventKeepsThatOneEvent() {
         String runId = demo.runOf("release-notes-bot");
         String digest = demo.runtime.runs().card(demo.admin, runId).orElseThrow().digest();
-        execution.decideForWorker(demo.admin, runId, digest, List.of(ApprovalDecision.CallVerdict.approve(0)));
+        execution.decideForWorker(demo.admin, runId, digest, List.of(Decision.CallVerdict.approve(0)));
         Instant lapsed = Instant.now().minusSeconds(1);
         demo.runtime.store().runs().claimNext("stopped-worker", lapsed, lapsed.minusSeconds(60));
         // As the loop does when it starts to carry the decision out; the worker stops before the call starts.

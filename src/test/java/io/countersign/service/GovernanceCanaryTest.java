@@ -12,14 +12,20 @@ import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.invocation.PreApprovalInvocationRule;
 import io.countersign.engine.invocation.ToolInvocationContext;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.call.ToolInvocationDecision;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
@@ -91,11 +97,11 @@ class GovernanceCanaryTest {
                         .satisfies(refused -> assertThat(refused.explanation()).contains(MARKER));
                 // every fourth card is approved with the person's arguments in place of the model's, and the last
                 // approval also allows the same call for an hour
-                ApprovalDecision.CallVerdict verdict = i % 4 == 0 ? ApprovalDecision.CallVerdict.approveEdited(0,
+                Decision.CallVerdict verdict = i % 4 == 0 ? Decision.CallVerdict.approveEdited(0,
                         JSON.createObjectNode().put("path", "edited-" + marker("edit")).put("content",
                                 marker("edit")))
-                        : i % 2 == 0 || i == RUNS - 1 ? ApprovalDecision.CallVerdict.approve(0)
-                        : ApprovalDecision.CallVerdict.deny(0, "no, " + marker("reason"));
+                        : i % 2 == 0 || i == RUNS - 1 ? Decision.CallVerdict.approve(0)
+                        : Decision.CallVerdict.deny(0, "no, " + marker("reason"));
                 Allowance allow = i == RUNS - 1 ? Allowance.sameArguments(GrantSpan.ONE_HOUR) : null;
                 assertThat(rig.service.decide(JONAS, written, card.digest(), List.of(verdict), allow))
                         .isInstanceOf(DecisionResult.Done.class);

@@ -13,15 +13,19 @@ import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.AssistantTurn;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
@@ -116,7 +120,7 @@ abstract class GrantsSuite {
             String first = rig.service().start(OLGA, SCRIBE, "write", false).runId();
             RunCard card = rig.card(first);
             assertThat(rig.service().decide(JONAS, first, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approve(0)), Allowance.sameArguments(GrantSpan.ONE_HOUR)))
+                    List.of(Decision.CallVerdict.approve(0)), Allowance.sameArguments(GrantSpan.ONE_HOUR)))
                     .isInstanceOf(DecisionResult.Done.class);
             // the second call of the run has other arguments: it waits
             assertThat(rig.card(first).pending()).extracting(RunCard.PendingCallView::index).containsExactly(0);
@@ -150,11 +154,11 @@ abstract class GrantsSuite {
         try (Rig rig = rig()) {
             String run = rig.service().start(OLGA, SCRIBE, "write", false).runId();
             RunCard card = rig.card(run);
-            assertThat(rig.service().decide(JONAS, run, card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)),
+            assertThat(rig.service().decide(JONAS, run, card.digest(), List.of(Decision.CallVerdict.approve(0)),
                     new Allowance(GrantSpan.REST_OF_RUN, "src"))).isInstanceOfSatisfying(
                     DecisionResult.EditRefused.class, refused ->
                             assertThat(refused.explanation()).contains("not in the folder \"src\""));
-            assertThat(rig.service().decide(JONAS, run, card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)),
+            assertThat(rig.service().decide(JONAS, run, card.digest(), List.of(Decision.CallVerdict.approve(0)),
                     new Allowance(GrantSpan.REST_OF_RUN, "docs"))).isInstanceOfSatisfying(DecisionResult.Done.class,
                     done -> assertThat(done.status()).isEqualTo(RunStatus.COMPLETED));
             assertThat(Files.exists(workspaceFile("docs/b.md"))).isTrue();
@@ -174,7 +178,7 @@ abstract class GrantsSuite {
             assertThat(rig.service().checkEdit(JONAS, run, 0, outside)).isInstanceOf(
                     io.countersign.engine.run.EditCheck.Refused.class);
             assertThat(rig.service().decide(JONAS, run, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approveEdited(0, outside))))
+                    List.of(Decision.CallVerdict.approveEdited(0, outside))))
                     .isInstanceOfSatisfying(DecisionResult.EditRefused.class, refused -> {
                         assertThat(refused.rule()).isEqualTo("workspace.boundary");
                         assertThat(refused.index()).isZero();
@@ -192,7 +196,7 @@ abstract class GrantsSuite {
             RunCard card = rig.card(run);
             ObjectNode noContent = Json.mapper().createObjectNode().put("path", "docs/NOTES.md");
             assertThat(rig.service().decide(JONAS, run, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approveEdited(0, noContent))))
+                    List.of(Decision.CallVerdict.approveEdited(0, noContent))))
                     .isInstanceOfSatisfying(DecisionResult.EditRefused.class, refused -> {
                         assertThat(refused.rule()).isNull();
                         assertThat(refused.explanation()).contains("fs_write").contains("content");
@@ -210,12 +214,12 @@ abstract class GrantsSuite {
                     io.countersign.engine.run.EditCheck.Fits.class, fits ->
                             assertThat(String.join("\n", fits.preview())).contains("mine"));
             assertThat(rig.service().decide(JONAS, run, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approveEdited(0, edited))))
+                    List.of(Decision.CallVerdict.approveEdited(0, edited))))
                     .isInstanceOf(DecisionResult.Done.class);
 
             assertThat(Files.readString(workspaceFile("docs/NOTES.md"))).isEqualTo("mine");
             assertThat(Files.exists(workspaceFile("docs/a.md"))).isFalse();
-            DecisionRecord decision = rig.store().runs().find(run).orElseThrow().lastDecision();
+            Decision.Approval decision = (Decision.Approval) rig.store().runs().find(run).orElseThrow().lastDecision();
             assertThat(decision.summary()).isEqualTo("approved 1 (1 edited), denied 0");
             assertThat(decision.verdicts()).singleElement().satisfies(verdict ->
                     assertThat(verdict.arguments()).isEqualTo(edited));
@@ -227,7 +231,7 @@ abstract class GrantsSuite {
         try (Rig rig = rig()) {
             String olgas = rig.service().start(OLGA, CAREFUL, "write", false).runId();
             assertThat(rig.service().decide(JONAS, olgas, rig.card(olgas).digest(),
-                    List.of(ApprovalDecision.CallVerdict.approve(0)), Allowance.sameArguments(GrantSpan.EIGHT_HOURS)))
+                    List.of(Decision.CallVerdict.approve(0)), Allowance.sameArguments(GrantSpan.EIGHT_HOURS)))
                     .isInstanceOf(DecisionResult.Done.class);
 
             String jonass = rig.service().start(JONAS, CAREFUL, "write", false).runId();
@@ -243,7 +247,7 @@ abstract class GrantsSuite {
     void onlyTheMakerOrAnAdminRevokesAndAnAdminSwitchesAnAgentsGrantsOff() throws Exception {
         try (Rig rig = rig()) {
             String run = rig.service().start(OLGA, SCRIBE, "write", false).runId();
-            rig.service().decide(JONAS, run, rig.card(run).digest(), List.of(ApprovalDecision.CallVerdict.approve(0)),
+            rig.service().decide(JONAS, run, rig.card(run).digest(), List.of(Decision.CallVerdict.approve(0)),
                     Allowance.sameArguments(GrantSpan.EIGHT_HOURS));
             String id = rig.grants().list(OLGA).get(0).id();
             assertThatThrownBy(() -> rig.grants().revoke(OLGA, id)).isInstanceOf(NotPermittedException.class)
@@ -256,7 +260,7 @@ abstract class GrantsSuite {
             assertThat(rig.card(paused).pending()).extracting(RunCard.PendingCallView::argumentsJson)
                     .singleElement().asString().contains("docs/a.md");
             assertThat(rig.service().decide(JONAS, paused, rig.card(paused).digest(),
-                    List.of(ApprovalDecision.CallVerdict.approve(0)), Allowance.sameArguments(GrantSpan.ONE_HOUR)))
+                    List.of(Decision.CallVerdict.approve(0)), Allowance.sameArguments(GrantSpan.ONE_HOUR)))
                     .isInstanceOfSatisfying(DecisionResult.NotPermitted.class, refused ->
                             assertThat(refused.reason()).contains("switched the grants of agent \"scribe\" off"));
             assertThat(rig.grants().switchedOff(OLGA)).containsExactly(SCRIBE);

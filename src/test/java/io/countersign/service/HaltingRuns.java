@@ -1,7 +1,7 @@
 package io.countersign.service;
 
 import io.countersign.engine.call.ToolInvocationObservation;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunLease;
@@ -10,6 +10,7 @@ import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.port.RunSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -130,7 +131,7 @@ final class HaltingRuns implements RunRepository {
     }
 
     @Override
-    public ClaimResult claim(DecisionRecord decision, DecisionStart start) {
+    public ClaimResult claim(Decision decision, DecisionStart start) {
         at(Step.BEFORE_CLAIM, decision.runId());
         ClaimResult claim = runs.claim(decision, start);
         at(Step.CLAIMED, decision.runId());

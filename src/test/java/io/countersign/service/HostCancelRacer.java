@@ -3,12 +3,12 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.WithdrawableCaller;
@@ -138,7 +138,7 @@ public final class HostCancelRacer {
             for (String card : Files.readAllLines(cards)) {
                 String[] runAndDigest = card.split(" ");
                 DecisionResult result = rig.service.decide(olga, runAndDigest[0], runAndDigest[1],
-                        List.of(ApprovalDecision.CallVerdict.approve(0)));
+                        List.of(Decision.CallVerdict.approve(0)));
                 answers.add(runAndDigest[0] + " " + (result instanceof DecisionResult.AlreadyDecided decided
                         ? "already-decided " + decided.decidedBy()
                         : result.getClass().getSimpleName().toLowerCase(Locale.ROOT)));

@@ -6,13 +6,13 @@ import io.countersign.console.MovableClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
@@ -517,9 +517,9 @@ abstract class LifecycleModelSuite {
             }
         }
 
-        private static List<ApprovalDecision.CallVerdict> verdicts(boolean approve) {
-            return List.of(approve ? ApprovalDecision.CallVerdict.approve(0)
-                    : ApprovalDecision.CallVerdict.deny(0, "not today"));
+        private static List<Decision.CallVerdict> verdicts(boolean approve) {
+            return List.of(approve ? Decision.CallVerdict.approve(0)
+                    : Decision.CallVerdict.deny(0, "not today"));
         }
 
         /** A decision's result: a win is the card's only ending, a refusal names its reason. */

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.EmbeddedPostgresExtension;
@@ -399,8 +399,8 @@ class PostgresPrivilegeAttackTest {
         return store.users().signedIn("not-the-login");
     }
 
-    private static List<ApprovalDecision.CallVerdict> approveFirst() {
-        return List.of(ApprovalDecision.CallVerdict.approve(0));
+    private static List<Decision.CallVerdict> approveFirst() {
+        return List.of(Decision.CallVerdict.approve(0));
     }
 
     private static String decision(String runId, String digest, String decidedBy, boolean approve) {

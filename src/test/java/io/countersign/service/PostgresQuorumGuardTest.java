@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.countersign.tools.NetworkntSchemaValidator;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -99,7 +99,7 @@ class PostgresQuorumGuardTest {
         Card card = startAsQuinn();
         try (Store asTess = Store.open(location("tess"))) {
             assertThat(runService(asTess).decide(actor(asTess), card.run(), card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.deny(0, "Not now")))).isInstanceOf(DecisionResult.Done.class);
+                    List.of(Decision.CallVerdict.deny(0, "Not now")))).isInstanceOf(DecisionResult.Done.class);
         }
     }
 
@@ -133,8 +133,8 @@ class PostgresQuorumGuardTest {
         return store.users().signedIn("not-the-login");
     }
 
-    private static List<ApprovalDecision.CallVerdict> approveFirst() {
-        return List.of(ApprovalDecision.CallVerdict.approve(0));
+    private static List<Decision.CallVerdict> approveFirst() {
+        return List.of(Decision.CallVerdict.approve(0));
     }
 
     private static String approval(Card card, String approvedBy) {

@@ -2,11 +2,11 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
@@ -48,7 +48,7 @@ public final class QuorumRacer {
             for (String card : cards) {
                 String[] runAndDigest = card.split(" ");
                 DecisionResult result = service.decide(operator, runAndDigest[0], runAndDigest[1],
-                        List.of(ApprovalDecision.CallVerdict.approve(0)));
+                        List.of(Decision.CallVerdict.approve(0)));
                 answers.add(runAndDigest[0] + " " + result.getClass().getSimpleName().toLowerCase(Locale.ROOT));
             }
             Files.write(Path.of(args[3]), answers, StandardCharsets.UTF_8);

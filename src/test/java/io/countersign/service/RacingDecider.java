@@ -2,8 +2,8 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.store.StoreLocation;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -39,7 +39,7 @@ public final class RacingDecider {
             for (String card : cards) {
                 String[] runAndDigest = card.split(" ");
                 DecisionResult result = rig.service.decide(operator, runAndDigest[0], runAndDigest[1],
-                        List.of(ApprovalDecision.CallVerdict.approve(0)));
+                        List.of(Decision.CallVerdict.approve(0)));
                 answers.add(runAndDigest[0] + " " + answer(result));
             }
             Files.write(Path.of(args[3]), answers, StandardCharsets.UTF_8);

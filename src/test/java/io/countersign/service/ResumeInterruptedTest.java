@@ -6,14 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.chat.AssistantTurn;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunClaims;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ class ResumeInterruptedTest {
      * Starts a run of the agent in a process that commits a decision on its card, as {@code decide} does before
      * carrying it out, and then stops; returns the run's id.
      */
-    private String decidedThenStopped(String agent, Function<RunCard, DecisionRecord> decision) {
+    private String decidedThenStopped(String agent, Function<RunCard, Decision> decision) {
         try (ServiceRig stopping = rig()) {
             String runId = stopping.service.start(OLGA, agent, "Keep a record", false).runId();
             RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
@@ -65,8 +65,8 @@ class ResumeInterruptedTest {
 
     @Test
     void approvalCommittedBeforeAStopIsCarriedOutAtTheNextStart() throws Exception {
-        String runId = decidedThenStopped(LedgerTool.TWO_PAUSES, card -> DecisionRecord.approval(card.runId(),
-                "jonas", DECIDED, card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0))));
+        String runId = decidedThenStopped(LedgerTool.TWO_PAUSES, card -> Decision.approval(card.runId(),
+                "jonas", DECIDED, card.digest(), List.of(Decision.CallVerdict.approve(0))));
 
         try (ServiceRig restarted = rig()) {
             assertThat(restarted.service.resumeInterrupted()).containsExactly(new Resumption.CarriedOut(runId,
@@ -77,8 +77,8 @@ class ResumeInterruptedTest {
 
     @Test
     void denialCommittedBeforeAStopReachesTheModelWithItsReason() throws Exception {
-        String runId = decidedThenStopped(LedgerTool.ONE_PAUSE, card -> DecisionRecord.approval(card.runId(),
-                "jonas", DECIDED, card.digest(), List.of(ApprovalDecision.CallVerdict.deny(0, "not this one"))));
+        String runId = decidedThenStopped(LedgerTool.ONE_PAUSE, card -> Decision.approval(card.runId(),
+                "jonas", DECIDED, card.digest(), List.of(Decision.CallVerdict.deny(0, "not this one"))));
 
         try (ServiceRig restarted = rig()) {
             restarted.service.resumeInterrupted();
@@ -91,7 +91,7 @@ class ResumeInterruptedTest {
 
     @Test
     void inputCommittedBeforeAStopIsCarriedOutWithTheSubmittedValues() {
-        String runId = decidedThenStopped(NoteFormTool.AGENT, card -> DecisionRecord.input(card.runId(), "jonas",
+        String runId = decidedThenStopped(NoteFormTool.AGENT, card -> Decision.input(card.runId(), "jonas",
                 DECIDED, card.digest(), new ObjectMapper().createObjectNode().put("summary", "Sync stalls")));
 
         try (ServiceRig restarted = rig()) {
@@ -108,8 +108,8 @@ class ResumeInterruptedTest {
         try (ServiceRig stopping = rig()) {
             runId = stopping.service.start(OLGA, LedgerTool.ONE_PAUSE, "Keep a record", false).runId();
             RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
-            stopping.store.runs().claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approve(0))));
+            stopping.store.runs().claim(Decision.approval(runId, "jonas", DECIDED, card.digest(),
+                    List.of(Decision.CallVerdict.approve(0))));
             // As the loop does when it starts to carry the decision out; the process stops before the call starts.
             stopping.store.events().record(new GovernanceEvent("first-attempt", DECIDED, EventType.APPROVAL_DECIDED,
                     null, null, null, runId, LedgerTool.ONE_PAUSE, "jonas", LedgerTool.ONE_PAUSE,
@@ -133,8 +133,8 @@ class ResumeInterruptedTest {
             runId = stopping.service.start(OLGA, LedgerTool.ONE_PAUSE, "Keep a record", false).runId();
             RunCard card = stopping.service.card(OLGA, runId).orElseThrow();
             RunClaims.ClaimResult.Claimed claimed = (RunClaims.ClaimResult.Claimed) stopping.store.runs()
-                    .claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
-                            List.of(ApprovalDecision.CallVerdict.approve(0))));
+                    .claim(Decision.approval(runId, "jonas", DECIDED, card.digest(),
+                            List.of(Decision.CallVerdict.approve(0))));
             stopping.store.runs().journal(claimed.run().lease()).beforeExecute(runId, "a", LedgerTool.NAME);
         }
 
@@ -151,8 +151,8 @@ class ResumeInterruptedTest {
         try (ServiceRig working = rig()) {
             String runId = working.service.start(OLGA, LedgerTool.ONE_PAUSE, "Keep a record", false).runId();
             RunCard card = working.service.card(OLGA, runId).orElseThrow();
-            working.store.runs().claim(DecisionRecord.approval(runId, "jonas", DECIDED, card.digest(),
-                    List.of(ApprovalDecision.CallVerdict.approve(0))));
+            working.store.runs().claim(Decision.approval(runId, "jonas", DECIDED, card.digest(),
+                    List.of(Decision.CallVerdict.approve(0))));
 
             try (ServiceRig starting = rig()) {
                 assertThat(starting.service.resumeInterrupted()).isEmpty();

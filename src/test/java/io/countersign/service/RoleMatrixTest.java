@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.event.EventFilter;
+import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.stats.DecisionStatsQuery;
 import io.countersign.engine.stats.StatsDimension;
-import io.countersign.engine.event.EventFilter;
-import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.run.ApprovalDecision;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -88,7 +88,7 @@ class RoleMatrixTest {
                         "What is there?", true)),
                 Map.entry(Operation.VIEW_INBOX, actor -> demo.runtime.runs().inbox(actor)),
                 Map.entry(Operation.DECIDE, actor -> demo.runtime.runs().decide(actor, approval, stale,
-                        List.of(ApprovalDecision.CallVerdict.approve(0)))),
+                        List.of(Decision.CallVerdict.approve(0)))),
                 Map.entry(Operation.SUBMIT_INPUT, actor -> demo.runtime.runs().submitInput(actor, input, stale,
                         new ObjectMapper().createObjectNode())),
                 Map.entry(Operation.VIEW_TIMELINE, actor -> demo.runtime.runs().timeline(actor, approval)),
@@ -156,7 +156,7 @@ class RoleMatrixTest {
         String approval = demo.runOf("release-notes-bot");
         String digest = demo.runtime.runs().card(demo.admin, approval).orElseThrow().digest();
         Object refused = demo.runtime.runs().decide(demo.worker, approval, digest,
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(refused).isEqualTo(new DecisionResult.NotPermitted(approval,
                 "wendy (worker) may not decide; that needs the role admin or operator"));
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.store.EmbeddedPostgresExtension;
 import io.countersign.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -98,8 +98,8 @@ class RoleRevocationTest {
         }
     }
 
-    private static List<ApprovalDecision.CallVerdict> approveAll(RunCard card) {
-        return card.pending().stream().map(call -> ApprovalDecision.CallVerdict.approve(call.index())).toList();
+    private static List<Decision.CallVerdict> approveAll(RunCard card) {
+        return card.pending().stream().map(call -> Decision.CallVerdict.approve(call.index())).toList();
     }
 
     @FunctionalInterface

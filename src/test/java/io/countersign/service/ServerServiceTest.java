@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.DataClass;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ConfigurableApproval;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.FixedTool;

@@ -2,11 +2,11 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
@@ -96,7 +96,7 @@ public final class SteppedDecider {
             runs.arm(runId, step);
         }
         DecisionResult result = service.decide(OPERATOR, runId, card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         if (!(result instanceof DecisionResult.Done)) {
             throw new IllegalStateException("the only decider got " + result);
         }

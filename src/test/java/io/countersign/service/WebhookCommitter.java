@@ -2,7 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +28,7 @@ public final class WebhookCommitter {
             for (int i = 0; i < Integer.parseInt(args[2]); i++) {
                 String runId = rig.service.start(OPERATOR, LedgerTool.ONE_PAUSE, "Record the entry", false).runId();
                 String digest = rig.service.card(OPERATOR, runId).orElseThrow().digest();
-                rig.service.decide(OPERATOR, runId, digest, List.of(ApprovalDecision.CallVerdict.approve(0)));
+                rig.service.decide(OPERATOR, runId, digest, List.of(Decision.CallVerdict.approve(0)));
             }
             int claimed = rig.store.webhooks().claim(Instant.now(), 1000,
                     Duration.ofMillis(Long.parseLong(args[3]))).size();

@@ -11,11 +11,12 @@ import io.countersign.engine.Json;
 import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.Role;
 import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.webhook.Delivery;
@@ -120,7 +121,7 @@ abstract class WebhookSuite {
 
         void approve(String runId) {
             String digest = service.card(OLGA, runId).orElseThrow().digest();
-            assertThat(service.decide(OLGA, runId, digest, List.of(ApprovalDecision.CallVerdict.approve(0))))
+            assertThat(service.decide(OLGA, runId, digest, List.of(Decision.CallVerdict.approve(0))))
                     .isInstanceOf(DecisionResult.Done.class);
         }
 

@@ -18,8 +18,11 @@ import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.event.DayCount;
-import io.countersign.engine.event.DecisionRecord;
 import io.countersign.engine.event.EventCharts;
 import io.countersign.engine.event.EventCount;
 import io.countersign.engine.event.EventCursor;
@@ -28,17 +31,21 @@ import io.countersign.engine.event.EventPage;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.call.ToolInvocationObservation;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.RunTakenOverException;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.RunLifecycle;
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunCounters;
 import io.countersign.engine.state.RunOutcome;
@@ -1394,10 +1401,10 @@ abstract class StoreSuite extends StoreFixture {
             paused("early", NOW.plusSeconds(10));
             runs().create("running", "writer", "maria", "Tidy the notes", false, NOW);
 
-            List<WaitingRunSummary> summaries = runs().waitingSummaries();
+            List<WaitingRun> summaries = runs().waitingSummaries();
 
-            assertThat(summaries).isEqualTo(runs().waiting().stream().map(WaitingRunSummary::of).toList());
-            assertThat(summaries).extracting(WaitingRunSummary::runId).containsExactly("early", "input", "late");
+            assertThat(summaries).isEqualTo(runs().waiting().stream().map(WaitingRun::of).toList());
+            assertThat(summaries).extracting(WaitingRun::runId).containsExactly("early", "input", "late");
             assertThat(summaries.get(1).waitingTools()).containsExactly(form.state().inputCall().call().name());
             assertThat(summaries.get(1).digest()).isEqualTo(form.state().digest());
         }
@@ -1409,7 +1416,7 @@ abstract class StoreSuite extends StoreFixture {
             execute("UPDATE runs SET waiting_tools = NULL, refused_count = NULL WHERE id = 'old'");
 
             assertThat(runs().waitingSummaries())
-                    .isEqualTo(runs().waiting().stream().map(WaitingRunSummary::of).toList());
+                    .isEqualTo(runs().waiting().stream().map(WaitingRun::of).toList());
         }
 
         @Test
@@ -1430,7 +1437,7 @@ abstract class StoreSuite extends StoreFixture {
         @Test
         void claimOnTheShownCardCommitsTheDecisionAndTheRunRuns() {
             PausedState state = paused("r1", NOW);
-            DecisionRecord decision = approval(state, "jonas", later);
+            Decision decision = approval(state, "jonas", later);
 
             ClaimResult result = runs().claim(decision);
 
@@ -1447,20 +1454,20 @@ abstract class StoreSuite extends StoreFixture {
             runs().create("r1", "asker", "maria", "File the bug", false, NOW);
             RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
             recordOutcome(runs(), pause, NOW);
-            DecisionRecord decision = input(pause.state(), "jonas", later);
+            Decision decision = input(pause.state(), "jonas", later);
 
             runs().claim(decision);
 
             assertThat(find("r1").lastDecision()).isEqualTo(decision);
-            assertThat(find("r1").lastDecision().input()).isEqualTo(TestRuns.args("summary", "Sync stalls"));
+            assertThat(((Decision.Input) find("r1").lastDecision()).values()).isEqualTo(TestRuns.args("summary", "Sync stalls"));
         }
 
         @Test
         void claimOnAnotherCardOfAWaitingRunIsStaleAndNamesTheCurrentCard() {
             PausedState state = paused("r1", NOW);
 
-            ClaimResult result = runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
-                    List.of(ApprovalDecision.CallVerdict.approve(0))));
+            ClaimResult result = runs().claim(Decision.approval("r1", "jonas", later, "0".repeat(64),
+                    List.of(Decision.CallVerdict.approve(0))));
 
             assertThat(result).isEqualTo(new DecisionResult.Stale(state.runId(), state.digest()));
             assertThat(find("r1").status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
@@ -1469,7 +1476,7 @@ abstract class StoreSuite extends StoreFixture {
         @Test
         void secondClaimOnTheSamePauseIsToldWhoWon() throws SQLException {
             PausedState state = paused("r1", NOW);
-            DecisionRecord winner = approval(state, "jonas", later);
+            Decision winner = approval(state, "jonas", later);
             runs().claim(winner);
 
             ClaimResult late = runs().claim(approval(state, "ana", later.plusSeconds(1)));
@@ -1488,7 +1495,7 @@ abstract class StoreSuite extends StoreFixture {
                     CountDownLatch start = new CountDownLatch(1);
                     List<Future<ClaimResult>> claims = new ArrayList<>();
                     for (int decider = 0; decider < deciders; decider++) {
-                        DecisionRecord decision = approval(state, "decider-" + decider, later);
+                        Decision decision = approval(state, "decider-" + decider, later);
                         claims.add(pool.submit(() -> {
                             start.await();
                             return runs().claim(decision);
@@ -1500,7 +1507,7 @@ abstract class StoreSuite extends StoreFixture {
                         results.add(claim.get());
                     }
 
-                    DecisionRecord winner = find("r" + card).lastDecision();
+                    Decision winner = find("r" + card).lastDecision();
                     assertThat(results).filteredOn(ClaimResult.Claimed.class::isInstance).hasSize(1);
                     assertThat(results).filteredOn(result -> !(result instanceof ClaimResult.Claimed))
                             .containsOnly(new DecisionResult.AlreadyDecided(winner));
@@ -1513,7 +1520,7 @@ abstract class StoreSuite extends StoreFixture {
         @Test
         void claimForAWorkerQueuesTheRunWithItsDecision() {
             PausedState state = paused("r1", NOW);
-            DecisionRecord decision = approval(state, "jonas", later);
+            Decision decision = approval(state, "jonas", later);
 
             ClaimResult result = store.runs().claimForWorker(decision);
 
@@ -1529,7 +1536,7 @@ abstract class StoreSuite extends StoreFixture {
         @Test
         void lateDecisionOnACardWhoseRunMovedOnToItsNextPauseIsAlreadyDecided() {
             PausedState first = paused("r1", NOW);
-            DecisionRecord winner = approval(first, "jonas", later);
+            Decision winner = approval(first, "jonas", later);
             runs().claim(winner);
             recordOutcome(runs(), fixture.approve(first), later);
 
@@ -1561,8 +1568,8 @@ abstract class StoreSuite extends StoreFixture {
 
         @Test
         void decisionOnAnUnknownRunIsNotWaiting() {
-            assertThat(runs().claim(DecisionRecord.approval("nope", "jonas", later, "0".repeat(64),
-                    List.of(ApprovalDecision.CallVerdict.approve(0)))))
+            assertThat(runs().claim(Decision.approval("nope", "jonas", later, "0".repeat(64),
+                    List.of(Decision.CallVerdict.approve(0)))))
                     .isEqualTo(new DecisionResult.NotWaiting("nope", null));
         }
 
@@ -1572,8 +1579,8 @@ abstract class StoreSuite extends StoreFixture {
             recordOutcome(runs(), new RunOutcome.Cancelled("r1", List.of(), ToolInvocationHistory.emptyComplete(),
                     RunCounters.ZERO), NOW);
 
-            assertThat(runs().claim(DecisionRecord.approval("r1", "jonas", later, "0".repeat(64),
-                    List.of(ApprovalDecision.CallVerdict.approve(0)))))
+            assertThat(runs().claim(Decision.approval("r1", "jonas", later, "0".repeat(64),
+                    List.of(Decision.CallVerdict.approve(0)))))
                     .isEqualTo(new DecisionResult.NotWaiting("r1", RunStatus.CANCELLED));
         }
 
@@ -1881,11 +1888,11 @@ abstract class StoreSuite extends StoreFixture {
         }
 
         /** Pauses a writer run in the given store and claims an approval of it; returns the claimed decision. */
-        DecisionRecord claimed(RunStore runs, String runId) {
+        Decision claimed(RunStore runs, String runId) {
             runs.create(runId, "writer", "maria", "Tidy the notes", false, NOW);
             RunOutcome.WaitingForApproval pause = fixture.firstPause(runId);
             recordOutcome(runs, pause, NOW);
-            DecisionRecord decision = approval(pause.state(), "jonas", NOW);
+            Decision decision = approval(pause.state(), "jonas", NOW);
             assertThat(runs.claim(decision)).isInstanceOf(ClaimResult.Claimed.class);
             return decision;
         }
@@ -2012,7 +2019,7 @@ abstract class StoreSuite extends StoreFixture {
 
         @Test
         void committedDecisionWithAnEmptyJournalIsReturnedToBeCarriedOutAgain() {
-            DecisionRecord[] decision = new DecisionRecord[1];
+            Decision[] decision = new Decision[1];
             inAProcessThatStops(runs -> decision[0] = claimed(runs, "r1"));
 
             List<StoredRun> toResume = store.runs().reconcile(later);
@@ -2027,7 +2034,7 @@ abstract class StoreSuite extends StoreFixture {
 
         @Test
         void aHandedBackRunKeepsItsDecisionUntilTheNextReconciliationTakesItOver() {
-            DecisionRecord decision = claimed(store.runs(), "r1");
+            Decision decision = claimed(store.runs(), "r1");
             RunLease lease = store.runs().find("r1").orElseThrow().lease();
 
             store.runs().handBack(lease, later);
@@ -2047,7 +2054,7 @@ abstract class StoreSuite extends StoreFixture {
 
         @Test
         void theProcessThatAloneCanCarryOutAHandedBackDecisionTakesThatRunOverOnce() {
-            DecisionRecord decision = claimed(store.runs(), "r1");
+            Decision decision = claimed(store.runs(), "r1");
             RunLease lease = store.runs().find("r1").orElseThrow().lease();
             store.runs().handBack(lease, later);
 
@@ -2087,7 +2094,7 @@ abstract class StoreSuite extends StoreFixture {
 
         @Test
         void inputDecisionComesBackWithItsValues() {
-            DecisionRecord[] decision = new DecisionRecord[1];
+            Decision[] decision = new Decision[1];
             inAProcessThatStops(runs -> {
                 runs.create("r1", "asker", "maria", "File the bug", false, NOW);
                 RunOutcome.WaitingForInput pause = fixture.inputPause("r1");
@@ -2097,7 +2104,8 @@ abstract class StoreSuite extends StoreFixture {
             });
 
             assertThat(store.runs().reconcile(later)).singleElement()
-                    .satisfies(run -> assertThat(run.lastDecision().input()).isEqualTo(decision[0].input()));
+                    .satisfies(run -> assertThat(((Decision.Input) run.lastDecision()).values())
+                            .isEqualTo(((Decision.Input) decision[0]).values()));
         }
 
         @Test

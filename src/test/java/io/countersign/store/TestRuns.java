@@ -4,15 +4,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.TestDecisions;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.PausedState;
@@ -66,7 +68,7 @@ final class TestRuns {
 
     /** Approves every waiting call of a writer pause: the second pause, or the completion after it. */
     RunOutcome approve(PausedState state) {
-        return loop.resumeApproval(state, writer, ApprovalDecision.approveAll(state, MARIA));
+        return loop.resumeApproval(state, writer, TestDecisions.approveAll(state, MARIA));
     }
 
     /** An asker run waiting for a summary. */
@@ -75,13 +77,13 @@ final class TestRuns {
                 ToolExecutionContext.of(MARIA, runId, Locale.ENGLISH), "File the bug"));
     }
 
-    static DecisionRecord approval(PausedState state, String decidedBy, Instant at) {
-        return DecisionRecord.approval(state.runId(), decidedBy, at, state.digest(),
-                ApprovalDecision.approveAll(state, MARIA).verdicts());
+    static Decision approval(PausedState state, String decidedBy, Instant at) {
+        return Decision.approval(state.runId(), decidedBy, at, state.digest(),
+                TestDecisions.approveAll(state, MARIA).verdicts());
     }
 
-    static DecisionRecord input(PausedState state, String decidedBy, Instant at) {
-        return DecisionRecord.input(state.runId(), decidedBy, at, state.digest(), args("summary", "Sync stalls"));
+    static Decision input(PausedState state, String decidedBy, Instant at) {
+        return Decision.input(state.runId(), decidedBy, at, state.digest(), args("summary", "Sync stalls"));
     }
 
     static ObjectNode args(String... namesAndValues) {

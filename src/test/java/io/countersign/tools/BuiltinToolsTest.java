@@ -3,6 +3,7 @@ package io.countersign.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;

@@ -1,6 +1,7 @@
 package io.countersign.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
 import io.countersign.engine.tool.ToolSettings;

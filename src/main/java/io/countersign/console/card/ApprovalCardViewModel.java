@@ -7,7 +7,7 @@ import javafx.beans.property.SimpleObjectProperty;
 
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
-import io.countersign.engine.run.ApprovalDecision.CallVerdict;
+import io.countersign.engine.decision.Decision.CallVerdict;
 import io.countersign.service.RunCard;
 import java.util.ArrayList;
 import java.util.List;

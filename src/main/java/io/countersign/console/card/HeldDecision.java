@@ -1,14 +1,15 @@
 package io.countersign.console.card;
 
+import io.countersign.engine.decision.Decision.CallVerdict;
 import io.countersign.service.Allowance;
-
-import io.countersign.engine.run.ApprovalDecision.CallVerdict;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Verdicts a person submitted on an approval card, not yet sent: the window holds them for a few seconds, so that
- * Undo can take them back, and then sends them against the card as the person saw it.
+ * Undo can take them back and the card show them again, and then sends them against the card as the person saw it.
+ * They are not yet a {@link io.countersign.engine.decision.Decision}: the service makes that of them when it
+ * receives them, with who decided and when as it knows them.
  *
  * @param allowance the standing grants the approval makes ("Approve and allow"), or {@code null}
  * @param digest the card's digest as shown: the service refuses the verdicts if the card changed since

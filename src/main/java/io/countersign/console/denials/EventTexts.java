@@ -1,9 +1,9 @@
 package io.countersign.console.denials;
 
 import io.countersign.console.common.Messages;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.ApprovalDecision;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ public final class EventTexts {
     }
 
     /** A line per call the decision denied, with the operator's reason: what the model was told. */
-    List<EventField> denyReasons(List<ApprovalDecision.CallVerdict> denied) {
+    List<EventField> denyReasons(List<Decision.CallVerdict> denied) {
         return denied.stream().map(verdict -> new EventField(messages.get("denials.field.denyReason"),
                 verdict.reason() == null || verdict.reason().isBlank()
                         ? messages.get("denials.field.noReason", verdict.index() + 1)

@@ -1,6 +1,6 @@
 package io.countersign.console.inbox;
 
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

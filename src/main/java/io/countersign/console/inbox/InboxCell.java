@@ -3,7 +3,7 @@ package io.countersign.console.inbox;
 import io.countersign.console.common.Messages;
 import io.countersign.console.controls.Badge;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import javafx.beans.InvalidationListener;
 import javafx.beans.WeakInvalidationListener;
 import javafx.collections.SetChangeListener;

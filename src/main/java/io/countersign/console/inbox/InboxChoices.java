@@ -1,6 +1,6 @@
 package io.countersign.console.inbox;
 
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

@@ -5,7 +5,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.console.input.AskedQuestionsView;
 import io.countersign.console.input.AskedQuestionsViewModel;
 import io.countersign.service.InboxOrder;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.util.Objects;
 import javafx.beans.property.ObjectProperty;
 import javafx.collections.FXCollections;

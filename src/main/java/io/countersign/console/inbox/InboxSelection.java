@@ -1,7 +1,7 @@
 package io.countersign.console.inbox;
 
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;

@@ -8,7 +8,7 @@ import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
 import io.countersign.service.InboxOrder;
 import io.countersign.service.RunService;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

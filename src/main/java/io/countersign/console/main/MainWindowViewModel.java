@@ -14,7 +14,7 @@ import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.util.List;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;

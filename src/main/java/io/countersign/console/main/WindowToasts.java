@@ -3,7 +3,7 @@ package io.countersign.console.main;
 import io.countersign.console.card.CardDone;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.util.List;
 import java.util.Objects;
 import javafx.collections.FXCollections;

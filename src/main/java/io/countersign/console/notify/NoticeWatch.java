@@ -4,7 +4,7 @@ import io.countersign.console.common.LiveClock;
 import io.countersign.engine.Actor;
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;

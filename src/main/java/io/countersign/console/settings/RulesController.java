@@ -5,6 +5,7 @@ import io.countersign.console.common.ScreenController;
 import io.countersign.console.common.ShownText;
 import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.engine.declarative.DeclarativeRule;
+import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.service.RuleService.RuleSummary;
 import java.util.List;
 import java.util.Objects;

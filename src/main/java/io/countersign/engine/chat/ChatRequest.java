@@ -1,6 +1,7 @@
 package io.countersign.engine.chat;
 
 import io.countersign.engine.AppendOnlyList;
+import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.ToolSpec;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package io.countersign.engine.chat;
 
 import io.countersign.engine.Names;
+import io.countersign.engine.chat.TrustZone;
 import java.util.Objects;
 
 /**

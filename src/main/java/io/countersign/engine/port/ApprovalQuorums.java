@@ -1,8 +1,7 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.run.ApprovalDecision;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,13 +19,13 @@ public interface ApprovalQuorums {
      * nowhere: the caller claims it as the decision) when the approvals before it make up the rest. A kept
      * approval records {@code event} with it, in the same transaction.
      */
-    Tally approve(DecisionRecord approval, int required, GovernanceEvent event);
+    Tally approve(Decision.Approval approval, int required, GovernanceEvent event);
 
     /** The approvals kept for the run's card of this digest, oldest first. */
     List<Approval> approvals(String runId, String digest);
 
     /** One person's approval of a card. */
-    record Approval(String approvedBy, Instant approvedAt, List<ApprovalDecision.CallVerdict> verdicts) {
+    record Approval(String approvedBy, Instant approvedAt, List<Decision.CallVerdict> verdicts) {
         public Approval {
             verdicts = List.copyOf(verdicts);
         }

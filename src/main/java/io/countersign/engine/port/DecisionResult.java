@@ -1,7 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.event.DecisionRecord;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.InputValidation;
 import java.time.Instant;
@@ -71,7 +70,7 @@ public sealed interface DecisionResult permits DecisionResult.Done, DecisionResu
     }
 
     /** Someone else decided first ({@code winner}); nothing executed on this decision. */
-    record AlreadyDecided(DecisionRecord winner) implements Refusal {
+    record AlreadyDecided(Decision winner) implements Refusal {
         /** Who ends a card whose MCP host cancelled the call it waits on. */
         public static final String HOST_ACTOR = "host";
 
@@ -94,12 +93,12 @@ public sealed interface DecisionResult permits DecisionResult.Done, DecisionResu
 
         /** The winner's approved calls; 0 when the winner sent typed input. */
         public int approved() {
-            return (int) winner.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved).count();
+            return winner.approved();
         }
 
         /** The winner's denied calls; 0 when the winner sent typed input. */
         public int denied() {
-            return winner.verdicts().size() - approved();
+            return winner.denied();
         }
 
         /** True when no person decided: the run's MCP host cancelled the call the card waited on. */
@@ -122,7 +121,7 @@ public sealed interface DecisionResult permits DecisionResult.Done, DecisionResu
 
         /** An approval that does not agree with one counted before it; approvals add up only when they agree. */
         public static NotPermitted otherVerdicts(String runId, ApprovalQuorums.Approval earlier) {
-            String approved = earlier.verdicts().stream().filter(ApprovalDecision.CallVerdict::approved)
+            String approved = earlier.verdicts().stream().filter(Decision.CallVerdict::approved)
                     .map(verdict -> Integer.toString(verdict.index())).collect(Collectors.joining(", ", "[", "]"));
             return new NotPermitted(runId, earlier.approvedBy() + " approved calls " + approved + " of this card,"
                     + " and approvals add up only when they agree: approve calls " + approved + " too, or deny");

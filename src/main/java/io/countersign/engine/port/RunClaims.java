@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.state.PausedState;
 import java.time.Instant;
 import java.util.Optional;
@@ -24,10 +24,10 @@ public interface RunClaims {
      * claim commits the start in the same transaction, so the calls it names are journalled before they run.
      * The claimed run carries the caller's lease ({@link StoredRun#lease()}).
      */
-    ClaimResult claim(DecisionRecord decision, DecisionStart start);
+    ClaimResult claim(Decision decision, DecisionStart start);
 
     /** Claims the decision with nothing written ahead of its calls. */
-    default ClaimResult claim(DecisionRecord decision) {
+    default ClaimResult claim(Decision decision) {
         return claim(decision, DecisionStart.NONE);
     }
 

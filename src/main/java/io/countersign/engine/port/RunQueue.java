@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +22,7 @@ public interface RunQueue {
      * decision for a worker to carry out: the run goes to {@link RunStatus#QUEUED} with the decision, in the same
      * transaction, and {@link #claimNext} hands it to a worker.
      */
-    RunClaims.ClaimResult claimForWorker(DecisionRecord decision);
+    RunClaims.ClaimResult claimForWorker(Decision decision);
 
     /**
      * Hands the oldest queued run to a worker: its status becomes {@link RunStatus#RUNNING} under the worker's

@@ -1,6 +1,7 @@
 package io.countersign.engine.port;
 
 import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.RemoteDeclaration;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.chat.ChatMessage;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunCounters;
 import io.countersign.engine.state.RunStatus;
@@ -22,7 +22,7 @@ public record StoredRun(String runId, String agent, String initiator, String pro
                         RunStatus status, Instant createdAt, Instant updatedAt, Instant waitingSince,
                         PausedState pausedState, List<ChatMessage> transcript, ToolInvocationHistory history,
                         RunCounters counters, String failureReason, String failureMessage,
-                        DecisionRecord lastDecision, List<String> unknownOutcomeCalls, long epoch) {
+                        Decision lastDecision, List<String> unknownOutcomeCalls, long epoch) {
     public StoredRun {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");

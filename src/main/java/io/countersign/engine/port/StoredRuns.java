@@ -1,6 +1,6 @@
 package io.countersign.engine.port;
 
-import io.countersign.engine.run.WaitingRunSummary;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import java.util.List;
 import java.util.Optional;
@@ -25,8 +25,8 @@ public interface StoredRuns {
      * Every waiting run as an inbox lists it, oldest wait first: without its paused state, which a store may keep
      * summarized beside it. By default summarized from {@link #waiting()}.
      */
-    default List<WaitingRunSummary> waitingSummaries() {
-        return waiting().stream().map(WaitingRunSummary::of).toList();
+    default List<WaitingRun> waitingSummaries() {
+        return waiting().stream().map(WaitingRun::of).toList();
     }
 
     /** The runs {@linkplain RunClaims#handBack handed back} and not taken over since, oldest first. */

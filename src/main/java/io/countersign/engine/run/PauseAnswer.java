@@ -1,8 +1,8 @@
 package io.countersign.engine.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.countersign.engine.Actor;
 import io.countersign.engine.chat.ToolCall;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import io.countersign.engine.state.RunStateException;
@@ -10,14 +10,13 @@ import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.InputValidation;
 import io.countersign.engine.tool.InvalidInputException;
 import io.countersign.engine.tool.SchemaValidator;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
- * What a person answered to a pause, as it applies to each call of the turn that waited on them. The turn then
+ * A person's {@link Decision} on a pause, as it applies to each call of the turn that waited on them. The turn then
  * runs on as any other; a turn that did not pause has {@link #NONE}.
  */
 sealed interface PauseAnswer {
@@ -46,42 +45,41 @@ sealed interface PauseAnswer {
         }
     }
 
-    /** An operator's verdict per waiting call; a denied call is refused with who declined it and why. */
-    record Approval(Actor decidedBy, Map<Integer, ApprovalDecision.CallVerdict> verdicts) implements PauseAnswer {
+    /** A person's decision as it applies to this pause: a denied call is refused with who declined it and why. */
+    record Approval(Decision.Approval decision) implements PauseAnswer {
         /**
          * The decision as it applies to this pause.
          *
          * @throws RunStateException when a verdict names a call that does not wait, a call has two verdicts, or a
          *                           waiting call has none
          */
-        static Approval of(PausedState state, ApprovalDecision decision) {
+        static Approval of(PausedState state, Decision.Approval decision) {
             Set<Integer> waiting = new LinkedHashSet<>();
             state.awaitingApproval().forEach(call -> waiting.add(call.index()));
-            Map<Integer, ApprovalDecision.CallVerdict> verdicts = new HashMap<>();
-            for (ApprovalDecision.CallVerdict verdict : decision.verdicts()) {
+            Set<Integer> given = new HashSet<>();
+            for (Decision.CallVerdict verdict : decision.verdicts()) {
                 if (!waiting.contains(verdict.index())) {
                     throw new RunStateException("call " + verdict.index() + " of run " + state.runId()
                             + " does not wait for approval");
                 }
-                if (verdicts.put(verdict.index(), verdict) != null) {
+                if (!given.add(verdict.index())) {
                     throw new RunStateException("call " + verdict.index() + " has two verdicts");
                 }
             }
-            waiting.removeAll(verdicts.keySet());
+            waiting.removeAll(given);
             if (!waiting.isEmpty()) {
                 throw new RunStateException("calls " + waiting + " of run " + state.runId() + " have no verdict");
             }
-            return new Approval(decision.decidedBy(), Map.copyOf(verdicts));
+            return new Approval(decision);
         }
 
         boolean approves(PendingCall call) {
-            ApprovalDecision.CallVerdict verdict = verdicts.get(call.index());
-            return verdict != null && verdict.approved();
+            return decision.verdictOn(call.index()).map(Decision.CallVerdict::approved).orElse(false);
         }
 
         /** The event's summary: how many calls were approved (and edited) and how many denied. */
         String summary() {
-            return ApprovalDecision.summary(List.copyOf(verdicts.values()));
+            return Decision.summary(decision.verdicts());
         }
 
         @Override
@@ -89,34 +87,35 @@ sealed interface PauseAnswer {
             if (call.disposition() != PendingCall.Disposition.AWAITS_APPROVAL) {
                 throw new IllegalStateException("approval pause holds an input call");
             }
-            if (approves(call)) {
-                ApprovalDecision.CallVerdict verdict = verdicts.get(call.index());
+            Decision.CallVerdict verdict = decision.verdictOn(call.index()).orElseThrow();
+            if (verdict.approved()) {
                 if (verdict.edited()) {
                     return new Step.Run(call.call().withTarget(call.call().name(), verdict.arguments()),
-                            Grant.APPROVED, decidedBy.name());
+                            Grant.APPROVED, decision.decidedBy());
                 }
                 return new Step.Run(call.call(), Grant.APPROVED, null);
             }
-            String reason = verdicts.get(call.index()).reason();
+            String reason = verdict.reason();
             String why = reason == null || reason.isBlank() ? "no reason given" : reason.strip();
-            return new Step.Refuse("Error: declined by " + decidedBy.name() + ": " + why + ". Nothing was executed.");
+            return new Step.Refuse("Error: declined by " + decision.decidedBy() + ": " + why
+                    + ". Nothing was executed.");
         }
     }
 
     /** A person's values for the input tool; they replace the model's values for the declared fields only. */
-    record Input(List<InputField> fields, ObjectNode values) implements PauseAnswer {
+    record Input(List<InputField> fields, Decision.Input decision) implements PauseAnswer {
         /**
          * The submission as it applies to this pause.
          *
          * @throws InvalidInputException when the values do not fit the input tool's fields
          */
-        static Input of(PausedState state, InputSubmission submission, SchemaValidator schemas) {
+        static Input of(PausedState state, Decision.Input decision, SchemaValidator schemas) {
             List<InputValidation.FieldError> errors = InputValidation.validate(schemas, state.inputFields(),
-                    submission.values());
+                    decision.values());
             if (!errors.isEmpty()) {
                 throw new InvalidInputException(errors);
             }
-            return new Input(state.inputFields(), submission.values());
+            return new Input(state.inputFields(), decision);
         }
 
         @Override
@@ -124,7 +123,7 @@ sealed interface PauseAnswer {
             if (call.disposition() != PendingCall.Disposition.AWAITS_INPUT) {
                 throw new IllegalStateException("input pause holds an approval call");
             }
-            ObjectNode arguments = InputValidation.overlay(call.call().arguments(), fields, values);
+            ObjectNode arguments = InputValidation.overlay(call.call().arguments(), fields, decision.values());
             return new Step.Run(call.call().withTarget(call.call().name(), arguments), Grant.INPUT, null);
         }
     }

@@ -9,6 +9,8 @@ import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.intent.IntentRouting;
@@ -16,6 +18,10 @@ import io.countersign.engine.intent.RoleModelResolver;
 import io.countersign.engine.intent.ToolCallDispatchHook;
 import io.countersign.engine.invocation.ApprovalAsks;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.call.InvocationVerdict;
+import io.countersign.engine.call.ToolExecutionContext;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.invocation.PreApprovalInvocationPolicy;
 import io.countersign.engine.invocation.ToolInvocationPolicy;
 import io.countersign.engine.port.ChatModel;
@@ -158,7 +164,8 @@ public final class ToolLoop {
      * Resumes an approval pause with a verdict per waiting call, recording the decision's event and journalling
      * nothing: {@link #prepareApproval} and {@link PreparedResume.Ready#carryOut} in one go.
      */
-    public RunOutcome resumeApproval(PausedState state, AgentConfiguration configuration, ApprovalDecision decision) {
+    public RunOutcome resumeApproval(PausedState state, AgentConfiguration configuration,
+                                     Decision.Approval decision) {
         return resumed(prepareApproval(state, configuration, decision));
     }
 
@@ -166,8 +173,8 @@ public final class ToolLoop {
      * Resumes an input pause with a person's values, recording the decision's event and journalling nothing:
      * {@link #prepareInput} and {@link PreparedResume.Ready#carryOut} in one go.
      */
-    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, InputSubmission submission) {
-        return resumed(prepareInput(state, configuration, submission));
+    public RunOutcome resumeInput(PausedState state, AgentConfiguration configuration, Decision.Input decision) {
+        return resumed(prepareInput(state, configuration, decision));
     }
 
     private RunOutcome resumed(PreparedResume prepared) {
@@ -188,13 +195,13 @@ public final class ToolLoop {
      *                           fit its waiting calls
      */
     public PreparedResume prepareApproval(PausedState state, AgentConfiguration configuration,
-                                          ApprovalDecision decision) {
+                                          Decision.Approval decision) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_APPROVAL);
         PauseAnswer.Approval answer = PauseAnswer.Approval.of(state, decision);
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
-        for (ApprovalDecision.CallVerdict verdict : decision.verdicts()) {
+        for (Decision.CallVerdict verdict : decision.verdicts()) {
             if (verdict.edited() && !(edits.check(state, run, roundConfiguration, verdict.index(),
                     verdict.arguments()) instanceof EditCheck.Fits)) {
                 throw new RunStateException("the edited arguments of call " + verdict.index() + " of run "
@@ -208,7 +215,7 @@ public final class ToolLoop {
                     .calls(stale.get()).offeredTools(offered).build()));
         }
         GovernanceEvent event = events.event(EventType.APPROVAL_DECIDED, null, null, null, run, roundConfiguration,
-                decision.decidedBy().name(), answer.summary());
+                decision.decidedBy(), answer.summary());
         return ready(run, roundConfiguration, offered, state, answer, event);
     }
 
@@ -234,14 +241,14 @@ public final class ToolLoop {
      * @throws RunStateException     when the state is not an input pause of this agent
      */
     public PreparedResume prepareInput(PausedState state, AgentConfiguration configuration,
-                                       InputSubmission submission) {
+                                       Decision.Input decision) {
         requireResumable(state, configuration, RunStatus.WAITING_FOR_INPUT);
-        PauseAnswer.Input answer = PauseAnswer.Input.of(state, submission, schemas);
+        PauseAnswer.Input answer = PauseAnswer.Input.of(state, decision, schemas);
         RunSegment run = resumed(state, configuration);
         AgentConfiguration roundConfiguration = run.configurationFor(state.model());
         List<String> offered = run.offered(roundConfiguration);
         GovernanceEvent event = events.event(EventType.INPUT_SUBMITTED, null, state.inputCall().call().name(), null,
-                run, roundConfiguration, submission.submittedBy().name(), null);
+                run, roundConfiguration, decision.decidedBy(), null);
         return ready(run, roundConfiguration, offered, state, answer, event);
     }
 

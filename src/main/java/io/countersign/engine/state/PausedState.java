@@ -5,8 +5,10 @@ import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.tool.InputField;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -61,6 +63,15 @@ public record PausedState(String runId, RunStatus status, String agentConfigurat
     /** The calls that wait for an operator's verdict. */
     public List<PendingCall> awaitingApproval() {
         return calls.stream().filter(c -> c.disposition() == PendingCall.Disposition.AWAITS_APPROVAL).toList();
+    }
+
+    /**
+     * A denial of every call that waits for approval, by {@code decidedBy} at {@code at}, on this card: what a
+     * deadline, a gone host or a host's cancellation decides in place of a person.
+     */
+    public Decision.Approval denyAll(String decidedBy, Instant at, String reason) {
+        return Decision.approval(runId, decidedBy, at, digest(),
+                awaitingApproval().stream().map(call -> Decision.CallVerdict.deny(call.index(), reason)).toList());
     }
 
     /** The calls a pre-approval rule already refused; they stay on the card with their explanation. */

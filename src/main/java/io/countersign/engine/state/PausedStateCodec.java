@@ -9,6 +9,7 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Names;
 import io.countersign.engine.Role;
+import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.call.ToolInvocationTarget;

@@ -1,6 +1,8 @@
 package io.countersign.engine.tool;
 
 import io.countersign.engine.Names;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;

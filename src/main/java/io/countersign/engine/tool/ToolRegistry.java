@@ -1,6 +1,7 @@
 package io.countersign.engine.tool;
 
 import io.countersign.engine.Names;
+import io.countersign.engine.tool.ToolSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

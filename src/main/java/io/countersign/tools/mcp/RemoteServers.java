@@ -1,6 +1,7 @@
 package io.countersign.tools.mcp;
 
 import io.countersign.engine.RetryPolicy;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.tool.ApprovalDeclaration;

@@ -13,7 +13,7 @@ import io.countersign.console.common.LiveClock;
 import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.run.ApprovalDecision.CallVerdict;
+import io.countersign.engine.decision.Decision.CallVerdict;
 import io.countersign.service.RunCard;
 import java.time.Duration;
 import java.util.ArrayList;

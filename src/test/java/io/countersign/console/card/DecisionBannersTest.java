@@ -3,9 +3,8 @@ package io.countersign.console.card;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Banner;
 import io.countersign.console.common.Messages;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.state.RunStatus;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,9 +29,9 @@ class DecisionBannersTest {
 
     @Test
     void aCardDecidedElsewhereSaysWhoWhenAndWhatAndEndsTheCard() {
-        DecisionResult decided = new DecisionResult.AlreadyDecided(DecisionRecord.approval("run-1", "jonas",
-                Instant.parse("2026-03-02T10:42:00Z"), "digest", List.of(ApprovalDecision.CallVerdict.approve(0),
-                        ApprovalDecision.CallVerdict.approve(1))));
+        DecisionResult decided = new DecisionResult.AlreadyDecided(Decision.approval("run-1", "jonas",
+                Instant.parse("2026-03-02T10:42:00Z"), "digest", List.of(Decision.CallVerdict.approve(0),
+                        Decision.CallVerdict.approve(1))));
 
         assertThat(of(decided).text()).isEqualTo("Decided by jonas at 10:42 (approved 2 calls)");
         assertThat(DecisionBanners.endsTheCard(decided)).isTrue();
@@ -40,10 +39,9 @@ class DecisionBannersTest {
 
     @Test
     void aCardItsHostCancelledSaysSoAndWhenAndEndsTheCard() {
-        DecisionResult cancelled = new DecisionResult.AlreadyDecided(new DecisionRecord("run-1", "host",
-                Instant.parse("2026-03-02T10:42:00Z"), DecisionRecord.Kind.APPROVAL, "digest",
-                "the host cancelled this call; nothing was executed",
-                List.of(ApprovalDecision.CallVerdict.deny(0, "the host cancelled this call")), null));
+        DecisionResult cancelled = new DecisionResult.AlreadyDecided(new Decision.Approval("run-1", "host",
+                Instant.parse("2026-03-02T10:42:00Z"), "digest", "the host cancelled this call; nothing was executed",
+                List.of(Decision.CallVerdict.deny(0, "the host cancelled this call"))));
 
         assertThat(of(cancelled))
                 .isEqualTo(Banner.info("The MCP host cancelled this call at 10:42; nothing was executed."));

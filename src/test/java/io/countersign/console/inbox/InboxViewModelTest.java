@@ -11,7 +11,7 @@ import io.countersign.console.common.Messages;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,7 +151,7 @@ class InboxViewModelTest {
         inbox.setArrivalListener(announced::add);
         inbox.replace(List.of(NOTES));
         WaitingRun pausedAgain = new WaitingRun(NOTES.runId(), RunStatus.WAITING_FOR_INPUT, NOTES.agent(),
-                NOTES.initiator(), NOW, NOTES.prompt(), "ask_details", 0, 0, false, false, "digest-2");
+                NOTES.initiator(), NOTES.prompt(), NOW, List.of("ask_details"), 0, "digest-2");
 
         inbox.replace(List.of(pausedAgain));
 

@@ -21,10 +21,9 @@ import io.countersign.console.timeline.RunsViewModel;
 import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.service.RunService;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.tools.NetworkntSchemaValidator;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -115,7 +114,8 @@ class MainWindowViewModelTest {
         approval.approveAll();
 
         inbox.replace(List.of(new WaitingRun(NOTES.runId(), NOTES.status(), NOTES.agent(), NOTES.initiator(),
-                NOTES.waitingSince(), NOTES.prompt(), NOTES.firstTool(), 1, 0, true, false, "digest-changed")));
+                NOTES.prompt(), NOTES.waitingSince(), NOTES.waitingTools(), 0, "digest-changed", null, null, true,
+                false)));
 
         assertThat(approval.session().bannerProperty().get().text()).isEqualTo("This card changed since you opened it.");
         assertThat(approval.calls().get(0).verdict()).isEqualTo(Verdict.APPROVE);
@@ -127,7 +127,7 @@ class MainWindowViewModelTest {
         inbox.select(NOTES);
 
         inbox.replace(List.of(new WaitingRun(NOTES.runId(), RunStatus.WAITING_FOR_INPUT, NOTES.agent(),
-                NOTES.initiator(), NOTES.waitingSince(), NOTES.prompt(), "ask_details", 0, 0, false, false, "d2")));
+                NOTES.initiator(), NOTES.prompt(), NOTES.waitingSince(), List.of("ask_details"), 0, "d2")));
 
         assertThat(window.detailProperty().get()).isEqualTo(new Detail.InputCard("run-notes"));
     }

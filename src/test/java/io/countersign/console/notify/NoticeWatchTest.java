@@ -9,7 +9,7 @@ import io.countersign.engine.Role;
 import io.countersign.engine.agent.DeadlineAction;
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,7 +85,7 @@ class NoticeWatchTest {
         runs.clear();
 
         runs.add(new WaitingRun("run-notes", RunStatus.WAITING_FOR_APPROVAL, "release-notes", "maria",
-                START.plusSeconds(30), "Draft the notes", "fs_write", 1, 0, true, false, "d2"));
+                "Draft the notes", START.plusSeconds(30), List.of("fs_write"), 0, "d2", null, null, true, false));
 
         assertThat(announced).extracting(Notice::runId).containsExactly("run-notes");
         assertThat(gone).containsExactly("run-notes");
@@ -179,8 +179,8 @@ class NoticeWatchTest {
         watch(MARIA);
         firstLoad(NOTES);
 
-        runs.add(WaitingRun.damaged("run-broken", RunStatus.WAITING_FOR_APPROVAL, "release-notes", "maria", START,
-                "Draft", "the paused state does not decode"));
+        runs.add(WaitingRun.damaged("run-broken", RunStatus.WAITING_FOR_APPROVAL, "release-notes", "maria", "Draft",
+                START, "the paused state does not decode"));
 
         assertThat(announced).isEmpty();
     }
@@ -220,7 +220,7 @@ class NoticeWatchTest {
 
     private static WaitingRun run(String runId, String agent, String tool, RunDeadline deadline) {
         return new WaitingRun(runId, RunStatus.WAITING_FOR_APPROVAL, agent, runId.equals("run-notes") ? "maria"
-                : "jonas", START, "The prompt, which a notice never shows", tool, 1, 0, true, false, "d1", null,
-                deadline);
+                : "jonas", "The prompt, which a notice never shows", START, List.of(tool), 0, "d1", null, deadline,
+                true, false);
     }
 }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.cli.Cli;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
+import io.countersign.engine.decision.Decision;
+import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
@@ -15,12 +17,11 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
-import io.countersign.service.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
@@ -163,7 +164,7 @@ class GatewayEndToEndTest {
         WaitingRun card = awaitCard();
 
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
 
         McpSchema.CallToolResult result = call.get(60, TimeUnit.SECONDS);
         assertThat(result.isError()).isFalse();
@@ -202,7 +203,7 @@ class GatewayEndToEndTest {
         });
         assertThat(plan).doesNotExist();
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
         assertThat(write.get(60, TimeUnit.SECONDS).isError()).isFalse();
         assertThat(plan).hasContent("step one");
     }
@@ -216,7 +217,7 @@ class GatewayEndToEndTest {
         ObjectNode edited = Json.mapper().createObjectNode().put("path", plan.toString()).put("content", "step two");
 
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approveEdited(0, edited)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approveEdited(0, edited)))).isInstanceOf(DecisionResult.Done.class);
 
         McpSchema.CallToolResult result = write.get(60, TimeUnit.SECONDS);
         assertThat(result.isError()).isFalse();
@@ -275,7 +276,7 @@ class GatewayEndToEndTest {
         await().atMost(20, TimeUnit.SECONDS).until(() -> console.runs().inbox(RITA).stream()
                 .noneMatch(run -> run.runId().equals(card.runId())));
         DecisionResult late = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(late).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class, refused -> {
             assertThat(refused.decidedBy()).isEqualTo("gateway");
             assertThat(refused.summary()).startsWith("the MCP host disconnected: nothing was executed");
@@ -341,7 +342,7 @@ class GatewayEndToEndTest {
                 .progressToken("slow").build()));
         WaitingRun card = awaitCard();
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
         // the gateway took the decision over and sent the call: the host hears the server's own progress (with a
         // total, which the gateway's waiting steps never carry)
         await().atMost(20, TimeUnit.SECONDS).until(() -> bed.progress().stream()

@@ -6,11 +6,11 @@ import static io.countersign.tools.gateway.GatewayHost.writeRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
@@ -124,7 +124,7 @@ class GatewayHttpEndToEndTest {
 
         await().atMost(20, TimeUnit.SECONDS).until(() -> console.runs().inbox(RITA).isEmpty());
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0))))
+                List.of(Decision.CallVerdict.approve(0))))
                 .isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
                         refused -> assertThat(refused.decidedBy()).isEqualTo("gateway"));
         assertThat(console.runs().recent(RITA, 5)).anySatisfy(run -> {

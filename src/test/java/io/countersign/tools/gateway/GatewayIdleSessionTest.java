@@ -3,12 +3,12 @@ package io.countersign.tools.gateway;
 import static io.countersign.tools.gateway.GatewayTestBed.RITA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.countersign.testing.FastJava;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -96,7 +96,7 @@ class GatewayIdleSessionTest {
         assertThat(withdrawn).isLessThan(ended).isLessThan(IDLE.multipliedBy(2));
         assertThat(ended).isGreaterThanOrEqualTo(IDLE).isLessThan(IDLE.multipliedBy(3));
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0))))
+                List.of(Decision.CallVerdict.approve(0))))
                 .isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
                         refused -> assertThat(refused.cancelledByHost()).isTrue());
         assertThat(run(card.runId())).satisfies(run -> {

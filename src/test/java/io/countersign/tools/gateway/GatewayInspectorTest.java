@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
@@ -121,7 +121,7 @@ class GatewayInspectorTest {
         assertThat(plan).doesNotExist();
 
         DecisionResult decided = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
 
         assertThat(decided).isInstanceOf(DecisionResult.Done.class);
         JsonNode written = waiting.answer();

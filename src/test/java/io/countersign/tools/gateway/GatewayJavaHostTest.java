@@ -13,12 +13,12 @@ import dev.langchain4j.mcp.client.transport.stdio.StdioMcpTransport;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import io.countersign.cli.Cli;
 import io.countersign.engine.Json;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,7 +94,7 @@ class GatewayJavaHostTest {
         assertThat(gaveUp.resultText()).isEqualTo("There was a timeout executing the tool");
         await().atMost(20, TimeUnit.SECONDS).until(() -> bed.console().runs().inbox(GatewayTestBed.RITA).isEmpty());
         DecisionResult approvedLate = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(approvedLate).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
                 refused -> assertThat(refused.cancelledByHost()).isTrue());
         GatewayTestBed.CliOutcome script = bed.cli("decide", card.runId(), "--digest", card.digest(),
@@ -126,7 +126,7 @@ class GatewayJavaHostTest {
         WaitingRun card = bed.awaitCard();
 
         DecisionResult approved = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
 
         assertThat(approved).isInstanceOf(DecisionResult.Done.class);
         ToolExecutionResult answer = call.get(60, TimeUnit.SECONDS);

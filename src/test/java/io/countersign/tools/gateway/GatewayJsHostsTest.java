@@ -6,16 +6,16 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.countersign.cli.Cli;
 import io.countersign.engine.Json;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.service.RunTimeline;
-import io.countersign.service.WaitingRun;
 import io.countersign.tools.mcp.McpPeers;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -109,7 +109,7 @@ class GatewayJsHostsTest {
                 "timeout");
         await().atMost(20, TimeUnit.SECONDS).until(() -> bed.console().runs().inbox(GatewayTestBed.RITA).isEmpty());
         DecisionResult approvedLate = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(approvedLate).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
                 refused -> assertThat(refused.cancelledByHost()).isTrue());
         GatewayTestBed.CliOutcome script = bed.cli("decide", card.runId(), "--digest", card.digest(),
@@ -140,7 +140,7 @@ class GatewayJsHostsTest {
         WaitingRun card = bed.awaitCard();
 
         DecisionResult approved = bed.console().runs().decide(GatewayTestBed.RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
 
         assertThat(approved).isInstanceOf(DecisionResult.Done.class);
         JsonNode answer = nextAnswer();

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.tools.mcp.McpPeers;
@@ -140,7 +140,7 @@ class GatewayRelayTest {
         await().atMost(10, TimeUnit.SECONDS).until(() -> progress.size() >= 2);
 
         assertThat(console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+                List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
 
         assertThat(call.get(60, TimeUnit.SECONDS).isError()).isFalse();
         List<Double> values = progress.stream().map(McpSchema.ProgressNotification::progress).toList();
@@ -216,7 +216,7 @@ class GatewayRelayTest {
         Thread.sleep(500);
         assertThat(sampled).isEmpty();
 
-        console.runs().decide(RITA, card.runId(), card.digest(), List.of(ApprovalDecision.CallVerdict.approve(0)));
+        console.runs().decide(RITA, card.runId(), card.digest(), List.of(Decision.CallVerdict.approve(0)));
 
         assertThat(GatewayHost.text(call.get(60, TimeUnit.SECONDS))).isEqualTo("LLM response: teal");
         assertThat(sampled).hasSize(1);

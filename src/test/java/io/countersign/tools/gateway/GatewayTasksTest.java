@@ -9,7 +9,7 @@ import io.countersign.engine.Json;
 import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.service.WaitingRun;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.tools.mcp.McpPeers;
 import java.io.BufferedReader;
 import java.io.IOException;

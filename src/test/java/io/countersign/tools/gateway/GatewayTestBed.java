@@ -3,13 +3,13 @@ package io.countersign.tools.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.countersign.cli.Cli;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import io.countersign.cli.Cli;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -132,7 +132,7 @@ final class GatewayTestBed implements AutoCloseable {
         assertThat(write).isNotDone();
 
         DecisionResult decided = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
 
         assertThat(decided).isInstanceOf(DecisionResult.Done.class);
         McpSchema.CallToolResult result = write.get(60, TimeUnit.SECONDS);
@@ -140,7 +140,7 @@ final class GatewayTestBed implements AutoCloseable {
         assertThat(plan).hasContent("step one");
         assertThat(progress).allSatisfy(note -> assertThat(note.progressToken()).isEqualTo("w1"));
         DecisionResult again = console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approve(0)));
+                List.of(Decision.CallVerdict.approve(0)));
         assertThat(again).isNotInstanceOf(DecisionResult.Done.class);
         Files.writeString(plan, "changed by hand");
         assertThat(host.callTool(new McpSchema.CallToolRequest("echo", Map.of("message", "still here")))
@@ -156,7 +156,7 @@ final class GatewayTestBed implements AutoCloseable {
         WaitingRun card = awaitCard();
 
         console.runs().decide(RITA, card.runId(), card.digest(),
-                List.of(new ApprovalDecision.CallVerdict(0, false, "not in the plan")));
+                List.of(new Decision.CallVerdict(0, false, "not in the plan")));
 
         McpSchema.CallToolResult denied = write.get(60, TimeUnit.SECONDS);
         assertThat(denied.isError()).isTrue();

@@ -5,7 +5,10 @@ import static io.countersign.tools.mcp.ScriptedAgent.call;
 import static io.countersign.tools.mcp.ScriptedAgent.calls;
 import static io.countersign.tools.mcp.ScriptedAgent.resultOf;
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.TestDecisions;
+import io.countersign.engine.state.RunOutcome;
+import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.state.RunStatus;
@@ -86,7 +89,7 @@ class FilesystemServerTest {
 
         var state = ((RunOutcome.WaitingForApproval) paused).state();
         RunOutcome resumed = loop.resumeApproval(state, agent.configuration,
-                ApprovalDecision.approveAll(state, ScriptedAgent.JONAS));
+                TestDecisions.approveAll(state, ScriptedAgent.JONAS));
 
         assertThat(resumed.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(plan).hasContent("step one");

@@ -3,6 +3,7 @@ package io.countersign.tools.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolSettings;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.countersign.engine.access.ToolApprovalRule;
+import io.countersign.engine.tool.ApprovalDeclaration;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ApprovalDeclaration;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
