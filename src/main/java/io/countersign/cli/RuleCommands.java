@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Actor;
 import io.countersign.engine.declarative.DeclarativeRule;
 import io.countersign.engine.declarative.RecordedCall;
+import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.service.RuleResult;
 import io.countersign.service.RuleService;
+import io.countersign.service.RuleTrial;
 import io.countersign.service.WhatIf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -169,13 +171,19 @@ final class RuleCommands {
         }
 
         @Command(name = "test", description = "Type-check a condition (of a saved rule, or given with --when) without"
-                + " saving anything: its error's line and column, or when it is asked.")
+                + " saving anything: its error's line and column, or when it is asked; with --call, what it does to"
+                + " that call.")
         static final class Test extends Subcommand {
             @Parameters(paramLabel = "ID", arity = "0..1", description = "A saved rule.")
             String identifier;
 
             @Option(names = "--when", paramLabel = "CEL", description = "A condition to check.")
             String when;
+
+            @Option(names = "--call", paramLabel = "FILE", description = "A sample call as a JSON object (- reads"
+                    + " standard input): tool, args, and if the condition reads them agent, person, target {kind,"
+                    + " id}, history [{tool, outcome, target}], now.")
+            String call;
 
             @Override
             public Integer call() {
@@ -184,10 +192,34 @@ final class RuleCommands {
                 rules.check(actor(), rule).ifPresent(problem -> {
                     throw CliFailure.usage(problem);
                 });
-                return print(Views.object().put("id", rule.identifier()).put("when", rule.condition())
+                ObjectNode view = Views.object().put("id", rule.identifier()).put("when", rule.condition())
                         .put("result", "compiles").put("asked", rules.readsHistory(rule)
                                 ? "when the call executes (it reads history)" : "before the card and when the call"
-                                + " executes"));
+                                + " executes");
+                if (call != null) {
+                    RecordedCall sample = SampleCall.read(call, System.in, actor().name(), Instant.now());
+                    trial(view, rules.trial(actor(), rule, sample), identifier == null);
+                }
+                return print(view);
+            }
+
+            /** The outcome for the sample call: what a bare condition does is only whether it matches. */
+            private static void trial(ObjectNode view, RuleTrial trial, boolean condition) {
+                if (trial instanceof RuleTrial.OutOfScope) {
+                    view.put("outcome", "not in scope");
+                } else if (trial instanceof RuleTrial.NoMatch) {
+                    view.put("outcome", "no match");
+                } else if (trial instanceof RuleTrial.Fails fails) {
+                    view.put("outcome", InvocationVerdict.RULE_FAILED).put("error", fails.reason());
+                } else if (condition) {
+                    view.put("outcome", "matches");
+                } else if (((RuleTrial.Matches) trial).action() instanceof DeclarativeRule.Action.Deny deny) {
+                    view.put("outcome", "deny").put("reason", deny.reasonCode())
+                            .put("explanation", deny.explanation());
+                } else {
+                    view.put("outcome", "ask").put("approvals",
+                            ((DeclarativeRule.Action.Ask) ((RuleTrial.Matches) trial).action()).approvals());
+                }
             }
         }
 

@@ -133,7 +133,6 @@ public final class ConsoleWindow {
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         WebhooksViewModel webhooks = new WebhooksViewModel(context.services().webhooks(), actor, executor, messages);
-        RulesViewModel rules = new RulesViewModel(context.services().rules(), actor, executor, messages, clock);
         GatewayProfilesViewModel gatewayProfiles = new GatewayProfilesViewModel(context.services().gatewayProfiles(),
                 context.services().servers(), actor, executor, messages);
         GrantsViewModel grants = new GrantsViewModel(context.services().grants(), service, actor, executor, messages,
@@ -143,6 +142,8 @@ public final class ConsoleWindow {
                 new DecisionSending(service, executor, DecisionSending.Delays.fx(), UNDO_TIME));
         DenialsViewModel denials = new DenialsViewModel(context.services().events(), actor, executor, messages,
                 connection, clock, main::showRun);
+        RulesViewModel rules = new RulesViewModel(context.services().rules(), actor, executor, messages, clock,
+                main::showRun);
         main.watchRoles(new RoleWatch(context.services().users(), actor, executor));
         AskedQuestionsViewModel asked = new AskedQuestionsViewModel(context.services().asked(),
                 context.services().schemas(), actor, executor, messages);

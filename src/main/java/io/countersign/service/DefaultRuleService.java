@@ -43,6 +43,8 @@ public final class DefaultRuleService implements RuleService {
     public static final int MOST_CALLS = 200_000;
     /** The window of a rule's hits and of the warning for a rule that refuses everything. */
     public static final Duration WEEK = Duration.ofDays(7);
+    private static final RuleTrial OUT_OF_SCOPE = new RuleTrial.OutOfScope();
+    private static final RuleTrial NO_MATCH = new RuleTrial.NoMatch();
 
     private final SettingsStore settings;
     private final RecordedCalls recorded;
@@ -155,11 +157,21 @@ public final class DefaultRuleService implements RuleService {
     @Override
     public WhatIf whatIf(Actor actor, DeclarativeRule rule, Instant since) {
         permissions.requireNow(actor, Operation.VIEW_TOOL_SETTINGS);
+        return evaluate(compiled(rule), recorded.since(since, MOST_CALLS), new Facts());
+    }
+
+    @Override
+    public RuleTrial trial(Actor actor, DeclarativeRule rule, RecordedCall call) {
+        permissions.requireNow(actor, Operation.VIEW_TOOL_SETTINGS);
+        return judge(compiled(rule), call, new Facts());
+    }
+
+    private CompiledRule compiled(DeclarativeRule rule) {
         CompiledRule.Check check = CompiledRule.check(rule, language);
         if (check instanceof CompiledRule.Check.Invalid invalid) {
             throw new IllegalArgumentException("the condition does not compile: " + invalid.error().sentence());
         }
-        return evaluate(((CompiledRule.Check.Valid) check).rule(), recorded.since(since, MOST_CALLS), new Facts());
+        return ((CompiledRule.Check.Valid) check).rule();
     }
 
     private WhatIf evaluate(CompiledRule rule, List<RecordedCall> calls, Facts facts) {
@@ -170,22 +182,14 @@ public final class DefaultRuleService implements RuleService {
         Map<String, Integer> byTool = new TreeMap<>();
         List<RecordedCall> listed = new ArrayList<>();
         for (RecordedCall call : calls) {
-            if (!rule.rule().scope().covers(call.agent(), facts.gateway(call.agent()))) {
+            RuleTrial trial = judge(rule, call, facts);
+            if (trial instanceof RuleTrial.OutOfScope) {
                 continue;
             }
             inScope++;
-            if (!rule.concerns(call.tool())) {
-                continue;
-            }
-            boolean acted;
-            try {
-                acted = rule.matches(language.bind(facts.of(call)));
-                matched += acted ? 1 : 0;
-            } catch (RuntimeException failure) {
-                acted = true;
-                failed++;
-            }
-            if (acted) {
+            matched += trial instanceof RuleTrial.Matches ? 1 : 0;
+            failed += trial instanceof RuleTrial.Fails ? 1 : 0;
+            if (trial instanceof RuleTrial.Matches || trial instanceof RuleTrial.Fails) {
                 byAgent.merge(call.agent(), 1, Integer::sum);
                 byTool.merge(call.tool(), 1, Integer::sum);
                 if (listed.size() < LISTED) {
@@ -194,6 +198,25 @@ public final class DefaultRuleService implements RuleService {
             }
         }
         return new WhatIf(calls.size(), inScope, matched, failed, byAgent, byTool, listed);
+    }
+
+    /** What the rule does to one call, as the live rule would see it. */
+    private RuleTrial judge(CompiledRule rule, RecordedCall call, Facts facts) {
+        if (!rule.rule().scope().covers(call.agent(), facts.gateway(call.agent()))) {
+            return OUT_OF_SCOPE;
+        }
+        if (!rule.concerns(call.tool())) {
+            return NO_MATCH;
+        }
+        try {
+            return rule.matches(language.bind(facts.of(call))) ? new RuleTrial.Matches(rule.rule().action())
+                    : NO_MATCH;
+        } catch (ConditionLanguage.ConditionFailedException failure) {
+            return new RuleTrial.Fails(failure.getMessage() == null ? "the condition could not be evaluated"
+                    : String.join(" ", failure.getMessage().strip().lines().toList()));
+        } catch (RuntimeException failure) {
+            return new RuleTrial.Fails("the condition could not be evaluated");
+        }
     }
 
     /** What a what-if looks up once per agent and person, not per call. */

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.declarative.DeclarativeRule;
+import io.countersign.engine.declarative.RecordedCall;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +42,13 @@ public interface RuleService {
 
     /** Evaluates the rule over the calls recorded in the runs updated since then, which have not been purged. */
     WhatIf whatIf(Actor actor, DeclarativeRule rule, Instant since);
+
+    /**
+     * What the rule (which must compile) does to one call, judged as the what-if judges a recorded call: the tool's
+     * server, effect and data class as registered now, the person's roles as they are now, the agent's trust zone
+     * from its stored configuration.
+     */
+    RuleTrial trial(Actor actor, DeclarativeRule rule, RecordedCall call);
 
     /** A saved rule and how many of the last seven days' recorded calls it matches. */
     record RuleSummary(DeclarativeRule rule, int hits) {

@@ -14,6 +14,7 @@ import io.countersign.store.StoredAgentConfiguration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -199,5 +200,71 @@ class RuleCommandsTest {
         assertThat(imported.get(0).path("result").asText()).isEqualTo("saved");
         assertThat(ok("rules", "list").json().get(0).path("enabled").asBoolean()).isTrue();
         assertThat(ok("audit", "verify").exitCode()).isZero();
+    }
+
+    @Test
+    void testTriesARuleOnASampleCallAndSaysWhatItWouldDo() throws Exception {
+        ok("rules", "add", "releases.keep", "--when", "tool == 'fs_delete' && target.id.startsWith('releases/')",
+                "--deny", "release_kept", "--explain", "Releases are kept; delete nothing under releases/.");
+        ok("rules", "add", "write.large", "--when", "tool == 'fs_write' && size(args.content) > 10", "--ask",
+                "--approvals", "2", "--agents", "writer");
+        Path release = Files.writeString(folder.resolve("release.json"), "{\"tool\": \"fs_delete\", \"args\":"
+                + " {\"path\": \"releases/v1.zip\"}, \"target\": {\"kind\": \"file\", \"id\":"
+                + " \"releases/v1.zip\"}}");
+        JsonNode denied = ok("rules", "test", "releases.keep", "--call", release.toString()).json();
+        assertThat(denied.path("outcome").asText()).isEqualTo("deny");
+        assertThat(denied.path("reason").asText()).isEqualTo("release_kept");
+        assertThat(denied.path("explanation").asText()).isEqualTo("Releases are kept; delete nothing under"
+                + " releases/.");
+        Path draft = Files.writeString(folder.resolve("draft.json"), "{\"tool\": \"fs_delete\", \"args\":"
+                + " {\"path\": \"drafts/old.md\"}, \"target\": {\"kind\": \"file\", \"id\": \"drafts/old.md\"}}");
+        assertThat(ok("rules", "test", "releases.keep", "--call", draft.toString()).json().path("outcome").asText())
+                .isEqualTo("no match");
+
+        Path write = Files.writeString(folder.resolve("write.json"), "{\"tool\": \"fs_write\", \"agent\":"
+                + " \"writer\", \"args\": {\"path\": \"big.md\", \"content\": \"" + "x".repeat(20) + "\"}}");
+        JsonNode asked = ok("rules", "test", "write.large", "--call", write.toString()).json();
+        assertThat(asked.path("outcome").asText()).isEqualTo("ask");
+        assertThat(asked.path("approvals").asInt()).isEqualTo(2);
+        Files.writeString(write, Files.readString(write).replace("\"writer\"", "\"cleaner\""));
+        assertThat(ok("rules", "test", "write.large", "--call", write.toString()).json().path("outcome").asText())
+                .isEqualTo("not in scope");
+
+        // a condition alone matches or not; one that cannot be evaluated for the call says why, as rule_failed
+        Path shell = Files.writeString(folder.resolve("shell.json"), "{\"tool\": \"shell.run\", \"args\":"
+                + " {\"command\": \"rm -rf build/\"}}");
+        assertThat(ok("rules", "test", "--when", "args.command.matches('rm\\\\s+-rf')", "--call", shell.toString())
+                .json().path("outcome").asText()).isEqualTo("matches");
+        JsonNode failed = ok("rules", "test", "--when", "args.host == 'prod'", "--call", shell.toString()).json();
+        assertThat(failed.path("outcome").asText()).isEqualTo("rule_failed");
+        assertThat(failed.path("error").asText()).contains("host").doesNotContain("\n").doesNotContain("Exception");
+
+        // the call read from standard input, in a process of its own
+        CommandProcess.Running piped = countersign.start(Map.of(), "rules", "test", "releases.keep", "--call", "-");
+        try (var input = piped.process().getOutputStream()) {
+            input.write(Files.readAllBytes(release));
+        }
+        CommandProcess.Result fromInput = piped.await();
+        assertThat(fromInput.exitCode()).as(fromInput.err()).isZero();
+        assertThat(fromInput.json().path("outcome").asText()).isEqualTo("deny");
+    }
+
+    @Test
+    void aSampleCallThatIsNotOneIsAOneLineErrorNamingWhatIsWrong() throws Exception {
+        Path file = folder.resolve("call.json");
+        Files.writeString(file, "{\"tool\": \"fs_delete\", \"arguments\": {}}");
+        assertOneLineError(countersign.runHere("rules", "test", "--when", "true", "--call", file.toString()), 2,
+                "the sample call has no field \"arguments\"; its fields are tool, args, agent, person");
+        Files.writeString(file, "{\"args\": {}}");
+        assertOneLineError(countersign.runHere("rules", "test", "--when", "true", "--call", file.toString()), 2,
+                "the sample call needs \"tool\"");
+        Files.writeString(file, "{\"tool\": ");
+        assertOneLineError(countersign.runHere("rules", "test", "--when", "true", "--call", file.toString()), 2,
+                "is not JSON");
+        Files.writeString(file, "{\"tool\": \"fs_delete\", \"target\": {\"kind\": \"file\"}}");
+        assertOneLineError(countersign.runHere("rules", "test", "--when", "true", "--call", file.toString()), 2,
+                "the sample call's \"target\": a target of kind \"file\" needs a non-blank identifier");
+        assertOneLineError(countersign.runHere("rules", "test", "--when", "true", "--call",
+                folder.resolve("missing.json").toString()), 2, "could not read the sample call");
     }
 }

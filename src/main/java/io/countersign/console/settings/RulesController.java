@@ -6,16 +6,21 @@ import io.countersign.console.common.ShownText;
 import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.engine.declarative.DeclarativeRule;
 import io.countersign.engine.agent.ApprovalQuorum;
+import io.countersign.engine.declarative.RecordedCall;
+import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.service.RuleService.RuleSummary;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import javafx.animation.PauseTransition;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.Spinner;
@@ -27,14 +32,15 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
-import javafx.util.Duration;
+import javafx.util.StringConverter;
 
 /**
  * Wires the rules screen: the list of saved rules (a click opens one in the editor), the editor whose condition is
- * checked once typing pauses, What-if, and Save, which asks for the note before it sends the rule.
+ * checked once typing pauses, What-if over a chosen window with the calls it found (a click opens one), and Save,
+ * which asks for the note before it sends the rule.
  */
 public final class RulesController implements ScreenController {
-    private static final Duration TYPING_PAUSE = Duration.millis(300);
+    private static final javafx.util.Duration TYPING_PAUSE = javafx.util.Duration.millis(300);
 
     private final RulesViewModel viewModel;
     private final Messages messages;
@@ -103,6 +109,28 @@ public final class RulesController implements ScreenController {
     private Label whatIfAgents;
     @FXML
     private Label whatIfTools;
+    @FXML
+    private ComboBox<Duration> whatIfWindow;
+    @FXML
+    private Label whatIfListed;
+    @FXML
+    private TableView<RecordedCall> whatIfCalls;
+    @FXML
+    private TableColumn<RecordedCall, String> callRunColumn;
+    @FXML
+    private TableColumn<RecordedCall, String> callAgentColumn;
+    @FXML
+    private TableColumn<RecordedCall, String> callToolColumn;
+    @FXML
+    private TableColumn<RecordedCall, String> callTimeColumn;
+    @FXML
+    private VBox openedBox;
+    @FXML
+    private Label openedTitle;
+    @FXML
+    private Button openRun;
+    @FXML
+    private Label openedArguments;
     @FXML
     private VBox noteBox;
     @FXML
@@ -180,11 +208,27 @@ public final class RulesController implements ScreenController {
         ShownText.bind(whatIfTools, viewModel.whatIfToolsProperty());
         whatIfBox.visibleProperty().bind(viewModel.whatIfProperty().isNotEmpty());
         whatIfBox.managedProperty().bind(whatIfBox.visibleProperty());
+        whatIfWindow.getItems().setAll(RulesViewModel.WINDOWS);
+        whatIfWindow.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(Duration window) {
+                return window == null ? "" : messages.get("rules.whatIf.window", window.toDays());
+            }
 
-        saveRule.disableProperty().bind(viewModel.feedback().busyProperty().or(viewModel.noteAskedProperty()));
-        saveRule.setOnAction(event -> {
-            viewModel.askNote();
-            if (viewModel.noteAskedProperty().get()) {
+            @Override
+            public Duration fromString(String text) {
+                throw new UnsupportedOperationException("the window is picked, not typed");
+            }
+        });
+        whatIfWindow.valueProperty().bindBidirectional(viewModel.windowProperty());
+        calls();
+
+        saveRule.disableProperty().bind(viewModel.feedback().busyProperty().or(viewModel.noteAskedProperty())
+                .or(viewModel.saveWaitingProperty()));
+        saveRule.setOnAction(event -> viewModel.askNote());
+        // the note is asked for now, or once the condition's check answers
+        viewModel.noteAskedProperty().addListener((o, was, asked) -> {
+            if (asked) {
                 ruleNote.requestFocus();
             }
         });
@@ -199,6 +243,25 @@ public final class RulesController implements ScreenController {
         saveAnyway.managedProperty().bind(saveAnyway.visibleProperty());
         saveAnyway.disableProperty().bind(viewModel.feedback().busyProperty());
         saveAnyway.setOnAction(event -> viewModel.saveAnyway());
+    }
+
+    /** The calls the what-if found: a click opens one, its arguments beside a link to its run. */
+    private void calls() {
+        ShownText.bind(whatIfListed, viewModel.whatIfListedProperty());
+        whatIfCalls.setItems(viewModel.whatIfCalls());
+        whatIfCalls.visibleProperty().bind(Bindings.isNotEmpty(viewModel.whatIfCalls()));
+        whatIfCalls.managedProperty().bind(whatIfCalls.visibleProperty());
+        callRunColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(
+                messages.shortRunId(cell.getValue().runId())));
+        callAgentColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().agent()));
+        callToolColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(cell.getValue().tool()));
+        callTimeColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(viewModel.time(cell.getValue())));
+        whatIfCalls.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> viewModel.open(now));
+        openedBox.visibleProperty().bind(viewModel.openedCallProperty().isNotNull());
+        openedBox.managedProperty().bind(openedBox.visibleProperty());
+        openedTitle.textProperty().bind(viewModel.openedTitleProperty());
+        openedArguments.textProperty().bind(viewModel.openedArgumentsProperty());
+        openRun.setOnAction(event -> viewModel.openRun());
     }
 
     private String action(DeclarativeRule rule) {

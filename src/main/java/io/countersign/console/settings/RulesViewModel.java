@@ -7,22 +7,28 @@ import io.countersign.console.common.PaneState;
 import io.countersign.console.common.Tasks;
 import io.countersign.engine.Actor;
 import io.countersign.engine.declarative.DeclarativeRule;
+import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.service.DefaultRuleService;
 import io.countersign.service.RuleResult;
 import io.countersign.service.RuleService;
 import io.countersign.service.RuleService.RuleSummary;
 import io.countersign.service.WhatIf;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -34,16 +40,24 @@ import javafx.collections.ObservableList;
 
 /**
  * The rules screen: the saved declarative rules with their hits in the last seven days, and an editor whose
- * condition is checked as it is typed, tried over the last week's recorded calls (what-if), and saved with a note.
- * The service decides what may be saved; its refusal is shown as it says it.
+ * condition is checked as it is typed, tried over the calls recorded in a chosen window (what-if, with the calls it
+ * would have acted on, each opened to its arguments and run), and saved with a note. The service decides what may
+ * be saved; its refusal is shown as it says it.
  */
 public final class RulesViewModel {
+    /** The windows a what-if looks back over. */
+    public static final List<Duration> WINDOWS = List.of(Duration.ofDays(1), DefaultRuleService.WEEK,
+            Duration.ofDays(30));
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+    private static final int SHOWN_ARGUMENTS = 4_000;
+
     private final RuleService service;
     private final Actor actor;
     private final Messages messages;
     private final Clock clock;
     private final Executor executor;
     private final PaneState pane;
+    private final Consumer<String> showRun;
 
     private final ObservableList<RuleSummary> rules = FXCollections.observableArrayList();
     private final StringProperty identifier = new SimpleStringProperty("");
@@ -64,20 +78,37 @@ public final class RulesViewModel {
     private final ReadOnlyStringWrapper whatIf = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper whatIfAgents = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper whatIfTools = new ReadOnlyStringWrapper("");
+    private final ObjectProperty<Duration> window = new SimpleObjectProperty<>(DefaultRuleService.WEEK);
+    private final ObservableList<RecordedCall> whatIfCalls = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper whatIfListed = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<RecordedCall> openedCall = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper openedTitle = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper openedArguments = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper saveWaiting = new ReadOnlyBooleanWrapper();
     /** The latest check asked; an older one's answer, arriving late, is dropped. */
     private long checks;
+    /** The condition the latest check asked about, while it runs; null when none runs. */
+    private String checking;
+    /** The condition the shown check speaks for. */
+    private String checked = "";
 
-    public RulesViewModel(RuleService service, Actor actor, Executor executor, Messages messages, Clock clock) {
+    /**
+     * @param showRun opens a run's timeline, for a call the what-if lists
+     */
+    public RulesViewModel(RuleService service, Actor actor, Executor executor, Messages messages, Clock clock,
+                          Consumer<String> showRun) {
         this.service = Objects.requireNonNull(service, "service");
         this.actor = Objects.requireNonNull(actor, "actor");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.messages = Objects.requireNonNull(messages, "messages");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.showRun = Objects.requireNonNull(showRun, "showRun");
         this.pane = new PaneState(executor, messages);
-        // what the what-if said is about the rule as it was
+        // what the what-if said is about the rule and the window as they were
         List.of(identifier, condition, reason, explanation, explanationGerman, agents, profiles)
                 .forEach(field -> field.addListener((o, was, now) -> clearWhatIf()));
         deny.addListener((o, was, now) -> clearWhatIf());
+        window.addListener((o, was, now) -> clearWhatIf());
     }
 
     /** Reads the saved rules and their hits. */
@@ -118,42 +149,61 @@ public final class RulesViewModel {
         approvals.set(1);
         enabled.set(true);
         closeNote();
+        checks++;
+        checking = null;
+        checked = "";
         conditionProblem.set("");
         conditionFine.set("");
         pane.problem("");
     }
 
-    /** Type-checks the condition as typed, in the background; the controller asks once typing pauses. */
+    /**
+     * Type-checks the condition as typed, in the background; the controller asks once typing pauses. A check of
+     * the same text already under way is not asked again.
+     */
     public void checkCondition() {
-        String typed = condition.get();
-        long asked = ++checks;
-        if (typed == null || typed.isBlank()) {
-            conditionProblem.set("");
-            conditionFine.set("");
+        String typed = condition.get() == null ? "" : condition.get();
+        if (typed.equals(checking)) {
             return;
         }
+        long asked = ++checks;
+        if (typed.isBlank()) {
+            answered(typed, "");
+            return;
+        }
+        checking = typed;
         Tasks.create(() -> service.checkCondition(actor, typed)).onSuccess(problem -> {
             if (asked == checks) {
-                conditionProblem.set(problem.orElse(""));
-                conditionFine.set(problem.isEmpty() ? messages.get("rules.check.fine") : "");
+                answered(typed, problem.orElse(""));
             }
         }).onError(failure -> {
             if (asked == checks) {
-                conditionProblem.set(FailureText.of(failure));
-                conditionFine.set("");
+                answered(typed, FailureText.of(failure));
             }
         }).runOnce(executor);
     }
 
-    /** Evaluates the rule as written over the calls recorded in the last seven days. */
+    private void answered(String typed, String problem) {
+        checking = null;
+        checked = typed;
+        conditionProblem.set(problem);
+        conditionFine.set(problem.isEmpty() && !typed.isBlank() ? messages.get("rules.check.fine") : "");
+        if (saveWaiting.get()) {
+            saveWaiting.set(false);
+            noteIfChecked();
+        }
+    }
+
+    /** Evaluates the rule as written over the calls recorded in the chosen window. */
     public void tryOut() {
         DeclarativeRule rule = ruleOrProblem();
         if (rule == null || pane.isBusy()) {
             return;
         }
         clearWhatIf();
-        pane.change(() -> service.whatIf(actor, rule, clock.instant().minus(DefaultRuleService.WEEK)),
-                this::showWhatIf, failure -> {
+        Duration over = window.get();
+        pane.change(() -> service.whatIf(actor, rule, clock.instant().minus(over)),
+                result -> showWhatIf(result, over), failure -> {
                     if (failure instanceof IllegalArgumentException) {
                         pane.problem(FailureText.of(failure));
                     } else {
@@ -162,11 +212,42 @@ public final class RulesViewModel {
                 });
     }
 
-    private void showWhatIf(WhatIf result) {
-        whatIf.set(messages.get("rules.whatIf.summary", result.matched(), result.recorded(), result.inScope())
-                + (result.failed() == 0 ? "" : " " + messages.get("rules.whatIf.failed", result.failed())));
+    private void showWhatIf(WhatIf result, Duration over) {
+        whatIf.set(messages.get("rules.whatIf.summary", result.matched(), result.recorded(), result.inScope(),
+                over.toDays()) + (result.failed() == 0 ? "" : " " + messages.get("rules.whatIf.failed",
+                result.failed())));
         whatIfAgents.set(result.actedOn() == 0 ? "" : messages.get("rules.whatIf.byAgent", counts(result.byAgent())));
         whatIfTools.set(result.actedOn() == 0 ? "" : messages.get("rules.whatIf.byTool", counts(result.byTool())));
+        whatIfCalls.setAll(result.calls());
+        whatIfListed.set(result.calls().size() < result.actedOn()
+                ? messages.get("rules.whatIf.listed", result.calls().size(), result.actedOn()) : "");
+    }
+
+    /** Opens a call the what-if listed: its run, agent, tool and time, and its arguments; null closes it. */
+    public void open(RecordedCall call) {
+        openedCall.set(call);
+        openedTitle.set(call == null ? "" : messages.get("rules.whatIf.opened", messages.shortRunId(call.runId()),
+                call.agent(), call.tool(), time(call)));
+        openedArguments.set(call == null ? "" : shortened(call.arguments().toPrettyString()));
+    }
+
+    /** Arguments as long as a label shows at once: a megabyte's write is cut, saying how much is left out. */
+    private String shortened(String arguments) {
+        return arguments.length() <= SHOWN_ARGUMENTS ? arguments : arguments.substring(0, SHOWN_ARGUMENTS)
+                + messages.get("rules.whatIf.argumentsCut", arguments.length() - SHOWN_ARGUMENTS);
+    }
+
+    /** When a listed call was recorded (its run's last update), as the list shows it. */
+    public String time(RecordedCall call) {
+        return TIME.format(call.at().atZone(clock.getZone()));
+    }
+
+    /** Shows the opened call's run, its timeline. */
+    public void openRun() {
+        RecordedCall call = openedCall.get();
+        if (call != null) {
+            showRun.accept(call.runId());
+        }
     }
 
     private static String counts(Map<String, Integer> counted) {
@@ -179,18 +260,40 @@ public final class RulesViewModel {
         whatIf.set("");
         whatIfAgents.set("");
         whatIfTools.set("");
+        whatIfCalls.clear();
+        whatIfListed.set("");
+        open(null);
     }
 
-    /** Save was pressed: the rule as written must be one, and then its note is asked for. */
+    /**
+     * Save was pressed: the rule as written must be one whose condition type-checks, and then its note is asked
+     * for. While the condition's check runs (or has not started, typing having just paused), the note is asked
+     * for once it answers.
+     */
     public void askNote() {
-        if (ruleOrProblem() != null) {
-            pane.problem("");
+        if (ruleOrProblem() == null) {
+            return;
+        }
+        pane.problem("");
+        if (condition.get().equals(checked) && checking == null) {
+            noteIfChecked();
+        } else {
+            saveWaiting.set(true);
+            checkCondition();
+        }
+    }
+
+    private void noteIfChecked() {
+        if (conditionProblem.get().isEmpty()) {
             noteAsked.set(true);
+        } else {
+            pane.problem(messages.get("rules.check.notSaved"));
         }
     }
 
     /** Gives up saving; the editor keeps what was typed. */
     public void closeNote() {
+        saveWaiting.set(false);
         refusesEverything.set(false);
         noteAsked.set(false);
         note.set("");
@@ -303,6 +406,11 @@ public final class RulesViewModel {
         return note;
     }
 
+    /** Whether Save waits for the condition's check before it asks for the note. */
+    public ReadOnlyBooleanProperty saveWaitingProperty() {
+        return saveWaiting.getReadOnlyProperty();
+    }
+
     /** Whether Save waits for the note. */
     public ReadOnlyBooleanProperty noteAskedProperty() {
         return noteAsked.getReadOnlyProperty();
@@ -323,7 +431,7 @@ public final class RulesViewModel {
         return conditionFine.getReadOnlyProperty();
     }
 
-    /** How many of the last week's recorded calls the condition matches; empty before a what-if. */
+    /** How many of the window's recorded calls the condition matches; empty before a what-if. */
     public ReadOnlyStringProperty whatIfProperty() {
         return whatIf.getReadOnlyProperty();
     }
@@ -334,6 +442,36 @@ public final class RulesViewModel {
 
     public ReadOnlyStringProperty whatIfToolsProperty() {
         return whatIfTools.getReadOnlyProperty();
+    }
+
+    /** How far back a what-if looks: one of {@link #WINDOWS}. */
+    public ObjectProperty<Duration> windowProperty() {
+        return window;
+    }
+
+    /** The calls the what-if found the rule would have refused or stopped (or failed on), the first of them. */
+    public ObservableList<RecordedCall> whatIfCalls() {
+        return whatIfCalls;
+    }
+
+    /** Said when the list holds only the first of the calls acted on; empty otherwise. */
+    public ReadOnlyStringProperty whatIfListedProperty() {
+        return whatIfListed.getReadOnlyProperty();
+    }
+
+    /** The listed call opened, or null. */
+    public ReadOnlyObjectProperty<RecordedCall> openedCallProperty() {
+        return openedCall.getReadOnlyProperty();
+    }
+
+    /** The opened call's run, agent, tool and time; empty when none is open. */
+    public ReadOnlyStringProperty openedTitleProperty() {
+        return openedTitle.getReadOnlyProperty();
+    }
+
+    /** The opened call's arguments as JSON; empty when none is open. */
+    public ReadOnlyStringProperty openedArgumentsProperty() {
+        return openedArguments.getReadOnlyProperty();
     }
 
     /** The problem, the status and whether a change is under way. */

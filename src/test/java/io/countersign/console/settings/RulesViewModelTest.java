@@ -26,7 +26,8 @@ class RulesViewModelTest {
                     throw new AssertionError("a view-model test called the service: " + method.getName());
                 });
         return new RulesViewModel(none, Actor.of("root", Role.ADMIN), asked::add, Messages.forLocale(Locale.ENGLISH),
-                Clock.systemUTC());
+                Clock.systemUTC(), runId -> {
+                });
     }
 
     @Test
@@ -47,13 +48,24 @@ class RulesViewModelTest {
         RulesViewModel editor = editor();
         editor.edit(new DeclarativeRule("write.large", "tool == 'fs_write'", new DeclarativeRule.Action.Ask(2),
                 new DeclarativeRule.Scope(Set.of("writer"), Set.of()), true, "big writes"));
-        editor.askNote();
-        assertThat(editor.noteAskedProperty().get()).isTrue();
         // opening a saved rule type-checks its condition; saving without a note asks nothing more
         assertThat(asked).hasSize(1);
         editor.save();
         assertThat(editor.feedback().problemProperty().get()).isEqualTo("Write a note that says why, then save.");
         assertThat(asked).hasSize(1);
+    }
+
+    @Test
+    void saveWhileTheConditionIsBeingCheckedWaitsForThatCheckWithoutAskingAnother() {
+        RulesViewModel editor = editor();
+        editor.edit(new DeclarativeRule("write.large", "tool == 'fs_write'", new DeclarativeRule.Action.Ask(2),
+                DeclarativeRule.Scope.ALL, true, ""));
+        editor.askNote();
+        assertThat(editor.saveWaitingProperty().get()).isTrue();
+        assertThat(editor.noteAskedProperty().get()).isFalse();
+        assertThat(asked).hasSize(1);
+        editor.closeNote();
+        assertThat(editor.saveWaitingProperty().get()).isFalse();
     }
 
     @Test
