@@ -5,10 +5,12 @@ import io.countersign.engine.port.PersonWait;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.ApprovalDecision;
 import io.countersign.engine.run.DecisionDeadlines;
+import io.countersign.engine.run.RunDeadline;
 
 /**
- * A claimed run's wait for a person as the store recorded it: from its pause to the decision claimed on it. The
- * approvals are the decision's own and those kept before it, on a card that needs several.
+ * A claimed run's wait for a person as the store recorded it: from its pause to the decision claimed on it, with
+ * the deadline its pause set. The approvals are the decision's own and those kept before it, on a card that needs
+ * several.
  */
 final class PersonWaits {
     private PersonWaits() {
@@ -21,7 +23,9 @@ final class PersonWaits {
                 : decision.kind() == DecisionRecord.Kind.INPUT ? "input"
                 : approved == 0 ? "denied"
                 : approved == decision.verdicts().size() ? "approved" : "mixed";
-        return new PersonWait(claimed.runId(), claimed.agent(), outcome, decision.decidedBy(), approved > 0 ? keptApprovals + 1 : 0,
-                fallback ? "deny" : null, claimed.waitingSince(), decision.decidedAt());
+        RunDeadline deadline = claimed.pauseDeadline();
+        return new PersonWait(claimed.runId(), claimed.agent(), outcome, decision.decidedBy(),
+                approved > 0 ? keptApprovals + 1 : 0, deadline == null ? null : deadline.due(),
+                deadline == null ? null : deadline.action().code(), claimed.waitingSince(), decision.decidedAt());
     }
 }
