@@ -40,6 +40,8 @@ import io.countersign.console.settings.GrantsController;
 import io.countersign.console.settings.GrantsViewModel;
 import io.countersign.console.settings.RulesController;
 import io.countersign.console.settings.RulesViewModel;
+import io.countersign.console.settings.TelemetryController;
+import io.countersign.console.settings.TelemetryViewModel;
 import io.countersign.console.settings.WebhooksController;
 import io.countersign.console.settings.WebhooksViewModel;
 import io.countersign.console.timeline.RunsViewModel;
@@ -48,6 +50,7 @@ import io.countersign.console.timeline.TimelineViewModel;
 import io.countersign.console.users.UsersController;
 import io.countersign.console.users.UsersViewModel;
 import io.countersign.engine.Actor;
+import io.countersign.engine.port.TelemetrySettings;
 import io.countersign.service.BatchDecisions;
 import io.countersign.service.RunService;
 import java.time.Clock;
@@ -133,6 +136,8 @@ public final class ConsoleWindow {
                 messages, clock.getZone());
         UsersViewModel users = new UsersViewModel(context.services().users(), actor, executor, messages);
         WebhooksViewModel webhooks = new WebhooksViewModel(context.services().webhooks(), actor, executor, messages);
+        TelemetryViewModel telemetry = new TelemetryViewModel(context.services().settings(), actor, executor,
+                messages, TelemetrySettings.setIn(System.getenv()));
         GatewayProfilesViewModel gatewayProfiles = new GatewayProfilesViewModel(context.services().gatewayProfiles(),
                 context.services().servers(), actor, executor, messages);
         GrantsViewModel grants = new GrantsViewModel(context.services().grants(), service, actor, executor, messages,
@@ -166,6 +171,7 @@ public final class ConsoleWindow {
         controllers.put(ToolSettingsController.class, () -> new ToolSettingsController(settings, messages));
         controllers.put(UsersController.class, () -> new UsersController(users, messages));
         controllers.put(WebhooksController.class, () -> new WebhooksController(webhooks, messages));
+        controllers.put(TelemetryController.class, () -> new TelemetryController(telemetry));
         controllers.put(RulesController.class, () -> new RulesController(rules, messages));
         controllers.put(GrantsController.class, () -> new GrantsController(grants, messages));
         controllers.put(GatewayProfilesController.class,

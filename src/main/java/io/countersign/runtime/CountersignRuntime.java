@@ -32,7 +32,7 @@ import io.countersign.service.WebhookService;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoreOptions;
-import io.countersign.telemetry.Telemetry;
+import io.countersign.telemetry.LiveTelemetry;
 import io.countersign.tools.BuiltinTools;
 import io.countersign.tools.NetworkntSchemaValidator;
 import io.countersign.tools.mcp.RemoteServers;
@@ -61,7 +61,8 @@ public final class CountersignRuntime implements AutoCloseable {
     private final DefaultRunService runs;
     private final UseCases services;
     private final RemoteServers remoteServers;
-    private final Telemetry telemetry;
+    private static final System.Logger LOG = System.getLogger(CountersignRuntime.class.getName());
+    private final LiveTelemetry telemetry;
     private volatile List<Resumption> resumedAtStart = List.of();
     private DeadlineSweeper deadlineSweeper;
 
@@ -103,7 +104,7 @@ public final class CountersignRuntime implements AutoCloseable {
 
     private CountersignRuntime(Store store, SharedHttpClient http, ToolRegistry registry, SchemaValidator schemas,
                                DefaultRunService runs, UseCases services, RemoteServers remoteServers,
-                               Telemetry telemetry) {
+                               LiveTelemetry telemetry) {
         this.telemetry = telemetry;
         this.store = store;
         this.http = http;
@@ -195,9 +196,9 @@ public final class CountersignRuntime implements AutoCloseable {
     private static CountersignRuntime assemble(StoreLocation location, StoreOptions options, ServerUse serverUse) {
         Store store = Store.open(location, options);
         RemoteServers remoteServers = null;
-        Telemetry telemetry = Telemetry.OFF;
+        LiveTelemetry telemetry = new LiveTelemetry(System.getenv());
         try {
-            telemetry = Telemetry.fromEnvironment(System.getenv());
+            followTelemetrySettings(store, telemetry);
             telemetry.watchWaiting(() -> store.runs().waitingSummaries().stream()
                     .collect(Collectors.groupingBy(WaitingRun::agent, Collectors.counting())));
             SharedHttpClient http = new SharedHttpClient();
@@ -235,6 +236,24 @@ public final class CountersignRuntime implements AutoCloseable {
             store.close();
             throw e;
         }
+    }
+
+    /**
+     * Exports as the stored telemetry settings say, now and, through the store's change feed, after every change of
+     * the settings here or in another process; the environment's {@code OTEL_*} variables win over them.
+     */
+    private static void followTelemetrySettings(Store store, LiveTelemetry telemetry) {
+        Runnable apply = () -> telemetry.apply(store.settings().telemetry());
+        apply.run();
+        store.changes().onSettingsChange(() -> {
+            try {
+                apply.run();
+            } catch (RuntimeException e) {
+                // the store could not be read now: the export in force stays, and the next change tries again
+                LOG.log(System.Logger.Level.WARNING, "telemetry: the settings could not be read ({0})",
+                        e.getMessage());
+            }
+        });
     }
 
     /**
@@ -296,6 +315,14 @@ public final class CountersignRuntime implements AutoCloseable {
         }
         resumedAtStart = List.copyOf(runs.resumeInterrupted());
         return resumedAtStart;
+    }
+
+    /**
+     * True when this process exports spans and metrics now: the stored telemetry settings or its {@code OTEL_*}
+     * variables name an endpoint.
+     */
+    public boolean exporting() {
+        return telemetry.on();
     }
 
     /** Applies the fallback of every waiting run whose deadline passed, here and now. */

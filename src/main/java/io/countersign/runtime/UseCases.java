@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Set;
 import io.countersign.service.UserService;
 import io.countersign.store.Store;
-import io.countersign.telemetry.Telemetry;
+import io.countersign.telemetry.LiveTelemetry;
 import io.countersign.tools.mcp.SecretResolver;
 import java.time.Clock;
 
@@ -35,7 +35,7 @@ record UseCases(EventService events, AuditService audit, SettingsService setting
                 DecisionStatsService decisionStats, WebhookWiring webhooks, RuleService rules) {
 
     static UseCases over(Store store, ToolRegistry registry, DefaultRunService runs, ChatModels models,
-                         SharedHttpClient http, Telemetry telemetry, Clock clock, IdGenerator ids,
+                         SharedHttpClient http, LiveTelemetry telemetry, Clock clock, IdGenerator ids,
                          List<String> fixedRules) {
         return new UseCases(new DefaultEventService(store.events(), store.runs(), store.users()),
                 new DefaultAuditService(store.audit()),

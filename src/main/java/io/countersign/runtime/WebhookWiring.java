@@ -4,7 +4,7 @@ import io.countersign.service.DefaultWebhookService;
 import io.countersign.service.WebhookDeliveries;
 import io.countersign.service.WebhookService;
 import io.countersign.store.Store;
-import io.countersign.telemetry.Telemetry;
+import io.countersign.telemetry.LiveTelemetry;
 import io.countersign.webhook.HttpWebhookSender;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +20,7 @@ final class WebhookWiring implements AutoCloseable {
     private final WebhookDeliveries deliveries;
     private WebhookDispatcher dispatcher;
 
-    WebhookWiring(Store store, Supplier<OkHttpClient> http, Telemetry telemetry, Clock clock) {
+    WebhookWiring(Store store, Supplier<OkHttpClient> http, LiveTelemetry telemetry, Clock clock) {
         this.store = store;
         this.deliveries = new WebhookDeliveries(store.webhooks(),
                 telemetry.countingFailures(new HttpWebhookSender(http, System::getenv)), clock,

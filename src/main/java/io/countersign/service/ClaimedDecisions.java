@@ -138,14 +138,19 @@ final class ClaimedDecisions {
             return handBackToGateway(claimed.lease(), decision);
         }
         RunLease lease = claimed.lease();
-        if (claimed.waitingSince() != null) {
-            loop.telemetry().waited(PersonWaits.of(claimed, decision,
-                    approvals.approvals(claimed.runId(), decision.digest()).size()));
-        }
+        recordWait(claimed, decision);
         RunOutcome outcome = resume.carryOut(runs.journal(lease));
         runs.recordOutcome(lease, outcome, clock.instant());
         return done(claimed.runId(), outcome.status(), decision,
                 ResumedCalls.failed(claimed.pausedState(), decision, outcome));
+    }
+
+    /** Tells the telemetry of the wait for a person the claimed decision ended. */
+    void recordWait(StoredRun claimed, Decision decision) {
+        if (claimed.waitingSince() != null) {
+            loop.telemetry().waited(PersonWaits.of(claimed, decision,
+                    approvals.approvals(claimed.runId(), decision.digest()).size()));
+        }
     }
 
     /**

@@ -132,6 +132,7 @@ final class DeadlineFallbacks {
         if (!(claim instanceof RunClaims.ClaimResult.Claimed claimed)) {
             return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.LOST, null);
         }
+        decisions.claimed().recordWait(claimed.run(), decision);
         runs.recordOutcome(claimed.run().lease(), new RunOutcome.Cancelled(run.runId(), state.transcript(),
                 state.history(), state.counters()), now);
         return new DeadlineApplied(run.runId(), DeadlineApplied.Outcome.CANCELLED, null);

@@ -11,6 +11,7 @@ import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.port.RecentToolCalls;
+import io.countersign.engine.port.TelemetrySettings;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.ConfigurableApproval;
@@ -279,6 +280,18 @@ public final class DefaultSettingsService implements SettingsService {
                                Predicate<ToolSettingView> property) {
         return registry.names().stream().filter(name -> property.test(in.get(name))
                 && !property.test(notIn.get(name))).toList();
+    }
+
+    @Override
+    public TelemetrySettings telemetry(Actor actor) {
+        permissions.requireNow(actor, Operation.CHANGE_TELEMETRY);
+        return settings.telemetry();
+    }
+
+    @Override
+    public boolean saveTelemetry(Actor actor, TelemetrySettings telemetry) {
+        Actor admin = permissions.requireNow(actor, Operation.CHANGE_TELEMETRY);
+        return settings.saveTelemetry(Objects.requireNonNull(telemetry, "telemetry"), admin).isPresent();
     }
 
     @Override

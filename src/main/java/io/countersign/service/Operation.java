@@ -35,6 +35,8 @@ public enum Operation {
     /** The outgoing webhooks and how their deliveries stand. */
     VIEW_WEBHOOKS(Role.ADMIN),
     CHANGE_WEBHOOKS(Role.ADMIN),
+    /** The telemetry export: where spans and metrics go, its headers' references, whether content is captured. */
+    CHANGE_TELEMETRY(Role.ADMIN),
     SETTLE_UNKNOWN_OUTCOME(Role.OPERATOR, Role.ADMIN),
     /** Seeing the standing grants people made from cards. */
     VIEW_GRANTS(Role.OPERATOR, Role.SUPERVISOR, Role.ADMIN),

@@ -2,6 +2,7 @@ package io.countersign.service;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.access.SettingChange;
+import io.countersign.engine.port.TelemetrySettings;
 import java.util.List;
 
 /**
@@ -24,6 +25,17 @@ public interface SettingsService {
 
     /** What the changes would do, without saving anything; impossible changes are listed and left out. */
     SettingPreview preview(Actor actor, List<SettingRequest> requests);
+
+    /** The telemetry export as stored; what a process's {@code OTEL_*} variables set wins over it there. */
+    TelemetrySettings telemetry(Actor actor);
+
+    /**
+     * Saves the telemetry export, recorded with who and when; every process applies it to the runs it starts from
+     * then on, through the store's change feed.
+     *
+     * @return false when it already was so
+     */
+    boolean saveTelemetry(Actor actor, TelemetrySettings telemetry);
 
     /** The admin changes (settings, users and roles), newest first. Supervisors and admins. */
     List<SettingChange> changes(Actor actor, int limit);

@@ -87,7 +87,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                 + " WHERE r.id = :runId AND r.status = :expectedStatus AND r.digest = :digest" + condition
                 + " RETURNING " + RunRows.RUN_COLUMN_NAMES.stream().map(column -> column.equals("transcript")
                 || column.equals("history") ? "NULL AS " + column : "r." + column).collect(Collectors.joining(", "))
-                + ", r.pause_number, r.claimed_decision, r.waiting_tools, r.deadline),"
+                + ", r.pause_number, r.claimed_decision, r.waiting_tools),"
                 + " decided AS (INSERT INTO decisions (id, run_id, pause_number, " + DECISION_COLUMNS + ")"
                 + " SELECT claimed_decision, id, pause_number, " + DECISION_VALUES + " FROM claimed"
                 + " RETURNING " + String.join(", ", AuditRows.DECISION_COLUMNS) + ")," + intended
@@ -394,7 +394,7 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         return new StoredRun(run.runId(), run.agent(), run.initiator(), run.prompt(), run.unattended(),
                 claimedStatus, run.createdAt(), decision.decidedAt(), run.waitingSince(), run.pausedState(),
                 run.transcript(), run.history(), run.counters(), run.failureReason(), run.failureMessage(), decision,
-                run.unknownOutcomeCalls(), run.epoch() + 1);
+                run.unknownOutcomeCalls(), run.epoch() + 1, run.pauseDeadline());
     }
 
     /**

@@ -12,13 +12,21 @@ import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.port.RunSummary;
+import io.countersign.engine.chat.TokenUsage;
+import io.countersign.engine.port.WaitingRun;
+import io.countersign.engine.state.DamagedRunException;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.PausedStateCodec;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.state.DamagedRunException;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
 import io.countersign.engine.state.RunCounters;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.engine.port.RunSummary;
-import io.countersign.engine.port.WaitingRun;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,7 +49,8 @@ final class RunRows {
     static final List<String> RUN_COLUMN_NAMES = List.of("id", "agent", "initiator", "prompt", "unattended",
             "status", "created_at", "updated_at", "waiting_since", "paused_state", "transcript", "history",
             "iterations", "prompt_tokens", "completion_tokens", "failure_reason", "failure_message",
-            "outcome_unknown", "epoch", "digest");
+            "outcome_unknown", "epoch", "digest", "deadline", "deadline_span", "on_deadline", "escalated",
+            "escalation_role", "extended_by", "extended_at");
     static final String RUN_COLUMNS = RUN_COLUMN_NAMES.stream().map(column -> "r." + column)
             .collect(Collectors.joining(", "));
     /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
@@ -113,7 +122,22 @@ final class RunRows {
                 new RunCounters(row.getInt("iterations"), new TokenUsage(row.getLong("prompt_tokens"),
                         row.getLong("completion_tokens"))),
                 row.getString("failure_reason"), row.getString("failure_message"), lastDecision,
-                unknown == null ? List.of() : calls(unknown), row.getLong("epoch"));
+                unknown == null ? List.of() : calls(unknown), row.getLong("epoch"), pauseDeadline(row));
+    }
+
+    /**
+     * The deadline the run's last pause set, or null. A damaged one is the deadline sweep's to report (it reads the
+     * same columns): the run itself still reads.
+     */
+    private static RunDeadline pauseDeadline(ResultSet row) throws SQLException {
+        try {
+            return StoredDeadlines.read(row).orElse(null);
+        } catch (SQLException e) {
+            if (e.getCause() instanceof IllegalArgumentException || e.getCause() instanceof NullPointerException) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /**

@@ -19,6 +19,8 @@ enum SettingKind {
     SERVER("server", null),
     /** A declarative invocation rule, by its identifier: the rule as JSON, with the note of its last change. */
     INVOCATION_RULE("invocation_rule", null),
+    /** The telemetry export, subject {@code export}: the stored form of a {@code TelemetrySettings}. */
+    TELEMETRY("telemetry", null),
     /** A carried-over store's people became database logins; the subject is the schema version it came with. */
     LOGIN_ADOPTION("login_adoption", null);
 

@@ -11,6 +11,7 @@ import io.countersign.engine.Names;
 import io.countersign.engine.access.SettingChange;
 import io.countersign.engine.declarative.DeclarativeRule;
 import io.countersign.engine.port.DeclarativeRuleSource;
+import io.countersign.engine.port.TelemetrySettings;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.RemoteDeclaration;
@@ -41,6 +42,7 @@ import java.util.regex.Pattern;
  */
 public final class SettingsStore implements ToolSettingsSource, DeclarativeRuleSource {
     public static final int MAX_HOSTS = 100;
+    private static final String TELEMETRY_SUBJECT = "export";
     private static final Pattern HOST = Pattern.compile(
             "(\\*\\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
 
@@ -106,6 +108,31 @@ public final class SettingsStore implements ToolSettingsSource, DeclarativeRuleS
                 connection -> clear(connection, SettingKind.INVOCATION_RULE, identifier, who));
         dropCache();
         return change;
+    }
+
+    /**
+     * The telemetry export as stored, read now (not from the cache: a process applies it when the change feed says
+     * the settings changed, and may hear of that before the cache does); {@link TelemetrySettings#NONE} when none
+     * is stored, or when what is stored cannot be read, which leaves telemetry to the environment.
+     */
+    public TelemetrySettings telemetry() {
+        Optional<String> stored = database.read("read the telemetry settings",
+                connection -> stored(connection, SettingKind.TELEMETRY.key(TELEMETRY_SUBJECT)));
+        try {
+            return stored.isEmpty() ? TelemetrySettings.NONE
+                    : TelemetrySettings.fromJson(Json.mapper().readTree(stored.get()));
+        } catch (IOException | IllegalArgumentException e) {
+            return TelemetrySettings.NONE;
+        }
+    }
+
+    /**
+     * Saves the telemetry export, recorded like every setting change.
+     *
+     * @return the change, or empty when it already was so
+     */
+    public Optional<SettingChange> saveTelemetry(TelemetrySettings telemetry, Actor who) {
+        return change(SettingKind.TELEMETRY, TELEMETRY_SUBJECT, telemetry.toJson().toString(), who);
     }
 
     /**
@@ -364,6 +391,7 @@ public final class SettingsStore implements ToolSettingsSource, DeclarativeRuleS
                         yield settings;
                     }
                     case USER_ROLES, SERVER, LOGIN_ADOPTION -> settings; // recorded as changes only, never stored here
+                    case TELEMETRY -> settings; // read on its own, by telemetry()
                 };
             }
         }

@@ -54,6 +54,7 @@ final class RunTraces implements RunTelemetry {
     static final AttributeKey<String> DECIDED_BY = AttributeKey.stringKey("countersign.decision.decided_by");
     static final AttributeKey<Long> APPROVALS = AttributeKey.longKey("countersign.decision.approvals");
     static final AttributeKey<String> FALLBACK = AttributeKey.stringKey("countersign.deadline.fallback");
+    static final AttributeKey<String> DEADLINE = AttributeKey.stringKey("countersign.deadline.due");
     static final AttributeKey<Long> WAITED = AttributeKey.longKey("countersign.wait.duration_ms");
     /** Reads a caller's {@code traceparent} from a map of one. */
     private static final TextMapGetter<Map<String, String>> HEADERS = new TextMapGetter<>() {
@@ -124,7 +125,8 @@ final class RunTraces implements RunTelemetry {
                 .setAttribute(DECISION, wait.outcome()).setAttribute(DECIDED_BY, wait.decidedBy())
                 .setAttribute(APPROVALS, wait.approvals()).setAttribute(WAITED, wait.waited().toMillis())
                 .startSpan();
-        if (wait.fallback() != null) {
+        if (wait.deadline() != null) {
+            span.setAttribute(DEADLINE, wait.deadline().toString());
             span.setAttribute(FALLBACK, wait.fallback());
         }
         span.end(wait.decidedAt());

@@ -1,12 +1,16 @@
 package io.countersign.telemetry;
 
+import io.countersign.engine.HeaderValues;
 import io.countersign.engine.port.RunTelemetry;
-import io.countersign.engine.port.WebhookSender;
-import io.countersign.engine.webhook.SendResult;
+import io.countersign.engine.port.TelemetrySettings;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +19,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A process's OpenTelemetry: off until the standard {@code OTEL_*} variables name an OTLP endpoint, then the SDK as
- * its autoconfiguration sets it up from them (headers, service name, sampler, batching), exporting OTLP over
+ * One configuration of a process's OpenTelemetry: off until the standard {@code OTEL_*} variables or the stored
+ * settings name an OTLP endpoint, then the SDK as its autoconfiguration sets it up from them (headers, service
+ * name, sampler, batching), exporting OTLP over
  * HTTP/protobuf from threads of its own. A full queue drops spans (the SDK counts them); a slow or absent collector
  * never holds up a run.
  */
@@ -48,16 +53,37 @@ public final class Telemetry implements AutoCloseable {
      * traces' or metrics' own endpoint) is set and {@code OTEL_SDK_DISABLED} is not {@code true}.
      */
     public static Telemetry fromEnvironment(Map<String, String> environment) {
-        boolean endpoint = environment.containsKey("OTEL_EXPORTER_OTLP_ENDPOINT")
+        return configured(environment, TelemetrySettings.NONE);
+    }
+
+    /**
+     * The telemetry the stored settings configure, with every {@code OTEL_*} variable of the environment winning
+     * over the field it sets: {@link #OFF} unless one of them names an endpoint and {@code OTEL_SDK_DISABLED} is
+     * not {@code true}. A stored header's reference {@code env:NAME} is read from the environment now; one whose
+     * variable is not set is left out, with a warning.
+     */
+    public static Telemetry configured(Map<String, String> environment, TelemetrySettings stored) {
+        boolean endpoint = stored.exports() || environment.containsKey("OTEL_EXPORTER_OTLP_ENDPOINT")
                 || environment.containsKey("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
                 || environment.containsKey("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT");
         if (!endpoint || "true".equalsIgnoreCase(environment.get("OTEL_SDK_DISABLED"))) {
             return OFF;
         }
         Map<String, String> properties = new HashMap<>();
-        properties.put("otel.service.name", "countersign");
+        properties.put("otel.service.name", stored.serviceName());
         properties.put("otel.exporter.otlp.protocol", "http/protobuf");
         properties.put("otel.logs.exporter", "none");
+        if (stored.exports()) {
+            properties.put("otel.exporter.otlp.endpoint", stored.endpoint());
+        }
+        String headers = headers(stored, environment);
+        if (!headers.isEmpty()) {
+            properties.put("otel.exporter.otlp.headers", headers);
+        }
+        if (stored.samplerRatio() < 1) {
+            properties.put("otel.traces.sampler", "parentbased_traceidratio");
+            properties.put("otel.traces.sampler.arg", Double.toString(stored.samplerRatio()));
+        }
         environment.forEach((name, value) -> {
             if (name.startsWith("OTEL_")) {
                 properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value);
@@ -76,8 +102,31 @@ public final class Telemetry implements AutoCloseable {
             return OFF;
         }
         RunMeasures measures = new RunMeasures(sdk.getMeter(SCOPE));
-        boolean capture = "true".equalsIgnoreCase(environment.get(CAPTURE_CONTENT));
-        return new Telemetry(sdk, new RunTraces(sdk.getTracer(SCOPE), measures, capture), measures);
+        String capture = environment.get(CAPTURE_CONTENT);
+        boolean captureContent = capture == null ? stored.captureContent() : "true".equalsIgnoreCase(capture);
+        return new Telemetry(sdk, new RunTraces(sdk.getTracer(SCOPE), measures, captureContent), measures);
+    }
+
+    /**
+     * The stored headers as the SDK reads {@code OTEL_EXPORTER_OTLP_HEADERS}: {@code name=value} pairs joined by
+     * commas, each value percent-encoded (a token may hold commas or equals signs) and references resolved.
+     */
+    private static String headers(TelemetrySettings stored, Map<String, String> environment) {
+        List<String> pairs = new ArrayList<>();
+        stored.headers().forEach((name, value) -> {
+            String resolved = value;
+            if (HeaderValues.isReference(value)) {
+                String variable = value.substring(HeaderValues.SECRET_REFERENCE_PREFIX.length());
+                resolved = environment.get(variable);
+                if (resolved == null) {
+                    LOG.log(Level.WARNING, "telemetry: the header {0} refers to the environment variable {1}, which"
+                            + " is not set; it is left out", new Object[] {name, variable});
+                    return;
+                }
+            }
+            pairs.add(name + "=" + URLEncoder.encode(resolved, StandardCharsets.UTF_8).replace("+", "%20"));
+        });
+        return String.join(",", pairs);
     }
 
     /** True when spans and metrics are exported. */
@@ -97,18 +146,11 @@ public final class Telemetry implements AutoCloseable {
         }
     }
 
-    /** The sender, with each failed delivery counted. */
-    public WebhookSender countingFailures(WebhookSender sender) {
-        if (measures == null) {
-            return sender;
+    /** Counts a webhook delivery that failed. */
+    void webhookFailed() {
+        if (measures != null) {
+            measures.webhookFailed();
         }
-        return delivery -> {
-            SendResult result = sender.send(delivery);
-            if (!(result instanceof SendResult.Delivered)) {
-                measures.webhookFailed();
-            }
-            return result;
-        };
     }
 
     /** Exports what is left, waiting a few seconds at most, and stops the exporting threads. */
@@ -116,6 +158,13 @@ public final class Telemetry implements AutoCloseable {
     public void close() {
         if (sdk != null && !sdk.shutdown().join(CLOSE_SECONDS, TimeUnit.SECONDS).isSuccess()) {
             LOG.log(Level.FINE, "telemetry: the last export did not finish in {0} s; it was dropped", CLOSE_SECONDS);
+        }
+    }
+
+    /** Like {@link #close()}, without waiting: the SDK's own threads export what is left, then stop. */
+    void closeInBackground() {
+        if (sdk != null) {
+            sdk.shutdown();
         }
     }
 }

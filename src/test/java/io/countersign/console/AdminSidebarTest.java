@@ -51,7 +51,8 @@ class AdminSidebarTest {
         console.open(robot, stage, new Actor("kim", Set.of(role)), Theme.LIGHT);
         await(() -> robot.lookup(".nav-item").tryQuery().isPresent());
 
-        assertThat(sidebar(robot)).isNotEmpty().doesNotContain(Section.SETTINGS, Section.RULES, Section.USERS);
+        assertThat(sidebar(robot)).isNotEmpty().doesNotContain(Section.SETTINGS, Section.RULES, Section.TELEMETRY,
+                Section.USERS);
         assertThat(robot.lookup("#toolTable").tryQuery()).isEmpty();
         assertThat(console.guard().calls()).doesNotContain("tools", "preview", "change", "history", "list");
     }
@@ -61,7 +62,7 @@ class AdminSidebarTest {
         console.open(robot, stage, console.admin(), Theme.LIGHT);
         await(() -> robot.lookup(".nav-item").tryQuery().isPresent());
 
-        assertThat(sidebar(robot)).endsWith(Section.SETTINGS, Section.RULES, Section.USERS);
+        assertThat(sidebar(robot)).endsWith(Section.SETTINGS, Section.RULES, Section.TELEMETRY, Section.USERS);
     }
 
     private static List<Section> sidebar(FxRobot robot) {

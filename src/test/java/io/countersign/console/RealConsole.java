@@ -118,6 +118,12 @@ final class RealConsole implements AutoCloseable {
         return other;
     }
 
+    /** Closes a runtime of {@link #otherProcess()}, as that process exits. */
+    void closeOther(CountersignRuntime other) {
+        others.remove(other);
+        other.close();
+    }
+
     CountersignRuntime runtime() {
         return runtime;
     }

@@ -14,11 +14,17 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.PersonWait;
+import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.decision.Decision;
+import io.countersign.engine.port.StretchStart;
+import io.countersign.engine.agent.DecisionDeadlines;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
@@ -34,6 +40,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +57,23 @@ abstract class DeadlineSuite {
     Path folder;
 
     final MovableClock clock = new MovableClock(START);
+    /** The waits for a person the service told its telemetry of. */
+    final List<PersonWait> waits = new CopyOnWriteArrayList<>();
+    private final RunTelemetry telemetry = new RunTelemetry() {
+        @Override
+        public Stretch stretch(StretchStart start) {
+            return Stretch.NONE;
+        }
+
+        @Override
+        public void recorded(GovernanceEvent event) {
+        }
+
+        @Override
+        public void waited(PersonWait wait) {
+            waits.add(wait);
+        }
+    };
 
     abstract StoreLocation freshLocation() throws Exception;
 
@@ -59,15 +83,22 @@ abstract class DeadlineSuite {
     }
 
     Rig rig(StoreLocation location, String deadlineFields) {
-        return Rig.open(location, new LedgerTool(folder.resolve("ledger.txt")), clock, deadlineFields);
+        return Rig.open(location, new LedgerTool(folder.resolve("ledger.txt")), clock, deadlineFields, telemetry);
     }
 
     record Rig(Store store, DefaultRunService service) implements AutoCloseable {
+        /** As the other, telling no telemetry. */
+        static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields) {
+            return open(location, ledger, clock, deadlineFields, RunTelemetry.NONE);
+        }
+
         /**
          * The run service over a store at the clock, whose ledger agent (with this ledger) and form agent have these
-         * deadline fields; olga and jonas are operators, ada an admin, sam a supervisor.
+         * deadline fields; olga and jonas are operators, ada an admin, sam a supervisor. Waits for a person are told
+         * to the telemetry.
          */
-        static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields) {
+        static Rig open(StoreLocation location, LedgerTool ledger, Clock clock, String deadlineFields,
+                        RunTelemetry telemetry) {
             List<Tool> tools = List.of(ledger, new NoteFormTool());
             Map<String, List<io.countersign.engine.chat.AssistantTurn>> scripts = Map.of(
                     LedgerTool.ONE_PAUSE, LedgerTool.scripts().get(LedgerTool.ONE_PAUSE),
@@ -92,8 +123,8 @@ abstract class DeadlineSuite {
                         stored.toolCallPolicies(), stored.maxRounds(), stored.fourEyes(), deadlines));
             }
             return new Rig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
-                    new NetworkntSchemaValidator(), ScriptedChatModel.byModel(scripts), InvocationRules.none(), clock, IdGenerator.random(),
-                    Locale.ENGLISH));
+                    new NetworkntSchemaValidator(), ScriptedChatModel.byModel(scripts), InvocationRules.none(),
+                    ServerConnections.NONE, telemetry, clock, IdGenerator.random(), Locale.ENGLISH));
         }
 
         String startLedger() {
@@ -161,6 +192,8 @@ abstract class DeadlineSuite {
             assertThat(rig.store().runs().decisionNear(run, "deadline", clock.instant())).hasValueSatisfying(
                     decision -> assertThat(decision.summary()).isEqualTo("approved 0, denied 1"));
             assertThat(rig.service().applyDeadlines()).isEmpty();
+            assertThat(waits).containsExactly(new PersonWait(run, LedgerTool.ONE_PAUSE, "expired", "deadline", 0,
+                    START.plusSeconds(90), "deny", START, START.plusSeconds(90)));
         }
     }
 
@@ -174,6 +207,8 @@ abstract class DeadlineSuite {
             assertThat(rig.run(run).status()).isEqualTo(RunStatus.CANCELLED);
             assertThat(rig.event(run, "approval_expired").reasonCode()).isEqualTo("cancel");
             assertThat(LedgerTool.executions(folder.resolve("ledger.txt"))).isEmpty();
+            assertThat(waits).containsExactly(new PersonWait(run, LedgerTool.ONE_PAUSE, "expired", "deadline", 0,
+                    START.plus(Duration.ofMinutes(30)), "cancel", START, START.plus(Duration.ofMinutes(31))));
         }
     }
 
@@ -262,6 +297,8 @@ abstract class DeadlineSuite {
             assertThat(rig.service().applyDeadlines()).isEmpty();
             assertThat(LedgerTool.executions(folder.resolve("ledger.txt"))).hasSize(1);
             assertThat(rig.eventTypes(run)).doesNotContain("approval_expired");
+            assertThat(waits).containsExactly(new PersonWait(run, LedgerTool.ONE_PAUSE, "approved", "olga", 1,
+                    START.plus(Duration.ofMinutes(30)), "deny", START, START.plus(Duration.ofMinutes(31))));
         }
     }
 
@@ -275,6 +312,11 @@ abstract class DeadlineSuite {
             assertThat(rig.service().applyDeadlines()).extracting(DeadlineApplied::outcome)
                     .containsExactly(DeadlineApplied.Outcome.CANCELLED);
             assertThat(rig.run(run).status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(waits).singleElement().satisfies(wait -> {
+                assertThat(wait.outcome()).isEqualTo("expired");
+                assertThat(wait.fallback()).isEqualTo("cancel");
+                assertThat(wait.waited()).isEqualTo(Duration.ofMinutes(10));
+            });
         }
     }
 

@@ -66,6 +66,7 @@ class RoleMatrixTest {
             Map.entry(Operation.MANAGE_USERS, EnumSet.of(Role.ADMIN)),
             Map.entry(Operation.VIEW_WEBHOOKS, EnumSet.of(Role.ADMIN)),
             Map.entry(Operation.CHANGE_WEBHOOKS, EnumSet.of(Role.ADMIN)),
+            Map.entry(Operation.CHANGE_TELEMETRY, EnumSet.of(Role.ADMIN)),
             // server records name commands, addresses and variables: admins only; supervisors read the changes
             Map.entry(Operation.VIEW_SERVERS, EnumSet.of(Role.ADMIN)),
             Map.entry(Operation.CHANGE_SERVERS, EnumSet.of(Role.ADMIN)),
@@ -106,6 +107,7 @@ class RoleMatrixTest {
                 Map.entry(Operation.MANAGE_USERS, actor -> demo.runtime.users().list(actor)),
                 Map.entry(Operation.VIEW_WEBHOOKS, actor -> demo.runtime.webhooks().list(actor)),
                 Map.entry(Operation.CHANGE_WEBHOOKS, actor -> demo.runtime.webhooks().remove(actor, "wh-none")),
+                Map.entry(Operation.CHANGE_TELEMETRY, actor -> demo.runtime.settings().telemetry(actor)),
                 Map.entry(Operation.VIEW_SERVERS, actor -> demo.runtime.servers().list(actor)),
                 Map.entry(Operation.CHANGE_SERVERS, actor -> demo.runtime.servers().remove(actor, "no-such-server")),
                 Map.entry(Operation.TEST_SERVERS, actor -> demo.runtime.servers().test(actor, "no-such-server")),

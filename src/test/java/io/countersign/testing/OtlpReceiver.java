@@ -13,6 +13,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -25,6 +27,7 @@ public final class OtlpReceiver implements AutoCloseable {
     private final List<byte[]> bodies = new CopyOnWriteArrayList<>();
     private final List<Span> spans = new CopyOnWriteArrayList<>();
     private final List<String> metricNames = new CopyOnWriteArrayList<>();
+    private final List<Map.Entry<String, String>> headers = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
 
     public OtlpReceiver() {
@@ -34,6 +37,8 @@ public final class OtlpReceiver implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         server.createContext("/v1/traces", exchange -> {
+            exchange.getRequestHeaders().forEach((name, values) ->
+                    values.forEach(value -> headers.add(Map.entry(name.toLowerCase(Locale.ROOT), value))));
             byte[] body = exchange.getRequestBody().readAllBytes();
             bodies.add(body);
             ExportTraceServiceRequest.parseFrom(body).getResourceSpansList().forEach(resource ->
@@ -65,6 +70,11 @@ public final class OtlpReceiver implements AutoCloseable {
 
     public List<Span> spans() {
         return List.copyOf(spans);
+    }
+
+    /** The values of a request header the trace exports came with, one per export. */
+    public List<String> headers(String name) {
+        return headers.stream().filter(header -> header.getKey().equals(name)).map(Map.Entry::getValue).toList();
     }
 
     public List<String> metricNames() {

@@ -12,6 +12,7 @@ public enum FxmlView {
     INSIGHTS("insights.fxml"),
     TOOL_SETTINGS("tool_settings.fxml"),
     RULES("rules.fxml"),
+    TELEMETRY("telemetry.fxml"),
     USERS("users.fxml"),
     SIGN_IN("sign_in.fxml");
 

@@ -18,6 +18,7 @@ public enum Section {
     INSIGHTS(Operation.VIEW_DECISION_STATS, "fth-clock", FxmlView.INSIGHTS),
     SETTINGS(Operation.VIEW_TOOL_SETTINGS, "fth-sliders", FxmlView.TOOL_SETTINGS),
     RULES(Operation.VIEW_TOOL_SETTINGS, "fth-filter", FxmlView.RULES),
+    TELEMETRY(Operation.CHANGE_TELEMETRY, "fth-activity", FxmlView.TELEMETRY),
     USERS(Operation.MANAGE_USERS, "fth-users", FxmlView.USERS);
 
     private final Operation operation;

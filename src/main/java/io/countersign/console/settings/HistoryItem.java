@@ -30,6 +30,7 @@ public record HistoryItem(long id, String when, String who, String setting, Stri
             case "allowed_hosts" -> messages.get("settings.history.allowedHosts", subject);
             case "user_roles" -> messages.get("settings.history.userRoles", subject);
             case "invocation_rule" -> messages.get("settings.history.rule", subject);
+            case "telemetry" -> messages.get("settings.history.telemetry");
             // a kind a newer version records: shown as stored
             default -> key;
         };

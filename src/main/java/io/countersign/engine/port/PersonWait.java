@@ -9,12 +9,15 @@ import java.util.Objects;
  * the decision ({@code decidedAt}). Codes and names only, never what the card showed or the person wrote.
  *
  * @param outcome   {@code approved}, {@code denied}, {@code mixed} (some calls of the card each way), {@code input}
- *                  (typed input submitted), or a deadline's fallback ({@code expired})
+ *                  (typed input submitted), or {@code expired} (the deadline passed and its fallback decided)
  * @param approvals how many people approved (more than one for a card that needs several)
- * @param fallback  the deadline's fallback that decided ({@code deny}), or {@code null} when a person decided
+ * @param deadline  when the card's deadline was due when the wait ended (an Extend or an escalation moves it), or
+ *                  {@code null} for a card without one
+ * @param fallback  the card's deadline's fallback ({@code deny}, {@code cancel}, {@code escalate}), or {@code null}
+ *                  for a card without one
  */
 public record PersonWait(String runId, String agent, String outcome, String decidedBy, int approvals,
-                         String fallback, Instant since, Instant decidedAt) {
+                         Instant deadline, String fallback, Instant since, Instant decidedAt) {
     public PersonWait {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(agent, "agent");

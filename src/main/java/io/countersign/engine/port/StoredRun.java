@@ -3,6 +3,11 @@ package io.countersign.engine.port;
 import io.countersign.engine.call.ToolInvocationHistory;
 import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.decision.Decision;
+import io.countersign.engine.call.ToolInvocationHistory;
+import io.countersign.engine.state.PausedState;
+import io.countersign.engine.state.RunCounters;
+import io.countersign.engine.agent.RunDeadline;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunCounters;
 import io.countersign.engine.state.RunStatus;
@@ -16,13 +21,15 @@ import java.util.Objects;
  * committed decision, if any. {@code unknownOutcomeCalls} lists the ids of calls that had started executing
  * when the process stopped and whose outcome nobody knows: such a run is never resumed on its own. {@code epoch}
  * is the run's driving epoch as read: a run handed out by a claim or a take-over carries the epoch its new driver
- * holds, its {@link #lease()}.
+ * holds, its {@link #lease()}. {@code pauseDeadline} is the deadline its last pause set, kept until the run's next
+ * outcome (while it waits, and while a decision on that pause is carried out), or {@code null} without one.
  */
 public record StoredRun(String runId, String agent, String initiator, String prompt, boolean unattended,
                         RunStatus status, Instant createdAt, Instant updatedAt, Instant waitingSince,
                         PausedState pausedState, List<ChatMessage> transcript, ToolInvocationHistory history,
                         RunCounters counters, String failureReason, String failureMessage,
-                        Decision lastDecision, List<String> unknownOutcomeCalls, long epoch) {
+                        Decision lastDecision, List<String> unknownOutcomeCalls, long epoch,
+                        RunDeadline pauseDeadline) {
     public StoredRun {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");

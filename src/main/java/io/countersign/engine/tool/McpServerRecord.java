@@ -1,5 +1,6 @@
 package io.countersign.engine.tool;
 
+import io.countersign.engine.HeaderValues;
 import io.countersign.engine.Names;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.ToolSettings;
@@ -33,8 +34,7 @@ import java.util.regex.Pattern;
 public record McpServerRecord(String name, Transport transport, boolean enabled, ApprovalDeclaration declaration,
                               String group, DataClass dataClass, Duration callTimeout, Duration connectTimeout) {
     /** How a header or environment value names the variable that holds a secret: {@code env:NAME}. */
-    public static final String SECRET_REFERENCE_PREFIX = "env:";
-    private static final Pattern SECRET_REFERENCE = Pattern.compile("env:[A-Za-z_][A-Za-z0-9_]*");
+    public static final String SECRET_REFERENCE_PREFIX = HeaderValues.SECRET_REFERENCE_PREFIX;
 
     public static final int MAX_NAME_LENGTH = 32;
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(60);
@@ -168,7 +168,7 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
                     throw new IllegalArgumentException("environment variable \"" + variable + "\" of server \""
                             + server + "\" must match [A-Za-z_][A-Za-z0-9_]*");
                 }
-                validateValue(value, looksSecret(variable),
+                HeaderValues.requireStorable(value, HeaderValues.looksSecret(variable),
                         "environment variable \"" + variable + "\" of server \"" + server + "\"");
             });
         }
@@ -182,7 +182,6 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
      *                reference
      */
     public record StreamableHttp(URI url, Map<String, String> headers) implements Transport {
-        private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
         /** Set by the HTTP client or the MCP transport itself. */
         private static final Set<String> MANAGED = Set.of("connection", "content-length", "expect", "host", "upgrade",
                 "accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id");
@@ -204,38 +203,14 @@ public record McpServerRecord(String name, Transport transport, boolean enabled,
             }
             headers.forEach((header, value) -> {
                 String where = "header \"" + header + "\" of server \"" + server + "\"";
-                if (!TOKEN.matcher(header).matches()) {
+                if (!HeaderValues.isHeaderName(header)) {
                     throw new IllegalArgumentException(where + " is not a valid header name");
                 }
                 if (MANAGED.contains(header.toLowerCase(Locale.ROOT))) {
                     throw new IllegalArgumentException(where + " is set by the client itself and cannot be configured");
                 }
-                validateValue(value, looksSecret(header), where);
+                HeaderValues.requireStorable(value, HeaderValues.looksSecret(header), where);
             });
-        }
-    }
-
-    /** Names that usually carry credentials; their values must be references, never the secret itself. */
-    static boolean looksSecret(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.contains("auth") || lower.contains("token") || lower.contains("secret") || lower.contains("key")
-                || lower.contains("password") || lower.contains("cookie") || lower.contains("credential");
-    }
-
-    private static void validateValue(String value, boolean secret, String where) {
-        if (value == null) {
-            throw new IllegalArgumentException(where + " needs a value");
-        }
-        if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(where + " must not contain line breaks or NUL characters");
-        }
-        if (value.startsWith(SECRET_REFERENCE_PREFIX) && !SECRET_REFERENCE.matcher(value).matches()) {
-            throw new IllegalArgumentException(where + " must reference a variable like env:NAME,"
-                    + " with NAME matching [A-Za-z_][A-Za-z0-9_]*");
-        }
-        if (secret && !value.startsWith(SECRET_REFERENCE_PREFIX)) {
-            throw new IllegalArgumentException(where + " carries a secret: give a reference like env:NAME instead"
-                    + " of the value, so that the secret is never stored");
         }
     }
 }

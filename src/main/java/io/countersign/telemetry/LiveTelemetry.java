@@ -1,0 +1,102 @@
+package io.countersign.telemetry;
+
+import io.countersign.engine.event.GovernanceEvent;
+import io.countersign.engine.port.PersonWait;
+import io.countersign.engine.port.RunTelemetry;
+import io.countersign.engine.port.StretchStart;
+import io.countersign.engine.port.TelemetrySettings;
+import io.countersign.engine.port.WebhookSender;
+import io.countersign.engine.webhook.SendResult;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A process's telemetry as the admin's stored settings and the process's {@code OTEL_*} environment configure it
+ * now: {@link #apply} builds the exporter again when the stored settings change, and the runs started from then on
+ * report to it. A stretch already under way keeps reporting to the exporter it began with, which exports what has
+ * ended and then stops.
+ */
+public final class LiveTelemetry implements AutoCloseable {
+    private final Map<String, String> environment;
+    private final RunTelemetry runs = new Current();
+    private volatile Telemetry current = Telemetry.OFF;
+    /** The stored settings {@link #current} was built from; null before the first {@link #apply}. */
+    private TelemetrySettings applied;
+    private Supplier<Map<String, Long>> waiting;
+    private boolean closed;
+
+    /** @param environment the process's environment, whose {@code OTEL_*} variables win over the stored settings */
+    public LiveTelemetry(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** Exports as these stored settings say from now on, unless they are the ones in force already. */
+    public synchronized void apply(TelemetrySettings stored) {
+        Objects.requireNonNull(stored, "stored");
+        if (closed || stored.equals(applied)) {
+            return;
+        }
+        applied = stored;
+        Telemetry next = Telemetry.configured(environment, stored);
+        if (waiting != null) {
+            next.watchWaiting(waiting);
+        }
+        Telemetry previous = current;
+        current = next;
+        previous.closeInBackground();
+    }
+
+    /** True when spans and metrics are exported now. */
+    public boolean on() {
+        return current.on();
+    }
+
+    /** What the tool loop and the decisions report to: the telemetry in force when each call is made. */
+    public RunTelemetry runs() {
+        return runs;
+    }
+
+    /** Counts the cards waiting now by agent, as {@code waiting} tells each time the metrics are collected. */
+    public synchronized void watchWaiting(Supplier<Map<String, Long>> waiting) {
+        this.waiting = Objects.requireNonNull(waiting, "waiting");
+        current.watchWaiting(waiting);
+    }
+
+    /** The sender, with each failed delivery counted. */
+    public WebhookSender countingFailures(WebhookSender sender) {
+        return delivery -> {
+            SendResult result = sender.send(delivery);
+            if (!(result instanceof SendResult.Delivered)) {
+                current.webhookFailed();
+            }
+            return result;
+        };
+    }
+
+    /** Exports what is left, waiting a second at most, and stops the exporting threads. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        Telemetry last = current;
+        current = Telemetry.OFF;
+        last.close();
+    }
+
+    private final class Current implements RunTelemetry {
+        @Override
+        public Stretch stretch(StretchStart start) {
+            return current.runs().stretch(start);
+        }
+
+        @Override
+        public void recorded(GovernanceEvent event) {
+            current.runs().recorded(event);
+        }
+
+        @Override
+        public void waited(PersonWait wait) {
+            current.runs().waited(wait);
+        }
+    }
+}
