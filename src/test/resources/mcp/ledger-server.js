@@ -1,5 +1,6 @@
-// A tiny MCP server over stdio for the crash tests and the team-scale benchmark: its one tool, "append", appends its "line" argument to a
-// ledger file, so that every execution is counted. Run: node ledger-server.js LEDGER CONTROL_FOLDER [timed]
+// A tiny MCP server over stdio for the crash tests and the team-scale benchmark: its one tool, "append", appends its
+// "line" argument to a ledger file, so that every execution is counted.
+// Run: node ledger-server.js LEDGER CONTROL_FOLDER [timed]
 // With "timed", each line also carries the wall-clock time the call reached the server, in microseconds after a tab.
 // A file "broken" in the control folder makes it exit at start, a file "hold" makes it wait before it answers,
 // a file "die" makes it exit in the middle of a call, after the line is appended and before it answers.

