@@ -99,7 +99,7 @@ public final class TeamScaleBenchmark {
             System.out.printf("Countersign team-scale benchmark, Java %s, %d cores, load average %s%n",
                     Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage());
             System.out.printf("PostgreSQL (embedded): %s%n", cluster.durability());
-            System.out.printf("%s%n%n", options);
+            System.out.printf("%s%nthe workers' logs and the ledgers stay in %s%n%n", options, folder);
             Setup setup = Setup.in(folder);
             List<Row> rows = new ArrayList<>();
             for (int workers : options.workers()) {
