@@ -1,5 +1,7 @@
-// A tiny MCP server over stdio for the crash tests: its one tool, "append", appends its "line" argument to a
-// ledger file, so that every execution is counted. Run: node ledger-server.js LEDGER CONTROL_FOLDER
+// A tiny MCP server over stdio for the crash tests and the team-scale benchmark: its one tool, "append", appends its
+// "line" argument to a ledger file, so that every execution is counted.
+// Run: node ledger-server.js LEDGER CONTROL_FOLDER [timed]
+// With "timed", each line also carries the wall-clock time the call reached the server, in microseconds after a tab.
 // A file "broken" in the control folder makes it exit at start, a file "hold" makes it wait before it answers,
 // a file "die" makes it exit in the middle of a call, after the line is appended and before it answers.
 'use strict';
@@ -7,7 +9,7 @@ const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 
-const [ledger, control] = process.argv.slice(2);
+const [ledger, control, timed] = process.argv.slice(2);
 if (fs.existsSync(path.join(control, 'broken'))) {
   process.stderr.write('ledger server: broken on purpose\n');
   process.exit(1);
@@ -26,7 +28,8 @@ function answer(request) {
       return {tools: [{name: 'append', description: 'Appends a line to the ledger.',
         inputSchema: {type: 'object', properties: {line: {type: 'string'}}, required: ['line']}}]};
     case 'tools/call':
-      fs.appendFileSync(ledger, request.params.arguments.line + '\n');
+      fs.appendFileSync(ledger, request.params.arguments.line
+        + (timed === 'timed' ? '\t' + Math.round((performance.timeOrigin + performance.now()) * 1000) : '') + '\n');
       if (fs.existsSync(path.join(control, 'die'))) {
         process.exit(1);
       }

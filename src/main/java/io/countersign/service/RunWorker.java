@@ -262,7 +262,7 @@ public final class RunWorker {
     private void renewLeases() {
         for (String runId : inFlight) {
             try {
-                if (!queue.renewLease(runId, id, clock.instant().plus(options.lease()))) {
+                if (!queue.renewLease(runId, id, clock.instant().plus(options.lease())) && takenAway(runId)) {
                     progress.accept(new Progress(runId, Progress.Kind.LEASE_LOST, null, "the lease lapsed and the"
                             + " run was recovered while this worker still ran it"));
                 }
@@ -270,6 +270,15 @@ public final class RunWorker {
                 progress.accept(new Progress(runId, Progress.Kind.FAILED, RunStatus.RUNNING, e.getMessage()));
             }
         }
+    }
+
+    /**
+     * Whether a run whose lease this worker could not renew was recovered from it: still queued or running, rather
+     * than ended by this worker's own stretch, whose last commit the renewal can race.
+     */
+    private boolean takenAway(String runId) {
+        return repository.find(runId).map(StoredRun::status)
+                .map(status -> status == RunStatus.QUEUED || status == RunStatus.RUNNING).orElse(false);
     }
 
     private void idle() {
