@@ -277,7 +277,7 @@ public final class RunWorker {
      * than ended by this worker's own stretch, whose last commit the renewal can race.
      */
     private boolean takenAway(String runId) {
-        return repository.find(runId).map(StoredRun::status)
+        return stored.find(runId).map(StoredRun::status)
                 .map(status -> status == RunStatus.QUEUED || status == RunStatus.RUNNING).orElse(false);
     }
 
