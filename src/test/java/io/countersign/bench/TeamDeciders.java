@@ -3,9 +3,9 @@ package io.countersign.bench;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.countersign.engine.Actor;
 import io.countersign.engine.port.DecisionResult;
-import io.countersign.engine.run.ApprovalDecision;
+import io.countersign.engine.port.WaitingRun;
+import io.countersign.engine.decision.Decision;
 import io.countersign.runtime.CountersignRuntime;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.StoreLocation;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +86,7 @@ final class TeamDeciders implements AutoCloseable {
 
     private void approve(CountersignRuntime runtime, Actor person, WaitingRun card) {
         DecisionResult result = runtime.execution().decideForWorker(person, card.runId(), card.digest(),
-                List.of(ApprovalDecision.CallVerdict.approveEdited(0,
+                List.of(Decision.CallVerdict.approveEdited(0,
                         JsonNodeFactory.instance.objectNode().put("line", card.runId()))));
         long at = micros(Instant.now());
         if (result instanceof DecisionResult.Done done) {

@@ -1,7 +1,7 @@
 package io.countersign.bench;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreLocation;
 import java.sql.Connection;

@@ -1,14 +1,14 @@
 package io.countersign.bench;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.access.TrustZone;
-import io.countersign.engine.run.AgentConfiguration;
-import io.countersign.engine.run.ModelConfiguration;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.agent.AgentConfiguration;
+import io.countersign.engine.chat.ModelConfiguration;
+import io.countersign.engine.chat.TrustZone;
+import io.countersign.engine.port.WaitingRun;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.StartedRun;
-import io.countersign.service.WaitingRun;
 import io.countersign.store.StoreLocation;
 import io.countersign.store.StoredAgentConfiguration;
 import io.countersign.tools.mcp.McpPeers;

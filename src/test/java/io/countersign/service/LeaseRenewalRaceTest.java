@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.event.DecisionRecord;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunQueue;
+import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.run.RunStatus;
+import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
@@ -116,7 +117,7 @@ class LeaseRenewalRaceTest {
         }
 
         @Override
-        public RunRepository.ClaimResult claimForWorker(DecisionRecord decision) {
+        public RunClaims.ClaimResult claimForWorker(Decision decision) {
             return queue.claimForWorker(decision);
         }
 
