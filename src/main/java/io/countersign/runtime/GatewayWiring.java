@@ -192,13 +192,8 @@ public final class GatewayWiring {
             }
 
             @Override
-            public void resourceRead(String server) {
-                session.recordUse(EventType.RESOURCE_READ, server, null);
-            }
-
-            @Override
-            public void promptUsed(String server, String prompt) {
-                session.recordUse(EventType.PROMPT_USED, server, prompt);
+            public void used(EventType use, String server, String detail) {
+                session.recordUse(use, server, detail);
             }
 
             @Override

@@ -2,6 +2,7 @@ package io.countersign.tools.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.event.EventType;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import io.countersign.tools.mcp.ServerFeatures;
@@ -68,11 +69,12 @@ public interface GatewayBackend {
          */
         void withdraw(CallerChannel caller);
 
-        /** The host read a resource of the server: recorded for its run, without the resource's address or content. */
-        void resourceRead(String server);
-
-        /** The host got the server's prompt: recorded for its run, without its arguments or messages. */
-        void promptUsed(String server, String prompt);
+        /**
+         * The host used what the server offers beside its tools (read or subscribed to a resource, got a prompt, asked
+         * for a completion): recorded for its run as {@code use}, with the prompt's name as {@code detail} where there
+         * is one, never an address, an argument or content.
+         */
+        void used(EventType use, String server, String detail);
 
         /** What a call still open waits for (a person's decision, or the call itself), read now. */
         String waiting();
