@@ -249,6 +249,12 @@ public final class GatewayWiring {
             }
 
             @Override
+            public Optional<Recorded> recordedTask(String taskId) {
+                return gateway.recordedTask(profiled, taskId).map(task -> new Recorded(answer(task.answer()),
+                        task.cancelled(), task.runStarted(), task.recorded()));
+            }
+
+            @Override
             public AutoCloseable onToolsChange(Runnable listener) {
                 return gateway.onSettingsChange(listener);
             }

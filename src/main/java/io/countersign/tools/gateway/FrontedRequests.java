@@ -50,7 +50,7 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
     private record Subscription(ServerFeatures server, Set<String> sessions) {
     }
 
-    private final ResourcesAndPrompts offered;
+    private final Supplier<ResourcesAndPrompts> catalog;
     private final Hosts hosts;
     /**
      * Where the subscriptions change, one request at a time, so that a server hears them in the order the hosts sent
@@ -64,9 +64,20 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<ServerFeatures, AutoCloseable> listening = new ConcurrentHashMap<>();
 
-    FrontedRequests(ResourcesAndPrompts offered, Hosts hosts) {
-        this.offered = offered;
+    /** @param catalog what is offered now; null before the gateway's server has started, when nothing is */
+    FrontedRequests(Supplier<ResourcesAndPrompts> catalog, Hosts hosts) {
+        this.catalog = catalog;
         this.hosts = hosts;
+    }
+
+    private Optional<ServerFeatures> resourceOwner(String uri) {
+        ResourcesAndPrompts offered = catalog.get();
+        return offered == null ? Optional.empty() : offered.resourceOwner(uri);
+    }
+
+    private Optional<ResourcesAndPrompts.Offered> prompt(String name) {
+        ResourcesAndPrompts offered = catalog.get();
+        return offered == null ? Optional.empty() : offered.prompt(name);
     }
 
     @Override
@@ -84,7 +95,7 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
     }
 
     private CompletableFuture<ObjectNode> subscribe(String sessionId, JsonNode id, String uri) {
-        Optional<ServerFeatures> owner = offered.resourceOwner(uri);
+        Optional<ServerFeatures> owner = resourceOwner(uri);
         if (owner.isEmpty()) {
             return CompletableFuture.completedFuture(notOffered(id, uri));
         }
@@ -116,7 +127,7 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
         return asked(id, () -> {
             Subscription current = subscriptions.get(uri);
             if (current == null || !current.sessions().contains(sessionId)) {
-                return offered.resourceOwner(uri).isPresent()
+                return resourceOwner(uri).isPresent()
                         ? AnsweredHere.response(id, Json.mapper().createObjectNode()) : notOffered(id, uri);
             }
             leave(sessionId, uri, current);
@@ -167,7 +178,7 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
         String prompt = null;
         if ("ref/prompt".equals(type)) {
             String name = ref.path("name").asText();
-            Optional<ResourcesAndPrompts.Offered> found = offered.prompt(name);
+            Optional<ResourcesAndPrompts.Offered> found = prompt(name);
             if (found.isEmpty()) {
                 return CompletableFuture.completedFuture(JsonRpcErrors.error(id, McpSchema.ErrorCodes.INVALID_PARAMS,
                         "Invalid params: no prompt \"" + name + "\" is offered here"));
@@ -177,7 +188,7 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
             forwarded.withObject("ref").put("name", prompt);
         } else if ("ref/resource".equals(type)) {
             String uri = ref.path("uri").asText();
-            Optional<ServerFeatures> owner = offered.resourceOwner(uri);
+            Optional<ServerFeatures> owner = resourceOwner(uri);
             if (owner.isEmpty()) {
                 return CompletableFuture.completedFuture(notOffered(id, uri));
             }

@@ -8,6 +8,7 @@ import io.countersign.engine.tool.Tool;
 import io.countersign.tools.mcp.ServerFeatures;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -41,6 +42,19 @@ public interface GatewayBackend {
 
     /** A task taken over from a stopped gateway: its run's connection, the task, its channel, since when it waits. */
     record Adopted<C extends CallerChannel>(Connection connection, Task task, C channel, Instant waitingSince) {
+    }
+
+    /**
+     * What a task's call came to as the store recorded it, for a task whose gateway stopped after its call was
+     * answered; empty for one of another profile or person, or with no recorded answer.
+     */
+    Optional<Recorded> recordedTask(String taskId);
+
+    /**
+     * A task's call as its run recorded it: the answer (text only: the server's own result is not kept), whether the
+     * host cancelled it, and when its run began and was last written (the task's own times are not kept).
+     */
+    record Recorded(Answer answer, boolean cancelled, Instant created, Instant updated) {
     }
 
     /** Tells the listener when the offered tools may have changed: a server record or a setting changed. */

@@ -59,19 +59,29 @@ final class HostTasks implements AnsweredHere {
     record Started(GatewayBackend.Connection connection, String registryName, GatewayBackend.Task task) {
     }
 
+    /** What the store recorded of a task's call, for a task no gateway holds now. */
+    interface Records {
+        Optional<GatewayBackend.Recorded> recorded(String taskId);
+    }
+
     /** Sends a notification to a host's session; one the host closed takes none, and that is no error. */
     interface Notifier {
         void notify(String sessionId, String method, ObjectNode params);
     }
 
     private final Starter starter;
+    private final Records records;
     private final Notifier notifier;
     private final Clock clock;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
 
-    /** @param notifier tells the session that made a task when its status changed ({@value #STATUS}) */
-    HostTasks(Starter starter, Notifier notifier, Clock clock) {
+    /**
+     * @param records  serves a task whose gateway stopped after its call was answered, from what the store recorded
+     * @param notifier tells the session that made a task when its status changed ({@value #STATUS})
+     */
+    HostTasks(Starter starter, Records records, Notifier notifier, Clock clock) {
         this.starter = starter;
+        this.records = records;
         this.notifier = notifier;
         this.clock = clock;
     }
@@ -105,7 +115,7 @@ final class HostTasks implements AnsweredHere {
             return Optional.of(CompletableFuture.completedFuture(AnsweredHere.response(id, result)));
         }
         String taskId = params.path("taskId").asText();
-        Task task = tasks.get(taskId);
+        Task task = tasks.computeIfAbsent(taskId, this::recorded);
         if (task == null) {
             return Optional.of(CompletableFuture.completedFuture(JsonRpcErrors.error(id,
                     McpSchema.ErrorCodes.INVALID_PARAMS, "Invalid params: no task \"" + taskId + "\" of this"
@@ -143,6 +153,27 @@ final class HostTasks implements AnsweredHere {
         ObjectNode result = Json.mapper().createObjectNode();
         result.set("task", task.json());
         return AnsweredHere.response(id, result);
+    }
+
+    /**
+     * A task this gateway does not hold, as the store recorded its call's answer: a gateway that served it stopped
+     * after the call was answered. Null when there is no such record.
+     */
+    private Task recorded(String taskId) {
+        Optional<GatewayBackend.Recorded> recorded;
+        try {
+            recorded = records.recorded(taskId);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the store's record of task " + taskId + " could not be read: " + e.getMessage(), e);
+            return null;
+        }
+        return recorded.map(found -> {
+            Task task = new Task(new Started(null, taskId, new GatewayBackend.Task(taskId,
+                    CompletableFuture.completedFuture(found.answer()))), null, null, found.created(), null);
+            task.updated = found.updated();
+            task.cancelled = found.cancelled();
+            return task;
+        }).orElse(null);
     }
 
     /**

@@ -65,14 +65,15 @@ public final class McpGateway implements AutoCloseable {
         return thread;
     });
     private final CoalescedListChanges transport = new CoalescedListChanges();
-    private final HostTasks tasks = new HostTasks(this::startTask, this::notifyHost, Clock.systemUTC());
+    private final HostTasks tasks;
     private final HostCapabilities capabilities;
     private McpAsyncServer server;
     /** The host's transport as the SDK's server has it, which sends a notification to one session. */
     private McpServerTransportProviderBase hostTransport;
-    private ResourcesAndPrompts resourcesAndPrompts;
-    private FrontedRequests fronted;
-    private AnsweredHere answeredHere;
+    private volatile ResourcesAndPrompts resourcesAndPrompts;
+    private final FrontedRequests fronted;
+    /** Ready before the host's first message: stdio reads it while the server is being built. */
+    private final AnsweredHere answeredHere;
     private AutoCloseable subscription;
     /** Host-visible name → registry name, as offered last; guarded by this. */
     private Map<String, String> offered = Map.of();
@@ -81,6 +82,19 @@ public final class McpGateway implements AutoCloseable {
         this.backend = backend;
         this.progressEvery = progressEvery;
         this.capabilities = capabilities;
+        this.tasks = new HostTasks(this::startTask, backend::recordedTask, this::notifyHost, Clock.systemUTC());
+        this.fronted = new FrontedRequests(() -> resourcesAndPrompts, new FrontedRequests.Hosts() {
+            @Override
+            public void used(String sessionId, EventType use, String server, String detail) {
+                connection(sessionId, null).used(use, server, detail);
+            }
+
+            @Override
+            public void updated(String sessionId, String uri) {
+                notifyHost(sessionId, FrontedRequests.UPDATED, new McpSchema.ResourcesUpdatedNotification(uri));
+            }
+        });
+        this.answeredHere = AnsweredHere.first(List.of(tasks, fronted));
     }
 
     /**
@@ -127,20 +141,8 @@ public final class McpGateway implements AutoCloseable {
                 .requestTimeout(InputPrompts.LONGEST_WAIT)
                 .validateToolInputs(false)
                 .build();
-        resourcesAndPrompts = new ResourcesAndPrompts(server, (exchange, use, fronted, detail) ->
-                connection(exchange.sessionId(), exchange.getClientInfo()).used(use, fronted, detail));
-        fronted = new FrontedRequests(resourcesAndPrompts, new FrontedRequests.Hosts() {
-            @Override
-            public void used(String sessionId, EventType use, String server, String detail) {
-                connection(sessionId, null).used(use, server, detail);
-            }
-
-            @Override
-            public void updated(String sessionId, String uri) {
-                notifyHost(sessionId, FrontedRequests.UPDATED, new McpSchema.ResourcesUpdatedNotification(uri));
-            }
-        });
-        answeredHere = AnsweredHere.first(List.of(tasks, fronted));
+        resourcesAndPrompts = new ResourcesAndPrompts(server, (exchange, use, owner, detail) ->
+                connection(exchange.sessionId(), exchange.getClientInfo()).used(use, owner, detail));
         syncTools(true);
         tasks.adopt(backend.adoptTasks(WithdrawableCaller::new));
         subscription = backend.onToolsChange(() -> syncTools(false));
@@ -410,9 +412,7 @@ public final class McpGateway implements AutoCloseable {
     public void close() {
         hostGone();
         poll.shutdownNow();
-        if (fronted != null) {
-            fronted.close();
-        }
+        fronted.close();
         try {
             if (subscription != null) {
                 subscription.close();

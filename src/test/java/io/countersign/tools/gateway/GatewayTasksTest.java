@@ -192,7 +192,8 @@ class GatewayTasksTest {
     }
 
     @Test
-    void aTaskOutlivesItsGatewayAndTheNextGatewayOfTheProfileCarriesItOutForTheReconnectedHost() throws Exception {
+    void aTaskOutlivesItsGatewayTheNextGatewayCarriesItOutAndTheOneAfterServesItsResultFromTheStore()
+            throws Exception {
         HttpGatewayProcess first = bed.listen();
         TaskHost host = host(first);
         Path plan = bed.workspace().resolve("plan.txt");
@@ -205,7 +206,8 @@ class GatewayTasksTest {
 
         assertThat(bed.console().runs().inbox(GatewayTestBed.RITA)).extracting(WaitingRun::runId)
                 .containsExactly(card.runId());
-        TaskHost reconnected = host(bed.listen());
+        HttpGatewayProcess second = bed.listen();
+        TaskHost reconnected = host(second);
         reconnected.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
         JsonNode working = reconnected.next("answer").path("answer");
         assertThat(working.path("status").asText()).isEqualTo("working");
@@ -225,6 +227,16 @@ class GatewayTasksTest {
         assertThat(reconnected.next("answer").path("answer").path("tasks")).singleElement()
                 .satisfies(task -> assertThat(task.path("status").asText()).isEqualTo("completed"));
         assertThat(bed.console().store().runs().find(card.runId()).orElseThrow().status().waiting()).isFalse();
+
+        second.close();
+        TaskHost later = host(bed.listen());
+        later.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
+        assertThat(later.next("answer").path("answer").path("status").asText()).isEqualTo("completed");
+        later.send("{\"op\": \"result\", \"taskId\": \"" + taskId + "\"}");
+        JsonNode recorded = later.next("answer").path("answer");
+        assertThat(recorded.path("isError").asBoolean()).as(recorded.toString()).isFalse();
+        assertThat(recorded.path("content").get(0).path("text").asText()).contains("plan.txt");
+        assertThat(recorded.path("_meta").path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo(taskId);
     }
 
     @Test

@@ -27,6 +27,10 @@ class HostTasksTest {
     private final HostTasks tasks = new HostTasks((session, tool, arguments, channel) -> tool.equals("write_file")
             ? Optional.of(new HostTasks.Started(new Run(), "disk.write_file",
             new GatewayBackend.Task("r1/task-1", answer))) : Optional.empty(),
+            taskId -> taskId.equals("r0/task-2") ? Optional.of(new GatewayBackend.Recorded(new GatewayBackend.Answer(
+                    "Error: declined by host: the host cancelled this call; nothing was executed.", true, null, null),
+                    true, Instant.parse("2026-12-06T09:00:00Z"), Instant.parse("2026-12-06T09:05:00Z")))
+                    : Optional.empty(),
             (session, method, params) -> notified.add(session + " " + method + " " + params.path("status").asText()),
             Clock.fixed(Instant.parse("2026-12-06T10:42:00Z"), ZoneOffset.UTC));
 
@@ -79,6 +83,22 @@ class HostTasksTest {
                 .satisfies(task -> assertThat(task.path("status").asText()).isEqualTo("cancelled"));
         assertThat(notified).as("the call's answer after the cancel changes nothing")
                 .containsExactly("s1 notifications/tasks/status cancelled");
+    }
+
+    @Test
+    void aTaskThisGatewayDoesNotHoldIsServedAsTheStoreRecordedIt() {
+        JsonNode polled = request(1, HostTasks.GET, "{\"taskId\": \"r0/task-2\"}").path("result");
+        JsonNode result = request(2, HostTasks.RESULT, "{\"taskId\": \"r0/task-2\"}").path("result");
+        JsonNode cancel = request(3, HostTasks.CANCEL, "{\"taskId\": \"r0/task-2\"}").path("error");
+
+        assertThat(polled.path("status").asText()).isEqualTo("cancelled");
+        assertThat(polled.path("createdAt").asText()).isEqualTo("2026-12-06T09:00:00Z");
+        assertThat(polled.path("lastUpdatedAt").asText()).isEqualTo("2026-12-06T09:05:00Z");
+        assertThat(result.path("isError").asBoolean()).isTrue();
+        assertThat(result.path("content").get(0).path("text").asText()).startsWith("Error: declined by host");
+        assertThat(result.path("_meta").path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo("r0/task-2");
+        assertThat(cancel.path("message").asText()).contains("is already cancelled");
+        assertThat(notified).isEmpty();
     }
 
     @Test

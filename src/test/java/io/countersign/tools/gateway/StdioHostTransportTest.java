@@ -51,7 +51,7 @@ class StdioHostTransportTest {
         server = McpServer.async(new StdioHostTransport(McpJsonDefaults.getMapper(), in, out, ended::countDown,
                         (session, id) -> cancelled.add(HostRequests.key(id)),
                         new HostTasks((session, tool, arguments, channel) -> Optional.empty(),
-                                (session, method, params) -> { }, Clock.systemUTC())))
+                                taskId -> Optional.empty(), (session, method, params) -> { }, Clock.systemUTC())))
                 .serverInfo("transport-test", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .tools(McpServerFeatures.AsyncToolSpecification.builder()
