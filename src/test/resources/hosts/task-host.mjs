@@ -1,6 +1,6 @@
 // A host on the TypeScript SDK's client that calls the gateway's tools as MCP tasks (its experimental task API,
-// client.experimental.tasks), subscribes to resources and asks for completions, over Streamable HTTP (the first argument the gateway's URL, the bearer token in
-// HOST_TOKEN) or stdio (the gateway's command line). It starts once the gateway offers every tool named in
+// client.experimental.tasks), subscribes to resources and asks for completions, over Streamable HTTP (the first
+// argument the gateway's URL, the bearer token in HOST_TOKEN) or stdio (the gateway's command line). It starts once the gateway offers every tool named in
 // HOST_TOOLS and prints {"tools": [...]}, having learnt from tools/list which tools may run as tasks. Then it reads
 // one JSON line per step on stdin and prints one JSON line per answer:
 //   {"op": "stream", "tool": NAME, "arguments": {...}}  callToolStream, as the SDK picks a task itself: prints
@@ -12,14 +12,15 @@
 //   {"op": "subscribe" | "unsubscribe", "uri": URI}: resources/subscribe or resources/unsubscribe, prints
 //       {"answer": {}}; each notifications/resources/updated heard prints {"updated": URI}
 //   {"op": "complete", "ref": {...}, "argument": {...}}: completion/complete, its answer as {"answer": ...}
-// Each notifications/tasks/status heard prints {"notified": TASK}. A refused request prints
+// Each notifications/tasks/status heard prints {"notified": TASK}, each log message {"log": PARAMS}, and each
+// progress notification of a streamed call {"progress": PARAMS}. A refused request prints
 // {"error": {"code": CODE, "message": MESSAGE}}.
 import readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, ResourceUpdatedNotificationSchema, TaskStatusNotificationSchema }
-  from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
+  TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const [command, ...args] = process.argv.slice(2);
 const wanted = (process.env.HOST_TOOLS ?? '').split(',').filter((name) => name);
@@ -33,6 +34,7 @@ async function connect() {
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
     print({ updated: notification.params.uri }));
   client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => print({ notified: notification.params }));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => print({ log: notification.params }));
   transport = command.startsWith('http')
     ? new StreamableHTTPClientTransport(new URL(command),
       { requestInit: { headers: { Authorization: `Bearer ${process.env.HOST_TOKEN}` } } })
@@ -79,7 +81,8 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
     switch (step.op) {
       case 'stream':
         // in the background: the steps after it run while it polls
-        stream(tasks.callToolStream({ name: step.tool, arguments: step.arguments }));
+        stream(tasks.callToolStream({ name: step.tool, arguments: step.arguments }, CallToolResultSchema,
+          { onprogress: (progress) => print({ progress }) }));
         break;
       case 'get':
         print({ answer: await tasks.getTask(step.taskId) });

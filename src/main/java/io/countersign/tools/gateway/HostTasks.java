@@ -135,7 +135,9 @@ final class HostTasks implements AnsweredHere {
                 : Json.mapper().createObjectNode();
         JsonNode ttl = params.path("task").path("ttl");
         JsonNode traceParent = params.path("_meta").path("traceparent");
-        WithdrawableCaller channel = new WithdrawableCaller(traceParent.isTextual() ? traceParent.asText() : null);
+        JsonNode token = params.path("_meta").get("progressToken");
+        TaskChannel channel = new TaskChannel(traceParent.isTextual() ? traceParent.asText() : null, sessionId,
+                token != null && (token.isTextual() || token.isIntegralNumber()) ? token : null, notifier);
         Optional<Started> started;
         try {
             started = starter.start(sessionId, name, arguments, channel);
@@ -146,6 +148,7 @@ final class HostTasks implements AnsweredHere {
         if (started.isEmpty()) {
             return JsonRpcErrors.error(id, McpSchema.ErrorCodes.INVALID_PARAMS, "Unknown tool: " + name);
         }
+        channel.task(started.get().task().id());
         Task task = new Task(started.get(), channel, sessionId, clock.instant(), ttl.isNumber() ? ttl.longValue()
                 : null);
         tasks.put(task.id, task);

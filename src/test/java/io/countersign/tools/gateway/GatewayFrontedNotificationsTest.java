@@ -21,13 +21,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Resource subscriptions and completions through the gateway, with the TypeScript SDK's client as the host
- * ({@code task-host.mjs}) over Streamable HTTP, in front of the conformance scenarios' server, whose subscribed
- * resource changes every 200 ms: each subscribed session hears the updates, one that unsubscribed no longer does,
- * a completion names the prompt as the host sees it, each use is recorded without the URI, and a profile that does
- * not offer the server's tools refuses both as unknown.
+ * What a fronted server sends beyond a call's answer, through the gateway to the TypeScript SDK's client as the host
+ * ({@code task-host.mjs}) over Streamable HTTP, in front of the conformance scenarios' server. Resource
+ * subscriptions and completions: the subscribed resource changes every 200 ms, each subscribed session hears the
+ * updates, one that unsubscribed no longer does, a completion names the prompt as the host sees it, each use is
+ * recorded without the URI, and a profile that does not offer the server's tools refuses both as unknown. A task's
+ * call: the server's progress and log messages reach the host tied to the task.
  */
-class GatewaySubscriptionsTest {
+class GatewayFrontedNotificationsTest {
     private static final String WATCHED = "test://watched-resource";
     private static final String ASK_PA = "{\"op\": \"complete\", \"ref\": {\"type\": \"ref/prompt\", \"name\":"
             + " \"test_prompt_with_arguments\"}, \"argument\": {\"name\": \"arg1\", \"value\": \"pa\"}}";
@@ -42,6 +43,7 @@ class GatewaySubscriptionsTest {
         bed = new GatewayTestBed(folder);
         bed.console().store().servers().add(McpPeers.scenarioTools(folder, "scenarios"),
                 bed.console().localUser());
+        bed.console().store().settings().setServerApprovalBound("scenarios", false, bed.console().localUser());
         bed.console().gateway().profiles().add(bed.console().localUser(), "watch", List.of("scenarios"), List.of(),
                 "local", false, null, null);
     }
@@ -112,6 +114,31 @@ class GatewaySubscriptionsTest {
         assertThat(unknown.path("message").asText())
                 .contains("no prompt \"test_prompt_with_arguments\" is offered here");
         assertThat(uses()).isEmpty();
+    }
+
+    @Test
+    void theServersProgressAndLogMessagesDuringATasksCallReachTheHostTiedToTheTask() throws Exception {
+        try (HttpGatewayProcess gateway = listen("watch")) {
+            TaskHost host = host(gateway, "test_tool_with_progress");
+
+            host.send("{\"op\": \"stream\", \"tool\": \"test_tool_with_progress\", \"arguments\": {}}");
+            String progressTask = host.next("created").path("created").path("taskId").asText();
+            host.next("result");
+            host.send("{\"op\": \"stream\", \"tool\": \"test_tool_with_logging\", \"arguments\": {}}");
+            String loggingTask = host.next("created").path("created").path("taskId").asText();
+            host.next("result");
+
+            List<JsonNode> progress = List.of(host.next("progress"), host.next("progress"), host.next("progress"));
+            assertThat(progress).extracting(line -> line.path("progress").path("progress").asInt())
+                    .containsExactly(0, 50, 100);
+            assertThat(progress).allSatisfy(line -> assertThat(line.path("progress").path("_meta")
+                    .path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo(progressTask));
+            List<JsonNode> logs = List.of(host.next("log"), host.next("log"), host.next("log"));
+            assertThat(logs).extracting(line -> line.path("log").path("data").asText())
+                    .containsExactly("Tool execution started", "Tool processing data", "Tool execution completed");
+            assertThat(logs).allSatisfy(line -> assertThat(line.path("log").path("_meta")
+                    .path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo(loggingTask));
+        }
     }
 
     /** {@code countersign gateway --profile PROFILE --listen 127.0.0.1:0} on the bed's store. */
