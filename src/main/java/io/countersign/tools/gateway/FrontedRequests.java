@@ -82,7 +82,8 @@ final class FrontedRequests implements AnsweredHere, AutoCloseable {
 
     @Override
     public Optional<CompletableFuture<ObjectNode>> answer(String sessionId, HostMessage.Accepted message) {
-        if (message.id() == null || !METHODS.contains(message.method())) {
+        // a response of the host's (to a server's question) has an id and no method
+        if (message.id() == null || message.method() == null || !METHODS.contains(message.method())) {
             return Optional.empty();
         }
         JsonNode id = message.id();

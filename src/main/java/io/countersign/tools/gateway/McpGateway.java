@@ -107,8 +107,7 @@ public final class McpGateway implements AutoCloseable {
         HostCapabilities capabilities = new HostCapabilities();
         McpGateway gateway = new McpGateway(backend, progressEvery, capabilities);
         StdioHostTransport stdio = new StdioHostTransport(new CleanErrorsMapper(McpJsonDefaults.getMapper(),
-                capabilities), in, out, gateway::hostGone, gateway::cancelled,
-                (session, message) -> gateway.answeredHere().answer(session, message));
+                capabilities), in, out, gateway::hostGone, gateway::cancelled, gateway.answeredHere);
         McpServerTransportProvider provider = gateway.transport.around(InitializeWatch.around(stdio,
                 gateway::initialized));
         gateway.hostTransport = provider;
