@@ -8,7 +8,8 @@ const sdk = (path) => import(pathToFileURL(`${process.env.MCP_SDK_DIR}/dist/esm/
 const { Server } = await sdk('server/index.js');
 const { StdioServerTransport } = await sdk('server/stdio.js');
 const { ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema, ListPromptsRequestSchema, GetPromptRequestSchema } = await sdk('types.js');
+  ReadResourceRequestSchema, ListPromptsRequestSchema, GetPromptRequestSchema, SubscribeRequestSchema,
+  UnsubscribeRequestSchema, CompleteRequestSchema } = await sdk('types.js');
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
@@ -172,7 +173,34 @@ const prompts = {
 };
 
 const server = new Server({ name: 'conformance-scenario-tools', version: '1.0.0' },
-  { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {} } });
+  { capabilities: { tools: {}, logging: {}, resources: { subscribe: true }, prompts: {}, completions: {} } });
+// The subscribed URIs, each with the timer that updates it: a subscribed resource changes every 200 ms, so that a
+// subscriber sees updates until it unsubscribes.
+const subscribed = new Map();
+server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  const uri = request.params.uri;
+  if (!subscribed.has(uri)) {
+    subscribed.set(uri, setInterval(() => server.notification({ method: 'notifications/resources/updated',
+      params: { uri } }), 200));
+  }
+  return {};
+});
+server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  clearInterval(subscribed.get(request.params.uri));
+  subscribed.delete(request.params.uri);
+  return {};
+});
+// Completions of a prompt's argument from a fixed list, by the prefix typed so far, as in the scenario's example.
+const candidates = ['paris', 'park', 'party', 'test', 'testing'];
+server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  const { ref, argument } = request.params;
+  const known = ref.type === 'ref/prompt' ? Boolean(prompts[ref.name]) : template.test(ref.uri.replace('{id}', 'x'));
+  if (!known) {
+    throw new Error(`nothing to complete for ${ref.name ?? ref.uri}`);
+  }
+  const values = candidates.filter((value) => value.startsWith(argument.value));
+  return { completion: { values, total: values.length, hasMore: false } };
+});
 server.setRequestHandler(ListResourcesRequestSchema, async () => ({
   resources: Object.entries(resources).map(([uri, resource]) => ({ uri, name: resource.name,
     description: resource.description, mimeType: resource.contents.mimeType }))

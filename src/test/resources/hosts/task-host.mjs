@@ -1,6 +1,6 @@
-// A host that calls the gateway's tools as MCP tasks with the TypeScript SDK's client (its experimental task API,
-// client.experimental.tasks), over Streamable HTTP (the first argument the gateway's URL, the bearer token in
-// HOST_TOKEN) or stdio (the gateway's command line). It starts once the gateway offers every tool named in
+// A host on the TypeScript SDK's client that calls the gateway's tools as MCP tasks (its experimental task API,
+// client.experimental.tasks), subscribes to resources and asks for completions, over Streamable HTTP (the first
+// argument the gateway's URL, the bearer token in HOST_TOKEN) or stdio (the gateway's command line). It starts once the gateway offers every tool named in
 // HOST_TOOLS and prints {"tools": [...]}, having learnt from tools/list which tools may run as tasks. Then it reads
 // one JSON line per step on stdin and prints one JSON line per answer:
 //   {"op": "stream", "tool": NAME, "arguments": {...}}  callToolStream, as the SDK picks a task itself: prints
@@ -9,12 +9,18 @@
 //   {"op": "get" | "result" | "cancel", "taskId": ID}, {"op": "list"}: the task API's own call, its answer as
 //       {"answer": ...}
 //   {"op": "reconnect"}: ends the session and opens a new one, prints {"session": ID}
-// A refused request prints {"error": {"code": CODE, "message": MESSAGE}}.
+//   {"op": "subscribe" | "unsubscribe", "uri": URI}: resources/subscribe or resources/unsubscribe, prints
+//       {"answer": {}}; each notifications/resources/updated heard prints {"updated": URI}
+//   {"op": "complete", "ref": {...}, "argument": {...}}: completion/complete, its answer as {"answer": ...}
+// Each notifications/tasks/status heard prints {"notified": TASK}, each log message {"log": PARAMS}, and each
+// progress notification of a streamed call {"progress": PARAMS}. A refused request prints
+// {"error": {"code": CODE, "message": MESSAGE}}.
 import readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
+  TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const [command, ...args] = process.argv.slice(2);
 const wanted = (process.env.HOST_TOOLS ?? '').split(',').filter((name) => name);
@@ -25,6 +31,10 @@ let client;
 let transport;
 async function connect() {
   client = new Client({ name: 'task-host', version: '1.0' });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+    print({ updated: notification.params.uri }));
+  client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => print({ notified: notification.params }));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => print({ log: notification.params }));
   transport = command.startsWith('http')
     ? new StreamableHTTPClientTransport(new URL(command),
       { requestInit: { headers: { Authorization: `Bearer ${process.env.HOST_TOKEN}` } } })
@@ -71,7 +81,8 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
     switch (step.op) {
       case 'stream':
         // in the background: the steps after it run while it polls
-        stream(tasks.callToolStream({ name: step.tool, arguments: step.arguments }));
+        stream(tasks.callToolStream({ name: step.tool, arguments: step.arguments }, CallToolResultSchema,
+          { onprogress: (progress) => print({ progress }) }));
         break;
       case 'get':
         print({ answer: await tasks.getTask(step.taskId) });
@@ -84,6 +95,15 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
         break;
       case 'list':
         print({ answer: await tasks.listTasks() });
+        break;
+      case 'subscribe':
+        print({ answer: await client.subscribeResource({ uri: step.uri }) });
+        break;
+      case 'unsubscribe':
+        print({ answer: await client.unsubscribeResource({ uri: step.uri }) });
+        break;
+      case 'complete':
+        print({ answer: await client.complete({ ref: step.ref, argument: step.argument }) });
         break;
       case 'reconnect':
         // over HTTP the session ends as a host ends it (DELETE), so the gateway ends its run

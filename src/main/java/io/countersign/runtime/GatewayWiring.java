@@ -192,13 +192,8 @@ public final class GatewayWiring {
             }
 
             @Override
-            public void resourceRead(String server) {
-                session.recordUse(EventType.RESOURCE_READ, server, null);
-            }
-
-            @Override
-            public void promptUsed(String server, String prompt) {
-                session.recordUse(EventType.PROMPT_USED, server, prompt);
+            public void used(EventType use, String server, String detail) {
+                session.recordUse(use, server, detail);
             }
 
             @Override
@@ -251,6 +246,12 @@ public final class GatewayWiring {
                         connection(adopted.session()), new Task(adopted.task().id(),
                         adopted.task().answer().thenApply(GatewayWiring::answer)), adopted.channel(),
                         adopted.waitingSince())).toList();
+            }
+
+            @Override
+            public Optional<Recorded> recordedTask(String taskId) {
+                return gateway.recordedTask(profiled, taskId).map(task -> new Recorded(answer(task.answer()),
+                        task.cancelled(), task.runStarted(), task.recorded()));
             }
 
             @Override

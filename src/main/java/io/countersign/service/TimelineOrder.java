@@ -67,7 +67,7 @@ final class TimelineOrder {
             case TOOL_DENIED, INVOCATION_DENIED, WRITE_UNAPPROVED, INPUT_ELICITED, APPROVED_BY_GRANT ->
                     afterCall(event.toolName());
             // a host's use of a server's resource or prompt belongs to no call: where the run had got to
-            case RESOURCE_READ, PROMPT_USED -> cursor;
+            case RESOURCE_READ, PROMPT_USED, RESOURCE_SUBSCRIBED, RESOURCE_UNSUBSCRIBED, COMPLETION_ASKED -> cursor;
         };
         cursor = Math.max(cursor, slot);
         before.get(cursor).add(entry);

@@ -50,7 +50,19 @@ public enum EventType {
      * A host behind the gateway got a fronted server's prompt (the tool name is the server's, the detail the
      * prompt's name; never its arguments or messages).
      */
-    PROMPT_USED("prompt_used");
+    PROMPT_USED("prompt_used"),
+    /**
+     * A host behind the gateway subscribed to updates of a fronted server's resource (the tool name is the server's;
+     * never the URI).
+     */
+    RESOURCE_SUBSCRIBED("resource_subscribed"),
+    /** A host behind the gateway ended its subscription to a fronted server's resource (never the URI). */
+    RESOURCE_UNSUBSCRIBED("resource_unsubscribed"),
+    /**
+     * A host behind the gateway asked a fronted server to complete an argument (the detail the prompt's name, none
+     * for a resource template; never the argument's value or the completions).
+     */
+    COMPLETION_ASKED("completion_asked");
 
     private final String code;
 

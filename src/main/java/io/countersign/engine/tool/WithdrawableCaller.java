@@ -6,9 +6,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A call's way back to a caller that hears nothing and answers nothing, as {@link CallerChannel#NONE}, but that may
  * give the call up: a host that made it an MCP task and polls it instead of holding a request open, and later
- * cancels it. A server's question during such a call is not passed on.
+ * cancels it. A server's question during such a call is not passed on; its progress and log messages are
+ * dropped here, and a subclass may relay them where the caller listens otherwise.
  */
-public final class WithdrawableCaller implements CallerChannel {
+public class WithdrawableCaller implements CallerChannel {
     private final String traceParent;
     private volatile boolean withdrawn;
 

@@ -6,8 +6,11 @@ import io.countersign.engine.access.ToolAccessPolicy;
 import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.chat.ChatMessage;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.agent.AgentConfiguration;
@@ -43,6 +46,10 @@ import java.util.function.Supplier;
  * host connection, driven by the same tool loop, rules, cards and journal as a run of an agent.
  */
 public final class GatewayService {
+    /** How the transcript answers a call its host withdrew (see {@link HostRunDecisions#withdrawCancelled}). */
+    private static final String WITHDRAWN = "Error: declined by " + DecisionResult.AlreadyDecided.HOST_ACTOR + ": "
+            + HostRunDecisions.HOST_CANCELLED;
+
     private final Store store;
     private final ToolRegistry registry;
     private final SchemaValidator schemas;
@@ -141,6 +148,36 @@ public final class GatewayService {
                     task.answer()), channel, run.waitingSince()));
         }
         return adopted;
+    }
+
+    /**
+     * What a call its host made as an MCP task came to, as the store recorded it in the run's transcript: for a
+     * host that polls a task whose gateway stopped after the call was answered. Only a run of the profile, for the
+     * same person, as {@link #adopt} takes; empty while the call has no recorded answer (its card still waits, or
+     * the stretch that answered it was never recorded, as when its process was killed).
+     */
+    public Optional<RecordedTask> recordedTask(HostRunDecisions.Profiled profiled, String taskId) {
+        int slash = taskId.lastIndexOf('/');
+        String callId = taskId.substring(slash + 1);
+        if (slash <= 0 || !callId.startsWith(RunRepository.TASK_CALL)) {
+            return Optional.empty();
+        }
+        return store.runs().find(taskId.substring(0, slash))
+                .filter(run -> run.agent().equals(profiled.profile().name())
+                        && run.initiator().equals(profiled.actor().name()))
+                .flatMap(run -> run.transcript().stream()
+                        .filter(message -> message.role() == ChatMessage.Role.TOOL
+                                && callId.equals(message.toolCallId()))
+                        .findFirst()
+                        .map(message -> new RecordedTask(HostAnswer.of(message.content()),
+                                message.content().startsWith(WITHDRAWN), run.createdAt(), run.updatedAt())));
+    }
+
+    /**
+     * A task's call as its run recorded it: its answer, whether the host cancelled it, when its run began and was
+     * last written.
+     */
+    public record RecordedTask(HostAnswer answer, boolean cancelled, Instant runStarted, Instant recorded) {
     }
 
     /** A task's card taken over from a stopped gateway: its run's session, the task, and since when it waits. */

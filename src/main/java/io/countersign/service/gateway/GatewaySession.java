@@ -150,9 +150,11 @@ public final class GatewaySession implements AutoCloseable {
     }
 
     /**
-     * The host used a fronted server's resource ({@link EventType#RESOURCE_READ}) or prompt
-     * ({@link EventType#PROMPT_USED}, {@code detail} its name): recorded for this run, in the name of the person the
-     * gateway serves, without any content.
+     * The host used a fronted server's resource ({@link EventType#RESOURCE_READ},
+     * {@link EventType#RESOURCE_SUBSCRIBED}, {@link EventType#RESOURCE_UNSUBSCRIBED}), prompt
+     * ({@link EventType#PROMPT_USED}, {@code detail} its name) or completion ({@link EventType#COMPLETION_ASKED},
+     * {@code detail} the prompt's name, if of a prompt): recorded for this run, in the name of the person the gateway
+     * serves, without any content.
      */
     public void recordUse(EventType type, String server, String detail) {
         events.record(new GovernanceEvent(ids.next(), clock.instant(), type, null, server, null, runId,

@@ -8,10 +8,10 @@ import java.io.IOException;
 /**
  * The JSON mapper of the host's transports, stdio and HTTP, with every message written to a host passed through
  * {@link JsonRpcErrors#clean(McpSchema.JSONRPCMessage)}, and told what the gateway serves beyond the SDK
- * ({@link HostTasks#advertised}): the SDK's servlet transport writes each answer with its mapper, and offers no
+ * ({@link HostCapabilities#advertised}): the SDK's servlet transport writes each answer with its mapper, and offers no
  * other place to see an answer before it leaves.
  */
-record CleanErrorsMapper(McpJsonMapper delegate) implements McpJsonMapper {
+record CleanErrorsMapper(McpJsonMapper delegate, HostCapabilities capabilities) implements McpJsonMapper {
     @Override
     public <T> T readValue(String content, Class<T> type) throws IOException {
         return delegate.readValue(content, type);
@@ -52,8 +52,8 @@ record CleanErrorsMapper(McpJsonMapper delegate) implements McpJsonMapper {
         return delegate.writeValueAsBytes(cleaned(value));
     }
 
-    private static Object cleaned(Object value) {
-        return value instanceof McpSchema.JSONRPCMessage message ? JsonRpcErrors.clean(HostTasks.advertised(message))
+    private Object cleaned(Object value) {
+        return value instanceof McpSchema.JSONRPCMessage message ? JsonRpcErrors.clean(capabilities.advertised(message))
                 : value;
     }
 }

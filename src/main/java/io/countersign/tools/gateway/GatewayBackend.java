@@ -2,11 +2,13 @@ package io.countersign.tools.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.countersign.engine.event.EventType;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.Tool;
 import io.countersign.tools.mcp.ServerFeatures;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -42,6 +44,19 @@ public interface GatewayBackend {
     record Adopted<C extends CallerChannel>(Connection connection, Task task, C channel, Instant waitingSince) {
     }
 
+    /**
+     * What a task's call came to as the store recorded it, for a task whose gateway stopped after its call was
+     * answered; empty for one of another profile or person, or with no recorded answer.
+     */
+    Optional<Recorded> recordedTask(String taskId);
+
+    /**
+     * A task's call as its run recorded it: the answer (text only: the server's own result is not kept), whether the
+     * host cancelled it, and when its run began and was last written (the task's own times are not kept).
+     */
+    record Recorded(Answer answer, boolean cancelled, Instant created, Instant updated) {
+    }
+
     /** Tells the listener when the offered tools may have changed: a server record or a setting changed. */
     AutoCloseable onToolsChange(Runnable listener);
 
@@ -68,11 +83,12 @@ public interface GatewayBackend {
          */
         void withdraw(CallerChannel caller);
 
-        /** The host read a resource of the server: recorded for its run, without the resource's address or content. */
-        void resourceRead(String server);
-
-        /** The host got the server's prompt: recorded for its run, without its arguments or messages. */
-        void promptUsed(String server, String prompt);
+        /**
+         * The host used what the server offers beside its tools (read or subscribed to a resource, got a prompt, asked
+         * for a completion): recorded for its run as {@code use}, with the prompt's name as {@code detail} where there
+         * is one, never an address, an argument or content.
+         */
+        void used(EventType use, String server, String detail);
 
         /** What a call still open waits for (a person's decision, or the call itself), read now. */
         String waiting();

@@ -83,19 +83,24 @@ sealed interface HostMessage {
          * The params of the methods the gateway serves that the SDK's handlers read unchecked: one missing or of
          * another type leaves the request unanswered, or answered with what a Java exception said.
          */
-        private static final Map<String, List<Param>> PARAMS = Map.of(
-                McpSchema.METHOD_INITIALIZE, List.of(new Param("protocolVersion", true, JsonNodeType.STRING),
+        private static final Map<String, List<Param>> PARAMS = Map.ofEntries(
+                Map.entry(McpSchema.METHOD_INITIALIZE, List.of(new Param("protocolVersion", true, JsonNodeType.STRING),
                         new Param("capabilities", false, JsonNodeType.OBJECT),
-                        new Param("clientInfo", false, JsonNodeType.OBJECT)),
-                McpSchema.METHOD_TOOLS_CALL, List.of(new Param("name", true, JsonNodeType.STRING),
+                        new Param("clientInfo", false, JsonNodeType.OBJECT))),
+                Map.entry(McpSchema.METHOD_TOOLS_CALL, List.of(new Param("name", true, JsonNodeType.STRING),
                         new Param("arguments", false, JsonNodeType.OBJECT),
                         new Param("_meta", false, JsonNodeType.OBJECT),
-                        new Param("task", false, JsonNodeType.OBJECT)),
-                HostTasks.GET, List.of(new Param("taskId", true, JsonNodeType.STRING)),
-                HostTasks.RESULT, List.of(new Param("taskId", true, JsonNodeType.STRING)),
-                HostTasks.CANCEL, List.of(new Param("taskId", true, JsonNodeType.STRING)),
-                HostTasks.LIST, List.of(new Param("cursor", false, JsonNodeType.STRING)),
-                McpSchema.METHOD_LOGGING_SET_LEVEL, List.of(new Param("level", true, JsonNodeType.STRING)));
+                        new Param("task", false, JsonNodeType.OBJECT))),
+                Map.entry(HostTasks.GET, List.of(new Param("taskId", true, JsonNodeType.STRING))),
+                Map.entry(HostTasks.RESULT, List.of(new Param("taskId", true, JsonNodeType.STRING))),
+                Map.entry(HostTasks.CANCEL, List.of(new Param("taskId", true, JsonNodeType.STRING))),
+                Map.entry(HostTasks.LIST, List.of(new Param("cursor", false, JsonNodeType.STRING))),
+                Map.entry(FrontedRequests.SUBSCRIBE, List.of(new Param("uri", true, JsonNodeType.STRING))),
+                Map.entry(FrontedRequests.UNSUBSCRIBE, List.of(new Param("uri", true, JsonNodeType.STRING))),
+                Map.entry(FrontedRequests.COMPLETE, List.of(new Param("ref", true, JsonNodeType.OBJECT),
+                        new Param("argument", true, JsonNodeType.OBJECT))),
+                Map.entry(McpSchema.METHOD_LOGGING_SET_LEVEL, List.of(new Param("level", true,
+                        JsonNodeType.STRING))));
 
         private record Param(String name, boolean required, JsonNodeType type) {
         }

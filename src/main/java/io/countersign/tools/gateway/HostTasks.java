@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The host's tool calls made as MCP tasks, in the experimental tasks utility of MCP revision 2025-11-25, as the
@@ -31,7 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * it; one whose card still waits outlives the gateway too, and the next gateway of the profile serves it
  * ({@link #adopt}).
  */
-final class HostTasks {
+final class HostTasks implements AnsweredHere {
+    private static final Logger LOG = Logger.getLogger(HostTasks.class.getName());
     static final String GET = "tasks/get";
     static final String RESULT = "tasks/result";
     static final String LIST = "tasks/list";
@@ -40,6 +43,8 @@ final class HostTasks {
     static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
     /** How often a host is asked to poll a task's status. */
     static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
+    /** What the gateway tells a host when one of its tasks changed status; MCP leaves it to the receiver. */
+    static final String STATUS = "notifications/tasks/status";
 
     /** Starts a host's call of a tool by the name the host sees it under, as a task. */
     interface Starter {
@@ -54,40 +59,31 @@ final class HostTasks {
     record Started(GatewayBackend.Connection connection, String registryName, GatewayBackend.Task task) {
     }
 
+    /** What the store recorded of a task's call, for a task no gateway holds now. */
+    interface Records {
+        Optional<GatewayBackend.Recorded> recorded(String taskId);
+    }
+
+    /** Sends a notification to a host's session; one the host closed takes none, and that is no error. */
+    interface Notifier {
+        void notify(String sessionId, String method, ObjectNode params);
+    }
+
     private final Starter starter;
+    private final Records records;
+    private final Notifier notifier;
     private final Clock clock;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
 
-    HostTasks(Starter starter, Clock clock) {
-        this.starter = starter;
-        this.clock = clock;
-    }
-
     /**
-     * A message on its way to the host, telling it what the SDK cannot: the answer to {@code initialize} declares
-     * the {@code tasks} capability (listing, cancelling, and {@code tools/call} as a task), and each tool of
-     * {@code tools/list} that it may be called as a task ({@code execution.taskSupport: optional}). Every other
-     * message is returned as it is.
+     * @param records  serves a task whose gateway stopped after its call was answered, from what the store recorded
+     * @param notifier tells the session that made a task when its status changed ({@value #STATUS})
      */
-    static McpSchema.JSONRPCMessage advertised(McpSchema.JSONRPCMessage message) {
-        if (!(message instanceof McpSchema.JSONRPCResponse response) || response.result() == null) {
-            return message;
-        }
-        if (response.result() instanceof McpSchema.InitializeResult initialized) {
-            ObjectNode result = McpJsonDefaults.getMapper().convertValue(initialized, ObjectNode.class);
-            ObjectNode tasks = result.withObject("capabilities").putObject("tasks");
-            tasks.putObject("list");
-            tasks.putObject("cancel");
-            tasks.putObject("requests").putObject("tools").putObject("call");
-            return McpSchema.JSONRPCResponse.result(response.id(), result);
-        }
-        if (response.result() instanceof McpSchema.ListToolsResult listed) {
-            ObjectNode result = McpJsonDefaults.getMapper().convertValue(listed, ObjectNode.class);
-            result.withArray("tools").forEach(tool -> ((ObjectNode) tool).putObject("execution")
-                    .put("taskSupport", "optional"));
-            return McpSchema.JSONRPCResponse.result(response.id(), result);
-        }
-        return message;
+    HostTasks(Starter starter, Records records, Notifier notifier, Clock clock) {
+        this.starter = starter;
+        this.records = records;
+        this.notifier = notifier;
+        this.clock = clock;
     }
 
     /** The MCP methods answered here: the tasks methods, and a {@code tools/call} with a {@code task}. */
@@ -100,7 +96,8 @@ final class HostTasks {
      * The JSON-RPC response to a request of the host's session answered here ({@link #handles}); empty for any
      * other message. It completes at once, except for {@code tasks/result} of a task still working.
      */
-    Optional<CompletableFuture<ObjectNode>> answer(String sessionId, HostMessage.Accepted message) {
+    @Override
+    public Optional<CompletableFuture<ObjectNode>> answer(String sessionId, HostMessage.Accepted message) {
         if (message.id() == null || !handles(message.method(), message.params())) {
             return Optional.empty();
         }
@@ -115,19 +112,20 @@ final class HostTasks {
             tasks.values().stream().sorted(Comparator.comparing(task -> task.created))
                     .forEach(task -> result.withArray("tasks").add(task.json()));
             result.withArray("tasks");
-            return Optional.of(CompletableFuture.completedFuture(response(id, result)));
+            return Optional.of(CompletableFuture.completedFuture(AnsweredHere.response(id, result)));
         }
         String taskId = params.path("taskId").asText();
-        Task task = tasks.get(taskId);
+        Task task = tasks.computeIfAbsent(taskId, this::recorded);
         if (task == null) {
             return Optional.of(CompletableFuture.completedFuture(JsonRpcErrors.error(id,
                     McpSchema.ErrorCodes.INVALID_PARAMS, "Invalid params: no task \"" + taskId + "\" of this"
                             + " gateway's profile; its result may have expired, or another profile or person made it")));
         }
         return Optional.of(switch (message.method()) {
-            case GET -> CompletableFuture.completedFuture(response(id, task.json()));
+            case GET -> CompletableFuture.completedFuture(AnsweredHere.response(id, task.json()));
             case CANCEL -> CompletableFuture.completedFuture(cancel(id, task));
-            default -> task.answer.handle((answer, failure) -> response(id, task.result(answer, failure)));
+            default -> task.answer.handle((answer, failure) -> AnsweredHere.response(id,
+                    task.result(answer, failure)));
         });
     }
 
@@ -137,7 +135,9 @@ final class HostTasks {
                 : Json.mapper().createObjectNode();
         JsonNode ttl = params.path("task").path("ttl");
         JsonNode traceParent = params.path("_meta").path("traceparent");
-        WithdrawableCaller channel = new WithdrawableCaller(traceParent.isTextual() ? traceParent.asText() : null);
+        JsonNode token = params.path("_meta").get("progressToken");
+        TaskChannel channel = new TaskChannel(traceParent.isTextual() ? traceParent.asText() : null, sessionId,
+                token != null && (token.isTextual() || token.isIntegralNumber()) ? token : null, notifier);
         Optional<Started> started;
         try {
             started = starter.start(sessionId, name, arguments, channel);
@@ -148,12 +148,35 @@ final class HostTasks {
         if (started.isEmpty()) {
             return JsonRpcErrors.error(id, McpSchema.ErrorCodes.INVALID_PARAMS, "Unknown tool: " + name);
         }
-        Task task = new Task(started.get(), channel, clock.instant(), ttl.isNumber() ? ttl.longValue() : null);
+        channel.task(started.get().task().id());
+        Task task = new Task(started.get(), channel, sessionId, clock.instant(), ttl.isNumber() ? ttl.longValue()
+                : null);
         tasks.put(task.id, task);
-        task.answer.whenComplete((answer, failure) -> task.updated = clock.instant());
+        task.answer.whenComplete((answer, failure) -> finished(task));
         ObjectNode result = Json.mapper().createObjectNode();
         result.set("task", task.json());
-        return response(id, result);
+        return AnsweredHere.response(id, result);
+    }
+
+    /**
+     * A task this gateway does not hold, as the store recorded its call's answer: a gateway that served it stopped
+     * after the call was answered. Null when there is no such record.
+     */
+    private Task recorded(String taskId) {
+        Optional<GatewayBackend.Recorded> recorded;
+        try {
+            recorded = records.recorded(taskId);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the store's record of task " + taskId + " could not be read: " + e.getMessage(), e);
+            return null;
+        }
+        return recorded.map(found -> {
+            Task task = new Task(new Started(null, taskId, new GatewayBackend.Task(taskId,
+                    CompletableFuture.completedFuture(found.answer()))), null, null, found.created(), null);
+            task.updated = found.updated();
+            task.cancelled = found.cancelled();
+            return task;
+        }).orElse(null);
     }
 
     /**
@@ -162,10 +185,11 @@ final class HostTasks {
      */
     void adopt(List<GatewayBackend.Adopted<WithdrawableCaller>> adopted) {
         for (GatewayBackend.Adopted<WithdrawableCaller> each : adopted) {
-            Task task = new Task(new Started(each.connection(), each.task().id(), each.task()), each.channel(),
+            // the session that made it is gone with the gateway that served it: nobody to notify
+            Task task = new Task(new Started(each.connection(), each.task().id(), each.task()), each.channel(), null,
                     each.waitingSince() == null ? clock.instant() : each.waitingSince(), null);
             tasks.put(task.id, task);
-            task.answer.whenComplete((answer, failure) -> task.updated = clock.instant());
+            task.answer.whenComplete((answer, failure) -> finished(task));
             settled(each.connection()).whenCompleteAsync((ignored, failure) -> each.connection().close());
         }
     }
@@ -186,7 +210,30 @@ final class HostTasks {
         }
         task.channel.withdraw();
         task.started.connection().withdraw(task.channel);
-        return response(id, task.json());
+        statusChanged(task);
+        return AnsweredHere.response(id, task.json());
+    }
+
+    /** The task's call came to something: unless the host cancelled it first, it is now completed or failed. */
+    private void finished(Task task) {
+        synchronized (task) {
+            if (task.cancelled) {
+                return;
+            }
+            task.updated = clock.instant();
+        }
+        statusChanged(task);
+    }
+
+    private void statusChanged(Task task) {
+        if (task.sessionId == null) {
+            return;
+        }
+        try {
+            notifier.notify(task.sessionId, STATUS, task.json());
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "a task's status did not reach its host: " + e.getMessage(), e);
+        }
     }
 
     /** The tasks not yet come to anything that the connection's run carries: it may end once they have. */
@@ -213,28 +260,24 @@ final class HostTasks {
                 && task.created.plusMillis(task.ttl).isBefore(now));
     }
 
-    private static ObjectNode response(JsonNode id, ObjectNode result) {
-        ObjectNode response = Json.mapper().createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION);
-        response.set("id", id);
-        response.set("result", result);
-        return response;
-    }
-
     /** One task: its call, and what the host asked of it. */
     private static final class Task {
         final String id;
         final Started started;
         final WithdrawableCaller channel;
+        /** The host's session that made it; null for one taken over from a stopped gateway. */
+        final String sessionId;
         final CompletableFuture<GatewayBackend.Answer> answer;
         final Instant created;
         final Long ttl;
         volatile Instant updated;
         volatile boolean cancelled;
 
-        Task(Started started, WithdrawableCaller channel, Instant created, Long ttl) {
+        Task(Started started, WithdrawableCaller channel, String sessionId, Instant created, Long ttl) {
             this.id = started.task().id();
             this.started = started;
             this.channel = channel;
+            this.sessionId = sessionId;
             this.answer = started.task().answer();
             this.created = created;
             this.updated = created;

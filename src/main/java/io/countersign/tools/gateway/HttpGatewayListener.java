@@ -100,8 +100,10 @@ public final class HttpGatewayListener implements AutoCloseable {
             throw new IllegalArgumentException(bindFailure(address, e), e);
         }
         String authority = authority(address, connector.getLocalPort());
+        HostCapabilities capabilities = new HostCapabilities();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
-                .builder().jsonMapper(new CleanErrorsMapper(McpJsonDefaults.getMapper())).mcpEndpoint(ENDPOINT)
+                .builder().jsonMapper(new CleanErrorsMapper(McpJsonDefaults.getMapper(), capabilities))
+                .mcpEndpoint(ENDPOINT)
                 .maxRequestSize(HostMessage.MAX_BYTES)
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(List.of("http://" + authority, "http://localhost:" + connector.getLocalPort()))
@@ -114,7 +116,7 @@ public final class HttpGatewayListener implements AutoCloseable {
                     return id == null ? McpTransportContext.EMPTY : HostRequests.context(id);
                 })
                 .build();
-        McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery);
+        McpGateway gateway = McpGateway.streamable(backend, transport, progressEvery, capabilities);
         HostActivity activity = new HostActivity(idleAfter, session -> delete(local, authority, token, session,
                 gateway));
         ServletContextHandler context = new ServletContextHandler();
@@ -128,7 +130,7 @@ public final class HttpGatewayListener implements AutoCloseable {
         addFilter(context, new SessionEnds(gateway), ENDPOINT);
         addFilter(context, new Cancellations(gateway), ENDPOINT);
         addFilter(context, activity, ENDPOINT);
-        addFilter(context, new TaskRequests(gateway), ENDPOINT);
+        addFilter(context, new AnsweredRequests(gateway), ENDPOINT);
         jetty.setHandler(context);
         try {
             jetty.start();
@@ -238,11 +240,12 @@ public final class HttpGatewayListener implements AutoCloseable {
     }
 
     /**
-     * Answers a host's task requests ({@link HostTasks}), which the SDK does not know, as a JSON body; a
-     * {@code tasks/result} that waits for a person holds the request open without a thread. A request naming a
-     * session the gateway does not hold goes on to the SDK, which answers it as for any method.
+     * Answers a host's requests that the SDK does not know or cannot pass on ({@link AnsweredHere}: tasks, a
+     * resource's subscription, a completion) as a JSON body; a {@code tasks/result} that waits for a person holds
+     * the request open without a thread. A request naming a session the gateway does not hold goes on to the SDK,
+     * which answers it as for any method.
      */
-    private record TaskRequests(McpGateway gateway) implements Filter {
+    private record AnsweredRequests(McpGateway gateway) implements Filter {
         @Override
         public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
@@ -250,8 +253,8 @@ public final class HttpGatewayListener implements AutoCloseable {
             Optional<CompletableFuture<ObjectNode>> answer = session == null || !gateway.connected(session)
                     || !(request.getAttribute(ProtocolGate.METHOD_ATTRIBUTE) instanceof String method)
                     || !(request.getAttribute(ProtocolGate.ID_ATTRIBUTE) instanceof JsonNode id)
-                    ? Optional.empty() : gateway.tasks().answer(session, new HostMessage.Accepted(message(method, id,
-                    request.getAttribute(ProtocolGate.PARAMS_ATTRIBUTE))));
+                    ? Optional.empty() : gateway.answeredHere().answer(session, new HostMessage.Accepted(
+                    message(method, id, request.getAttribute(ProtocolGate.PARAMS_ATTRIBUTE))));
             if (answer.isEmpty()) {
                 chain.doFilter(request, response);
                 return;
@@ -262,7 +265,7 @@ public final class HttpGatewayListener implements AutoCloseable {
                 try {
                     HttpServletResponse http = (HttpServletResponse) async.getResponse();
                     if (failure != null) {
-                        LOG.log(Level.WARNING, "answering a host's task request failed: " + failure.getMessage(),
+                        LOG.log(Level.WARNING, "answering a host's request failed: " + failure.getMessage(),
                                 failure);
                         http.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
                     } else {
@@ -273,7 +276,7 @@ public final class HttpGatewayListener implements AutoCloseable {
                         http.getOutputStream().write(body);
                     }
                 } catch (IOException | RuntimeException e) {
-                    LOG.log(Level.FINE, "the host did not take a task's answer: " + e.getMessage(), e);
+                    LOG.log(Level.FINE, "the host did not take an answer: " + e.getMessage(), e);
                 } finally {
                     async.complete();
                 }

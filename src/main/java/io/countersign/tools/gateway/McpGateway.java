@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.Json;
 import io.countersign.engine.ProjectVersion;
+import io.countersign.engine.event.EventType;
 import io.countersign.engine.tool.InputPrompts;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
@@ -14,6 +15,8 @@ import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpServerTransportProviderBase;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,16 +65,36 @@ public final class McpGateway implements AutoCloseable {
         return thread;
     });
     private final CoalescedListChanges transport = new CoalescedListChanges();
-    private final HostTasks tasks = new HostTasks(this::startTask, Clock.systemUTC());
+    private final HostTasks tasks;
+    private final HostCapabilities capabilities;
     private McpAsyncServer server;
-    private ResourcesAndPrompts resourcesAndPrompts;
+    /** The host's transport as the SDK's server has it, which sends a notification to one session. */
+    private McpServerTransportProviderBase hostTransport;
+    private volatile ResourcesAndPrompts resourcesAndPrompts;
+    private final FrontedRequests fronted;
+    /** Ready before the host's first message: stdio reads it while the server is being built. */
+    private final AnsweredHere answeredHere;
     private AutoCloseable subscription;
     /** Host-visible name → registry name, as offered last; guarded by this. */
     private Map<String, String> offered = Map.of();
 
-    private McpGateway(GatewayBackend backend, Duration progressEvery) {
+    private McpGateway(GatewayBackend backend, Duration progressEvery, HostCapabilities capabilities) {
         this.backend = backend;
         this.progressEvery = progressEvery;
+        this.capabilities = capabilities;
+        this.tasks = new HostTasks(this::startTask, backend::recordedTask, this::notifyHost, Clock.systemUTC());
+        this.fronted = new FrontedRequests(() -> resourcesAndPrompts, new FrontedRequests.Hosts() {
+            @Override
+            public void used(String sessionId, EventType use, String server, String detail) {
+                connection(sessionId, null).used(use, server, detail);
+            }
+
+            @Override
+            public void updated(String sessionId, String uri) {
+                notifyHost(sessionId, FrontedRequests.UPDATED, new McpSchema.ResourcesUpdatedNotification(uri));
+            }
+        });
+        this.answeredHere = AnsweredHere.first(List.of(tasks, fronted));
     }
 
     /**
@@ -81,22 +104,30 @@ public final class McpGateway implements AutoCloseable {
      * @param progressEvery how often a call that waits for a person tells the host it is still alive
      */
     public static McpGateway stdio(GatewayBackend backend, InputStream in, OutputStream out, Duration progressEvery) {
-        McpGateway gateway = new McpGateway(backend, progressEvery);
-        StdioHostTransport stdio = new StdioHostTransport(new CleanErrorsMapper(McpJsonDefaults.getMapper()), in, out,
-                gateway::hostGone, gateway::cancelled, gateway.tasks);
-        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(stdio, gateway::initialized))));
+        HostCapabilities capabilities = new HostCapabilities();
+        McpGateway gateway = new McpGateway(backend, progressEvery, capabilities);
+        StdioHostTransport stdio = new StdioHostTransport(new CleanErrorsMapper(McpJsonDefaults.getMapper(),
+                capabilities), in, out, gateway::hostGone, gateway::cancelled, gateway.answeredHere);
+        McpServerTransportProvider provider = gateway.transport.around(InitializeWatch.around(stdio,
+                gateway::initialized));
+        gateway.hostTransport = provider;
+        gateway.start(McpServer.async(provider));
         return gateway;
     }
 
     /**
      * Serves the backend over a streamable HTTP transport, each of its sessions a host connection of its own.
      * {@link #sessionEnded} ends one; {@link #awaitClosed()} waits until the gateway is stopped.
+     *
+     * @param capabilities what the provider's JSON mapper tells a host beyond the SDK's own answers
      */
-    public static McpGateway streamable(GatewayBackend backend, McpStreamableServerTransportProvider provider,
-                                        Duration progressEvery) {
-        McpGateway gateway = new McpGateway(backend, progressEvery);
-        gateway.start(McpServer.async(gateway.transport.around(InitializeWatch.around(provider,
-                gateway::initialized))));
+    static McpGateway streamable(GatewayBackend backend, McpStreamableServerTransportProvider provider,
+                                 Duration progressEvery, HostCapabilities capabilities) {
+        McpGateway gateway = new McpGateway(backend, progressEvery, capabilities);
+        McpStreamableServerTransportProvider wrapped = gateway.transport.around(InitializeWatch.around(provider,
+                gateway::initialized));
+        gateway.hostTransport = wrapped;
+        gateway.start(McpServer.async(wrapped));
         return gateway;
     }
 
@@ -109,17 +140,8 @@ public final class McpGateway implements AutoCloseable {
                 .requestTimeout(InputPrompts.LONGEST_WAIT)
                 .validateToolInputs(false)
                 .build();
-        resourcesAndPrompts = new ResourcesAndPrompts(server, new ResourcesAndPrompts.Uses() {
-            @Override
-            public void resourceRead(McpAsyncServerExchange exchange, String server) {
-                connection(exchange.sessionId(), exchange.getClientInfo()).resourceRead(server);
-            }
-
-            @Override
-            public void promptUsed(McpAsyncServerExchange exchange, String server, String prompt) {
-                connection(exchange.sessionId(), exchange.getClientInfo()).promptUsed(server, prompt);
-            }
-        });
+        resourcesAndPrompts = new ResourcesAndPrompts(server, (exchange, use, owner, detail) ->
+                connection(exchange.sessionId(), exchange.getClientInfo()).used(use, owner, detail));
         syncTools(true);
         tasks.adopt(backend.adoptTasks(WithdrawableCaller::new));
         subscription = backend.onToolsChange(() -> syncTools(false));
@@ -161,6 +183,7 @@ public final class McpGateway implements AutoCloseable {
             offered = next;
             changed.add(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
             changed.addAll(resourcesAndPrompts.sync(backend.servers()));
+            capabilities.fronted(resourcesAndPrompts.subscriptions(), resourcesAndPrompts.completions());
         } finally {
             transport.release(first ? Set.of() : changed);
         }
@@ -295,9 +318,15 @@ public final class McpGateway implements AutoCloseable {
                 connection.callAsTask(registryName, arguments, channel)));
     }
 
-    /** The tasks hosts made here, answered before the SDK sees them. */
-    HostTasks tasks() {
-        return tasks;
+    /** Sends the session a notification, without waiting for it to be written; a session gone takes none. */
+    private void notifyHost(String sessionId, String method, Object params) {
+        hostTransport.notifyClient(sessionId, method, params).subscribe(null, failure -> LOG.log(Level.FINE,
+                "a " + method + " did not reach its host: " + failure.getMessage(), failure));
+    }
+
+    /** The host requests answered here, before the SDK sees them: tasks, subscriptions, completions. */
+    AnsweredHere answeredHere() {
+        return answeredHere;
     }
 
     /** True while the session is a host's connection here: it initialized, and has not ended. */
@@ -355,6 +384,7 @@ public final class McpGateway implements AutoCloseable {
      */
     public void sessionEnded(String sessionId) {
         GatewayBackend.Connection connection = connections.remove(sessionId);
+        fronted.sessionEnded(sessionId);
         if (connection != null) {
             // not on the thread that completes a task's answer: that may be the run's own, which closing waits for
             tasks.settled(connection).whenCompleteAsync((ignored, failure) -> connection.close());
@@ -381,6 +411,7 @@ public final class McpGateway implements AutoCloseable {
     public void close() {
         hostGone();
         poll.shutdownNow();
+        fronted.close();
         try {
             if (subscription != null) {
                 subscription.close();

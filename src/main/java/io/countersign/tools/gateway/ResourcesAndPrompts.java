@@ -1,5 +1,6 @@
 package io.countersign.tools.gateway;
 
+import io.countersign.engine.event.EventType;
 import io.countersign.tools.mcp.McpServerException;
 import io.countersign.tools.mcp.ServerFeatures;
 import io.modelcontextprotocol.server.McpAsyncServer;
@@ -7,12 +8,14 @@ import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.util.DefaultMcpUriTemplateManager;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
@@ -30,15 +33,13 @@ import reactor.core.scheduler.Schedulers;
 final class ResourcesAndPrompts {
     private static final Logger LOG = Logger.getLogger(ResourcesAndPrompts.class.getName());
 
-    /** Where a host's use of a server's resource or prompt is recorded. */
+    /** Where a host's reading of a server's resource or getting of a prompt is recorded. */
     interface Uses {
-        void resourceRead(McpAsyncServerExchange exchange, String server);
-
-        void promptUsed(McpAsyncServerExchange exchange, String server, String prompt);
+        void used(McpAsyncServerExchange exchange, EventType use, String server, String detail);
     }
 
     /** A prompt as offered: the server's own prompt, under the name the host sees. */
-    private record Offered(ServerFeatures server, McpSchema.Prompt prompt) {
+    record Offered(ServerFeatures server, McpSchema.Prompt prompt) {
     }
 
     private final McpAsyncServer server;
@@ -47,6 +48,11 @@ final class ResourcesAndPrompts {
     private Map<String, McpSchema.Resource> resources = Map.of();
     private Map<String, McpSchema.ResourceTemplate> templates = Map.of();
     private Map<String, Offered> prompts = Map.of();
+    /** The server each offered resource and template is read from, by URI and URI template; guarded by this. */
+    private Map<String, ServerFeatures> resourceOwners = Map.of();
+    private Map<String, ServerFeatures> templateOwners = Map.of();
+    private volatile boolean subscriptions;
+    private volatile boolean completions;
 
     ResourcesAndPrompts(McpAsyncServer server, Uses uses) {
         this.server = server;
@@ -63,14 +69,22 @@ final class ResourcesAndPrompts {
         Map<String, McpServerFeatures.AsyncResourceSpecification> nextResources = new LinkedHashMap<>();
         Map<String, McpServerFeatures.AsyncResourceTemplateSpecification> nextTemplates = new LinkedHashMap<>();
         Map<String, List<Offered>> promptsByName = new LinkedHashMap<>();
+        Map<String, ServerFeatures> nextResourceOwners = new HashMap<>();
+        Map<String, ServerFeatures> nextTemplateOwners = new HashMap<>();
+        boolean anySubscriptions = false;
+        boolean anyCompletions = false;
         for (ServerFeatures features : servers.stream()
                 .sorted((one, other) -> one.serverName().compareTo(other.serverName())).toList()) {
             try {
+                anySubscriptions |= features.offersSubscriptions();
+                anyCompletions |= features.offersCompletions();
                 for (McpSchema.Resource resource : features.resources()) {
+                    nextResourceOwners.putIfAbsent(resource.uri(), features);
                     nextResources.putIfAbsent(resource.uri(), new McpServerFeatures.AsyncResourceSpecification(
                             resource, (exchange, request) -> read(exchange, features, request)));
                 }
                 for (McpSchema.ResourceTemplate template : features.resourceTemplates()) {
+                    nextTemplateOwners.putIfAbsent(template.uriTemplate(), features);
                     nextTemplates.putIfAbsent(template.uriTemplate(),
                             new McpServerFeatures.AsyncResourceTemplateSpecification(template,
                                     (exchange, request) -> read(exchange, features, request)));
@@ -87,6 +101,10 @@ final class ResourcesAndPrompts {
         Map<String, Offered> nextPrompts = new LinkedHashMap<>();
         promptsByName.forEach((name, offered) -> offered.forEach(each -> nextPrompts.put(offered.size() == 1 ? name
                 : each.server().serverName() + "." + name, each)));
+        resourceOwners = nextResourceOwners;
+        templateOwners = nextTemplateOwners;
+        subscriptions = anySubscriptions;
+        completions = anyCompletions;
         Set<String> changed = new HashSet<>();
         Map<String, McpSchema.Resource> resourcesNow = new HashMap<>();
         nextResources.forEach((uri, spec) -> resourcesNow.put(uri, spec.resource()));
@@ -115,11 +133,40 @@ final class ResourcesAndPrompts {
         return changed;
     }
 
+    /** Whether a server offered now declares subscriptions to its resources' updates. */
+    boolean subscriptions() {
+        return subscriptions;
+    }
+
+    /** Whether a server offered now declares completions. */
+    boolean completions() {
+        return completions;
+    }
+
+    /**
+     * The offered server whose resource the URI names: one it lists, or one its template matches (or the template
+     * itself, as a completion names it).
+     */
+    synchronized Optional<ServerFeatures> resourceOwner(String uri) {
+        ServerFeatures owner = resourceOwners.getOrDefault(uri, templateOwners.get(uri));
+        if (owner != null) {
+            return Optional.of(owner);
+        }
+        return templateOwners.entrySet().stream()
+                .filter(template -> new DefaultMcpUriTemplateManager(template.getKey()).matches(uri))
+                .map(Map.Entry::getValue).findFirst();
+    }
+
+    /** The offered prompt the host knows by {@code name}. */
+    synchronized Optional<Offered> prompt(String name) {
+        return Optional.ofNullable(prompts.get(name));
+    }
+
     private Mono<McpSchema.ReadResourceResult> read(McpAsyncServerExchange exchange, ServerFeatures features,
                                                     McpSchema.ReadResourceRequest request) {
         return offThread(() -> {
             McpSchema.ReadResourceResult result = features.read(request);
-            uses.resourceRead(exchange, features.serverName());
+            uses.used(exchange, EventType.RESOURCE_READ, features.serverName(), null);
             return result;
         });
     }
@@ -129,7 +176,7 @@ final class ResourcesAndPrompts {
         return offThread(() -> {
             McpSchema.GetPromptResult result = offered.server().prompt(new McpSchema.GetPromptRequest(
                     offered.prompt().name(), request.arguments(), request.meta()));
-            uses.promptUsed(exchange, offered.server().serverName(), offered.prompt().name());
+            uses.used(exchange, EventType.PROMPT_USED, offered.server().serverName(), offered.prompt().name());
             return result;
         });
     }

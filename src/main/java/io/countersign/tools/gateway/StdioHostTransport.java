@@ -37,7 +37,7 @@ final class StdioHostTransport implements McpServerTransportProvider {
     private final OutputStream out;
     private final Runnable ended;
     private final BiConsumer<String, Object> cancelled;
-    private final HostTasks tasks;
+    private final AnsweredHere answered;
     private final AtomicBoolean closing = new AtomicBoolean();
     /** Set once the host sent initialize; only the reading thread writes it. */
     private volatile boolean initializing;
@@ -48,16 +48,17 @@ final class StdioHostTransport implements McpServerTransportProvider {
      * @param cancelled told the session's id and the id (as the host wrote it) of each request the host cancelled
      *                  ({@code notifications/cancelled}), on the reading thread; the SDK's session has no handler
      *                  for that notification
-     * @param tasks     answers the host's task requests, which the SDK does not know
+     * @param answered  answers the host's requests the SDK does not know (tasks) or cannot pass on (a resource's
+     *                  subscription, a completion)
      */
     StdioHostTransport(McpJsonMapper json, InputStream in, OutputStream out, Runnable ended,
-                       BiConsumer<String, Object> cancelled, HostTasks tasks) {
+                       BiConsumer<String, Object> cancelled, AnsweredHere answered) {
         this.json = json;
         this.in = in;
         this.out = out;
         this.ended = ended;
         this.cancelled = cancelled;
-        this.tasks = tasks;
+        this.answered = answered;
     }
 
     @Override
@@ -130,15 +131,15 @@ final class StdioHostTransport implements McpServerTransportProvider {
             }
             return;
         }
-        Optional<CompletableFuture<ObjectNode>> task = tasks.answer(session.getId(), accepted);
-        if (task.isPresent()) {
-            // tasks/result may wait for a person: the answer is written when it comes, not on this thread
-            task.get().thenAccept(answer -> {
+        Optional<CompletableFuture<ObjectNode>> here = answered.answer(session.getId(), accepted);
+        if (here.isPresent()) {
+            // tasks/result may wait for a person, a subscription for a server: the answer is written when it comes
+            here.get().thenAccept(answer -> {
                 if (!closing.get()) {
                     write(answer);
                 }
             }).exceptionally(failure -> {
-                LOG.log(Level.WARNING, "answering a host's task request failed: " + failure.getMessage(), failure);
+                LOG.log(Level.WARNING, "answering a host's request failed: " + failure.getMessage(), failure);
                 return null;
             });
             return;

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -73,7 +74,7 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
         void reconnected();
     }
 
-    private record Session(McpAsyncClient client, CancellableCalls calls, Mono<String> gone, AtomicBoolean lost) {
+    private record Session(McpAsyncClient client, ClientTap calls, Mono<String> gone, AtomicBoolean lost) {
         boolean alive() {
             return !lost.get();
         }
@@ -88,6 +89,9 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final Object lock = new Object();
     private final OpenCalls openCalls;
+    /** The resources whose updates were asked for: a new session asks for them again. */
+    private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
+    private final List<Consumer<String>> updateListeners = new CopyOnWriteArrayList<>();
     private Session session;
     private boolean connectedBefore;
     private int failures;
@@ -152,6 +156,46 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
     public McpSchema.ReadResourceResult read(McpSchema.ReadResourceRequest request) {
         Session current = session();
         return watched(current, current.client().readResource(request), "resources/read");
+    }
+
+    @Override
+    public boolean offersSubscriptions() {
+        McpSchema.ServerCapabilities capabilities = session().client().getServerCapabilities();
+        return capabilities != null && capabilities.resources() != null
+                && Boolean.TRUE.equals(capabilities.resources().subscribe());
+    }
+
+    @Override
+    public boolean offersCompletions() {
+        return declared(session(), McpSchema.ServerCapabilities::completions);
+    }
+
+    @Override
+    public void subscribe(String uri) {
+        Session current = session();
+        subscribe(current, uri);
+        subscribed.add(uri);
+    }
+
+    @Override
+    public void unsubscribe(String uri) {
+        subscribed.remove(uri);
+        Session current = session();
+        // the SDK's answer to it is empty: the URI stands for "answered"
+        watched(current, current.client().unsubscribeResource(new McpSchema.UnsubscribeRequest(uri))
+                .thenReturn(uri), "resources/unsubscribe");
+    }
+
+    @Override
+    public AutoCloseable onResourceUpdated(Consumer<String> listener) {
+        updateListeners.add(listener);
+        return () -> updateListeners.remove(listener);
+    }
+
+    @Override
+    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
+        Session current = session();
+        return watched(current, current.client().completeCompletion(request), "completion/complete");
     }
 
     @Override
@@ -269,7 +313,7 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
     private Session open() {
         McpClientTransport transport = transports.create();
         Mono<String> gone = transport instanceof StdioProcessTransport stdio ? stdio.gone() : Mono.never();
-        CancellableCalls calls = new CancellableCalls(transport);
+        ClientTap calls = new ClientTap(transport, this::resourceUpdated);
         McpAsyncClient client = openCalls.handling(McpClient.async(calls))
                 .clientInfo(CLIENT)
                 .requestTimeout(longer(server.callTimeout(), server.connectTimeout()).plus(InputPrompts.LONGEST_WAIT)
@@ -287,7 +331,37 @@ final class McpConnection implements AutoCloseable, ServerFeatures {
             discard(fresh);
             throw withLastWords(e, transport);
         }
+        resubscribe(fresh);
         return fresh;
+    }
+
+    /** A new session of a server that lost the last one asks again for the updates asked for before. */
+    private void resubscribe(Session fresh) {
+        for (String uri : subscribed) {
+            try {
+                subscribe(fresh, uri);
+            } catch (McpServerException e) {
+                LOG.log(Level.WARNING, "{0} no longer sends updates of a resource it was asked for: {1}",
+                        new Object[] {name(), e.getMessage()});
+            }
+        }
+    }
+
+    private void subscribe(Session current, String uri) {
+        // the SDK's answer to it is empty: the URI stands for "answered"
+        watched(current, current.client().subscribeResource(new McpSchema.SubscribeRequest(uri)).thenReturn(uri),
+                "resources/subscribe");
+    }
+
+    private void resourceUpdated(String uri) {
+        for (Consumer<String> listener : updateListeners) {
+            try {
+                listener.accept(uri);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "passing on an update of a resource of " + name() + " failed: "
+                        + e.getMessage(), e);
+            }
+        }
     }
 
     /** A stdio server that ended during the handshake usually said why on stderr: the person needs those lines. */

@@ -64,7 +64,8 @@ class GatewayConformanceTest {
             "tools-call-mixed-content", "json-schema-2020-12", "server-sse-multiple-streams",
             "tools-call-with-progress", "tools-call-with-logging", "tools-call-sampling", "tools-call-elicitation",
             "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "resources-list", "resources-read-text",
-            "resources-read-binary", "resources-templates-read", "prompts-list", "prompts-get-simple",
+            "resources-read-binary", "resources-templates-read", "resources-subscribe", "resources-unsubscribe",
+            "completion-complete", "prompts-list", "prompts-get-simple",
             "prompts-get-with-args", "prompts-get-embedded-resource", "prompts-get-with-image"})
     void passes(String scenario) throws Exception {
         String report = suite(scenario);

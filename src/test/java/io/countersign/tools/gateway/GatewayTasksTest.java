@@ -10,18 +10,12 @@ import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.WaitingRun;
-import io.countersign.tools.mcp.McpPeers;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,7 +40,7 @@ class GatewayTasksTest {
     @TempDir
     Path folder;
     private GatewayTestBed bed;
-    private final List<Host> hosts = new ArrayList<>();
+    private final List<TaskHost> hosts = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -55,7 +49,7 @@ class GatewayTasksTest {
 
     @AfterEach
     void tearDown() throws Exception {
-        for (Host host : hosts) {
+        for (TaskHost host : hosts) {
             host.close();
         }
         bed.close();
@@ -63,7 +57,7 @@ class GatewayTasksTest {
 
     @Test
     void aTaskWaitsAsACardThroughThePollsAndCompletesOnceWhenApprovedFromAnotherProcess() throws Exception {
-        Host host = host(bed.listen());
+        TaskHost host = host(bed.listen());
         Path plan = bed.workspace().resolve("plan.txt");
 
         host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": " + write(plan, "step one")
@@ -95,6 +89,9 @@ class GatewayTasksTest {
         assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
         assertThat(result.path("_meta").path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo(taskId);
         assertThat(plan).hasContent("step one");
+        JsonNode notified = host.next("notified").path("notified");
+        assertThat(notified.path("taskId").asText()).isEqualTo(taskId);
+        assertThat(notified.path("status").asText()).isEqualTo("completed");
         Files.writeString(plan, "changed by hand");
         host.send("{\"op\": \"result\", \"taskId\": \"" + taskId + "\"}");
         assertThat(host.next("answer").path("answer").path("isError").asBoolean()).isFalse();
@@ -108,8 +105,35 @@ class GatewayTasksTest {
     }
 
     @Test
+    void overStdioATaskWaitsAsACardAndCompletesOnceWhenApproved() throws Exception {
+        List<String> gateway = new ArrayList<>(List.of(GatewayHost.javaCommand()));
+        gateway.addAll(bed.gatewayArguments());
+        TaskHost host = TaskHost.overStdio(gateway, "disk.write_file", folder.resolve("stdio-host.log"));
+        hosts.add(host);
+        assertThat(host.next("tools").path("tools").toString()).contains("disk.write_file");
+        Path plan = bed.workspace().resolve("stdio.txt");
+
+        host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": " + write(plan, "by stdio")
+                + "}");
+
+        String taskId = host.next("created").path("created").path("taskId").asText();
+        WaitingRun card = bed.awaitCard();
+        assertThat(taskId).isEqualTo(card.runId() + "/task-1");
+        assertThat(host.next("status").path("status").path("status").asText()).isEqualTo("working");
+        assertThat(plan).doesNotExist();
+        GatewayTestBed.CliOutcome approved = bed.cli("decide", card.runId(), "--digest", card.digest(),
+                "--approve-all");
+        assertThat(approved.exitCode()).as(approved.err()).isZero();
+        JsonNode result = host.next("result").path("result");
+        assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
+        assertThat(result.path("_meta").path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo(taskId);
+        assertThat(plan).hasContent("by stdio");
+        assertThat(host.next("notified").path("notified").path("status").asText()).isEqualTo("completed");
+    }
+
+    @Test
     void aCancelledTaskLeavesTheInboxAndALaterApprovalIsRefusedWithNothingWritten() throws Exception {
-        Host host = host(bed.listen());
+        TaskHost host = host(bed.listen());
         Path late = bed.workspace().resolve("late.txt");
         host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": " + write(late, "too late")
                 + "}");
@@ -141,7 +165,7 @@ class GatewayTasksTest {
 
     @Test
     void aHostThatReconnectsPollsTheSameTaskToItsResult() throws Exception {
-        Host host = host(bed.listen());
+        TaskHost host = host(bed.listen());
         Path plan = bed.workspace().resolve("plan.txt");
         host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": " + write(plan, "step two")
                 + "}");
@@ -168,9 +192,10 @@ class GatewayTasksTest {
     }
 
     @Test
-    void aTaskOutlivesItsGatewayAndTheNextGatewayOfTheProfileCarriesItOutForTheReconnectedHost() throws Exception {
+    void aTaskOutlivesItsGatewayTheNextGatewayCarriesItOutAndTheOneAfterServesItsResultFromTheStore()
+            throws Exception {
         HttpGatewayProcess first = bed.listen();
-        Host host = host(first);
+        TaskHost host = host(first);
         Path plan = bed.workspace().resolve("plan.txt");
         host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": " + write(plan, "step three")
                 + "}");
@@ -181,7 +206,8 @@ class GatewayTasksTest {
 
         assertThat(bed.console().runs().inbox(GatewayTestBed.RITA)).extracting(WaitingRun::runId)
                 .containsExactly(card.runId());
-        Host reconnected = host(bed.listen());
+        HttpGatewayProcess second = bed.listen();
+        TaskHost reconnected = host(second);
         reconnected.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
         JsonNode working = reconnected.next("answer").path("answer");
         assertThat(working.path("status").asText()).isEqualTo("working");
@@ -201,11 +227,21 @@ class GatewayTasksTest {
         assertThat(reconnected.next("answer").path("answer").path("tasks")).singleElement()
                 .satisfies(task -> assertThat(task.path("status").asText()).isEqualTo("completed"));
         assertThat(bed.console().store().runs().find(card.runId()).orElseThrow().status().waiting()).isFalse();
+
+        second.close();
+        TaskHost later = host(bed.listen());
+        later.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
+        assertThat(later.next("answer").path("answer").path("status").asText()).isEqualTo("completed");
+        later.send("{\"op\": \"result\", \"taskId\": \"" + taskId + "\"}");
+        JsonNode recorded = later.next("answer").path("answer");
+        assertThat(recorded.path("isError").asBoolean()).as(recorded.toString()).isFalse();
+        assertThat(recorded.path("content").get(0).path("text").asText()).contains("plan.txt");
+        assertThat(recorded.path("_meta").path(HostTasks.RELATED_TASK).path("taskId").asText()).isEqualTo(taskId);
     }
 
     @Test
     void aGatewayOfAnotherProfileCannotSeeTheTaskAndAnUnknownIdIsAnInvalidParam() throws Exception {
-        Host host = host(bed.listen());
+        TaskHost host = host(bed.listen());
         host.send("{\"op\": \"stream\", \"tool\": \"disk.write_file\", \"arguments\": "
                 + write(bed.workspace().resolve("kept.txt"), "kept") + "}");
         String taskId = host.next("created").path("created").path("taskId").asText();
@@ -216,7 +252,7 @@ class GatewayTasksTest {
         command.addAll(GatewayHost.gatewayArguments(folder, bed.db(), "other", "--listen", "127.0.0.1:0"));
         HttpGatewayProcess other = HttpGatewayProcess.start(command);
         try {
-            Host stranger = host(other, "write_file");
+            TaskHost stranger = host(other, "write_file");
 
             stranger.send("{\"op\": \"get\", \"taskId\": \"" + taskId + "\"}");
 
@@ -241,79 +277,15 @@ class GatewayTasksTest {
                 + content + "\"}";
     }
 
-    private Host host(HttpGatewayProcess gateway) throws Exception {
+    private TaskHost host(HttpGatewayProcess gateway) throws Exception {
         return host(gateway, "disk.write_file");
     }
 
     /** A task host of the gateway, started once the gateway offers the tool. */
-    private Host host(HttpGatewayProcess gateway, String tool) throws Exception {
-        Host host = new Host(gateway, tool, folder.resolve("host-" + hosts.size() + ".log"));
+    private TaskHost host(HttpGatewayProcess gateway, String tool) throws Exception {
+        TaskHost host = TaskHost.over(gateway, tool, folder.resolve("host-" + hosts.size() + ".log"));
         hosts.add(host);
         assertThat(host.next("tools").path("tools").toString()).contains(tool);
         return host;
-    }
-
-    /** The task host, its lines read as they come, each step's answer taken by its key. */
-    private static final class Host implements AutoCloseable {
-        private final Process process;
-        private final Path log;
-        private final List<JsonNode> lines = new CopyOnWriteArrayList<>();
-        private volatile boolean ended;
-
-        Host(HttpGatewayProcess gateway, String tool, Path log) throws IOException {
-            this.log = log;
-            ProcessBuilder builder = new ProcessBuilder(McpPeers.node(), McpPeers.hostScript("task-host.mjs"),
-                    gateway.url().toString()).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            builder.environment().put("HOST_TOOLS", tool);
-            builder.environment().put("HOST_TOKEN", gateway.authorization().substring("Bearer ".length()));
-            process = builder.start();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        lines.add(Json.mapper().readTree(line));
-                    }
-                } catch (IOException e) {
-                    // the host ended
-                } finally {
-                    ended = true;
-                }
-            }, "task-host");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        void send(String step) throws IOException {
-            OutputStream input = process.getOutputStream();
-            input.write((step + "\n").getBytes(StandardCharsets.UTF_8));
-            input.flush();
-        }
-
-        /** The first line not taken yet that has the key, taken now, within a minute. */
-        JsonNode next(String key) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                for (JsonNode line : lines) {
-                    if (line.has(key) && lines.remove(line)) {
-                        return line;
-                    }
-                }
-                if (ended && lines.stream().noneMatch(line -> line.has(key))) {
-                    throw new AssertionError("the host ended without " + key + ": " + lines + " "
-                            + Files.readString(log));
-                }
-                TimeUnit.MILLISECONDS.sleep(20);
-            }
-            throw new AssertionError("no " + key + " from the host within a minute: " + lines + " "
-                    + Files.readString(log));
-        }
-
-        @Override
-        public void close() throws Exception {
-            process.getOutputStream().close();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
     }
 }

@@ -50,7 +50,8 @@ class StdioHostTransportTest {
         answers = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8));
         server = McpServer.async(new StdioHostTransport(McpJsonDefaults.getMapper(), in, out, ended::countDown,
                         (session, id) -> cancelled.add(HostRequests.key(id)),
-                        new HostTasks((session, tool, arguments, channel) -> Optional.empty(), Clock.systemUTC())))
+                        new HostTasks((session, tool, arguments, channel) -> Optional.empty(),
+                                taskId -> Optional.empty(), (session, method, params) -> { }, Clock.systemUTC())))
                 .serverInfo("transport-test", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .tools(McpServerFeatures.AsyncToolSpecification.builder()

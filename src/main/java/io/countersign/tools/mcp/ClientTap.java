@@ -12,18 +12,23 @@ import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
- * A client transport that notes the JSON-RPC id under which each watched {@code tools/call} went out, so the call
- * can be cancelled at its server ({@code notifications/cancelled} names the request by that id). The SDK chooses
- * the ids and keeps them to itself; the request's parameters are the object the call was made with, which is how a
- * watched call is recognised on its way out.
+ * A client transport that sees what the SDK keeps to itself. On the way out, the JSON-RPC id under which each
+ * watched {@code tools/call} went out, so the call can be cancelled at its server ({@code notifications/cancelled}
+ * names the request by that id); the request's parameters are the object the call was made with, which is how a
+ * watched call is recognised. On the way in, the URI of each {@code notifications/resources/updated}: the SDK
+ * reads the resource again and hands on its contents, which a gateway passing the notification on has no use for
+ * (and does not get when the resource is gone).
  */
-final class CancellableCalls implements McpClientTransport {
+final class ClientTap implements McpClientTransport {
     private final McpClientTransport transport;
+    private final Consumer<String> resourceUpdated;
     /** Watched calls' parameters and, once sent, their request ids; by identity, since two calls may be equal. */
     private final Map<McpSchema.CallToolRequest, Object> ids = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    CancellableCalls(McpClientTransport transport) {
+    /** @param resourceUpdated told the URI of each resource the server says was updated, on the transport's thread */
+    ClientTap(McpClientTransport transport, Consumer<String> resourceUpdated) {
         this.transport = transport;
+        this.resourceUpdated = resourceUpdated;
     }
 
     /** The call with these parameters is about to be sent: its id is to be noted. */
@@ -81,7 +86,12 @@ final class CancellableCalls implements McpClientTransport {
 
     @Override
     public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
-        return transport.unmarshalFrom(data, type);
+        T value = transport.unmarshalFrom(data, type);
+        // the SDK reads a notification's params here, before it reads the resource again
+        if (value instanceof McpSchema.ResourcesUpdatedNotification updated && updated.uri() != null) {
+            resourceUpdated.accept(updated.uri());
+        }
+        return value;
     }
 
     @Override
