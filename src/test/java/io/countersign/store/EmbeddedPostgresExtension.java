@@ -6,8 +6,8 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -23,8 +23,11 @@ import org.postgresql.ds.PGSimpleDataSource;
 public final class EmbeddedPostgresExtension implements ParameterResolver {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static final String MIGRATED_SCHEMA = "store";
-    /** The ports of the servers whose migrated template exists. */
-    private static final Set<Integer> MIGRATED = new HashSet<>();
+    /**
+     * Each server's migrated template, named after this JVM too: the suite's two JVMs start servers of their own,
+     * and a full build once found a template of the one shared name already on a server this JVM had not migrated.
+     */
+    private static final Map<EmbeddedPostgres, String> TEMPLATES = new IdentityHashMap<>();
 
     /** A store location in a new, empty schema of the server, named after the prefix: one per store a test opens. */
     public static StoreLocation freshSchema(EmbeddedPostgres postgres, String prefix) throws SQLException {
@@ -55,8 +58,9 @@ public final class EmbeddedPostgresExtension implements ParameterResolver {
     }
 
     private static synchronized String migratedTemplate(EmbeddedPostgres postgres) throws SQLException {
-        String template = "countersign_migrated";
-        if (MIGRATED.add(postgres.getPort())) {
+        String template = TEMPLATES.get(postgres);
+        if (template == null) {
+            template = "countersign_migrated_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
             executeOnServer(postgres, "CREATE DATABASE " + template);
             StoreLocation location = location(postgres, template);
             try (Connection connection = rawDataSource(location).getConnection();
@@ -65,6 +69,7 @@ public final class EmbeddedPostgresExtension implements ParameterResolver {
             }
             Flyway.configure().dataSource(rawDataSource(location)).locations(Migrations.LOCATION)
                     .placeholders(Dialect.POSTGRESQL.migrationPlaceholders()).loggers("slf4j").load().migrate();
+            TEMPLATES.put(postgres, template);
         }
         return template;
     }
