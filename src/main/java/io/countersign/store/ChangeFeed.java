@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Tells subscribers that something of a {@link ChangeKind} changed in the store: at once for changes made
@@ -31,12 +33,16 @@ public final class ChangeFeed implements StoreChanges {
     private final String origin = UUID.randomUUID().toString();
     private final List<ChangeListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<ChangeKind, Long> seen = new ConcurrentHashMap<>();
+    private static final String DELIVERY_THREAD = "countersign-change-delivery";
+    /** How long closing waits for the listeners already told of a change; they reload a screen or a setting. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(2);
     private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "countersign-change-delivery");
+        Thread thread = new Thread(runnable, DELIVERY_THREAD);
         thread.setDaemon(true);
         return thread;
     });
     private volatile AutoCloseable watcher;
+    private volatile boolean stopped;
 
     ChangeFeed(Dialect dialect) {
         this.dialect = dialect;
@@ -195,6 +201,9 @@ public final class ChangeFeed implements StoreChanges {
         try {
             delivery.execute(() -> {
                 for (ChangeListener listener : listeners) {
+                    if (stopped) {
+                        return;
+                    }
                     try {
                         listener.changed(kind);
                     } catch (RuntimeException e) {
@@ -208,7 +217,10 @@ public final class ChangeFeed implements StoreChanges {
         }
     }
 
-    /** Stops watching and delivering; the store calls this when it closes. */
+    /**
+     * Stops watching and delivering; the store calls this when it closes. A delivery already under way is waited
+     * for (briefly), so that no listener reads the store after its connections are closed.
+     */
     void stop() {
         AutoCloseable current = watcher;
         if (current != null) {
@@ -218,6 +230,18 @@ public final class ChangeFeed implements StoreChanges {
                 LOG.log(System.Logger.Level.WARNING, "stopping the change watcher failed", e);
             }
         }
-        delivery.shutdownNow();
+        stopped = true;
+        delivery.shutdown();
+        if (Thread.currentThread().getName().equals(DELIVERY_THREAD)) {
+            return; // a listener closing the store: waiting here would wait for itself
+        }
+        try {
+            if (!delivery.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                delivery.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            delivery.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -83,6 +83,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -1223,6 +1224,28 @@ abstract class StoreSuite extends StoreFixture {
 
             await().atMost(Duration.ofMillis(200)).until(() -> !control.isEmpty());
             assertThat(heard).isEmpty();
+        }
+
+        @Test
+        void closingWaitsForAListenerThatIsReadingTheStore() throws InterruptedException {
+            Store other = open();
+            CountDownLatch told = new CountDownLatch(1);
+            List<Object> readAfterwards = new CopyOnWriteArrayList<>();
+            other.changes().subscribe(kind -> {
+                told.countDown();
+                try {
+                    Thread.sleep(150); // the store is being closed meanwhile
+                    readAfterwards.add(other.settings().allowedHosts("web_fetch"));
+                } catch (InterruptedException | RuntimeException e) {
+                    readAfterwards.add(e);
+                }
+            });
+
+            other.settings().setGroupEnabled("shell", false, ADMIN);
+            assertThat(told.await(1, TimeUnit.SECONDS)).isTrue();
+            other.close();
+
+            assertThat(readAfterwards).singleElement().isInstanceOf(Optional.class);
         }
     }
 
