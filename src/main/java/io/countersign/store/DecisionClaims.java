@@ -371,11 +371,14 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     private static long insertDecision(Connection connection, Decision decision, int pauseNumber,
                                        DecisionStart start) throws SQLException {
         try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
-                + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")",
-                "id")) {
+                + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")"
+                + " RETURNING id")) {
             insert.set("runId", decision.runId()).set("pauseNumber", pauseNumber);
             bindDecision(insert, decision, start);
-            return insert.insertedKey();
+            try (ResultSet key = insert.executeQuery()) {
+                key.next();
+                return key.getLong(1);
+            }
         }
     }
 

@@ -50,8 +50,8 @@ final class NamedStatement implements AutoCloseable {
         }
     }
 
-    /** Prepares the SQL; {@code generatedKeys} names the columns whose generated values an insert returns. */
-    static NamedStatement prepare(Connection connection, String sql, String... generatedKeys) throws SQLException {
+    /** Prepares the SQL. */
+    static NamedStatement prepare(Connection connection, String sql) throws SQLException {
         Parsed parsed = PARSED.get(sql);
         if (parsed == null) {
             parsed = Parsed.of(sql);
@@ -59,8 +59,7 @@ final class NamedStatement implements AutoCloseable {
                 PARSED.put(sql, parsed);
             }
         }
-        PreparedStatement statement = generatedKeys.length == 0 ? connection.prepareStatement(parsed.jdbc())
-                : connection.prepareStatement(parsed.jdbc(), generatedKeys);
+        PreparedStatement statement = connection.prepareStatement(parsed.jdbc());
         return new NamedStatement(statement, parsed.places());
     }
 
@@ -173,15 +172,6 @@ final class NamedStatement implements AutoCloseable {
     /** The rows; closed with the statement. */
     ResultSet executeQuery() throws SQLException {
         return checked().executeQuery();
-    }
-
-    /** The generated key of the one row an update inserted, as a number. */
-    long insertedKey() throws SQLException {
-        checked().executeUpdate();
-        try (ResultSet keys = statement.getGeneratedKeys()) {
-            keys.next();
-            return keys.getLong(1);
-        }
     }
 
     private PreparedStatement checked() {

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,15 +19,13 @@ final class SettingChanges {
     static SettingChange record(Connection connection, Instant time, Actor who, String key, String oldValue,
                                 String newValue) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO setting_changes"
-                + " (changed_at, changed_by, setting_key, old_value, new_value) VALUES (?, ?, ?, ?, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
+                + " (changed_at, changed_by, setting_key, old_value, new_value) VALUES (?, ?, ?, ?, ?) RETURNING id")) {
             insert.setLong(1, Nanos.of(time));
             insert.setString(2, who.name());
             insert.setString(3, key);
             insert.setString(4, oldValue);
             insert.setString(5, newValue);
-            insert.executeUpdate();
-            try (ResultSet keys = insert.getGeneratedKeys()) {
+            try (ResultSet keys = insert.executeQuery()) {
                 keys.next();
                 return new SettingChange(keys.getLong(1), time, who.name(), key, oldValue, newValue);
             }
