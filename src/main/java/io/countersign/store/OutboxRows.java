@@ -16,13 +16,16 @@ import java.util.UUID;
  * Queues a card's event in the outbox of every webhook that subscribes to it, inside the transaction of the change
  * it reports: one statement, which inserts nothing when no hook subscribes. What the event says comes from the
  * run's row as the change left it (agent, who started it, the waiting tools, the deadline) and from the change
- * itself (who decided, the summary or the fallback), never from the run's arguments or results.
+ * itself (who decided, the summary or the fallback), never from the run's arguments or results. The hooks come
+ * first (SQLite keeps the order of a {@code CROSS JOIN}): with none subscribed the run's row, whose later columns
+ * lie past its paused state's overflow pages, is not read at all.
  */
 final class OutboxRows {
     private static final String INSERT = "INSERT INTO webhook_outbox (event_id, hook_id, type, run_id, agent,"
             + " started_by, tools, waiting_for, actor, outcome, deadline, occurred_at, attempts, next_attempt)"
             + " SELECT :eventId, h.id, :type, r.id, r.agent, r.initiator, r.waiting_tools, :waitingFor, :actor, %s,"
-            + " r.deadline, :at, 0, :at FROM webhooks h JOIN %s r ON r.id = :runId WHERE h.events LIKE :subscribed";
+            + " r.deadline, :at, 0, :at FROM webhooks h CROSS JOIN %s r WHERE h.events LIKE :subscribed"
+            + " AND r.id = :runId";
 
     private OutboxRows() {
     }
