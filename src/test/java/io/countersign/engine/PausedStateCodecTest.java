@@ -261,4 +261,15 @@ class PausedStateCodecTest {
         PausedState other = state.toBuilder().calls(changed).build();
         assertThat(other.digest()).isNotEqualTo(state.digest()).hasSize(64);
     }
+
+    @Test
+    void theDigestOfTextOfEveryKindIsTheOneStoredCardsWereShownWith() {
+        // quotes, a control character, accents, an emoji (a surrogate pair) and a lone surrogate, pinned: stored
+        // cards carry digests made from these very bytes, and a changed digest would read as a changed card
+        fsWrite.preview.set("+ \"Grüße\" \u0007 — 🚀 \ud800 end");
+        RunOutcome outcome = harness.loop(script(calls(call("c1", "fs_write", "{\"path\": \"naïve 🚀.md\"}"))))
+                .runLoop(harness.request("tidy"));
+        PausedState state = ((RunOutcome.WaitingForApproval) outcome).state();
+        assertThat(state.digest()).isEqualTo("c94cac0ae86b171079aa5f550ac17338fe72a3144706d1c409a1b72c7e01831a");
+    }
 }

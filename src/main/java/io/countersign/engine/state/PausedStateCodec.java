@@ -2,6 +2,8 @@ package io.countersign.engine.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,7 +22,13 @@ import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolPreview;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -40,6 +48,8 @@ import java.util.Set;
 public final class PausedStateCodec {
     static final int FORMAT = 1;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** Writes a tree as {@link JsonNode#toString()} does: Jackson's defaults, which every stored digest was made with. */
+    private static final ObjectWriter PLAIN = new ObjectMapper().writer();
 
     private PausedStateCodec() {
     }
@@ -80,13 +90,30 @@ public final class PausedStateCodec {
      *                           damaged field
      */
     public static PausedState fromJson(String json) {
-        JsonNode root;
         try {
-            root = Json.mapper().readTree(json);
+            return fromTree(Json.mapper().readTree(json));
         } catch (JsonProcessingException e) {
-            throw new RunStateException("damaged paused state: not valid JSON (line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+            throw notJson(e);
         }
+    }
+
+    /** Reads a state written by {@link #toJson}, as the UTF-8 bytes a store keeps it in; see {@link #fromJson}. */
+    public static PausedState fromJson(byte[] utf8) {
+        try {
+            return fromTree(Json.mapper().readTree(utf8));
+        } catch (JsonProcessingException e) {
+            throw notJson(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading bytes in memory cannot fail", e);
+        }
+    }
+
+    private static RunStateException notJson(JsonProcessingException e) {
+        return new RunStateException("damaged paused state: not valid JSON (line "
+                + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+    }
+
+    private static PausedState fromTree(JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new RunStateException("damaged paused state: expected a JSON object");
         }
@@ -133,12 +160,21 @@ public final class PausedStateCodec {
         ArrayNode calls = card.putArray("calls");
         state.calls().forEach(call -> calls.add(callToTree(call, false)));
         card.set("inputFields", fieldsToTree(state.inputFields()));
+        MessageDigest sha;
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(sha.digest(card.toString().getBytes(StandardCharsets.UTF_8)));
+            sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
+        // The card's JSON encoded straight into the hash: the bytes of card.toString().getBytes(UTF_8), a character
+        // Java cannot encode (a lone surrogate) written as '?' alike, without the string of a page of text.
+        try (Writer hashed = new OutputStreamWriter(new DigestOutputStream(OutputStream.nullOutputStream(), sha),
+                StandardCharsets.UTF_8)) {
+            PLAIN.writeValue(hashed, card);
+        } catch (IOException e) {
+            throw new UncheckedIOException("hashing in memory cannot fail", e);
+        }
+        return HexFormat.of().formatHex(sha.digest());
     }
 
     /** A transcript as a JSON array, in the same form the paused state uses. */
