@@ -27,11 +27,13 @@ import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PausedStateCodec;
 import io.countersign.engine.state.RunCounters;
 import io.countersign.engine.state.RunStatus;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -99,7 +101,8 @@ final class RunRows {
     /** The run in the row's {@link #RUN_COLUMN_NAMES}, with the latest decision given. */
     StoredRun run(ResultSet row, Decision lastDecision) throws SQLException {
         String runId = row.getString("id");
-        String paused = row.getString("paused_state");
+        // Its bytes: a claim compares them with the state it decoded last, without decoding a page of text again.
+        byte[] paused = row.getBytes("paused_state");
         long waitingSince = row.getLong("waiting_since");
         boolean noWait = row.wasNull();
         String unknown = row.getString("outcome_unknown");
@@ -154,7 +157,8 @@ final class RunRows {
         try {
             if (unsummarized != null) {
                 return WaitingRun.of(runId, status, row.getString("agent"), row.getString("initiator"),
-                        row.getString("prompt"), waitingSince, pausedState(runId, unsummarized, row.getString("digest")));
+                        row.getString("prompt"), waitingSince, pausedState(runId,
+                                unsummarized.getBytes(StandardCharsets.UTF_8), row.getString("digest")));
             }
             return new WaitingRun(runId, status, row.getString("agent"), row.getString("initiator"),
                     row.getString("prompt"), waitingSince, tools == null ? List.of() : List.of(tools.split("\n")),
@@ -241,9 +245,9 @@ final class RunRows {
      * the one recorded with it at its pause, {@code recordedDigest}). A decision reads the card and then claims it
      * (see {@code DefaultRunService}), so the claim finds the state of the card it was just shown.
      */
-    PausedState pausedState(String runId, String json, String recordedDigest) {
+    PausedState pausedState(String runId, byte[] json, String recordedDigest) {
         Decoded last = decoded.get(runId);
-        if (last == null || !last.json().equals(json)) {
+        if (last == null || !Arrays.equals(last.json(), json)) {
             PausedState state;
             try {
                 state = PausedStateCodec.fromJson(json);
@@ -260,8 +264,8 @@ final class RunRows {
         return last.state();
     }
 
-    /** A paused state, the stored text it was decoded from and its digest. */
-    private record Decoded(String json, PausedState state, String digest) {
+    /** A paused state, the stored text it was decoded from (UTF-8) and its digest. */
+    private record Decoded(byte[] json, PausedState state, String digest) {
     }
 
     /**
