@@ -86,6 +86,7 @@ public final class CommitsBenchmark {
             System.out.printf("the database's durability: %s%n", DecisionBenchmark.durability(bare));
             long[][] times = new long[3][turns];
             long[][] cpu = new long[3][turns];
+            long[][] kernel = new long[3][turns];
             long[][] durable = new long[3][turns];
             long[][] deferred = new long[3][turns];
             try (PreparedStatement insert = bare.prepareStatement(
@@ -99,6 +100,7 @@ public final class CommitsBenchmark {
                         StoreCommits before = store.commits();
                         long start = System.nanoTime();
                         long startCpu = THREADS.getCurrentThreadCpuTime();
+                        long startUser = THREADS.getCurrentThreadUserTime();
                         switch (which) {
                             case BARE -> commitOneRow(insert, row);
                             case PAUSE -> runId[0] = pause(service);
@@ -107,15 +109,18 @@ public final class CommitsBenchmark {
                                 before = store.commits();
                                 start = System.nanoTime();
                                 startCpu = THREADS.getCurrentThreadCpuTime();
+                                startUser = THREADS.getCurrentThreadUserTime();
                                 approve(service, card);
                             }
                         }
                         long took = System.nanoTime() - start;
                         long tookCpu = THREADS.getCurrentThreadCpuTime() - startCpu;
+                        long tookUser = THREADS.getCurrentThreadUserTime() - startUser;
                         StoreCommits made = store.commits().since(before);
                         if (i >= WARM_UP) {
                             times[which][i - WARM_UP] = took;
                             cpu[which][i - WARM_UP] = tookCpu;
+                            kernel[which][i - WARM_UP] = tookCpu - tookUser;
                             durable[which][i - WARM_UP] = made.durable();
                             deferred[which][i - WARM_UP] = made.deferred();
                         }
@@ -123,7 +128,7 @@ public final class CommitsBenchmark {
                 }
             }
             report(turns, times, durable, deferred);
-            reportCpu(cpu);
+            reportCpu(cpu, kernel);
             if (postgres) {
                 walSyncs(service, bare);
             }
@@ -192,11 +197,20 @@ public final class CommitsBenchmark {
 
     /**
      * The CPU time of the measuring thread (the pause and the decision run on it), which the other programs on a
-     * loaded machine disturb much less than the wall time: the disk's wait is not in it.
+     * loaded machine disturb much less than the wall time: the disk's wait is not in it. The kernel's part (the
+     * writes of the log and its syncs) is printed apart, as Java's own work is what a profile of the thread shows;
+     * as the kernel counts a thread's user time in whole ticks, only its mean over many turns says something.
      */
-    private static void reportCpu(long[][] cpu) {
+    private static void reportCpu(long[][] cpu, long[][] kernel) {
         System.out.printf("CPU of the calling thread, median: bare commit %.3f ms, pause %.3f ms, decision %.3f ms%n",
                 median(cpu[BARE]), median(cpu[PAUSE]), median(cpu[DECISION]));
+        System.out.printf("CPU in the kernel, mean of all / mean:  bare commit %.3f / %.3f ms, pause %.3f / %.3f ms,"
+                + " decision %.3f / %.3f ms%n", mean(kernel[BARE]), mean(cpu[BARE]), mean(kernel[PAUSE]),
+                mean(cpu[PAUSE]), mean(kernel[DECISION]), mean(cpu[DECISION]));
+    }
+
+    private static double mean(long[] nanos) {
+        return Arrays.stream(nanos).average().orElse(0) / 1e6;
     }
 
     private static double median(long[] nanos) {
