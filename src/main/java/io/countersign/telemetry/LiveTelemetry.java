@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 public final class LiveTelemetry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LiveTelemetry.class.getName());
     private final Map<String, String> environment;
-    private final Supplier<TelemetrySettings> stored;
+    private final Supplier<TelemetrySettings> settings;
     private final StoreChanges changes;
     private final RunTelemetry runs = new Current();
     private volatile Telemetry current = Telemetry.OFF;
@@ -38,12 +38,13 @@ public final class LiveTelemetry implements AutoCloseable {
 
     /**
      * @param environment the process's environment, whose {@code OTEL_*} variables win over the stored settings
-     * @param stored      reads the stored settings
+     * @param settings    reads the stored settings
      * @param changes     tells of every change of the stored settings, here or in another process
      */
-    public LiveTelemetry(Map<String, String> environment, Supplier<TelemetrySettings> stored, StoreChanges changes) {
+    public LiveTelemetry(Map<String, String> environment, Supplier<TelemetrySettings> settings,
+                         StoreChanges changes) {
         this.environment = Map.copyOf(environment);
-        this.stored = Objects.requireNonNull(stored, "stored");
+        this.settings = Objects.requireNonNull(settings, "settings");
         this.changes = Objects.requireNonNull(changes, "changes");
     }
 
@@ -61,15 +62,16 @@ public final class LiveTelemetry implements AutoCloseable {
         if (following || closed) {
             return;
         }
-        following = true;
         // subscribed before the first read, so that a change in between is not missed
         subscription = changes.onSettingsChange(this::applyStored);
         applyStored();
+        // set last: a report on another thread meanwhile waits here for the first read rather than going unreported
+        following = true;
     }
 
     private void applyStored() {
         try {
-            apply(stored.get());
+            apply(settings.get());
         } catch (RuntimeException e) {
             // the store could not be read now: the export in force stays, and the next change tries again
             LOG.log(System.Logger.Level.WARNING, "telemetry: the settings could not be read ({0})", e.getMessage());
