@@ -37,29 +37,34 @@ import java.util.Optional;
 public final class CelConditionLanguage implements ConditionLanguage {
     private static final String FIELDS = "the fields are tool, server, args, target (kind, id), agent, person, roles,"
             + " dataClass, trustZone, effect, now, history";
-    private static final MapType STRING_MAP = MapType.create(SimpleType.STRING, SimpleType.STRING);
-    private static final MapType JSON_MAP = MapType.create(SimpleType.STRING, SimpleType.DYN);
-
-    private final CelCompiler compiler = CelCompilerFactory.standardCelCompilerBuilder()
-            .addVar("tool", SimpleType.STRING)
-            .addVar("server", SimpleType.STRING)
-            .addVar("args", JSON_MAP)
-            .addVar("target", STRING_MAP)
-            .addVar("agent", SimpleType.STRING)
-            .addVar("person", SimpleType.STRING)
-            .addVar("roles", ListType.create(SimpleType.STRING))
-            .addVar("dataClass", SimpleType.STRING)
-            .addVar("trustZone", SimpleType.STRING)
-            .addVar("effect", SimpleType.STRING)
-            .addVar("now", SimpleType.TIMESTAMP)
-            .addVar("history", ListType.create(JSON_MAP))
-            .setResultType(SimpleType.BOOL)
-            .build();
-    private final CelRuntime runtime = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    /**
+     * CEL's compiler and runtime, built on the first condition compiled: a process that judges or checks no
+     * declarative rule never loads CEL, nor the protobuf and Guava classes under it (about 1,000 classes).
+     */
+    private static final class Cel {
+        private static final MapType STRING_MAP = MapType.create(SimpleType.STRING, SimpleType.STRING);
+        private static final MapType JSON_MAP = MapType.create(SimpleType.STRING, SimpleType.DYN);
+        static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
+                .addVar("tool", SimpleType.STRING)
+                .addVar("server", SimpleType.STRING)
+                .addVar("args", JSON_MAP)
+                .addVar("target", STRING_MAP)
+                .addVar("agent", SimpleType.STRING)
+                .addVar("person", SimpleType.STRING)
+                .addVar("roles", ListType.create(SimpleType.STRING))
+                .addVar("dataClass", SimpleType.STRING)
+                .addVar("trustZone", SimpleType.STRING)
+                .addVar("effect", SimpleType.STRING)
+                .addVar("now", SimpleType.TIMESTAMP)
+                .addVar("history", ListType.create(JSON_MAP))
+                .setResultType(SimpleType.BOOL)
+                .build();
+        static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    }
 
     @Override
     public Compilation compile(String source) {
-        CelValidationResult result = compiler.compile(source);
+        CelValidationResult result = Cel.COMPILER.compile(source);
         if (result.hasError()) {
             CelIssue issue = result.getAllIssues().get(0);
             String message = issue.getMessage().replace(" (in container '')", "");
@@ -73,7 +78,7 @@ public final class CelConditionLanguage implements ConditionLanguage {
         CelRuntime.Program program;
         try {
             ast = result.getAst();
-            program = runtime.createProgram(ast);
+            program = Cel.RUNTIME.createProgram(ast);
         } catch (Exception e) {
             return new Compilation.Invalid(1, 1, "the condition cannot be evaluated: " + e.getMessage());
         }

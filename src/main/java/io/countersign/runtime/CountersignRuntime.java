@@ -61,7 +61,6 @@ public final class CountersignRuntime implements AutoCloseable {
     private final DefaultRunService runs;
     private final UseCases services;
     private final RemoteServers remoteServers;
-    private static final System.Logger LOG = System.getLogger(CountersignRuntime.class.getName());
     private final LiveTelemetry telemetry;
     private volatile List<Resumption> resumedAtStart = List.of();
     private DeadlineSweeper deadlineSweeper;
@@ -196,9 +195,14 @@ public final class CountersignRuntime implements AutoCloseable {
     private static CountersignRuntime assemble(StoreLocation location, StoreOptions options, ServerUse serverUse) {
         Store store = Store.open(location, options);
         RemoteServers remoteServers = null;
-        LiveTelemetry telemetry = new LiveTelemetry(System.getenv());
+        LiveTelemetry telemetry = new LiveTelemetry(System.getenv(), () -> store.settings().telemetry(),
+                store.changes());
         try {
-            followTelemetrySettings(store, telemetry);
+            if (options.drivesRuns()) {
+                // a process that drives runs (a console, a worker, decide) exports from its start, its waiting
+                // cards included; one that only reads or administers reads the settings when something reports
+                telemetry.follow();
+            }
             telemetry.watchWaiting(() -> store.runs().waitingSummaries().stream()
                     .collect(Collectors.groupingBy(WaitingRun::agent, Collectors.counting())));
             SharedHttpClient http = new SharedHttpClient();
@@ -236,24 +240,6 @@ public final class CountersignRuntime implements AutoCloseable {
             store.close();
             throw e;
         }
-    }
-
-    /**
-     * Exports as the stored telemetry settings say, now and, through the store's change feed, after every change of
-     * the settings here or in another process; the environment's {@code OTEL_*} variables win over them.
-     */
-    private static void followTelemetrySettings(Store store, LiveTelemetry telemetry) {
-        Runnable apply = () -> telemetry.apply(store.settings().telemetry());
-        apply.run();
-        store.changes().onSettingsChange(() -> {
-            try {
-                apply.run();
-            } catch (RuntimeException e) {
-                // the store could not be read now: the export in force stays, and the next change tries again
-                LOG.log(System.Logger.Level.WARNING, "telemetry: the settings could not be read ({0})",
-                        e.getMessage());
-            }
-        });
     }
 
     /**

@@ -33,7 +33,8 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
     private static final int KEPT_SCHEMAS = 512;
     private static final int SHOWN_VALUE_CHARACTERS = 40;
 
-    private final SchemaRegistry registry;
+    /** Built on the first schema compiled: a command that checks no call loads none of the dialects' classes. */
+    private SchemaRegistry registry;
     private final Map<JsonNode, Optional<Schema>> compiled = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<JsonNode, Optional<Schema>> eldest) {
@@ -41,14 +42,18 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
         }
     };
 
-    public NetworkntSchemaValidator() {
-        // the first is the dialect of a schema that names none
-        List<Dialect> dialects = Stream.of(Dialects.getDraft202012(), Dialects.getDraft201909(),
-                Dialects.getDraft7(), Dialects.getDraft6(), Dialects.getDraft4())
-                .map(NetworkntSchemaValidator::lenientMail).toList();
-        this.registry = SchemaRegistry.withDialects(dialects, builder -> builder
-                .schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build())
-                .schemaLoader(loader -> loader.fetchRemoteResources(false)));
+    /** Asked only for a schema not compiled yet. */
+    private synchronized SchemaRegistry registry() {
+        if (registry == null) {
+            // the first is the dialect of a schema that names none
+            List<Dialect> dialects = Stream.of(Dialects.getDraft202012(), Dialects.getDraft201909(),
+                    Dialects.getDraft7(), Dialects.getDraft6(), Dialects.getDraft4())
+                    .map(NetworkntSchemaValidator::lenientMail).toList();
+            registry = SchemaRegistry.withDialects(dialects, builder -> builder
+                    .schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build())
+                    .schemaLoader(loader -> loader.fetchRemoteResources(false)));
+        }
+        return registry;
     }
 
     /** The dialect without its mail address formats, which a value then passes whatever it holds. */
@@ -92,7 +97,7 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
         }
         Optional<Schema> made;
         try {
-            made = Optional.of(registry.getSchema(schema));
+            made = Optional.of(registry().getSchema(schema));
         } catch (SchemaException e) {
             made = Optional.empty();
         }

@@ -134,6 +134,23 @@ class RuleCommandsTest {
     }
 
     @Test
+    void aRuleSavedWhileACardWaitsRefusesItsCallInTheDecidingProcess() {
+        JsonNode cleaner = run("cleaner");
+        assertThat(cleaner.path("card").path("pending")).hasSize(2);
+        ok("rules", "add", "releases.keep", "--when", "tool == 'fs_delete' && target.id.startsWith('releases/')",
+                "--deny", "release_kept", "--explain", "Releases are kept; delete nothing under releases/.");
+
+        // a process of its own, which compiles the saved rule only when it judges the first approved call
+        CommandProcess.Result decided = countersign.run("decide", cleaner.path("runId").asText(), "--digest",
+                cleaner.path("card").path("digest").asText(), "--approve-all");
+        assertThat(decided.exitCode()).as(decided.err()).isZero();
+        assertThat(Files.exists(workspace.resolve("releases/v1.zip"))).isTrue();
+        assertThat(Files.exists(workspace.resolve("drafts/old.md"))).isFalse();
+        assertThat(ok("events", "--type", "invocation_denied", "--rule", "releases.keep").json().path("events"))
+                .hasSize(1);
+    }
+
+    @Test
     void whatIfCountsMatchWhatTheRuleDoesOnReplayingTheCalls() {
         run("cleaner");
         run("cleaner");

@@ -6,16 +6,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.countersign.engine.port.PersonWait;
 import io.countersign.engine.port.RunTelemetry;
+import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.TelemetrySettings;
 import io.countersign.testing.OtlpReceiver;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * Telemetry is off until an endpoint is configured, by the environment or the stored settings, and settings it cannot
- * use leave it off; the environment wins over the stored settings.
+ * use leave it off; the environment wins over the stored settings. A process's live telemetry follows the stored
+ * settings, from the first report or from its start.
  */
 class TelemetryTest {
 
@@ -86,13 +91,80 @@ class TelemetryTest {
 
     @Test
     void aLiveTelemetryFollowsTheStoredSettings() {
-        try (LiveTelemetry live = new LiveTelemetry(Map.of())) {
-            live.apply(TelemetrySettings.NONE);
+        SettingsFeed feed = new SettingsFeed(TelemetrySettings.NONE);
+        try (LiveTelemetry live = new LiveTelemetry(Map.of(), feed::read, feed)) {
             assertThat(live.on()).isFalse();
-            live.apply(new TelemetrySettings("http://127.0.0.1:4318", Map.of(), "countersign", 0.5, false));
+            feed.change(new TelemetrySettings("http://127.0.0.1:4318", Map.of(), "countersign", 0.5, false));
             assertThat(live.on()).isTrue();
-            live.apply(TelemetrySettings.NONE);
+            feed.change(TelemetrySettings.NONE);
             assertThat(live.on()).isFalse();
+        }
+        assertThat(feed.listeners).isEmpty();
+    }
+
+    @Test
+    void aLiveTelemetryReadsNothingUntilSomethingReportsThenExportsAsTheSettingsSayThen() {
+        try (OtlpReceiver collector = new OtlpReceiver()) {
+            SettingsFeed feed = new SettingsFeed(TelemetrySettings.NONE);
+            try (LiveTelemetry live = new LiveTelemetry(Map.of(), feed::read, feed)) {
+                live.watchWaiting(() -> Map.of("ledger", 2L));
+                assertThat(feed.reads.get()).isZero();
+                assertThat(feed.listeners).isEmpty();
+
+                // turned on before anything reported: the first report reads the settings and exports
+                feed.change(new TelemetrySettings(collector.endpoint(), Map.of(), "countersign-desk", 1.0, false));
+                assertThat(feed.reads.get()).isZero();
+                live.runs().waited(wait("deny"));
+                assertThat(feed.reads.get()).isEqualTo(1);
+                assertThat(feed.listeners).hasSize(1);
+            }
+            assertThat(named(collector.spans(), "countersign.wait_for_person")).hasSize(1);
+            assertThat(collector.metricNames()).contains("countersign.cards.waiting");
+            assertThat(collector.everything()).contains("countersign-desk");
+        }
+    }
+
+    @Test
+    void followingFromTheStartExportsASettingsChangeWithoutAnythingReported() {
+        SettingsFeed feed = new SettingsFeed(TelemetrySettings.NONE);
+        try (LiveTelemetry live = new LiveTelemetry(Map.of(), feed::read, feed)) {
+            live.follow();
+            assertThat(feed.reads.get()).isEqualTo(1);
+            feed.change(new TelemetrySettings("http://127.0.0.1:4318", Map.of(), "countersign", 1.0, false));
+            assertThat(feed.reads.get()).isEqualTo(2);
+            assertThat(live.on()).isTrue();
+        }
+    }
+
+    /** Stored telemetry settings and their change feed, told of a change at once on the caller's thread. */
+    private static final class SettingsFeed implements StoreChanges {
+        final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+        private volatile TelemetrySettings stored;
+        final AtomicInteger reads = new AtomicInteger();
+
+        SettingsFeed(TelemetrySettings stored) {
+            this.stored = stored;
+        }
+
+        TelemetrySettings read() {
+            reads.incrementAndGet();
+            return stored;
+        }
+
+        void change(TelemetrySettings next) {
+            stored = next;
+            listeners.forEach(Runnable::run);
+        }
+
+        @Override
+        public Subscription onRunChange(Runnable listener) {
+            return () -> { };
+        }
+
+        @Override
+        public Subscription onSettingsChange(Runnable listener) {
+            listeners.add(listener);
+            return () -> listeners.remove(listener);
         }
     }
 
