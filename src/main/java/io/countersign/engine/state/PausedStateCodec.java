@@ -38,6 +38,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * JSON for paused states, lossless both ways. Reading is strict: a state that is not JSON, misses a field, has
@@ -50,6 +52,9 @@ public final class PausedStateCodec {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Writes a tree as {@link JsonNode#toString()} does: Jackson's defaults, which every stored digest was made with. */
     private static final ObjectWriter PLAIN = new ObjectMapper().writer();
+    /** About the cards a console shows and decides at once. */
+    private static final AtomicReferenceArray<Digested> DIGESTED = new AtomicReferenceArray<>(16);
+    private static final AtomicInteger NEXT_SLOT = new AtomicInteger();
 
     private PausedStateCodec() {
     }
@@ -152,8 +157,28 @@ public final class PausedStateCodec {
         }
     }
 
-    /** The SHA-256 of what a person is shown for a pause, in hexadecimal. */
+    /**
+     * The SHA-256 of what a person is shown for a pause, in hexadecimal. A state is immutable, so its digest is
+     * remembered for the last states digested: a decision digests the card it was shown again when it claims it,
+     * and hashing a page of text is a tenth of a decision's own work.
+     */
     static String digest(PausedState state) {
+        for (int slot = 0; slot < DIGESTED.length(); slot++) {
+            Digested remembered = DIGESTED.get(slot);
+            if (remembered != null && remembered.state() == state) {
+                return remembered.digest();
+            }
+        }
+        String digest = computeDigest(state);
+        DIGESTED.set(Math.floorMod(NEXT_SLOT.getAndIncrement(), DIGESTED.length()), new Digested(state, digest));
+        return digest;
+    }
+
+    /** A state and its digest; the state compared by identity, as equal states have equal digests anyway. */
+    private record Digested(PausedState state, String digest) {
+    }
+
+    private static String computeDigest(PausedState state) {
         ObjectNode card = NODES.objectNode();
         card.put("runId", state.runId());
         card.put("status", state.status().code());
