@@ -2,8 +2,6 @@ package io.countersign.engine.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,12 +21,8 @@ import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolPreview;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -50,8 +44,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class PausedStateCodec {
     static final int FORMAT = 1;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    /** Writes a tree as {@link JsonNode#toString()} does: Jackson's defaults, which every stored digest was made with. */
-    private static final ObjectWriter PLAIN = new ObjectMapper().writer();
     /** About the cards a console shows and decides at once. */
     private static final AtomicReferenceArray<Digested> DIGESTED = new AtomicReferenceArray<>(16);
     private static final AtomicInteger NEXT_SLOT = new AtomicInteger();
@@ -185,21 +177,12 @@ public final class PausedStateCodec {
         ArrayNode calls = card.putArray("calls");
         state.calls().forEach(call -> calls.add(callToTree(call, false)));
         card.set("inputFields", fieldsToTree(state.inputFields()));
-        MessageDigest sha;
         try {
-            sha = MessageDigest.getInstance("SHA-256");
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(sha.digest(card.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
-        // The card's JSON encoded straight into the hash: the bytes of card.toString().getBytes(UTF_8), a character
-        // Java cannot encode (a lone surrogate) written as '?' alike, without the string of a page of text.
-        try (Writer hashed = new OutputStreamWriter(new DigestOutputStream(OutputStream.nullOutputStream(), sha),
-                StandardCharsets.UTF_8)) {
-            PLAIN.writeValue(hashed, card);
-        } catch (IOException e) {
-            throw new UncheckedIOException("hashing in memory cannot fail", e);
-        }
-        return HexFormat.of().formatHex(sha.digest());
     }
 
     /** A transcript as a JSON array, in the same form the paused state uses. */
