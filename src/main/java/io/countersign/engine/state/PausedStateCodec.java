@@ -152,7 +152,7 @@ public final class PausedStateCodec {
     /**
      * The SHA-256 of what a person is shown for a pause, in hexadecimal. A state is immutable, so its digest is
      * remembered for the last states digested: a decision digests the card it was shown again when it claims it,
-     * and hashing a page of text is a tenth of a decision's own work.
+     * and hashing a card costs tens of microseconds under the client compiler the launchers use.
      */
     static String digest(PausedState state) {
         for (int slot = 0; slot < DIGESTED.length(); slot++) {
