@@ -121,7 +121,7 @@ final class Database implements AutoCloseable {
         // with the default cache half the time goes to re-reading their pages.
         config.setCacheSize(-16 * 1024);
         // Inserts that want their key say RETURNING: sqlite-jdbc would otherwise compile and run a query for the
-        // last row id after every insert, which was a tenth of a decision's time on its own thread.
+        // last row id after every insert, a decision's dozen inserts included.
         config.setGetGeneratedKeys(false);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.file());
