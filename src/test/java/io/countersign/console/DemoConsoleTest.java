@@ -15,8 +15,9 @@ import org.testfx.api.FxToolkit;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 /**
- * A test of the console over the demo store, opened for the store's admin at a window size; afterwards it checks
- * that no service call ran on the JavaFX thread.
+ * A robot test of the console over a real store in the test's folder: the test makes its {@link RealConsole}
+ * (usually the demo, opened for the store's admin at a window size by {@link #openDemo}) on the extension's stage;
+ * afterwards this checks that no service call ran on the JavaFX thread and closes the window and the store.
  */
 @ExtendWith(ApplicationExtension.class)
 abstract class DemoConsoleTest {
@@ -35,9 +36,14 @@ abstract class DemoConsoleTest {
     @AfterEach
     void close() {
         if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+            checkNoServiceCallOnTheFxThread();
             console.close();
         }
+    }
+
+    /** The check after each test; a test that calls the service on the JavaFX thread on purpose skips it. */
+    void checkNoServiceCallOnTheFxThread() {
+        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
     }
 
     /** Opens the console over the demo, light, at the size. */
