@@ -3,6 +3,8 @@ package io.countersign.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javafx.stage.Stage;
@@ -26,6 +28,7 @@ abstract class DemoConsoleTest {
     Stage stage;
     RealConsole console;
     ConsoleWindow window;
+    private final List<AutoCloseable> besideTheConsole = new ArrayList<>();
 
     /** The extension's own stage for the test (it calls no @Start method of a superclass). */
     @BeforeEach
@@ -34,11 +37,23 @@ abstract class DemoConsoleTest {
     }
 
     @AfterEach
-    void close() {
+    void close() throws Exception {
         if (console != null) {
             checkNoServiceCallOnTheFxThread();
             console.close();
         }
+        for (int i = besideTheConsole.size() - 1; i >= 0; i--) {
+            besideTheConsole.get(i).close();
+        }
+    }
+
+    /**
+     * A server the test runs beside the console, closed after the console, which may still reach it until then;
+     * the last one started is closed first.
+     */
+    <T extends AutoCloseable> T closedAfterTheConsole(T resource) {
+        besideTheConsole.add(resource);
+        return resource;
     }
 
     /** The check after each test; a test that calls the service on the JavaFX thread on purpose skips it. */
