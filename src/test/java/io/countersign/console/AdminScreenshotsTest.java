@@ -47,7 +47,6 @@ class AdminScreenshotsTest extends DemoConsoleTest {
         await(() -> robot.lookup(".settings-status").queryAs(Label.class).getText().equals("Saved 1 change."));
         shots.add(ScreenshotWriter.write(window.scene(), "tool-settings-saved" + suffix));
 
-
         ToolSettingsTest.openSection(robot, Section.USERS);
         await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 3);
         robot.clickOn("#newName").write("maria");

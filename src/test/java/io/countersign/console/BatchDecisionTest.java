@@ -34,7 +34,6 @@ import org.testfx.api.FxRobot;
 class BatchDecisionTest extends DemoConsoleTest {
     private static final String NOTES = "release-notes-bot";
 
-
     /** The demo, two more identical release-notes cards, and the console of an admin who started none of them. */
     private void open(FxRobot robot, Theme theme, int width, int height) {
         console = RealConsole.withDemo(folder);

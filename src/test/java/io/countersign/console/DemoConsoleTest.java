@@ -17,9 +17,10 @@ import org.testfx.api.FxToolkit;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 /**
- * A robot test of the console over a real store in the test's folder: the test makes its {@link RealConsole}
- * (usually the demo, opened for the store's admin at a window size by {@link #openDemo}) on the extension's stage;
- * afterwards this checks that no service call ran on the JavaFX thread and closes the window and the store.
+ * A robot test of the console over a real store in the test's folder. The test makes its {@link RealConsole} and
+ * opens it on the extension's stage ({@link #openDemo} does both for the demo and the store's admin); after each
+ * test this checks that no service call ran on the JavaFX thread, then closes the window, the store and the
+ * servers the test started beside them.
  */
 @ExtendWith(ApplicationExtension.class)
 abstract class DemoConsoleTest {

@@ -33,7 +33,6 @@ import org.testfx.matcher.control.LabeledMatchers;
 class QuorumCardTest extends DemoConsoleTest {
     private static final DateTimeFormatter TIME_OF_DAY = DateTimeFormatter.ofPattern("HH:mm");
 
-
     private static boolean bannerSays(FxRobot robot, String text) {
         return robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()
                 .anyMatch(label -> label.getText().equals(text));

@@ -49,7 +49,6 @@ class RuleSettingsTest extends DemoConsoleTest {
     private static final String GERMAN = "Releases bleiben erhalten; lösche nichts unter releases/.";
     private static final String RM_RF = "Recursive deletes are not run; remove the files one by one.";
 
-
     /** An agent whose one turn deletes a release and a draft in its workspace. */
     private void cleaner() throws Exception {
         Path workspace = Files.createDirectories(folder.resolve("ws"));
