@@ -12,15 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
@@ -28,23 +22,7 @@ import org.testfx.util.WaitForAsyncUtils;
  * to {@code target/screenshots/}: tool settings with and without a pending change, a remote tool declared by itself
  * (at 1024×700), and users and roles with the last admin's refusal.
  */
-@ExtendWith(ApplicationExtension.class)
-class AdminScreenshotsTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        console.close();
-    }
-
+class AdminScreenshotsTest extends DemoConsoleTest {
     @ParameterizedTest
     @EnumSource(Theme.class)
     void theAdminScreensArePhotographed(Theme theme, FxRobot robot) throws Exception {
@@ -68,7 +46,6 @@ class AdminScreenshotsTest {
         robot.clickOn("#save");
         await(() -> robot.lookup(".settings-status").queryAs(Label.class).getText().equals("Saved 1 change."));
         shots.add(ScreenshotWriter.write(window.scene(), "tool-settings-saved" + suffix));
-
 
         ToolSettingsTest.openSection(robot, Section.USERS);
         await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 3);

@@ -6,43 +6,20 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import javafx.scene.control.ToggleButton;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The admin screens are an admin's alone: the sidebar offers them to nobody else, who never loads them. */
-@ExtendWith(ApplicationExtension.class)
-class AdminSidebarTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class AdminSidebarTest extends DemoConsoleTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);
-    }
-
-    @AfterEach
-    void close() {
-        console.close();
     }
 
     @ParameterizedTest

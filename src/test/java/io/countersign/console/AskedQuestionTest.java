@@ -13,7 +13,6 @@ import io.countersign.engine.state.RunOptions;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.tools.mcp.AskingTicketServer;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,43 +20,27 @@ import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A real MCP server asks for a ticket's title and priority during a call; the open console shows the question
  * as a card of the inbox at the smallest window size, and the person answers it with the mouse and keyboard.
  */
-@ExtendWith(ApplicationExtension.class)
-class AskedQuestionTest {
+class AskedQuestionTest extends DemoConsoleTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
     private AskingTicketServer server;
     private Actor person;
     private final List<GovernanceEvent> events = new CopyOnWriteArrayList<>();
     private CompletableFuture<RunOutcome> run;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
     @BeforeEach
     void startTheServer() throws Exception {
         console = RealConsole.empty(folder);
         person = console.admin();
-        server = AskingTicketServer.start();
+        server = closedAfterTheConsole(AskingTicketServer.start());
     }
 
     private void openAs(FxRobot robot, Actor actor) {
@@ -70,13 +53,6 @@ class AskedQuestionTest {
     private void askWhileTheConsoleIsOpen(FxRobot robot) {
         openAs(robot, person);
         await(() -> robot.lookup(".asked-card").tryQuery().isPresent());
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
-        server.close();
     }
 
     private static String text(FxRobot robot, String selector) {

@@ -20,16 +20,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * Many cards at once, driven with real keys and clicks over the real run service: X, Shift-click and Ctrl+A pick
@@ -37,26 +31,8 @@ import org.testfx.framework.junit5.Start;
  * result names the card another process decided meanwhile, which nothing here decided. The summary and the
  * result are photographed in both themes.
  */
-@ExtendWith(ApplicationExtension.class)
-class BatchDecisionTest {
+class BatchDecisionTest extends DemoConsoleTest {
     private static final String NOTES = "release-notes-bot";
-
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
-    }
 
     /** The demo, two more identical release-notes cards, and the console of an admin who started none of them. */
     private void open(FxRobot robot, Theme theme, int width, int height) {

@@ -9,7 +9,6 @@ import io.countersign.engine.agent.DeadlineRule;
 import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.store.StoredAgentConfiguration;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -19,33 +18,17 @@ import java.util.Map;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A card's deadline on the real scenes at the smallest window (1024x700), over the real run service and a SQLite
  * store: the time left, amber under a quarter of the span and red under a tenth, and Extend, clicked once.
  */
-@ExtendWith(ApplicationExtension.class)
-class DeadlineCardTest {
+class DeadlineCardTest extends DemoConsoleTest {
     private static final String PROMPT = "Compare the changelog before the deadline";
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
     private String runId;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
 
     @BeforeEach
     void aWebResearchRunWaitsWithAThirtyMinuteDeadline() {
@@ -57,12 +40,6 @@ class DeadlineCardTest {
                 web.toolCallPolicies(), web.maxRounds(), web.fourEyes(), new DecisionDeadlines(
                 new DeadlineRule(Duration.ofMinutes(30), DeadlineAction.DENY), Map.of(), null)));
         runId = console.runtime().runs().start(console.user("jonas"), "web-research", PROMPT, false).runId();
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     /** As if most of the half hour had passed: the stored deadline is this far from now. */

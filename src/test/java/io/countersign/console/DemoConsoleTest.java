@@ -3,6 +3,8 @@ package io.countersign.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javafx.stage.Stage;
@@ -15,8 +17,10 @@ import org.testfx.api.FxToolkit;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 /**
- * A test of the console over the demo store, opened for the store's admin at a window size; afterwards it checks
- * that no service call ran on the JavaFX thread.
+ * A robot test of the console over a real store in the test's folder. The test makes its {@link RealConsole} and
+ * opens it on the extension's stage ({@link #openDemo} does both for the demo and the store's admin); after each
+ * test this checks that no service call ran on the JavaFX thread, then closes the window, the store and the
+ * servers the test started beside them.
  */
 @ExtendWith(ApplicationExtension.class)
 abstract class DemoConsoleTest {
@@ -25,6 +29,7 @@ abstract class DemoConsoleTest {
     Stage stage;
     RealConsole console;
     ConsoleWindow window;
+    private final List<AutoCloseable> besideTheConsole = new ArrayList<>();
 
     /** The extension's own stage for the test (it calls no @Start method of a superclass). */
     @BeforeEach
@@ -33,11 +38,28 @@ abstract class DemoConsoleTest {
     }
 
     @AfterEach
-    void close() {
+    void close() throws Exception {
         if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+            checkNoServiceCallOnTheFxThread();
             console.close();
         }
+        for (int i = besideTheConsole.size() - 1; i >= 0; i--) {
+            besideTheConsole.get(i).close();
+        }
+    }
+
+    /**
+     * A server the test runs beside the console, closed after the console, which may still reach it until then;
+     * the last one started is closed first.
+     */
+    <T extends AutoCloseable> T closedAfterTheConsole(T resource) {
+        besideTheConsole.add(resource);
+        return resource;
+    }
+
+    /** The check after each test; a test that calls the service on the JavaFX thread on purpose skips it. */
+    void checkNoServiceCallOnTheFxThread() {
+        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
     }
 
     /** Opens the console over the demo, light, at the size. */

@@ -21,7 +21,6 @@ import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoredAgentConfiguration;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -34,43 +33,28 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * The console's desktop notifications over a real session bus, received by a recording notification server: a
  * card that starts waiting elsewhere while the window is in the background is announced, a click on the
  * notification opens it; a focused window or a muted person gets none.
  */
-@ExtendWith(ApplicationExtension.class)
-class DesktopNotificationTest {
+class DesktopNotificationTest extends DemoConsoleTest {
     private static final String PROMPT = "Compare the changelog of the release candidate";
 
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
     private SessionBus bus;
     private NotificationRecorder server;
     private final List<String> desktopCallsOnFxThread = new CopyOnWriteArrayList<>();
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
     @BeforeEach
     void open(FxRobot robot) throws Exception {
-        bus = SessionBus.start(Files.createDirectories(folder.resolve("bus")));
-        server = NotificationRecorder.serve(bus.address(), List.of("actions", "body", "body-markup"));
+        bus = closedAfterTheConsole(SessionBus.start(Files.createDirectories(folder.resolve("bus"))));
+        server = closedAfterTheConsole(NotificationRecorder.serve(bus.address(), List.of("actions", "body",
+                "body-markup")));
         console = RealConsole.withDemo(Files.createDirectories(folder.resolve("store")));
         window = console.open(robot, stage, console.admin(), Theme.LIGHT);
         WindowSize.SMALLEST.apply(robot, stage);
@@ -80,12 +64,8 @@ class DesktopNotificationTest {
     }
 
     @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
+    void noDesktopCallOnTheFxThread() {
         assertThat(desktopCallsOnFxThread).as("calls to the desktop on the JavaFX thread").isEmpty();
-        console.close();
-        server.close();
-        bus.close();
     }
 
     @Test

@@ -4,41 +4,23 @@ import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
-import java.nio.file.Path;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** No call to the run service, and so to the store, ever happens on the JavaFX thread. */
-@ExtendWith(ApplicationExtension.class)
-class FxThreadTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class FxThreadTest extends DemoConsoleTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);
     }
 
-    @AfterEach
-    void close() {
-        console.close();
+    /** Its tests read the guard themselves, and one calls the service on the JavaFX thread on purpose. */
+    @Override
+    void checkNoServiceCallOnTheFxThread() {
     }
 
     @Test

@@ -24,39 +24,15 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TitledPane;
 import javafx.scene.input.Clipboard;
 import javafx.scene.text.Text;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The gateway profiles part of the settings screen over the real service and store, as an admin uses it. */
-@ExtendWith(ApplicationExtension.class)
-class GatewayProfileSettingsTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
+class GatewayProfileSettingsTest extends DemoConsoleTest {
     private Actor admin;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-            console.close();
-        }
-    }
 
     /** The demo with two server records a profile may front; neither is started by the pane. */
     private ConsoleWindow openProfiles(FxRobot robot, Theme theme) {

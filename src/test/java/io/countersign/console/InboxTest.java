@@ -3,48 +3,21 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.console.common.Theme;
 import io.countersign.engine.port.WaitingRun;
-import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The inbox list over the real run service: what each line shows, the search and the filters. */
-@ExtendWith(ApplicationExtension.class)
-class InboxTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class InboxTest extends DemoConsoleTest {
     @BeforeEach
     void open(FxRobot robot) {
-        console = RealConsole.withDemo(folder);
-        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        openDemo(robot, WindowSize.AS_OPENED);
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     private static List<String> texts(FxRobot robot, String selector) {

@@ -7,36 +7,18 @@ import io.countersign.console.common.Theme;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.service.RunTimeline;
 import io.countersign.service.SettingRequest;
-import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The input card on the real scenes, over the real run service and a SQLite store with the demo. */
-@ExtendWith(ApplicationExtension.class)
-class InputCardTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class InputCardTest extends DemoConsoleTest {
     @BeforeEach
     void openIntakeForm(FxRobot robot) {
         console = RealConsole.withDemo(folder);
@@ -45,12 +27,6 @@ class InputCardTest {
                 .isPresent());
         robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText("intake-form")).<Node>query());
         await(() -> robot.lookup(".input-row").queryAll().size() == 3);
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     private static TextField textField(FxRobot robot, int row) {

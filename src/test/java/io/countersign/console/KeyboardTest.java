@@ -3,54 +3,27 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
-import io.countersign.console.common.Theme;
 import io.countersign.console.main.Detail;
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.WaitingRun;
-import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The console driven by the keyboard alone, over the real run service and a SQLite store with the demo. */
-@ExtendWith(ApplicationExtension.class)
-class KeyboardTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class KeyboardTest extends DemoConsoleTest {
     @BeforeEach
     void open(FxRobot robot) {
-        console = RealConsole.withDemo(folder);
-        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        openDemo(robot, WindowSize.AS_OPENED);
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
         // a headless window gets the keyboard only after a click; the header does nothing when clicked
         robot.clickOn(".pane-title");
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     private String runOf(String agent) {

@@ -4,50 +4,23 @@ import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.javafx.stage.WindowHelper;
-import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.store.StoreUnavailableException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** Runs that start waiting elsewhere reach the open console by themselves. */
-@ExtendWith(ApplicationExtension.class)
-class LiveInboxTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class LiveInboxTest extends DemoConsoleTest {
     @BeforeEach
     void open(FxRobot robot) {
-        console = RealConsole.withDemo(folder);
-        window = console.open(robot, stage, console.admin(), Theme.LIGHT);
+        openDemo(robot, WindowSize.AS_OPENED);
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     @Test

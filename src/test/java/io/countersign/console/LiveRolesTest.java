@@ -8,46 +8,23 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Role;
 import io.countersign.runtime.CountersignRuntime;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ToggleButton;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * An admin changes an open console's person's roles from another process on the same store: the sidebar, the
  * roles under the name and New run follow without a restart, and a toast says why.
  */
-@ExtendWith(ApplicationExtension.class)
-class LiveRolesTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class LiveRolesTest extends DemoConsoleTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);
-    }
-
-    @AfterEach
-    void close() {
-        console.close();
     }
 
     @Test

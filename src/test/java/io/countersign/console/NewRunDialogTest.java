@@ -3,35 +3,16 @@ package io.countersign.console;
 import static io.countersign.console.RealConsole.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
-import java.nio.file.Path;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The New run dialog over the real run service. */
-@ExtendWith(ApplicationExtension.class)
-class NewRunDialogTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class NewRunDialogTest extends DemoConsoleTest {
     @BeforeEach
     void open(FxRobot robot) {
         console = RealConsole.withDemo(folder);
@@ -39,12 +20,6 @@ class NewRunDialogTest {
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
         robot.clickOn("#newRunButton");
         await(() -> robot.lookup(".new-run").tryQuery().isPresent());
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     private void startRun(FxRobot robot, String agent, String prompt) {

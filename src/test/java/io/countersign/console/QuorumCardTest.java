@@ -14,7 +14,6 @@ import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
 import io.countersign.store.StoredAgentConfiguration;
-import java.nio.file.Path;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -22,40 +21,17 @@ import java.util.Locale;
 import java.util.Map;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /**
  * A card that needs two approvals, in the console: it says who approved it already and when, and the second
  * person's approval, sent with the card's own keys, resumes the run with both names on the decision.
  */
-@ExtendWith(ApplicationExtension.class)
-class QuorumCardTest {
+class QuorumCardTest extends DemoConsoleTest {
     private static final DateTimeFormatter TIME_OF_DAY = DateTimeFormatter.ofPattern("HH:mm");
-
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
-    }
 
     private static boolean bannerSays(FxRobot robot, String text) {
         return robot.lookup(".card .banner-text").queryAllAs(Label.class).stream()

@@ -34,45 +34,20 @@ import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** Settings → Rules over the real rule service, store and runs, as an admin writes a rule with mouse and keys. */
-@ExtendWith(ApplicationExtension.class)
-class RuleSettingsTest {
+class RuleSettingsTest extends DemoConsoleTest {
     private static final String CONDITION = "tool == 'fs_delete' && target.id.startsWith('releases/')";
     private static final String EXPLANATION = "Releases are kept; delete nothing under releases/.";
     private static final String GERMAN = "Releases bleiben erhalten; lösche nichts unter releases/.";
     private static final String RM_RF = "Recursive deletes are not run; remove the files one by one.";
-
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-            console.close();
-        }
-    }
 
     /** An agent whose one turn deletes a release and a draft in its workspace. */
     private void cleaner() throws Exception {

@@ -16,15 +16,9 @@ import java.util.Locale;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /**
@@ -32,23 +26,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * for people to look at: the inbox, a card with a refused call, an input card with an error, and a timeline;
  * and the input card's schema errors also at 1024×700.
  */
-@ExtendWith(ApplicationExtension.class)
-class ScreenshotsTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        console.close();
-    }
-
+class ScreenshotsTest extends DemoConsoleTest {
     private void open(FxRobot robot, String agent) {
         robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText(agent)).<Node>query());
     }

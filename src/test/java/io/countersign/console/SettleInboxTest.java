@@ -4,7 +4,6 @@ import static io.countersign.console.RealConsole.await;
 import static io.countersign.console.RealConsole.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.console.common.Theme;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -14,34 +13,18 @@ import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.layout.VBox;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A run stopped with a call whose outcome is unknown, under the inbox at the smallest window (1024x700), over the
  * real services and a SQLite store: it is listed to settle, and each of its two buttons settles it as the command
  * line's {@code settle} does, the stored run showing which.
  */
-@ExtendWith(ApplicationExtension.class)
-class SettleInboxTest {
+class SettleInboxTest extends DemoConsoleTest {
     private static final String PROMPT = "Compare the changelog, then fetch it";
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
     private String runId;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
 
     /**
      * A web-research run whose fetch was under way when its process stopped: the store keeps it {@code running}
@@ -58,12 +41,6 @@ class SettleInboxTest {
             flag.setString(1, runId);
             assertThat(flag.executeUpdate()).isOne();
         }
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     @Test

@@ -6,42 +6,19 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The sidebar offers a person only the sections their roles allow, and opens on the first of them. */
-@ExtendWith(ApplicationExtension.class)
-class SidebarTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+class SidebarTest extends DemoConsoleTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);
-    }
-
-    @AfterEach
-    void close() {
-        console.close();
     }
 
     @Test

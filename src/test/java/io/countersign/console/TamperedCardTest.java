@@ -7,41 +7,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.console.common.Theme;
 import io.countersign.engine.state.RunStatus;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A card whose call was rewritten in the SQLite file after it paused, opened in the console at the smallest window
  * (1024x700): the card's banner says it was changed behind Countersign's back and how to end it, the card cannot be
  * sent, and the run still waits with nothing decided.
  */
-@ExtendWith(ApplicationExtension.class)
-class TamperedCardTest {
+class TamperedCardTest extends DemoConsoleTest {
     private static final String PROMPT = "Compare the changelog, then fetch it";
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
     private String runId;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
 
     @BeforeEach
     void aWebResearchCardWhoseUrlWasRewrittenByHand() throws Exception {
@@ -66,12 +49,6 @@ class TamperedCardTest {
                 assertThat(update.executeUpdate()).isOne();
             }
         }
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     @Test

@@ -11,46 +11,20 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.port.TelemetrySettings;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.testing.OtlpReceiver;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * The telemetry screen over the real settings service and store: an admin names the collector, and a run that
  * another process starts afterwards is exported to it.
  */
-@ExtendWith(ApplicationExtension.class)
-class TelemetrySettingsTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private final OtlpReceiver collector = new OtlpReceiver();
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void close() {
-        if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-            console.close();
-        }
-        collector.close();
-    }
+class TelemetrySettingsTest extends DemoConsoleTest {
+    private final OtlpReceiver collector = closedAfterTheConsole(new OtlpReceiver());
 
     private static String text(FxRobot robot, String selector) {
         return onFx(() -> robot.lookup(selector).queryAs(Label.class).getText());

@@ -11,37 +11,19 @@ import io.countersign.console.settings.ToolRow;
 import io.countersign.engine.Actor;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.service.ToolSettingView;
-import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The tool settings screen over the real settings service and store, as an admin uses it. */
-@ExtendWith(ApplicationExtension.class)
-class ToolSettingsTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
-    private ConsoleWindow window;
+class ToolSettingsTest extends DemoConsoleTest {
     private Actor admin;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
 
     @BeforeEach
     void open(FxRobot robot) {
@@ -52,12 +34,6 @@ class ToolSettingsTest {
         window = console.open(robot, stage, admin, Theme.LIGHT);
         await(() -> window.viewModel().inbox().allRuns().size() == 3);
         openSettings(robot);
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     static void openSection(FxRobot robot, Section section) {

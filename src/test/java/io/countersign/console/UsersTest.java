@@ -7,7 +7,6 @@ import io.countersign.console.common.Theme;
 import io.countersign.console.main.Section;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
 import javafx.scene.control.Button;
@@ -15,29 +14,13 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The users and roles screen over the real user service and store, as an admin uses it. */
-@ExtendWith(ApplicationExtension.class)
-class UsersTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
+class UsersTest extends DemoConsoleTest {
     private Actor admin;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
 
     @BeforeEach
     void open(FxRobot robot) {
@@ -48,12 +31,6 @@ class UsersTest {
         ToolSettingsTest.openSection(robot, Section.USERS);
         // the demo's store: its first user (the admin), jonas and maria
         await(() -> robot.lookup("#userTable").queryAs(TableView.class).getItems().size() == 3);
-    }
-
-    @AfterEach
-    void close() {
-        assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-        console.close();
     }
 
     private static CheckBox roleBox(FxRobot robot, String user, Role role) {

@@ -16,48 +16,23 @@ import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TitledPane;
-import javafx.stage.Stage;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The webhooks part of the settings screen over the real webhook service and store, as an admin uses it. */
-@ExtendWith(ApplicationExtension.class)
-class WebhookSettingsTest {
-    @TempDir
-    Path folder;
-    private Stage stage;
-    private RealConsole console;
+class WebhookSettingsTest extends DemoConsoleTest {
     private Actor admin;
     private MockWebServer receiver;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
     @BeforeEach
     void receiver() throws Exception {
-        receiver = new MockWebServer();
+        receiver = closedAfterTheConsole(new MockWebServer());
         receiver.start();
-    }
-
-    @AfterEach
-    void close() {
-        if (console != null) {
-            assertThat(console.guard().callsOnFxThread()).as("service calls on the JavaFX thread").isEmpty();
-            console.close();
-        }
-        receiver.close();
     }
 
     private ConsoleWindow openWebhooks(FxRobot robot, Theme theme, WindowSize size) {
