@@ -22,7 +22,7 @@ import org.testfx.util.WaitForAsyncUtils;
  * to {@code target/screenshots/}: tool settings with and without a pending change, a remote tool declared by itself
  * (at 1024×700), and users and roles with the last admin's refusal.
  */
-class AdminScreenshotsTest extends DemoConsoleTest {
+class AdminScreenshotsTest extends ConsoleRobotTest {
     @ParameterizedTest
     @EnumSource(Theme.class)
     void theAdminScreensArePhotographed(Theme theme, FxRobot robot) throws Exception {

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 
 /** The admin screens are an admin's alone: the sidebar offers them to nobody else, who never loads them. */
-class AdminSidebarTest extends DemoConsoleTest {
+class AdminSidebarTest extends ConsoleRobotTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);

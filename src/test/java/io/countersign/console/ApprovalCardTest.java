@@ -28,7 +28,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The approval card on the real scenes, over the real run service and a SQLite store with the demo. */
-class ApprovalCardTest extends DemoConsoleTest {
+class ApprovalCardTest extends ConsoleRobotTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);

@@ -28,7 +28,7 @@ import org.testfx.api.FxRobot;
  * A real MCP server asks for a ticket's title and priority during a call; the open console shows the question
  * as a card of the inbox at the smallest window size, and the person answers it with the mouse and keyboard.
  */
-class AskedQuestionTest extends DemoConsoleTest {
+class AskedQuestionTest extends ConsoleRobotTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private AskingTicketServer server;

@@ -21,7 +21,7 @@ import org.testfx.api.FxRobot;
  * The denial browser's audit line over the demo's SQLite store: a supervisor who clicks their way to the browser
  * reads "Audit verified up to …"; after a row was changed behind the store's back, the line names it.
  */
-class AuditStatusTest extends DemoConsoleTest {
+class AuditStatusTest extends ConsoleRobotTest {
 
     private String openDenialsAs(FxRobot robot, Actor actor) {
         window = console.open(robot, stage, actor, Theme.LIGHT);

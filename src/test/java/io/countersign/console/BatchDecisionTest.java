@@ -31,7 +31,7 @@ import org.testfx.api.FxRobot;
  * result names the card another process decided meanwhile, which nothing here decided. The summary and the
  * result are photographed in both themes.
  */
-class BatchDecisionTest extends DemoConsoleTest {
+class BatchDecisionTest extends ConsoleRobotTest {
     private static final String NOTES = "release-notes-bot";
 
     /** The demo, two more identical release-notes cards, and the console of an admin who started none of them. */

@@ -26,7 +26,7 @@ import org.testfx.api.FxRobot;
  * A card's deadline on the real scenes at the smallest window (1024x700), over the real run service and a SQLite
  * store: the time left, amber under a quarter of the span and red under a tenth, and Extend, clicked once.
  */
-class DeadlineCardTest extends DemoConsoleTest {
+class DeadlineCardTest extends ConsoleRobotTest {
     private static final String PROMPT = "Compare the changelog before the deadline";
     private String runId;
 

@@ -43,7 +43,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * filters narrow the table and the counts, the export writes the filter, a cancelled export leaves nothing,
  * "open run" shows the timeline, and only supervisors and admins find the screen.
  */
-class DenialBrowserTest extends DemoConsoleTest {
+class DenialBrowserTest extends ConsoleRobotTest {
     private static final int SECRETS = 20;
     private static final int OUTSIDE = 10;
     private static final int OLD = 7;

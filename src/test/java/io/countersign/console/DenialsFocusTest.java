@@ -17,7 +17,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The denial browser's export and purge leave the keyboard where the person had it and offer nothing empty. */
-class DenialsFocusTest extends DemoConsoleTest {
+class DenialsFocusTest extends ConsoleRobotTest {
     @TempDir
     Path exports;
 

@@ -43,7 +43,7 @@ import org.testfx.api.FxRobot;
  * card that starts waiting elsewhere while the window is in the background is announced, a click on the
  * notification opens it; a focused window or a muted person gets none.
  */
-class DesktopNotificationTest extends DemoConsoleTest {
+class DesktopNotificationTest extends ConsoleRobotTest {
     private static final String PROMPT = "Compare the changelog of the release candidate";
 
     private SessionBus bus;

@@ -26,7 +26,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** Edit, then approve, on the real card over the real service, at the smallest window, light and dark. */
-class EditCardTest extends DemoConsoleTest {
+class EditCardTest extends ConsoleRobotTest {
 
     private void openReleaseNotes(FxRobot robot, Theme theme) {
         console = RealConsole.withDemo(folder);

@@ -12,7 +12,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** No call to the run service, and so to the store, ever happens on the JavaFX thread. */
-class FxThreadTest extends DemoConsoleTest {
+class FxThreadTest extends ConsoleRobotTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);

@@ -27,7 +27,7 @@ import org.testfx.api.FxRobot;
  * process in front of the reference filesystem server, and the console over the same store, decided with the
  * keyboard.
  */
-class GatewayCardTest extends DemoConsoleTest {
+class GatewayCardTest extends ConsoleRobotTest {
     private Path workspace;
     private GatewayHost host;
     private Actor admin;

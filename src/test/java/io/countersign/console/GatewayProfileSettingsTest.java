@@ -31,7 +31,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The gateway profiles part of the settings screen over the real service and store, as an admin uses it. */
-class GatewayProfileSettingsTest extends DemoConsoleTest {
+class GatewayProfileSettingsTest extends ConsoleRobotTest {
     private Actor admin;
 
     /** The demo with two server records a profile may front; neither is started by the pane. */

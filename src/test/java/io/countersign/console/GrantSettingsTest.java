@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 
 /** The standing grants part of the settings screen over the real grants service and store. */
-class GrantSettingsTest extends DemoConsoleTest {
+class GrantSettingsTest extends ConsoleRobotTest {
     /** Maria approves the call jonas's web research waits on, and allows it for eight hours. */
     private Grant makeGrant() {
         Actor maria = console.user("maria");

@@ -13,7 +13,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The inbox list over the real run service: what each line shows, the search and the filters. */
-class InboxTest extends DemoConsoleTest {
+class InboxTest extends ConsoleRobotTest {
     @BeforeEach
     void open(FxRobot robot) {
         openDemo(robot, WindowSize.AS_OPENED);

@@ -18,7 +18,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The input card on the real scenes, over the real run service and a SQLite store with the demo. */
-class InputCardTest extends DemoConsoleTest {
+class InputCardTest extends ConsoleRobotTest {
     @BeforeEach
     void openIntakeForm(FxRobot robot) {
         console = RealConsole.withDemo(folder);

@@ -32,7 +32,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * the sidebar and reads the decision by agent, by tool and by operator, the total and the two cards waiting now;
  * an operator has no such entry.
  */
-class InsightsTest extends DemoConsoleTest {
+class InsightsTest extends ConsoleRobotTest {
 
     /** The demo with the web research card denied by maria. */
     private void demoWithOneDecision() {

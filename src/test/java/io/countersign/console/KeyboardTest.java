@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 
 /** The console driven by the keyboard alone, over the real run service and a SQLite store with the demo. */
-class KeyboardTest extends DemoConsoleTest {
+class KeyboardTest extends ConsoleRobotTest {
     @BeforeEach
     void open(FxRobot robot) {
         openDemo(robot, WindowSize.AS_OPENED);

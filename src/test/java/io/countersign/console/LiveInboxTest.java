@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
 
 /** Runs that start waiting elsewhere reach the open console by themselves. */
-class LiveInboxTest extends DemoConsoleTest {
+class LiveInboxTest extends ConsoleRobotTest {
     @BeforeEach
     void open(FxRobot robot) {
         openDemo(robot, WindowSize.AS_OPENED);

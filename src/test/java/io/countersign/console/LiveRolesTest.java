@@ -21,7 +21,7 @@ import org.testfx.api.FxRobot;
  * An admin changes an open console's person's roles from another process on the same store: the sidebar, the
  * roles under the name and New run follow without a restart, and a toast says why.
  */
-class LiveRolesTest extends DemoConsoleTest {
+class LiveRolesTest extends ConsoleRobotTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);

@@ -17,7 +17,7 @@ import org.testfx.util.WaitForAsyncUtils;
  * card, and the list's width the person dragged comes back when the room does; the window's place and widths are
  * what the next start restores.
  */
-class NarrowWindowTest extends DemoConsoleTest {
+class NarrowWindowTest extends ConsoleRobotTest {
     private double width(FxRobot robot, String query) {
         return onFx(() -> robot.lookup(query).queryAs(Region.class).getWidth());
     }

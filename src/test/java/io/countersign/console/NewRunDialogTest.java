@@ -12,7 +12,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The New run dialog over the real run service. */
-class NewRunDialogTest extends DemoConsoleTest {
+class NewRunDialogTest extends ConsoleRobotTest {
     @BeforeEach
     void open(FxRobot robot) {
         console = RealConsole.withDemo(folder);

@@ -30,7 +30,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * A card that needs two approvals, in the console: it says who approved it already and when, and the second
  * person's approval, sent with the card's own keys, resumes the run with both names on the decision.
  */
-class QuorumCardTest extends DemoConsoleTest {
+class QuorumCardTest extends ConsoleRobotTest {
     private static final DateTimeFormatter TIME_OF_DAY = DateTimeFormatter.ofPattern("HH:mm");
 
     private static boolean bannerSays(FxRobot robot, String text) {

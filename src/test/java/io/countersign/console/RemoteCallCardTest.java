@@ -31,7 +31,7 @@ import org.testfx.api.FxRobot;
  * {@code write_file} an admin declared approval-bound by itself: the card says so, with who declared it, and never
  * calls the write a read.
  */
-class RemoteCallCardTest extends DemoConsoleTest {
+class RemoteCallCardTest extends ConsoleRobotTest {
 
     /** A run of an agent that reads, then writes, paused on the write. */
     private void pausedOnTheWrite(Actor admin) throws Exception {

@@ -43,7 +43,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** Settings → Rules over the real rule service, store and runs, as an admin writes a rule with mouse and keys. */
-class RuleSettingsTest extends DemoConsoleTest {
+class RuleSettingsTest extends ConsoleRobotTest {
     private static final String CONDITION = "tool == 'fs_delete' && target.id.startsWith('releases/')";
     private static final String EXPLANATION = "Releases are kept; delete nothing under releases/.";
     private static final String GERMAN = "Releases bleiben erhalten; lösche nichts unter releases/.";

@@ -17,7 +17,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The Runs list has the inbox's search and a status filter, driven with real keys and clicks. */
-class RunsSearchTest extends DemoConsoleTest {
+class RunsSearchTest extends ConsoleRobotTest {
     private List<String> listedAgents(FxRobot robot) {
         return onFx(() -> robot.lookup("#recentList").<ListView<RunSummary>>query().getItems().stream()
                 .map(RunSummary::agent).toList());

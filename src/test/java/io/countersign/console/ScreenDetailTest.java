@@ -15,7 +15,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** Each screen owns its detail pane, and Back returns to where the person came from. */
-class ScreenDetailTest extends DemoConsoleTest {
+class ScreenDetailTest extends ConsoleRobotTest {
     /** Opens the demo at the size and, when an agent is named, its card from the inbox. */
     private void open(FxRobot robot, WindowSize size, String agent, String shownWhenOpen) {
         openDemo(robot, size);

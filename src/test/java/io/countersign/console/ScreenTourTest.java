@@ -27,7 +27,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * tool settings and users. Each picture goes to {@code target/screenshots/tour-<size>-<theme>-<screen>.png} for
  * people to look at, and each screen is checked for controls the window cuts off.
  */
-class ScreenTourTest extends DemoConsoleTest {
+class ScreenTourTest extends ConsoleRobotTest {
     private final Map<String, List<String>> clipped = new LinkedHashMap<>();
     private final List<Path> shots = new ArrayList<>();
     private String prefix;

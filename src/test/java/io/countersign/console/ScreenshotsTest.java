@@ -26,7 +26,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * for people to look at: the inbox, a card with a refused call, an input card with an error, and a timeline;
  * and the input card's schema errors also at 1024×700.
  */
-class ScreenshotsTest extends DemoConsoleTest {
+class ScreenshotsTest extends ConsoleRobotTest {
     private void open(FxRobot robot, String agent) {
         robot.clickOn(robot.lookup(".inbox-agent").match(LabeledMatchers.hasText(agent)).<Node>query());
     }

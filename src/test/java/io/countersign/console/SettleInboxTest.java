@@ -22,7 +22,7 @@ import org.testfx.api.FxRobot;
  * real services and a SQLite store: it is listed to settle, and each of its two buttons settles it as the command
  * line's {@code settle} does, the stored run showing which.
  */
-class SettleInboxTest extends DemoConsoleTest {
+class SettleInboxTest extends ConsoleRobotTest {
     private static final String PROMPT = "Compare the changelog, then fetch it";
     private String runId;
 

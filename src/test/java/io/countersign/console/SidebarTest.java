@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
 
 /** The sidebar offers a person only the sections their roles allow, and opens on the first of them. */
-class SidebarTest extends DemoConsoleTest {
+class SidebarTest extends ConsoleRobotTest {
     @BeforeEach
     void demo() {
         console = RealConsole.withDemo(folder);

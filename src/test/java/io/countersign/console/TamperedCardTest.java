@@ -22,7 +22,7 @@ import org.testfx.api.FxRobot;
  * (1024x700): the card's banner says it was changed behind Countersign's back and how to end it, the card cannot be
  * sent, and the run still waits with nothing decided.
  */
-class TamperedCardTest extends DemoConsoleTest {
+class TamperedCardTest extends ConsoleRobotTest {
     private static final String PROMPT = "Compare the changelog, then fetch it";
     private String runId;
 

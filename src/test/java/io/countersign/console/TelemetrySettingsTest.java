@@ -23,7 +23,7 @@ import org.testfx.api.FxRobot;
  * The telemetry screen over the real settings service and store: an admin names the collector, and a run that
  * another process starts afterwards is exported to it.
  */
-class TelemetrySettingsTest extends DemoConsoleTest {
+class TelemetrySettingsTest extends ConsoleRobotTest {
     private final OtlpReceiver collector = closedAfterTheConsole(new OtlpReceiver());
 
     private static String text(FxRobot robot, String selector) {

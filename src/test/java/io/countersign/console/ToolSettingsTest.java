@@ -22,7 +22,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.matcher.control.LabeledMatchers;
 
 /** The tool settings screen over the real settings service and store, as an admin uses it. */
-class ToolSettingsTest extends DemoConsoleTest {
+class ToolSettingsTest extends ConsoleRobotTest {
     private Actor admin;
 
     @BeforeEach

@@ -19,7 +19,7 @@ import org.testfx.matcher.control.LabeledMatchers;
  * taken back, nothing is stored and the card returns as it was; sent, it is stored once; a window closed while
  * it is held sends it.
  */
-class UndoTest extends DemoConsoleTest {
+class UndoTest extends ConsoleRobotTest {
     private String openReleaseNotes(FxRobot robot) {
         openDemo(robot, WindowSize.AS_OPENED);
         await(() -> window.viewModel().inbox().allRuns().size() == 3);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
 
 /** The users and roles screen over the real user service and store, as an admin uses it. */
-class UsersTest extends DemoConsoleTest {
+class UsersTest extends ConsoleRobotTest {
     private Actor admin;
 
     @BeforeEach

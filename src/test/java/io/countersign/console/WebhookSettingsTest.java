@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.testfx.api.FxRobot;
 
 /** The webhooks part of the settings screen over the real webhook service and store, as an admin uses it. */
-class WebhookSettingsTest extends DemoConsoleTest {
+class WebhookSettingsTest extends ConsoleRobotTest {
     private Actor admin;
     private MockWebServer receiver;
 

@@ -23,7 +23,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * servers the test started beside them.
  */
 @ExtendWith(ApplicationExtension.class)
-abstract class DemoConsoleTest {
+abstract class ConsoleRobotTest {
     @TempDir
     Path folder;
     Stage stage;
