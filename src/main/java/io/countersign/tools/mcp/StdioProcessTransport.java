@@ -165,10 +165,14 @@ final class StdioProcessTransport implements McpClientTransport {
         return line.length() == 0 ? null : line.toString();
     }
 
-    /** A closed output usually means the process is ending; its exit status says more, if it comes soon. */
+    /**
+     * A closed output usually means the process is ending; its exit status says more. That exit is seen only once
+     * the JVM's process reaper has run, which a loaded machine may put off well past the moment the output closed,
+     * so it is given as long as a server being stopped is; one that closed its output and runs on answers nothing.
+     */
     private void outputClosed(Process source) {
         try {
-            if (source.waitFor(STOP_WAIT_MILLIS / 4, TimeUnit.MILLISECONDS)) {
+            if (source.waitFor(STOP_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
                 markGone("exited with status " + source.exitValue());
                 return;
             }

@@ -16,6 +16,8 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,11 +28,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Mono;
 
 import static org.awaitility.Awaitility.await;
 
@@ -72,7 +76,7 @@ class GatewayRelayTest {
                 Duration.ofSeconds(30));
         console.gateway().profiles().add(console.localUser(), "relay", List.of("scenarios", "gated"), List.of(),
                 "local", false, null, null);
-        host = host(db, spec -> spec.progressConsumer(progress::add).loggingConsumer(logs::add)
+        host = host(db, true, spec -> spec
                 .capabilities(McpSchema.ClientCapabilities.builder().sampling().elicitation().build())
                 .sampling(request -> {
                     sampled.add(request);
@@ -84,7 +88,7 @@ class GatewayRelayTest {
                     return McpSchema.ElicitResult.builder(McpSchema.ElicitResult.Action.ACCEPT)
                             .content(Map.of("username", "ada", "email", "ada@example.com")).build();
                 }));
-        plainHost = host(db, spec -> { });
+        plainHost = host(db, false, spec -> { });
     }
 
     @AfterAll
@@ -241,11 +245,15 @@ class GatewayRelayTest {
         assertThat(GatewayHost.text(result)).isEqualTo("User response: action=decline, content={}");
     }
 
-    /** A host started on the store's profile {@code relay}, with the handlers {@code spec} adds. */
-    private static McpSyncClient host(Path db, Consumer<McpClient.SyncSpec> spec) throws Exception {
-        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(GatewayHost.javaCommand())
+    /**
+     * A host started on the store's profile {@code relay}, with the handlers {@code spec} adds; when {@code heard},
+     * the progress and log messages it reads go to {@link #progress} and {@link #logs}.
+     */
+    private static McpSyncClient host(Path db, boolean heard, Consumer<McpClient.SyncSpec> spec) throws Exception {
+        StdioClientTransport stdio = new StdioClientTransport(ServerParameters.builder(GatewayHost.javaCommand())
                 .args(GatewayHost.gatewayArguments(folder, db, "relay")).build(), McpJsonDefaults.getMapper());
-        transport.setStdErrorHandler(line -> System.err.println("gateway: " + line));
+        stdio.setStdErrorHandler(line -> System.err.println("gateway: " + line));
+        McpClientTransport transport = heard ? new HeardInOrder(stdio) : stdio;
         McpClient.SyncSpec client = McpClient.sync(transport).clientInfo(GatewayHost.CLIENT)
                 .requestTimeout(Duration.ofMinutes(2)).initializationTimeout(Duration.ofMinutes(1));
         spec.accept(client);
@@ -255,5 +263,60 @@ class GatewayRelayTest {
                 .until(() -> GatewayHost.toolNames(started).containsAll(List.of(FREE + "test_tool_with_progress",
                         GATED + "test_tool_with_progress")));
         return started;
+    }
+
+    /**
+     * Notes the progress and log messages the host reads, in the order the gateway wrote them and before the
+     * answers that follow them are handled. The sync client's own consumers cannot: it hands each notification to
+     * them on a worker thread of its own, so they may hear them out of order, or after the call's result.
+     */
+    private record HeardInOrder(McpClientTransport transport) implements McpClientTransport {
+        @Override
+        public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+            return transport.connect(messages -> handler.apply(messages.doOnNext(this::heard)));
+        }
+
+        private void heard(McpSchema.JSONRPCMessage message) {
+            if (!(message instanceof McpSchema.JSONRPCNotification notification)) {
+                return;
+            }
+            switch (notification.method()) {
+                case McpSchema.METHOD_NOTIFICATION_PROGRESS -> progress.add(transport.unmarshalFrom(
+                        notification.params(), new TypeRef<McpSchema.ProgressNotification>() { }));
+                case McpSchema.METHOD_NOTIFICATION_MESSAGE -> logs.add(transport.unmarshalFrom(
+                        notification.params(), new TypeRef<McpSchema.LoggingMessageNotification>() { }));
+                default -> { }
+            }
+        }
+
+        @Override
+        public void setExceptionHandler(Consumer<Throwable> handler) {
+            transport.setExceptionHandler(handler);
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return transport.protocolVersions();
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return transport.sendMessage(message);
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+            return transport.unmarshalFrom(data, type);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return transport.closeGracefully();
+        }
+
+        @Override
+        public void close() {
+            transport.close();
+        }
     }
 }

@@ -30,6 +30,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ConformanceSuiteTest {
     private static final long SCENARIO_TIMEOUT_SECONDS = 90;
+    /**
+     * How long the suite lets the client run before it kills it (its own default is 30 s): most of the scenario's
+     * time, the rest left for the suite to write its report.
+     */
+    private static final long CLIENT_TIMEOUT_SECONDS = SCENARIO_TIMEOUT_SECONDS - 10;
 
     /** The scenarios expected to pass; each runs in processes of its own, so they run a few at a time. */
     private static final List<String> PASSING = List.of("initialize", "tools_call", "sse-retry",
@@ -108,7 +113,7 @@ class ConformanceSuiteTest {
                 .collect(Collectors.joining(" "));
         Process suite = new ProcessBuilder(List.of(McpPeers.node(),
                 McpPeers.script(McpPeers.CONFORMANCE, "dist/index.js"), "client", "--command", client,
-                "--scenario", scenario))
+                "--scenario", scenario, "--timeout", String.valueOf(TimeUnit.SECONDS.toMillis(CLIENT_TIMEOUT_SECONDS))))
                 .directory(workspace.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
