@@ -5,10 +5,8 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
@@ -19,15 +17,14 @@ import reactor.core.publisher.Mono;
  * reads the resource again and hands on its contents, which a gateway passing the notification on has no use for
  * (and does not get when the resource is gone).
  */
-final class ClientTap implements McpClientTransport {
-    private final McpClientTransport transport;
+final class ClientTap extends ForwardingClientTransport {
     private final Consumer<String> resourceUpdated;
     /** Watched calls' parameters and, once sent, their request ids; by identity, since two calls may be equal. */
     private final Map<McpSchema.CallToolRequest, Object> ids = Collections.synchronizedMap(new IdentityHashMap<>());
 
     /** @param resourceUpdated told the URI of each resource the server says was updated, on the transport's thread */
     ClientTap(McpClientTransport transport, Consumer<String> resourceUpdated) {
-        this.transport = transport;
+        super(transport);
         this.resourceUpdated = resourceUpdated;
     }
 
@@ -65,26 +62,6 @@ final class ClientTap implements McpClientTransport {
     }
 
     @Override
-    public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-        return transport.connect(handler);
-    }
-
-    @Override
-    public void setExceptionHandler(Consumer<Throwable> handler) {
-        transport.setExceptionHandler(handler);
-    }
-
-    @Override
-    public Mono<Void> closeGracefully() {
-        return transport.closeGracefully();
-    }
-
-    @Override
-    public void close() {
-        transport.close();
-    }
-
-    @Override
     public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
         T value = transport.unmarshalFrom(data, type);
         // the SDK reads a notification's params here, before it reads the resource again
@@ -92,11 +69,6 @@ final class ClientTap implements McpClientTransport {
             resourceUpdated.accept(updated.uri());
         }
         return value;
-    }
-
-    @Override
-    public List<String> protocolVersions() {
-        return transport.protocolVersions();
     }
 
     /** A watched call not sent yet. */

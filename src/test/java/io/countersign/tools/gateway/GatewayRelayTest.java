@@ -17,6 +17,7 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
+import io.countersign.tools.mcp.ForwardingClientTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
@@ -270,7 +271,11 @@ class GatewayRelayTest {
      * answers that follow them are handled. The sync client's own consumers cannot: it hands each notification to
      * them on a worker thread of its own, so they may hear them out of order, or after the call's result.
      */
-    private record HeardInOrder(McpClientTransport transport) implements McpClientTransport {
+    private static final class HeardInOrder extends ForwardingClientTransport {
+        HeardInOrder(McpClientTransport transport) {
+            super(transport);
+        }
+
         @Override
         public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
             return transport.connect(messages -> handler.apply(messages.doOnNext(this::heard)));
@@ -287,36 +292,6 @@ class GatewayRelayTest {
                         notification.params(), new TypeRef<McpSchema.LoggingMessageNotification>() { }));
                 default -> { }
             }
-        }
-
-        @Override
-        public void setExceptionHandler(Consumer<Throwable> handler) {
-            transport.setExceptionHandler(handler);
-        }
-
-        @Override
-        public List<String> protocolVersions() {
-            return transport.protocolVersions();
-        }
-
-        @Override
-        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            return transport.sendMessage(message);
-        }
-
-        @Override
-        public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
-            return transport.unmarshalFrom(data, type);
-        }
-
-        @Override
-        public Mono<Void> closeGracefully() {
-            return transport.closeGracefully();
-        }
-
-        @Override
-        public void close() {
-            transport.close();
         }
     }
 }
