@@ -19,8 +19,6 @@ import dev.cel.runtime.CelVariableResolver;
 import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.declarative.CallFacts;
-import io.countersign.engine.call.ToolInvocationObservation;
-import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.port.ConditionLanguage;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,7 +2,6 @@ package io.countersign.model;
 
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.port.ModelException;
-import io.countersign.engine.chat.ModelConfiguration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

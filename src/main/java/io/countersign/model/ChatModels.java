@@ -3,7 +3,6 @@ package io.countersign.model;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ModelException;
-import io.countersign.engine.chat.ModelConfiguration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -8,7 +8,6 @@ import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ModelException;
 import io.countersign.engine.port.RunTelemetry;
-import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.CallerChannel;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.Tool;

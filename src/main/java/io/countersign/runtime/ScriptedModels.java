@@ -3,7 +3,6 @@ package io.countersign.runtime;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.chat.ModelConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -6,8 +6,6 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.intent.ToolCallPolicies;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;
 import java.util.List;

@@ -4,7 +4,6 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ServerRecords;
-import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ConfigurationStore;
 import io.countersign.store.StoredAgentConfiguration;

@@ -11,7 +11,6 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.state.DamagedRunException;
 import io.countersign.engine.state.RunStatus;
 import java.time.Clock;

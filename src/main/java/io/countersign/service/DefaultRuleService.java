@@ -9,8 +9,6 @@ import io.countersign.engine.declarative.RecordedCall;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.RecordedCalls;
-import io.countersign.engine.chat.ModelConfiguration;
-import io.countersign.engine.rules.CompiledRule;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;

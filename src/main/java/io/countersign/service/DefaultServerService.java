@@ -5,7 +5,6 @@ import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.port.ActorDirectory;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
-import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.ServerStore;
 import io.countersign.tools.mcp.McpServerException;

@@ -7,7 +7,6 @@ import io.countersign.engine.decision.Decision;
 import io.countersign.engine.grant.Grant;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.port.StoredRuns;
 import io.countersign.engine.run.EditCheck;
 import io.countersign.engine.state.RunStatus;

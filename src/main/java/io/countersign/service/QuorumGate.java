@@ -8,7 +8,6 @@ import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.ApprovalQuorums;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import java.util.List;

@@ -6,7 +6,6 @@ import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;
-import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;
 import java.time.Instant;
 import java.util.List;

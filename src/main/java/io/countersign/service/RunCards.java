@@ -7,7 +7,6 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.port.ApprovalProgress;
 import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.PendingCall;
 import io.countersign.engine.state.RunStatus;

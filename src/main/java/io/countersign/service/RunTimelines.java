@@ -8,7 +8,6 @@ import io.countersign.engine.event.PageRequest;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolRegistry;
-import io.countersign.engine.tool.ToolSettings;
 import io.countersign.store.EventStore;
 import java.util.ArrayList;
 import java.util.Collections;

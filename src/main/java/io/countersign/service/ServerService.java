@@ -3,7 +3,6 @@ package io.countersign.service;
 import io.countersign.engine.Actor;
 import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
-import io.countersign.engine.tool.RemoteDeclaration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

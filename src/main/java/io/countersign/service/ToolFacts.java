@@ -4,7 +4,6 @@ import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
-import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;

@@ -3,7 +3,6 @@ package io.countersign.service;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.DataClass;
-import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolEffect;
 
 /**

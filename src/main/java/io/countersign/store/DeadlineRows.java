@@ -3,7 +3,6 @@ package io.countersign.store;
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.RunDeadlines.ExtendResult;
-import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.state.RunStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -8,8 +8,6 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
-import io.countersign.engine.agent.DecisionDeadlines;
-import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.run.RunLifecycle;
 import io.countersign.engine.state.PausedState;

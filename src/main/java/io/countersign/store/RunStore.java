@@ -15,8 +15,6 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
-import io.countersign.engine.agent.RunDeadline;
-import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;

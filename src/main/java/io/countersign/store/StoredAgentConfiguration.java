@@ -6,10 +6,6 @@ import io.countersign.engine.agent.ApprovalQuorum;
 import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.agent.ApprovalQuorum;
-import io.countersign.engine.agent.DecisionDeadlines;
-import io.countersign.engine.chat.ModelConfiguration;
 import java.util.List;
 import java.util.Objects;
 

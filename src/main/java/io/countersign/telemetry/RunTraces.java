@@ -6,8 +6,6 @@ import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.PersonWait;
 import io.countersign.engine.port.RunTelemetry;
 import io.countersign.engine.port.StretchStart;
-import io.countersign.engine.chat.TokenUsage;
-import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.state.RunStatus;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;

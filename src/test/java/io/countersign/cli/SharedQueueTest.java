@@ -9,7 +9,6 @@ import io.countersign.engine.event.EventPage;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunExecution;

@@ -12,16 +12,9 @@ import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.call.ToolInvocationHistory;
-import io.countersign.engine.call.ToolInvocationObservation;
-import io.countersign.engine.chat.ChatMessage;
-import io.countersign.engine.chat.ChatRequest;
-import io.countersign.engine.chat.ToolCall;
 import io.countersign.engine.state.PausedStateCodec;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.state.PausedStateCodec;
-import io.countersign.engine.state.RunOutcome;
 import org.junit.jupiter.api.Test;
 
 /**

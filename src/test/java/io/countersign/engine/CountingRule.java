@@ -3,7 +3,6 @@ package io.countersign.engine;
 import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.PreApprovalInvocationRule;
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import java.util.function.Function;
 

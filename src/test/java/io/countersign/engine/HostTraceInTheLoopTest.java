@@ -16,7 +16,6 @@ import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.WithdrawableCaller;
 import io.countersign.telemetry.Telemetry;

@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.InvocationRules;
-import io.countersign.engine.call.InvocationVerdict;
-import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.ToolInvocationContext;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,8 +15,6 @@ import io.countersign.engine.grant.Grant;
 import io.countersign.engine.grant.GrantScope;
 import io.countersign.engine.grant.GrantSpan;
 import io.countersign.engine.intent.ToolCallPolicy;
-import io.countersign.engine.call.InvocationVerdict;
-import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.port.StandingGrants;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.state.RunStatus;

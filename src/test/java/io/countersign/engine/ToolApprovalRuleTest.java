@@ -6,7 +6,6 @@ import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolEffect;
-import io.countersign.engine.tool.ToolSettings;
 import org.junit.jupiter.api.Test;
 
 class ToolApprovalRuleTest {

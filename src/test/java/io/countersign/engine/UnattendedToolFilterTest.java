@@ -7,7 +7,6 @@ import io.countersign.engine.access.UnattendedToolFilter;
 import io.countersign.engine.port.ToolSettingsSource;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
-import io.countersign.engine.tool.ToolSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -13,7 +13,6 @@ import io.countersign.engine.event.EventType;
 import io.countersign.engine.state.RunOptions;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolSpec;
 import java.util.List;

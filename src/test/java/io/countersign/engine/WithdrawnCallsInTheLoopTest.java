@@ -12,8 +12,6 @@ import io.countersign.engine.decision.Decision;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.state.PausedState;
-import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.WithdrawableCaller;

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.port.ModelException;
-import io.countersign.engine.chat.ModelConfiguration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

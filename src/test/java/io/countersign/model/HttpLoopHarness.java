@@ -8,8 +8,6 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.call.ToolExecutionContext;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
 import io.countersign.engine.tool.Tool;

@@ -21,8 +21,6 @@ import io.countersign.engine.invocation.ToolInvocationContext;
 import io.countersign.engine.state.RunOptions;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.state.RunOptions;
-import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.ToolEffect;
 import java.io.IOException;

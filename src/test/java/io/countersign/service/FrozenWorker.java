@@ -4,8 +4,6 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.invocation.InvocationRules;
-import io.countersign.engine.chat.AssistantTurn;
-import io.countersign.engine.chat.ChatRequest;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ModelException;

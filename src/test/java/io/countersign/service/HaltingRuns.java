@@ -10,7 +10,6 @@ import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
-import io.countersign.engine.port.RunSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

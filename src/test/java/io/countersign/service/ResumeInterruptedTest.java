@@ -11,7 +11,6 @@ import io.countersign.engine.event.EventFilter;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.event.PageRequest;
-import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.state.RunStatus;

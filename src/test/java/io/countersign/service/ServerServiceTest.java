@@ -7,7 +7,6 @@ import io.countersign.engine.Actor;
 import io.countersign.engine.Role;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.access.SettingChange;
-import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.store.Store;

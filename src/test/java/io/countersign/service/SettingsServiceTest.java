@@ -13,7 +13,6 @@ import io.countersign.engine.tool.ConfigurableApproval;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.FixedTool;
 import io.countersign.engine.tool.InputField;
-import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.RemoteTool;
 import io.countersign.engine.tool.RequiresInput;
 import io.countersign.engine.tool.ToolCallRequest;

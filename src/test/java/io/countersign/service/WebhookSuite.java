@@ -16,7 +16,6 @@ import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
-import io.countersign.engine.agent.DecisionDeadlines;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.webhook.Delivery;

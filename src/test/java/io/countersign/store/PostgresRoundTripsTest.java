@@ -8,7 +8,6 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
-import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

@@ -17,8 +17,6 @@ import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.run.RunRequest;
 import io.countersign.engine.run.ToolLoop;
-import io.countersign.engine.state.PausedState;
-import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.RequiresInput;

@@ -8,7 +8,6 @@ import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
-import io.countersign.engine.tool.ToolSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.ToolPreview;
 import io.countersign.engine.tool.ToolResult;
-import io.countersign.engine.tool.ToolSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

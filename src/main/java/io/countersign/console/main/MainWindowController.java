@@ -14,7 +14,6 @@ import io.countersign.console.controls.ToastView;
 import io.countersign.console.inbox.InboxController;
 import io.countersign.console.newrun.NewRunController;
 import io.countersign.console.newrun.NewRunViewModel;
-import atlantafx.base.controls.ToggleSwitch;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.state.RunStatus;
 import java.util.HashMap;

@@ -7,7 +7,6 @@ import io.countersign.engine.event.GovernanceEvent;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ToolSettingsSource;
-import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.tool.Tool;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolSettings;

@@ -2,7 +2,6 @@ package io.countersign.engine.port;
 
 import io.countersign.engine.agent.RunDeadline;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.agent.RunDeadline;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

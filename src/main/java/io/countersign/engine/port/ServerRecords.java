@@ -3,7 +3,6 @@ package io.countersign.engine.port;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.RemoteDeclaration;
 import io.countersign.engine.tool.McpServerRecord;
-import io.countersign.engine.tool.RemoteDeclaration;
 import java.util.List;
 
 /** Port: the remote server records an operator keeps, which the MCP adapter connects. */

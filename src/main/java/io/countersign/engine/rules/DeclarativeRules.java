@@ -9,8 +9,6 @@ import io.countersign.engine.invocation.ApprovalAsks;
 import io.countersign.engine.invocation.LiveRules;
 import io.countersign.engine.invocation.PreApprovalInvocationRule;
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.agent.AgentConfiguration;
-import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import io.countersign.engine.port.ConditionLanguage;
 import io.countersign.engine.port.DeclarativeRuleSource;

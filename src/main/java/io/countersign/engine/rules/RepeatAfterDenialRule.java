@@ -4,9 +4,6 @@ import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.call.ToolInvocationObservation;
 import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.call.ToolInvocationDecision;
-import io.countersign.engine.call.ToolInvocationObservation;
-import io.countersign.engine.call.ToolInvocationTarget;
 import io.countersign.engine.invocation.ToolInvocationRule;
 import java.util.List;
 

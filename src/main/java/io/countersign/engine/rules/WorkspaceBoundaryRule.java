@@ -3,7 +3,6 @@ package io.countersign.engine.rules;
 import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.PreApprovalInvocationRule;
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.call.ToolInvocationDecision;
 
 /**
  * Built-in rule {@code workspace.boundary}: the file tools ({@code fs_list}, {@code fs_read}, {@code fs_write},

@@ -4,7 +4,6 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.event.GovernanceEvent;
-import io.countersign.engine.call.InvocationVerdict;
 import io.countersign.engine.port.EventSink;
 import io.countersign.engine.port.IdGenerator;
 import java.time.Clock;

@@ -17,7 +17,6 @@ import io.countersign.engine.chat.ChatMessage;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.chat.TokenUsage;
 import io.countersign.engine.chat.ToolCall;
-import io.countersign.engine.chat.TrustZone;
 import io.countersign.engine.tool.InputField;
 import io.countersign.engine.tool.ToolPreview;
 import java.io.IOException;

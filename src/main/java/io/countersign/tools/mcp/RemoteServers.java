@@ -4,7 +4,6 @@ import io.countersign.engine.RetryPolicy;
 import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.port.ServerRecords;
 import io.countersign.engine.port.StoreChanges;
-import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.ImportReport;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;

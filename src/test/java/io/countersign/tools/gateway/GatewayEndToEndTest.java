@@ -19,7 +19,6 @@ import io.countersign.engine.port.HostedRuns;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.WaitingRun;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.runtime.CountersignRuntime;
 import io.countersign.service.RunCard;
 import io.modelcontextprotocol.client.McpSyncClient;

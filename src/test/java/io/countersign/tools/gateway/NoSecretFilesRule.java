@@ -3,7 +3,6 @@ package io.countersign.tools.gateway;
 import io.countersign.engine.call.ToolInvocationDecision;
 import io.countersign.engine.invocation.PreApprovalInvocationRule;
 import io.countersign.engine.invocation.ToolInvocationContext;
-import io.countersign.engine.call.ToolInvocationDecision;
 
 /**
  * A deployment's own pre-approval rule, as a plug-in adds one through {@code ServiceLoader}: no call may name a

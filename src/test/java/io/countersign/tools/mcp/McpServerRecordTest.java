@@ -6,7 +6,6 @@ import io.countersign.engine.tool.ApprovalDeclaration;
 import io.countersign.engine.tool.ToolSettings;
 import io.countersign.engine.tool.DataClass;
 import io.countersign.engine.tool.McpServerRecord;
-import io.countersign.engine.tool.ToolSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

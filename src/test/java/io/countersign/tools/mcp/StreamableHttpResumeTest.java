@@ -13,7 +13,6 @@ import io.countersign.engine.state.RunOutcome;
 import io.countersign.engine.tool.McpServerRecord;
 import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.engine.tool.ToolResult;
-import io.countersign.engine.tool.ToolSettings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
