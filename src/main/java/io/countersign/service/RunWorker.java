@@ -51,6 +51,8 @@ public final class RunWorker {
     private final Consumer<Progress> progress;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Object wake = new Object();
+    /** Changes signalled so far, guarded by {@code wake}: a thread idles only if none came since it last looked. */
+    private long signals;
     private final AtomicLong nextRecovery = new AtomicLong(System.nanoTime());
     private final AtomicReference<StoreException> storeFailure = new AtomicReference<>();
     private final AtomicInteger firstStretches = new AtomicInteger();
@@ -186,6 +188,7 @@ public final class RunWorker {
     private void work() {
         while (!stopped) {
             Optional<StoredRun> next;
+            long seen = signalsSoFar();
             try {
                 recoverIfDue();
                 next = queue.claimNext(id, clock.instant().plus(options.lease()), clock.instant());
@@ -195,14 +198,14 @@ public final class RunWorker {
                     return;
                 }
                 progress.accept(new Progress(null, Progress.Kind.FAILED, null, e.getMessage()));
-                idle();
+                idle(seen);
                 continue;
             }
             if (next.isEmpty()) {
                 if (options.drain()) {
                     return;
                 }
-                idle();
+                idle(seen);
                 continue;
             }
             execute(next.get());
@@ -281,9 +284,19 @@ public final class RunWorker {
                 .map(status -> status == RunStatus.QUEUED || status == RunStatus.RUNNING).orElse(false);
     }
 
-    private void idle() {
+    private long signalsSoFar() {
         synchronized (wake) {
-            if (stopped) {
+            return signals;
+        }
+    }
+
+    /**
+     * Waits for a change, unless one came since {@code seen}: a run queued while this thread looked at the queue
+     * would otherwise wait a whole idle poll.
+     */
+    private void idle(long seen) {
+        synchronized (wake) {
+            if (stopped || signals != seen) {
                 return;
             }
             try {
@@ -297,6 +310,7 @@ public final class RunWorker {
 
     private void wakeUp() {
         synchronized (wake) {
+            signals++;
             wake.notifyAll();
         }
     }

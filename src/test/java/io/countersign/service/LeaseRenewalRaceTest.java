@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.decision.Decision;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
-import io.countersign.engine.port.RunClaims;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
@@ -25,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -84,15 +81,14 @@ class LeaseRenewalRaceTest {
     }
 
     /** The store's queue, whose first renewal waits until the run's stretch has ended before it asks the store. */
-    private static final class HeldRenewals implements RunQueue {
-        private final RunQueue queue;
+    private static final class HeldRenewals extends ForwardingRunQueue {
         private final RunRepository runs;
         private final CountDownLatch renewing;
         final AtomicReference<Thread> renewer = new AtomicReference<>();
         volatile boolean answered;
 
         HeldRenewals(RunQueue queue, RunRepository runs, CountDownLatch renewing) {
-            this.queue = queue;
+            super(queue);
             this.runs = runs;
             this.renewing = renewing;
         }
@@ -100,35 +96,14 @@ class LeaseRenewalRaceTest {
         @Override
         public boolean renewLease(String runId, String workerId, Instant leaseExpires) {
             if (!renewer.compareAndSet(null, Thread.currentThread())) {
-                return queue.renewLease(runId, workerId, leaseExpires);
+                return super.renewLease(runId, workerId, leaseExpires);
             }
             renewing.countDown();
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> runs.find(runId).map(StoredRun::status).orElseThrow() != RunStatus.RUNNING);
-            boolean renewed = queue.renewLease(runId, workerId, leaseExpires);
+            boolean renewed = super.renewLease(runId, workerId, leaseExpires);
             answered = true;
             return renewed;
-        }
-
-        @Override
-        public void enqueue(String runId, String agent, String initiator, String prompt, boolean unattended,
-                            Instant at) {
-            queue.enqueue(runId, agent, initiator, prompt, unattended, at);
-        }
-
-        @Override
-        public RunClaims.ClaimResult claimForWorker(Decision decision) {
-            return queue.claimForWorker(decision);
-        }
-
-        @Override
-        public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
-            return queue.claimNext(workerId, leaseExpires, at);
-        }
-
-        @Override
-        public List<StoredRun> recoverAbandoned(Instant at) {
-            return queue.recoverAbandoned(at);
         }
     }
 }

@@ -1,0 +1,117 @@
+package io.countersign.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.countersign.engine.Actor;
+import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.IdGenerator;
+import io.countersign.engine.port.RunQueue;
+import io.countersign.engine.port.ScriptedChatModel;
+import io.countersign.engine.port.StoreChanges;
+import io.countersign.engine.port.StoredRun;
+import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.tool.Tool;
+import io.countersign.engine.tool.ToolRegistry;
+import io.countersign.store.Store;
+import io.countersign.store.StoreLocation;
+import io.countersign.tools.NetworkntSchemaValidator;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run queued while an idle worker looks at the queue and finds it empty is signalled before the worker waits
+ * again; the worker takes it at once instead of sleeping through the signal until its next idle poll.
+ */
+class WorkerWakeUpTest {
+    /** Far longer than the test waits: a lost signal shows as a run never taken. */
+    private static final Duration IDLE_POLL = Duration.ofMinutes(5);
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void aRunQueuedWhileTheWorkerFoundTheQueueEmptyIsTakenWithoutWaitingForThePoll() throws Exception {
+        try (Store store = Store.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")))) {
+            List<Tool> tools = List.of(new TallyTool(folder.resolve("ledger.txt")));
+            ServiceRig.saveAgents(store, tools, TallyTool.scripts());
+            DefaultRunService service = DefaultRunService.overStore(store,
+                    ToolRegistry.of(tools.toArray(Tool[]::new)), new NetworkntSchemaValidator(),
+                    ScriptedChatModel.byModel(TallyTool.scripts()), InvocationRules.none(), Clock.systemUTC(),
+                    IdGenerator.random(), Locale.ENGLISH);
+            HandSignalledChanges changes = new HandSignalledChanges();
+            ArrivingWhileLooking queue = new ArrivingWhileLooking(store.runs(), changes);
+            DefaultExecutionService execution = new DefaultExecutionService(service, store.runs(), queue,
+                    store.users(), changes, Clock.systemUTC(), IdGenerator.random());
+            Actor olga = store.users().ensureUser("olga");
+            queue.arrival = () -> queue.queued.set(execution.enqueue(olga, TallyTool.COUNTER, "Count once", true)
+                    .runId());
+            List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
+            RunWorker worker = execution.worker(olga, new RunWorker.Options(1, Duration.ofMinutes(1), IDLE_POLL,
+                    false), progress::add);
+            Thread working = new Thread(worker::run, "wake-up-worker");
+            working.start();
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> queue.queued.get() != null && store.runs()
+                        .find(queue.queued.get()).map(StoredRun::status).orElseThrow() == RunStatus.COMPLETED);
+            } finally {
+                worker.stop();
+                working.join();
+            }
+            assertThat(progress).extracting(RunWorker.Progress::kind)
+                    .containsExactly(RunWorker.Progress.Kind.FIRST_STRETCH);
+        }
+    }
+
+    /** The change feed as the worker hears it: only the signals the test gives by hand. */
+    private static final class HandSignalledChanges implements StoreChanges {
+        private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+        void signal() {
+            listeners.forEach(Runnable::run);
+        }
+
+        @Override
+        public Subscription onRunChange(Runnable listener) {
+            listeners.add(listener);
+            return () -> listeners.remove(listener);
+        }
+
+        @Override
+        public Subscription onSettingsChange(Runnable listener) {
+            return () -> {
+            };
+        }
+    }
+
+    /** The store's queue, whose first empty look has a run arrive, and its signal given, before it answers. */
+    private static final class ArrivingWhileLooking extends ForwardingRunQueue {
+        private final HandSignalledChanges changes;
+        final AtomicReference<String> queued = new AtomicReference<>();
+        volatile Runnable arrival;
+
+        ArrivingWhileLooking(RunQueue queue, HandSignalledChanges changes) {
+            super(queue);
+            this.changes = changes;
+        }
+
+        @Override
+        public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+            Optional<StoredRun> next = super.claimNext(workerId, leaseExpires, at);
+            if (next.isEmpty() && queued.get() == null) {
+                arrival.run();
+                changes.signal();
+            }
+            return next;
+        }
+    }
+}
