@@ -32,12 +32,12 @@ final class Migrations {
     static final String OS_NAMES_VERSION = "os_names_version";
     /** The versions of this build's migrations, {@code V<version>__*.sql} in {@link #LOCATION}. */
     static final Set<String> VERSIONS = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
-            "14", "16", "17", "18", "19", "20", "21", "23", "25", "26", "27");
+            "14", "16", "17", "18", "19", "20", "21", "23", "25", "26", "27", "28");
     /**
      * The schema version this build is made for, written with every event, decision and run it adds
      * ({@code written_at_schema}, V27): a row without it was written by an older build.
      */
-    static final int SCHEMA = 27;
+    static final int SCHEMA = 28;
 
     private Migrations() {
     }

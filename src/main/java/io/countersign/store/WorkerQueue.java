@@ -13,7 +13,7 @@ import java.util.Optional;
  * the worker renews, and recovered when the lease lapses.
  */
 record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRecords runs) {
-    /** Hands the oldest queued run to a worker; see {@link RunStore#claimNext}. */
+    /** Hands the next queued run to a worker, decisions first; see {@link RunStore#claimNext}. */
     Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
         // No change signal: a claim only moves a run between two states nobody watches, and an empty claim
         // must not wake every other worker.
@@ -24,8 +24,10 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
             try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :running,"
                     + " worker_id = :workerId, lease_expires = :leaseExpires, updated_at = :at, queued_at = NULL,"
                     + " owner = :owner, epoch = epoch + 1 WHERE id = (SELECT id FROM runs"
-                    // The literal status lets both databases take the queue's partial index.
-                    + " WHERE status = '" + RunStatus.QUEUED.code() + "' ORDER BY queued_at, id LIMIT 1"
+                    // Decisions before new runs, each oldest first (V28); the literal status lets both databases
+                    // take the queue's partial index.
+                    + " WHERE status = '" + RunStatus.QUEUED.code() + "' ORDER BY (paused_state IS NULL),"
+                    + " queued_at, id LIMIT 1"
                     + database.dialect().skipLocked() + ") AND status = :queued RETURNING id")) {
                 update.set("running", RunStatus.RUNNING.code()).set("workerId", workerId)
                         .set("leaseExpires", leaseExpires).set("at", at).set("owner", session.id())

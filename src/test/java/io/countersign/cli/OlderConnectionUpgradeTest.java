@@ -54,7 +54,7 @@ class OlderConnectionUpgradeTest {
                  Connection connection = DriverManager.getConnection(url);
                  Statement statement = connection.createStatement();
                  ResultSet names = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
-                         + " WHERE application_name = 'countersign schema 27 pid " + ProcessHandle.current().pid()
+                         + " WHERE application_name = 'countersign schema 28 pid " + ProcessHandle.current().pid()
                          + "'")) {
                 names.next();
                 assertThat(names.getLong(1)).isPositive();

@@ -162,7 +162,7 @@ abstract class StoreSuite extends StoreFixture {
                     applied.add(versions.getString(1));
                 }
                 assertThat(applied).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                        "13", "14", "16", "17", "18", "19", "20", "21", "23", "25", "26", "27");
+                        "13", "14", "16", "17", "18", "19", "20", "21", "23", "25", "26", "27", "28");
             }
         }
 
@@ -199,7 +199,7 @@ abstract class StoreSuite extends StoreFixture {
                     .isInstanceOf(NewerStoreException.class)
                     .hasMessageContaining("written by a newer Countersign")
                     .hasMessageContaining("version 999")
-                    .hasMessageContaining("knows up to version 27")
+                    .hasMessageContaining("knows up to version 28")
                     .satisfies(e -> assertThat(((NewerStoreException) e).unknownVersions()).containsExactly("999"));
         }
 
@@ -1546,6 +1546,21 @@ abstract class StoreSuite extends StoreFixture {
             StoredRun next = store.runs().claimNext("w1", later.plusSeconds(30), later).orElseThrow();
             assertThat(next.runId()).isEqualTo("r1");
             assertThat(next.lastDecision()).isEqualTo(decision);
+        }
+
+        @Test
+        void aDecisionQueuedForAWorkerGoesBeforeNewRunsQueuedEarlier() {
+            store.runs().enqueue("new", "triage", "maria", "Sort the tickets", false, NOW);
+            store.runs().enqueue("newer", "triage", "maria", "Sort the tickets again", false, NOW.plusSeconds(1));
+            store.runs().claimForWorker(approval(paused("decided", NOW), "jonas", later));
+
+            List<String> order = new ArrayList<>();
+            Optional<StoredRun> next;
+            while ((next = store.runs().claimNext("w1", later.plusSeconds(30), later)).isPresent()) {
+                order.add(next.get().runId());
+            }
+
+            assertThat(order).containsExactly("decided", "new", "newer");
         }
 
         @Test

@@ -25,7 +25,8 @@ public interface RunQueue {
     RunClaims.ClaimResult claimForWorker(Decision decision);
 
     /**
-     * Hands the oldest queued run to a worker: its status becomes {@link RunStatus#RUNNING} under the worker's
+     * Hands the next queued run to a worker, a committed decision before any new run and each kind oldest first
+     * (a person waits on the decision's call): its status becomes {@link RunStatus#RUNNING} under the worker's
      * lease, and of several workers exactly one gets each run.
      *
      * @param workerId     who claims it; {@link #renewLease} keeps the lease alive
