@@ -28,13 +28,58 @@ import java.util.regex.Pattern;
 final class TeamCluster implements Closeable {
     private static final Pattern TPS = Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
     private static final Pattern PROCESSED = Pattern.compile("number of transactions actually processed: (\\d+)");
-    // The embedded server starts with fsync off (-F) and synchronous commits off; a -c setting wins over -F.
-    private final EmbeddedPostgres server = EmbeddedPostgres.builder()
-            .setServerConfig("fsync", "on")
-            .setServerConfig("synchronous_commit", "on")
-            .setServerConfig("max_connections", "400").start();
+    private final EmbeddedPostgres server;
+    private final boolean countingStatements;
 
-    TeamCluster() throws IOException {
+    /** @param countStatements whether the server keeps statement statistics ({@link #topStatements}), which cost */
+    TeamCluster(boolean countStatements) throws IOException, SQLException {
+        // The embedded server starts with fsync off (-F) and synchronous commits off; a -c setting wins over -F.
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("max_connections", "400");
+        if (countStatements) {
+            builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+        }
+        server = builder.start();
+        countingStatements = countStatements;
+        if (countStatements) {
+            try (Connection connection = bare(); Statement statement = connection.createStatement()) {
+                statement.execute("CREATE EXTENSION pg_stat_statements");
+            }
+        }
+    }
+
+    /** Starts the statement statistics afresh, when the server keeps them. */
+    void resetStatements(Connection connection) throws SQLException {
+        if (countingStatements) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SELECT pg_stat_statements_reset()");
+            }
+        }
+    }
+
+    /**
+     * The statements that took the server's most time since {@link #resetStatements}, one line each: the total
+     * milliseconds, the calls, the mean and the statement's first 110 characters; empty when it keeps none.
+     */
+    List<String> topStatements(Connection connection, int count) throws SQLException {
+        List<String> lines = new ArrayList<>();
+        if (!countingStatements) {
+            return lines;
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT total_exec_time, calls, query"
+                + " FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT ?")) {
+            select.setInt(1, count);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    String query = rows.getString(3).replaceAll("\\s+", " ");
+                    lines.add(String.format("%8.0f ms %,8d calls %6.3f ms  %s", rows.getDouble(1), rows.getLong(2),
+                            rows.getDouble(1) / rows.getLong(2), query.substring(0, Math.min(110, query.length()))));
+                }
+            }
+        }
+        return lines;
     }
 
     /** A store of its own in a new schema of the {@code postgres} database. */

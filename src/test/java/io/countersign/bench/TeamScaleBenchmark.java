@@ -43,7 +43,9 @@ import java.util.stream.Collectors;
  *
  * <p>Options (all optional): {@code --workers 1,2,4,8} worker processes per stretch, {@code --threads 1} threads per
  * worker, {@code --deciders 4}, {@code --listeners 4}, {@code --waiting 10000,100000} inbox sizes, {@code --seconds
- * 10} per measured stretch, {@code --pgbench pgbench} the executable.
+ * 10} per measured stretch, {@code --pgbench pgbench} the executable, {@code --statements 0} how many of the
+ * statements that took the server's most time to print for each saturated stretch (0: the server keeps no
+ * statement statistics, which cost it time).
  */
 public final class TeamScaleBenchmark {
     private static final String SERVER = "ctr";
@@ -58,10 +60,10 @@ public final class TeamScaleBenchmark {
 
     /** The benchmark's parameters. */
     record Options(List<Integer> workers, int threads, int deciders, int listeners, List<Integer> waiting,
-                   int seconds, String pgbench) {
+                   int seconds, String pgbench, int statements) {
 
         private static final List<String> NAMES = List.of("--workers", "--threads", "--deciders", "--listeners",
-                "--waiting", "--seconds", "--pgbench");
+                "--waiting", "--seconds", "--pgbench", "--statements");
 
         static Options parse(String... args) {
             Map<String, String> given = new HashMap<>();
@@ -81,7 +83,8 @@ public final class TeamScaleBenchmark {
                     Integer.parseInt(given.getOrDefault("--listeners", "4")),
                     numbers(given.getOrDefault("--waiting", "10000,100000")),
                     Integer.parseInt(given.getOrDefault("--seconds", "10")),
-                    given.getOrDefault("--pgbench", "pgbench"));
+                    given.getOrDefault("--pgbench", "pgbench"),
+                    Integer.parseInt(given.getOrDefault("--statements", "0")));
         }
 
         private static List<Integer> numbers(String list) {
@@ -95,7 +98,7 @@ public final class TeamScaleBenchmark {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         Path folder = Files.createTempDirectory("countersign-team");
         List<String> breaches = new ArrayList<>();
-        try (TeamCluster cluster = new TeamCluster()) {
+        try (TeamCluster cluster = new TeamCluster(options.statements() > 0)) {
             System.out.printf("Countersign team-scale benchmark, Java %s, %d cores, load average %s%n",
                     Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage());
             System.out.printf("PostgreSQL (embedded): %s%n", cluster.durability());
@@ -114,6 +117,7 @@ public final class TeamScaleBenchmark {
             TeamCluster.Pgbench pgbench = cluster.pgbench(options.pgbench(), PGBENCH_CLIENTS, options.seconds(),
                     folder);
             printPgbench(pgbench);
+            printSaturation(rows, pgbench);
             printCurve(rows);
             System.out.printf("%nload average at the end %s%n", loadAverage());
         }
@@ -156,7 +160,7 @@ public final class TeamScaleBenchmark {
 
     /** One measured stretch, before the ledger is read. */
     private record Window(long from, long to, long waitingAtStart, long waitingAtEnd, TeamCluster.Counters counters,
-                          TeamListeners.Activity consoles) {
+                          TeamListeners.Activity consoles, TeamCpu.Usage cpu) {
         double seconds() {
             return (to - from) / 1e6;
         }
@@ -170,7 +174,7 @@ public final class TeamScaleBenchmark {
     /** The figures of one stretch. */
     private record Stretch(double pausesPerSecond, double decisionsPerSecond, double callsPerSecond,
                            List<Double> handOffMillis, TeamCluster.Counters counters, long decisions,
-                           TeamListeners.Activity consoles, double seconds) {
+                           TeamListeners.Activity consoles, TeamCpu.Usage cpu, double seconds) {
 
         static Stretch of(Window window, Map<String, Long> committed, TeamLedger ledger) {
             List<Double> handOff = new ArrayList<>();
@@ -189,7 +193,7 @@ public final class TeamScaleBenchmark {
             long pauses = window.waitingAtEnd() - window.waitingAtStart() + decisions;
             return new Stretch(pauses / seconds, decisions / seconds,
                     ledger.startedBetween(window.from(), window.to()) / seconds, handOff, window.counters(),
-                    decisions, window.consoles(), seconds);
+                    decisions, window.consoles(), window.cpu(), seconds);
         }
 
         String handOff() {
@@ -231,7 +235,13 @@ public final class TeamScaleBenchmark {
             try (TeamFeeder feeder = TeamFeeder.keepingBacklog(location, cluster.bare(), schema, AGENT,
                     2 * workerCount * options.threads())) {
                 TimeUnit.SECONDS.sleep(WARM_UP_SECONDS);
+                cluster.resetStatements(bare);
                 saturated = measure(cluster, bare, schema, listeners, options.seconds());
+                List<String> statements = cluster.topStatements(bare, options.statements());
+                if (!statements.isEmpty()) {
+                    System.out.println("  the server's time by statement, saturated:");
+                    statements.forEach(line -> System.out.println("    " + line));
+                }
                 rate = Math.max(1, deciders.committedBetween(saturated.from(), saturated.to())
                         / saturated.seconds() / 2);
                 feeder.pace(rate);
@@ -268,12 +278,14 @@ public final class TeamScaleBenchmark {
         listeners.take();
         long waitingAtStart = TeamCluster.runsWith(bare, schema, RunStatus.WAITING_FOR_APPROVAL);
         TeamCluster.Counters before = cluster.counters(bare);
+        TeamCpu.Sample cpuBefore = TeamCpu.sample();
         long from = TeamDeciders.micros(Instant.now());
         TimeUnit.SECONDS.sleep(seconds);
         long to = TeamDeciders.micros(Instant.now());
+        TeamCpu.Usage cpu = TeamCpu.sample().since(cpuBefore);
         long waitingAtEnd = TeamCluster.runsWith(bare, schema, RunStatus.WAITING_FOR_APPROVAL);
         TeamCluster.Counters after = cluster.counters(bare);
-        return new Window(from, to, waitingAtStart, waitingAtEnd, after.since(before), listeners.take());
+        return new Window(from, to, waitingAtStart, waitingAtEnd, after.since(before), listeners.take(), cpu);
     }
 
     /** Waits until fewer runs than {@code limit} are queued (the saturated stretch's backlog worked off). */
@@ -436,6 +448,29 @@ public final class TeamScaleBenchmark {
                 "%.0f transactions/s (%s); per transaction %.2f KiB of WAL, %.2f WAL syncs", tps, pgbench.note(),
                 pgbench.counters().walBytes() / 1024.0 / pgbench.transactions(),
                 pgbench.counters().walSyncs() / (double) pgbench.transactions())).orElse(pgbench.note()));
+    }
+
+    /**
+     * What bounded each saturated stretch: the cores each part of the team used, the machine's, and the database's
+     * transactions a second beside pgbench's rate on the same server.
+     */
+    private static void printSaturation(List<Row> rows, TeamCluster.Pgbench pgbench) {
+        System.out.printf("%nWhere the CPU went, saturated (cores of %d, averaged over the stretch), and the database's"
+                + " transactions%n", Runtime.getRuntime().availableProcessors());
+        System.out.println("| workers | machine busy | PostgreSQL | worker JVMs | ledger servers | clients and consoles"
+                + " (the benchmark's JVM) | transactions/s (writing) | of pgbench's rate (writing) |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- |");
+        for (Row row : rows) {
+            Stretch saturated = row.saturated();
+            TeamCpu.Usage cpu = saturated.cpu();
+            double transactions = saturated.counters().transactions() / saturated.seconds();
+            double writing = saturated.counters().writes() / saturated.seconds();
+            System.out.printf("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f (%.0f) | %s |%n", row.workers(),
+                    cpu.machine(), cpu.of(TeamCpu.Part.POSTGRESQL), cpu.of(TeamCpu.Part.WORKERS),
+                    cpu.of(TeamCpu.Part.LEDGER_SERVERS), cpu.of(TeamCpu.Part.CLIENTS), transactions, writing,
+                    pgbench.tps().map(tps -> String.format("%.0f %% (%.0f %%)", 100 * transactions / tps,
+                            100 * writing / tps)).orElse("–"));
+        }
     }
 
     private static void printCurve(List<Row> rows) {
