@@ -35,7 +35,7 @@ final class WebhookWiring implements AutoCloseable {
     /** Starts delivering the outbox's events from this process, once; see {@link WebhookDispatcher}. */
     synchronized void startDelivering() {
         if (dispatcher == null) {
-            dispatcher = new WebhookDispatcher(deliveries, store.changes(), RETRY_PERIOD);
+            dispatcher = new WebhookDispatcher(deliveries, store.webhooks(), store.changes(), RETRY_PERIOD);
         }
     }
 

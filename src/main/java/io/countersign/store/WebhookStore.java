@@ -10,6 +10,7 @@ import io.countersign.engine.webhook.SecretReference;
 import io.countersign.engine.webhook.Webhook;
 import java.net.URI;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -139,6 +140,16 @@ public final class WebhookStore implements WebhookRegistry, WebhookOutbox {
             }
             claimed.sort((a, b) -> Long.compare(a.id(), b.id()));
             return claimed;
+        });
+    }
+
+    @Override
+    public boolean anyRegistered() {
+        return database.read("look for webhooks", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM webhooks LIMIT 1");
+                 ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
         });
     }
 

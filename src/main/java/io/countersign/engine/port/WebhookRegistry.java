@@ -24,4 +24,10 @@ public interface WebhookRegistry {
 
     /** Every webhook, oldest first, with how its deliveries stand. */
     List<HookStatus> list();
+
+    /**
+     * Whether any webhook is registered: without one nothing is queued, and removing a webhook drops its queued
+     * events, so there is nothing to deliver either.
+     */
+    boolean anyRegistered();
 }
