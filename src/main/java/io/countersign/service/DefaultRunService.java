@@ -29,7 +29,6 @@ import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.tool.SchemaValidator;
 import io.countersign.engine.tool.ToolEffect;
 import io.countersign.engine.tool.ToolRegistry;
-import io.countersign.store.ChangeKind;
 import io.countersign.store.EventStore;
 import io.countersign.store.Store;
 import java.time.Clock;
@@ -141,7 +140,7 @@ public final class DefaultRunService implements RunService {
                 .build();
         return new DefaultRunService(store.runs(), store.runs(), agents, loop, registry, store.events(),
                 listener -> store.changes().subscribe(kind -> {
-                    if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+                    if (kind.aboutRuns()) {
                         listener.run();
                     }
                 }), store.servers(), connections, store.users(), clock, ids, locale, asked, grants,

@@ -161,7 +161,7 @@ public final class RunWorker {
         long period = Math.max(1, options.lease().toMillis() / 3);
         heartbeat.scheduleAtFixedRate(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
         List<Thread> threads = new ArrayList<>();
-        try (StoreChanges.Subscription ignored = changes.onRunChange(this::wakeUp)) {
+        try (StoreChanges.Subscription ignored = changes.onQueueChange(this::wakeUp)) {
             for (int i = 0; i < options.threads(); i++) {
                 Thread thread = new Thread(this::work, "countersign-worker-" + (i + 1));
                 threads.add(thread);

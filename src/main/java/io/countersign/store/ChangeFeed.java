@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,10 +62,16 @@ public final class ChangeFeed implements StoreChanges {
         return () -> listeners.remove(listener);
     }
 
-    /** A run's own change or its decision's: what a worker waiting for queued runs listens for. */
+    /** A run's own change or its decision's, a queued run's among them: what a screen of runs listens for. */
     @Override
     public StoreChanges.Subscription onRunChange(Runnable listener) {
-        return onKinds(listener, ChangeKind.RUN, ChangeKind.DECISION);
+        return onKinds(listener, ChangeKind.RUN, ChangeKind.DECISION, ChangeKind.QUEUE);
+    }
+
+    /** A run queued, or a decision (committed for a worker among them): what a worker waiting for work listens for. */
+    @Override
+    public StoreChanges.Subscription onQueueChange(Runnable listener) {
+        return onKinds(listener, ChangeKind.QUEUE, ChangeKind.DECISION);
     }
 
     /** A change of the settings, the server records among them: what keeps the remote servers connected. */
@@ -136,7 +143,11 @@ public final class ChangeFeed implements StoreChanges {
         try (PreparedStatement select = connection.prepareStatement("SELECT kind, counter FROM change_counters");
              ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                counters.put(ChangeKind.fromCode(rows.getString(1)), rows.getLong(2));
+                // a newer build's kind of change is nobody's here
+                Optional<ChangeKind> kind = ChangeKind.known(rows.getString(1));
+                if (kind.isPresent()) {
+                    counters.put(kind.get(), rows.getLong(2));
+                }
             }
         }
         return counters;

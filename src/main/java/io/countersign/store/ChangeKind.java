@@ -1,6 +1,7 @@
 package io.countersign.store;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 /** What kind of thing changed in the store; a listener reloads what it shows of that kind. */
 public enum ChangeKind {
@@ -8,6 +9,12 @@ public enum ChangeKind {
     RUN("run"),
     /** A card was decided. */
     DECISION("decision"),
+    /**
+     * A run was queued for a worker: a new run, or one taken back from a stopped worker (queued again, or flagged
+     * for a person) (V28). A decision committed for a worker is a {@link #DECISION}. Workers listen for these two
+     * alone, not for every pause and end.
+     */
+    QUEUE("queue"),
     /** An admin changed tool settings, users or roles. */
     SETTINGS("settings");
 
@@ -22,8 +29,17 @@ public enum ChangeKind {
         return code;
     }
 
+    /** Whether this is a change of a run or a decision, rather than of the settings. */
+    public boolean aboutRuns() {
+        return this != SETTINGS;
+    }
+
     static ChangeKind fromCode(String code) {
-        return Arrays.stream(values()).filter(kind -> kind.code.equals(code)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown change kind \"" + code + "\""));
+        return known(code).orElseThrow(() -> new IllegalArgumentException("unknown change kind \"" + code + "\""));
+    }
+
+    /** The kind of this code, unless a newer build made it. */
+    static Optional<ChangeKind> known(String code) {
+        return Arrays.stream(values()).filter(kind -> kind.code.equals(code)).findFirst();
     }
 }

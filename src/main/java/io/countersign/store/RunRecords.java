@@ -91,7 +91,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
         };
         String what = "record the new run " + runId;
         if (status == RunStatus.QUEUED) {
-            database.write(what, ChangeKind.RUN, work);
+            database.write(what, ChangeKind.QUEUE, work);
         } else {
             database.writeDeferred(what, ChangeKind.RUN, work);
         }

@@ -80,7 +80,7 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
     }
 
     private boolean recoverOne(String runId, Instant at) {
-        return database.write("recover run " + runId + " from its stopped worker", ChangeKind.RUN, connection -> {
+        return database.write("recover run " + runId + " from its stopped worker", ChangeKind.QUEUE, connection -> {
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT id FROM runs WHERE id = :runId"
                     + " AND status = :running AND lease_expires < :at" + database.dialect().skipLocked())) {
                 try (ResultSet row = select.set("runId", runId).set("running", RunStatus.RUNNING.code())

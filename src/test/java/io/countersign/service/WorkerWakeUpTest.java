@@ -72,7 +72,7 @@ class WorkerWakeUpTest {
         }
     }
 
-    /** The change feed as the worker hears it: only the signals the test gives by hand. */
+    /** The change feed as a worker hears it (runs queued, decisions): only the signals the test gives by hand. */
     private static final class HandSignalledChanges implements StoreChanges {
         private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
@@ -82,6 +82,12 @@ class WorkerWakeUpTest {
 
         @Override
         public Subscription onRunChange(Runnable listener) {
+            return () -> {
+            };
+        }
+
+        @Override
+        public Subscription onQueueChange(Runnable listener) {
             listeners.add(listener);
             return () -> listeners.remove(listener);
         }

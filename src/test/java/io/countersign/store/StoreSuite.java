@@ -76,6 +76,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -1202,6 +1203,23 @@ abstract class StoreSuite extends StoreFixture {
                 store.users().ensureUser("ana");
 
                 await().atMost(Duration.ofSeconds(1)).until(() -> heard.contains(ChangeKind.SETTINGS));
+            }
+        }
+
+        @Test
+        void aWorkerElsewhereHearsARunQueuedButNotARunStartedInAProcess() {
+            try (Store other = open()) {
+                AtomicInteger worker = new AtomicInteger();
+                AtomicInteger screen = new AtomicInteger();
+                other.changes().onQueueChange(worker::incrementAndGet);
+                other.changes().onRunChange(screen::incrementAndGet);
+
+                store.runs().create("started", "triage", "maria", "Sort the tickets", false, NOW);
+                await().atMost(Duration.ofSeconds(1)).until(() -> screen.get() == 1);
+                store.runs().enqueue("queued", "triage", "maria", "Sort the tickets", false, NOW);
+
+                await().atMost(Duration.ofSeconds(1)).until(() -> worker.get() == 1 && screen.get() == 2);
+                assertThat(worker.get()).isEqualTo(1);
             }
         }
 

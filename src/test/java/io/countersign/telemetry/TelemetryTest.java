@@ -162,6 +162,11 @@ class TelemetryTest {
         }
 
         @Override
+        public Subscription onQueueChange(Runnable listener) {
+            return () -> { };
+        }
+
+        @Override
         public Subscription onSettingsChange(Runnable listener) {
             listeners.add(listener);
             return () -> listeners.remove(listener);

@@ -23,7 +23,6 @@ import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.service.AgentDirectory;
 import io.countersign.service.HostRunDecisions;
 import io.countersign.service.ServerConnections;
-import io.countersign.store.ChangeKind;
 import io.countersign.store.Store;
 import java.time.Clock;
 import java.time.Instant;
@@ -184,7 +183,7 @@ public final class GatewayService {
     /** Tells the listener of every change of the store's settings (records, declarations, tool settings). */
     public AutoCloseable onSettingsChange(Runnable listener) {
         return store.changes().subscribe(kind -> {
-            if (kind != ChangeKind.RUN && kind != ChangeKind.DECISION) {
+            if (!kind.aboutRuns()) {
                 listener.run();
             }
         });
@@ -193,7 +192,7 @@ public final class GatewayService {
     /** Tells the listener of every change of runs and decisions. */
     public AutoCloseable onRunChange(Runnable listener) {
         return store.changes().subscribe(kind -> {
-            if (kind == ChangeKind.RUN || kind == ChangeKind.DECISION) {
+            if (kind.aboutRuns()) {
                 listener.run();
             }
         });

@@ -7,3 +7,7 @@
 -- queue's head from this index.
 DROP INDEX runs_queue;
 CREATE INDEX runs_queue ON runs ((paused_state IS NULL), queued_at, id) WHERE status = 'queued';
+
+-- A run queued for a worker moves a counter of its own, so that idle workers, which listen for it and for
+-- decisions, are not woken by every pause and every end of every run on the store.
+INSERT INTO change_counters (kind, counter) VALUES ('queue', 0);
