@@ -12,17 +12,13 @@ import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.engine.tool.Tool;
-import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
-import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,25 +36,23 @@ class LeaseRenewalRaceTest {
 
     @Test
     void aRenewalThatFailsAsTheStretchEndsReportsNoLostRun() throws Exception {
-        try (Store store = Store.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")))) {
-            List<Tool> tools = List.of(new TallyTool(folder.resolve("ledger.txt")));
-            ServiceRig.saveAgents(store, tools, TallyTool.scripts());
-            CountDownLatch renewing = new CountDownLatch(1);
-            ChatModel scripted = ScriptedChatModel.byModel(TallyTool.scripts());
-            // The stretch waits for the model until the renewal has begun, so the renewal finds the run in flight.
-            ChatModel model = request -> {
-                try {
-                    renewing.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return scripted.complete(request);
-            };
-            DefaultRunService service = DefaultRunService.overStore(store,
-                    ToolRegistry.of(tools.toArray(Tool[]::new)), new NetworkntSchemaValidator(), model,
-                    InvocationRules.none(), Clock.systemUTC(), IdGenerator.random(), Locale.ENGLISH);
+        CountDownLatch renewing = new CountDownLatch(1);
+        ChatModel scripted = ScriptedChatModel.byModel(TallyTool.scripts());
+        // The stretch waits for the model until the renewal has begun, so the renewal finds the run in flight.
+        ChatModel model = request -> {
+            try {
+                renewing.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return scripted.complete(request);
+        };
+        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
+                List.of(new TallyTool(folder.resolve("ledger.txt"))), TallyTool.scripts(), InvocationRules.none(),
+                model)) {
+            Store store = rig.store;
             HeldRenewals queue = new HeldRenewals(store.runs(), store.runs(), renewing);
-            DefaultExecutionService execution = new DefaultExecutionService(service, store.runs(), queue,
+            DefaultExecutionService execution = new DefaultExecutionService(rig.service, store.runs(), queue,
                     store.users(), store.changes(), Clock.systemUTC(), IdGenerator.random());
             Actor olga = store.users().ensureUser("olga");
             String runId = execution.enqueue(olga, TallyTool.COUNTER, "Count once", true).runId();

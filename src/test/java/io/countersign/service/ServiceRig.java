@@ -6,6 +6,7 @@ import io.countersign.engine.agent.AgentConfiguration;
 import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.chat.ModelConfiguration;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.port.ChatModel;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.tool.Tool;
@@ -40,13 +41,18 @@ final class ServiceRig implements AutoCloseable {
 
     static ServiceRig open(StoreLocation location, List<Tool> tools, Map<String, List<AssistantTurn>> scripts,
                            InvocationRules rules) {
+        return open(location, tools, scripts, rules, ScriptedChatModel.byModel(scripts));
+    }
+
+    /** As the others, with the scripts' agents answered by {@code model} (one that holds or wraps the scripts). */
+    static ServiceRig open(StoreLocation location, List<Tool> tools, Map<String, List<AssistantTurn>> scripts,
+                           InvocationRules rules, ChatModel model) {
         Store store = Store.open(location);
         try {
             saveAgents(store, tools, scripts);
             operators(store, "olga", "jonas");
             return new ServiceRig(store, DefaultRunService.overStore(store, ToolRegistry.of(tools.toArray(Tool[]::new)),
-                    new NetworkntSchemaValidator(),
-                    ScriptedChatModel.byModel(scripts), rules, Clock.systemUTC(), IdGenerator.random(),
+                    new NetworkntSchemaValidator(), model, rules, Clock.systemUTC(), IdGenerator.random(),
                     Locale.ENGLISH));
         } catch (RuntimeException e) {
             store.close();

@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
-import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunQueue;
-import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoreChanges;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.RunStatus;
-import io.countersign.engine.tool.Tool;
-import io.countersign.engine.tool.ToolRegistry;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
-import io.countersign.tools.NetworkntSchemaValidator;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,16 +35,12 @@ class WorkerWakeUpTest {
 
     @Test
     void aRunQueuedWhileTheWorkerFoundTheQueueEmptyIsTakenWithoutWaitingForThePoll() throws Exception {
-        try (Store store = Store.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")))) {
-            List<Tool> tools = List.of(new TallyTool(folder.resolve("ledger.txt")));
-            ServiceRig.saveAgents(store, tools, TallyTool.scripts());
-            DefaultRunService service = DefaultRunService.overStore(store,
-                    ToolRegistry.of(tools.toArray(Tool[]::new)), new NetworkntSchemaValidator(),
-                    ScriptedChatModel.byModel(TallyTool.scripts()), InvocationRules.none(), Clock.systemUTC(),
-                    IdGenerator.random(), Locale.ENGLISH);
+        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
+                List.of(new TallyTool(folder.resolve("ledger.txt"))), TallyTool.scripts())) {
+            Store store = rig.store;
             HandSignalledChanges changes = new HandSignalledChanges();
             ArrivingWhileLooking queue = new ArrivingWhileLooking(store.runs(), changes);
-            DefaultExecutionService execution = new DefaultExecutionService(service, store.runs(), queue,
+            DefaultExecutionService execution = new DefaultExecutionService(rig.service, store.runs(), queue,
                     store.users(), changes, Clock.systemUTC(), IdGenerator.random());
             Actor olga = store.users().ensureUser("olga");
             queue.arrival = () -> queue.queued.set(execution.enqueue(olga, TallyTool.COUNTER, "Count once", true)
