@@ -62,7 +62,7 @@ class BackupRestoreTest {
 
         assertThat(older.exitCode()).isEqualTo(Cli.BAD_USAGE);
         assertThat(older.err()).isEqualTo("countersign: The backup " + old + " was taken at schema version 11 and"
-                + " this Countersign's is 27; restore it with the version of Countersign that took it, then open the"
+                + " this Countersign's is 28; restore it with the version of Countersign that took it, then open the"
                 + " store with this one to migrate it.\n");
         // a worker on another machine still beats on the store
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + store);
