@@ -44,6 +44,14 @@ public final class ServerStore implements ServerRecords {
 
     private final Database database;
     private final SettingsStore settings;
+    /**
+     * The records as read at one generation of the settings' cache: every inbox read and every decision asks for
+     * them, and they change only with the settings (each save here drops that cache, another process's is announced).
+     */
+    private volatile Listed listed;
+
+    private record Listed(long generation, List<McpServerRecord> servers) {
+    }
 
     ServerStore(Database database, SettingsStore settings) {
         this.database = database;
@@ -53,7 +61,16 @@ public final class ServerStore implements ServerRecords {
     /** Every server record, by name. */
     @Override
     public List<McpServerRecord> list() {
-        return database.read("read the MCP server records", connection -> select(connection, null));
+        // the generation is taken before the read, so that a change committed meanwhile makes the next call read again
+        long now = settings.generation();
+        Listed cached = listed;
+        if (cached != null && cached.generation() == now) {
+            return cached.servers();
+        }
+        List<McpServerRecord> servers = List.copyOf(
+                database.read("read the MCP server records", connection -> select(connection, null)));
+        listed = new Listed(now, servers);
+        return servers;
     }
 
     /** The record of this name, if the store has one. */

@@ -333,6 +333,14 @@ public final class SettingsStore implements ToolSettingsSource, DeclarativeRuleS
         generation.incrementAndGet();
     }
 
+    /**
+     * The cache's generation: it moves at every change of the settings, made here or announced by the feed. What is
+     * read in the settings' transactions (the server records among them) may be kept for as long as it stands.
+     */
+    long generation() {
+        return generation.get();
+    }
+
     private static Optional<String> stored(Connection connection, String key) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(
                 "SELECT setting_value FROM tool_settings WHERE setting_key = ?")) {

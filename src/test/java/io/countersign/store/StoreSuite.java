@@ -2361,6 +2361,24 @@ abstract class StoreSuite extends StoreFixture {
         }
 
         @Test
+        void theListFollowsEveryChangeHereAndInAnotherProcess() {
+            store.servers().add(files, ADMIN);
+            try (Store other = open()) {
+                assertThat(other.servers().list()).containsExactly(files);
+
+                store.servers().add(docs, ADMIN);
+                await().atMost(Duration.ofSeconds(1)).until(() -> other.servers().list().equals(List.of(docs, files)));
+                store.settings().setServerApprovalBound("files", true, ADMIN);
+                await().atMost(Duration.ofSeconds(1)).until(() -> other.servers().list().get(1).declaration()
+                        == ApprovalDeclaration.APPROVAL_BOUND);
+
+                other.servers().remove("docs", ADMIN);
+                assertThat(other.servers().list()).extracting(McpServerRecord::name).containsExactly("files");
+                await().atMost(Duration.ofSeconds(1)).until(() -> store.servers().list().size() == 1);
+            }
+        }
+
+        @Test
         void addingATakenNameChangesNothing() {
             store.servers().add(docs, ADMIN);
 
