@@ -10,8 +10,8 @@ public enum ChangeKind {
     /** A card was decided. */
     DECISION("decision"),
     /**
-     * A run was queued for a worker: a new run, or one taken back from a stopped worker (queued again, or flagged
-     * for a person) (V28). A decision committed for a worker is a {@link #DECISION}. Workers listen for these two
+     * A run was queued for a worker (V28): a new run, or one taken back from a stopped worker, queued again or
+     * flagged for a person. A decision committed for a worker is a {@link #DECISION}. Workers listen for these two
      * alone, not for every pause and end.
      */
     QUEUE("queue"),
