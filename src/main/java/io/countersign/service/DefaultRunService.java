@@ -139,11 +139,7 @@ public final class DefaultRunService implements RunService {
                 .ids(ids)
                 .build();
         return new DefaultRunService(store.runs(), store.runs(), agents, loop, registry, store.events(),
-                listener -> store.changes().subscribe(kind -> {
-                    if (kind.aboutRuns()) {
-                        listener.run();
-                    }
-                }), store.servers(), connections, store.users(), clock, ids, locale, asked, grants,
+                store.changes()::onRunChange, store.servers(), connections, store.users(), clock, ids, locale, asked, grants,
                 store.approvals());
     }
 

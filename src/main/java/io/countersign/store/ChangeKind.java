@@ -29,11 +29,6 @@ public enum ChangeKind {
         return code;
     }
 
-    /** Whether this is a change of a run or a decision, rather than of the settings. */
-    public boolean aboutRuns() {
-        return this != SETTINGS;
-    }
-
     static ChangeKind fromCode(String code) {
         return known(code).orElseThrow(() -> new IllegalArgumentException("unknown change kind \"" + code + "\""));
     }

@@ -182,20 +182,12 @@ public final class GatewayService {
 
     /** Tells the listener of every change of the store's settings (records, declarations, tool settings). */
     public AutoCloseable onSettingsChange(Runnable listener) {
-        return store.changes().subscribe(kind -> {
-            if (!kind.aboutRuns()) {
-                listener.run();
-            }
-        });
+        return store.changes().onSettingsChange(listener);
     }
 
     /** Tells the listener of every change of runs and decisions. */
     public AutoCloseable onRunChange(Runnable listener) {
-        return store.changes().subscribe(kind -> {
-            if (kind.aboutRuns()) {
-                listener.run();
-            }
-        });
+        return store.changes().onRunChange(listener);
     }
 
     private List<String> candidates(AgentConfiguration profile) {
