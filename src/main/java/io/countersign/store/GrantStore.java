@@ -136,19 +136,14 @@ public final class GrantStore implements StandingGrants {
 
     @Override
     public List<Grant> live(String agent, String tool, Instant now) {
+        // The agent's switch is read in the same statement: a pause that asks for grants runs one, not two.
         return database.read("read the grants of " + agent + " for " + tool, connection -> {
-            try (NamedStatement exists = NamedStatement.prepare(connection,
-                    "SELECT 1 FROM agent_grant_switches WHERE agent = :agent")) {
-                try (ResultSet rows = exists.set("agent", agent).executeQuery()) {
-                    if (rows.next()) {
-                        return List.of();
-                    }
-                }
-            }
             List<Grant> grants = new ArrayList<>();
             try (NamedStatement select = NamedStatement.prepare(connection, "SELECT " + COLUMNS + " FROM grants"
                     + " WHERE agent = :agent AND tool = :tool AND revoked_at IS NULL"
-                    + " AND (expires_at IS NULL OR expires_at > :now) ORDER BY granted_at, id")) {
+                    + " AND (expires_at IS NULL OR expires_at > :now)"
+                    + " AND NOT EXISTS (SELECT 1 FROM agent_grant_switches s WHERE s.agent = :agent)"
+                    + " ORDER BY granted_at, id")) {
                 select.set("agent", agent).set("tool", tool).set("now", Nanos.of(now));
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
