@@ -26,6 +26,10 @@ final class OutboxRows {
             + " SELECT :eventId, h.id, :type, r.id, r.agent, r.initiator, r.waiting_tools, :waitingFor, :actor, %s,"
             + " r.deadline, :at, 0, :at FROM webhooks h CROSS JOIN %s r WHERE h.events LIKE :subscribed"
             + " AND r.id = :runId";
+    /** {@link #INSERT} from the run's row, with the change's own outcome: formatted once, not for every event. */
+    private static final String INSERT_FROM_RUNS = String.format(Locale.ROOT, INSERT, ":outcome", "runs");
+    /** {@link #INSERT} from the run's row, the outcome being the role the card was escalated to. */
+    private static final String INSERT_ESCALATED = String.format(Locale.ROOT, INSERT, "r.escalation_role", "runs");
 
     private OutboxRows() {
     }
@@ -87,8 +91,8 @@ final class OutboxRows {
     private static void append(Connection connection, CardEventType type, String runId, String waitingFor,
                                String actor, String outcome, Instant at) throws SQLException {
         boolean escalated = type == CardEventType.ESCALATED;
-        try (NamedStatement insert = NamedStatement.prepare(connection, String.format(Locale.ROOT, INSERT,
-                escalated ? "r.escalation_role" : ":outcome", "runs"))) {
+        try (NamedStatement insert = NamedStatement.prepare(connection, escalated ? INSERT_ESCALATED
+                : INSERT_FROM_RUNS)) {
             bind(insert, type, runId, waitingFor, actor, at);
             if (!escalated) {
                 insert.set("outcome", outcome);
