@@ -140,9 +140,9 @@ final class ClaimedDecisions {
                 ResumedCalls.failed(claimed.pausedState(), decision, outcome));
     }
 
-    /** Tells the telemetry of the wait for a person the claimed decision ended. */
+    /** Tells the telemetry of the wait for a person the claimed decision ended, when it measures waits. */
     void recordWait(StoredRun claimed, Decision decision) {
-        if (claimed.waitingSince() != null) {
+        if (claimed.waitingSince() != null && loop.telemetry().measuresWaits()) {
             loop.telemetry().waited(PersonWaits.of(claimed, decision,
                     approvals.approvals(claimed.runId(), decision.digest()).size()));
         }

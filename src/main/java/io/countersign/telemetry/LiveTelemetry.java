@@ -154,5 +154,10 @@ public final class LiveTelemetry implements AutoCloseable {
         public void waited(PersonWait wait) {
             current().runs().waited(wait);
         }
+
+        @Override
+        public boolean measuresWaits() {
+            return current().runs().measuresWaits();
+        }
     }
 }

@@ -26,6 +26,11 @@ public interface RunTelemetry {
         @Override
         public void waited(PersonWait wait) {
         }
+
+        @Override
+        public boolean measuresWaits() {
+            return false;
+        }
     };
 
     /** A stretch of a run begins in this process; the returned stretch is told what happens in it. */
@@ -36,6 +41,14 @@ public interface RunTelemetry {
 
     /** A person's decision, or a deadline's fallback, ended a run's wait. */
     void waited(PersonWait wait);
+
+    /**
+     * Whether {@link #waited} goes anywhere now; when not, a caller need not read what a wait would report (the
+     * approvals kept before a decision are a read of the store).
+     */
+    default boolean measuresWaits() {
+        return true;
+    }
 
     /** One stretch of a run: from its start or resume to its next outcome. */
     interface Stretch {
