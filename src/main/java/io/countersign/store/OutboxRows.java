@@ -7,6 +7,7 @@ import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunStatus;
 import io.countersign.engine.webhook.CardEventType;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Locale;
@@ -14,11 +15,12 @@ import java.util.UUID;
 
 /**
  * Queues a card's event in the outbox of every webhook that subscribes to it, inside the transaction of the change
- * it reports: one statement, which inserts nothing when no hook subscribes. What the event says comes from the
- * run's row as the change left it (agent, who started it, the waiting tools, the deadline) and from the change
- * itself (who decided, the summary or the fallback), never from the run's arguments or results. The hooks come
- * first (SQLite keeps the order of a {@code CROSS JOIN}): with none subscribed the run's row, whose later columns
- * lie past its paused state's overflow pages, is not read at all.
+ * it reports: on its own, a read of whether a hook subscribes and the insert only then; inside a PostgreSQL
+ * statement that changes the run ({@link #insertFrom}), the insert alone, which inserts nothing when no hook
+ * subscribes. What the event says comes from the run's row as the change left it (agent, who started it, the
+ * waiting tools, the deadline) and from the change itself (who decided, the summary or the fallback), never from
+ * the run's arguments or results. The hooks come first (SQLite keeps the order of a {@code CROSS JOIN}): with none
+ * subscribed the run's row, whose later columns lie past its paused state's overflow pages, is not read at all.
  */
 final class OutboxRows {
     private static final String INSERT = "INSERT INTO webhook_outbox (event_id, hook_id, type, run_id, agent,"
@@ -26,6 +28,7 @@ final class OutboxRows {
             + " SELECT :eventId, h.id, :type, r.id, r.agent, r.initiator, r.waiting_tools, :waitingFor, :actor, %s,"
             + " r.deadline, :at, 0, :at FROM webhooks h CROSS JOIN %s r WHERE h.events LIKE :subscribed"
             + " AND r.id = :runId";
+    private static final String SUBSCRIBED = "SELECT 1 FROM webhooks WHERE events LIKE :subscribed LIMIT 1";
     /** {@link #INSERT} from the run's row, with the change's own outcome: formatted once, not for every event. */
     private static final String INSERT_FROM_RUNS = String.format(Locale.ROOT, INSERT, ":outcome", "runs");
     /** {@link #INSERT} from the run's row, the outcome being the role the card was escalated to. */
@@ -90,6 +93,9 @@ final class OutboxRows {
 
     private static void append(Connection connection, CardEventType type, String runId, String waitingFor,
                                String actor, String outcome, Instant at) throws SQLException {
+        if (!anySubscribed(connection, type)) {
+            return;
+        }
         boolean escalated = type == CardEventType.ESCALATED;
         try (NamedStatement insert = NamedStatement.prepare(connection, escalated ? INSERT_ESCALATED
                 : INSERT_FROM_RUNS)) {
@@ -101,11 +107,27 @@ final class OutboxRows {
         }
     }
 
+    /**
+     * Whether a hook subscribes to the type, read in the change's transaction: the insert that finds none still
+     * costs four times this read (SQLite opens the outbox and its indexes for writing), and most stores have none.
+     */
+    private static boolean anySubscribed(Connection connection, CardEventType type) throws SQLException {
+        try (NamedStatement select = NamedStatement.prepare(connection, SUBSCRIBED)) {
+            try (ResultSet rows = select.set("subscribed", subscribed(type)).executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    private static String subscribed(CardEventType type) {
+        return "%," + type.code() + ",%";
+    }
+
     private static NamedStatement bind(NamedStatement insert, CardEventType type, String runId, String waitingFor,
                                        String actor, Instant at) throws SQLException {
         return insert.set("eventId", UUID.randomUUID().toString()).set("type", type.code())
                 .set("waitingFor", waitingFor).set("actor", actor).set("at", at).set("runId", runId)
-                .set("subscribed", "%," + type.code() + ",%");
+                .set("subscribed", subscribed(type));
     }
 
     private static String waitingFor(RunStatus status) {
