@@ -29,6 +29,11 @@ import org.sqlite.SQLiteDataSource;
 final class Database implements AutoCloseable {
     /** Keeps the holders of {@link #closeBeforeExit()} reachable, so that nothing closes them before the exit. */
     private static final List<Connection> LEFT_TO_EXIT = new CopyOnWriteArrayList<>();
+    /**
+     * The call with which a PostgreSQL statement defers its own transaction's commit, as {@code SET LOCAL
+     * synchronous_commit = off} does in a round trip of its own; see {@link #writeDeferredByItself}.
+     */
+    static final String DEFER_COMMIT = "set_config('synchronous_commit', 'off', true)";
 
     private final HikariDataSource pool;
     private final Dialect dialect;
@@ -173,7 +178,7 @@ final class Database implements AutoCloseable {
 
     /** Runs work in one transaction. */
     <T> T write(String what, SqlWork<T> work) {
-        return transaction(what, null, false, false, work, result -> false);
+        return transaction(what, null, false, false, false, work, result -> false);
     }
 
     /**
@@ -185,7 +190,16 @@ final class Database implements AutoCloseable {
      * machine.
      */
     <T> T writeDeferred(String what, ChangeKind kind, SqlWork<T> work) {
-        return transaction(what, kind, kind != null, true, work, result -> true);
+        return transaction(what, kind, kind != null, true, false, work, result -> true);
+    }
+
+    /**
+     * As {@link #writeDeferred} with no counter, for PostgreSQL work whose statement defers the commit itself by
+     * calling {@link #DEFER_COMMIT}: no {@code SET LOCAL} round trip before it. On SQLite the same as
+     * {@link #writeDeferred}.
+     */
+    <T> T writeDeferredByItself(String what, SqlWork<T> work) {
+        return transaction(what, null, false, true, true, work, result -> false);
     }
 
     /**
@@ -194,7 +208,7 @@ final class Database implements AutoCloseable {
      * old value it records).
      */
     <T> T write(String what, ChangeKind kind, SqlWork<T> work) {
-        return transaction(what, kind, true, false, work, result -> true);
+        return transaction(what, kind, true, false, false, work, result -> true);
     }
 
     /**
@@ -203,11 +217,11 @@ final class Database implements AutoCloseable {
      * console. Such work takes its own row locks; the bump comes last.
      */
     <T> T writeIf(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
-        return transaction(what, kind, false, false, work, changed);
+        return transaction(what, kind, false, false, false, work, changed);
     }
 
-    private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, boolean deferred, SqlWork<T> work,
-                              Predicate<? super T> changed) {
+    private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, boolean deferred,
+                              boolean workDefers, SqlWork<T> work, Predicate<? super T> changed) {
         refuseIfDamaged();
         long counter = 0;
         boolean bumped = false;
@@ -218,7 +232,7 @@ final class Database implements AutoCloseable {
             }
             connection.setAutoCommit(false);
             try {
-                if (deferred && dialect == Dialect.POSTGRESQL) {
+                if (deferred && dialect == Dialect.POSTGRESQL && !workDefers) {
                     try (Statement off = connection.createStatement()) {
                         off.execute("SET LOCAL synchronous_commit = off");
                     }

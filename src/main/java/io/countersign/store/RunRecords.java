@@ -39,6 +39,20 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
     private static final String WAITING = "status IN (:forApproval, :forInput)";
     /** The epoch a new run starts with; every take-over grows it. */
     private static final long FIRST_EPOCH = 1;
+    private static final String EMPTY_HISTORY = PausedStateCodec.historyToTree(
+            ToolInvocationHistory.emptyComplete()).toString();
+    private static final String INSERT_RUN = "INSERT INTO runs (id, agent, initiator, prompt, unattended, status,"
+            + " created_at, updated_at, pause_number, transcript, history, iterations, prompt_tokens,"
+            + " completion_tokens, owner, queued_at, epoch, gateway_session, written_at_schema) VALUES (:runId, :agent,"
+            + " :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history, 0, 0, 0, :owner, :queuedAt, "
+            + FIRST_EPOCH + ", :gatewaySession, " + Migrations.SCHEMA + ")";
+    /**
+     * A running run's record on PostgreSQL: the insert, its commit deferred and its NOTIFY in one statement, so that
+     * it takes one round trip beside its {@code COMMIT} instead of three (the deferral, the counter, the insert).
+     */
+    private static final String INSERT_RUN_IN_ONE_STATEMENT = "WITH deferred AS (SELECT " + Database.DEFER_COMMIT
+            + "), inserted AS (" + INSERT_RUN + " RETURNING id) SELECT " + ChangeFeed.NOTIFY_CALL
+            + " FROM deferred, inserted";
     /** Where a stretch of a run ended, for its driver; bound by {@link #bindOutcome}. */
     private static final String RECORD_OUTCOME = "UPDATE runs AS r SET status = :status,"
             + " updated_at = :at, waiting_since = :waitingSince, pause_number = pause_number + :pauses,"
@@ -71,31 +85,40 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
      */
     RunLease insert(String runId, String agent, String initiator, String prompt, boolean unattended,
                     RunStatus status, boolean hosted, Instant at) {
-        SqlWork<Void> work = connection -> {
-            try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO runs (id, agent,"
-                    + " initiator, prompt, unattended, status, created_at, updated_at, pause_number, transcript,"
-                    + " history, iterations, prompt_tokens, completion_tokens, owner, queued_at, epoch, gateway_session,"
-                    + " written_at_schema) VALUES (:runId, :agent, :initiator, :prompt, :unattended, :status, :at, :at,"
-                    + " 0, '[]', :history, 0, 0, 0, :owner, :queuedAt, " + FIRST_EPOCH + ", :gatewaySession, "
-                    + Migrations.SCHEMA + ")")) {
-                insert.set("runId", runId).set("agent", agent).set("initiator", initiator).set("prompt", prompt)
-                        .set("unattended", unattended).set("status", status.code()).set("at", at)
-                        .set("history", PausedStateCodec.historyToTree(ToolInvocationHistory.emptyComplete())
-                                .toString())
-                        .set("owner", status == RunStatus.RUNNING ? session.id() : null)
-                        .set("queuedAt", status == RunStatus.QUEUED ? at : null)
-                        .set("gatewaySession", hosted ? session.id() : null)
-                        .executeUpdate();
+        String what = "record the new run " + runId;
+        SqlWork<Void> insertRun = connection -> {
+            try (NamedStatement insert = NamedStatement.prepare(connection, INSERT_RUN)) {
+                bindNewRun(insert, runId, agent, initiator, prompt, unattended, status, hosted, at).executeUpdate();
             }
             return null;
         };
-        String what = "record the new run " + runId;
         if (status == RunStatus.QUEUED) {
-            database.write(what, ChangeKind.QUEUE, work);
+            database.write(what, ChangeKind.QUEUE, insertRun);
+        } else if (database.dialect() == Dialect.POSTGRESQL) {
+            database.writeDeferredByItself(what, connection -> {
+                try (NamedStatement insert = NamedStatement.prepare(connection, INSERT_RUN_IN_ONE_STATEMENT)) {
+                    bindNewRun(insert, runId, agent, initiator, prompt, unattended, status, hosted, at);
+                    database.changes().bindNotify(insert, ChangeKind.RUN);
+                    insert.executeQuery().close();
+                }
+                return null;
+            });
+            database.changes().committed(ChangeKind.RUN);
         } else {
-            database.writeDeferred(what, ChangeKind.RUN, work);
+            database.writeDeferred(what, ChangeKind.RUN, insertRun);
         }
         return new RunLease(runId, FIRST_EPOCH);
+    }
+
+    private NamedStatement bindNewRun(NamedStatement insert, String runId, String agent, String initiator,
+                                      String prompt, boolean unattended, RunStatus status, boolean hosted, Instant at)
+            throws SQLException {
+        return insert.set("runId", runId).set("agent", agent).set("initiator", initiator).set("prompt", prompt)
+                .set("unattended", unattended).set("status", status.code()).set("at", at)
+                .set("history", EMPTY_HISTORY)
+                .set("owner", status == RunStatus.RUNNING ? session.id() : null)
+                .set("queuedAt", status == RunStatus.QUEUED ? at : null)
+                .set("gatewaySession", hosted ? session.id() : null);
     }
 
     /**

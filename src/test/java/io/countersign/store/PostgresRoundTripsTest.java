@@ -88,6 +88,18 @@ class PostgresRoundTripsTest {
     }
 
     @Test
+    void aRunningRunsRecordTakesTwoRoundTripsAndADeferredCommit() throws SQLException {
+        paused("r0");
+        StoreCommits before = store.commits();
+
+        Map<String, Long> ran = statementsOf(() -> store.runs().create("r1", "writer", "maria", "Tidy the notes",
+                false, NOW));
+
+        assertThat(roundTrips(ran)).as("round trips of a new run's record: %s", ran).isEqualTo(2);
+        assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(0, 1));
+    }
+
+    @Test
     void aDecisionsClaimWithItsEventAndIntentTakesAtMostThreeRoundTrips() throws SQLException {
         // The first decision of the day creates its rows of counts; the others add to them, as measured here.
         assertThat(store.runs().claim(approval(paused("r0"), "jonas", NOW), start("r0")))
