@@ -31,6 +31,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -58,6 +59,7 @@ public final class CommitsBenchmark {
     private static final int PAUSE = 1;
     private static final int DECISION = 2;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final Duration STATISTICS_REPORTED = Duration.ofSeconds(11);
 
     private CommitsBenchmark() {
     }
@@ -247,7 +249,17 @@ public final class CommitsBenchmark {
                 (paused - start) / (double) ALONE, (decided - paused) / (double) ALONE, ALONE);
     }
 
+    /**
+     * The server's WAL syncs so far, once the pool's backends have reported theirs: a backend reports its
+     * statistics at most once a second while busy, and an idle one within ten seconds.
+     */
     private static long walSync(Connection bare) throws SQLException {
+        try {
+            Thread.sleep(STATISTICS_REPORTED.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the server's backends reported their statistics", e);
+        }
         try (Statement statement = bare.createStatement();
              ResultSet row = statement.executeQuery("SELECT wal_sync FROM pg_stat_wal")) {
             row.next();
