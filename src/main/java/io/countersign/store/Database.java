@@ -203,6 +203,24 @@ final class Database implements AutoCloseable {
     }
 
     /**
+     * As {@link #writeDeferredByItself}, for work of one statement: on PostgreSQL it runs in auto-commit, so that
+     * the statement is its own transaction and its commit travels with it, one round trip in all.
+     */
+    <T> T writeDeferredStatement(String what, SqlWork<T> statement) {
+        if (dialect == Dialect.SQLITE) {
+            return writeDeferredByItself(what, statement);
+        }
+        refuseIfDamaged();
+        try (Connection connection = pool.getConnection()) {
+            T result = statement.run(connection);
+            deferredCommits.incrementAndGet();
+            return result;
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /**
      * Runs work in one transaction that also bumps the counter of {@code kind}, announced after commit. The bump
      * comes first, so its row lock serialises the writes of one kind on PostgreSQL (a settings change reads the
      * old value it records).

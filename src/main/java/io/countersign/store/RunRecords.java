@@ -47,8 +47,8 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
             + " :initiator, :prompt, :unattended, :status, :at, :at, 0, '[]', :history, 0, 0, 0, :owner, :queuedAt, "
             + FIRST_EPOCH + ", :gatewaySession, " + Migrations.SCHEMA + ")";
     /**
-     * A running run's record on PostgreSQL: the insert, its commit deferred and its NOTIFY in one statement, so that
-     * it takes one round trip beside its {@code COMMIT} instead of three (the deferral, the counter, the insert).
+     * A running run's record on PostgreSQL: the insert, its commit deferred and its NOTIFY in one statement of its
+     * own transaction, one round trip instead of four (the deferral, the counter, the insert, the commit).
      */
     private static final String INSERT_RUN_IN_ONE_STATEMENT = "WITH deferred AS (SELECT " + Database.DEFER_COMMIT
             + "), inserted AS (" + INSERT_RUN + " RETURNING id) SELECT " + ChangeFeed.NOTIFY_CALL
@@ -95,7 +95,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
         if (status == RunStatus.QUEUED) {
             database.write(what, ChangeKind.QUEUE, insertRun);
         } else if (database.dialect() == Dialect.POSTGRESQL) {
-            database.writeDeferredByItself(what, connection -> {
+            database.writeDeferredStatement(what, connection -> {
                 try (NamedStatement insert = NamedStatement.prepare(connection, INSERT_RUN_IN_ONE_STATEMENT)) {
                     bindNewRun(insert, runId, agent, initiator, prompt, unattended, status, hosted, at);
                     database.changes().bindNotify(insert, ChangeKind.RUN);

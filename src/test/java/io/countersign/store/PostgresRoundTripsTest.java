@@ -88,14 +88,17 @@ class PostgresRoundTripsTest {
     }
 
     @Test
-    void aRunningRunsRecordTakesTwoRoundTripsAndADeferredCommit() throws SQLException {
+    void aRunningRunsRecordTakesOneRoundTripAndADeferredCommit() throws SQLException {
         paused("r0");
         StoreCommits before = store.commits();
 
         Map<String, Long> ran = statementsOf(() -> store.runs().create("r1", "writer", "maria", "Tidy the notes",
                 false, NOW));
 
-        assertThat(roundTrips(ran)).as("round trips of a new run's record: %s", ran).isEqualTo(2);
+        // No BEGIN ran: the statement was its own transaction, committed with it rather than by a COMMIT of its own.
+        assertThat(ran).as("statements of a new run's record").doesNotContainKey("BEGIN");
+        ran.remove("COMMIT");
+        assertThat(roundTrips(ran)).as("round trips of a new run's record: %s", ran).isEqualTo(1);
         assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(0, 1));
     }
 
