@@ -25,6 +25,15 @@ final class CallJournal implements ExecutionJournal {
     private static final String INSERT_INTENT = "INSERT INTO call_intents (run_id, call_id, tool_name, started_at)"
             + " SELECT r.id, :callId, :toolName, :startedAt FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN;
 
+    private static final String RECORD_OUTCOME_WHERE = " WHERE run_id = :runId AND call_id = :callId"
+            + " AND outcome IS NULL AND EXISTS (SELECT 1 FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN + ")";
+    private static final String RECORD_OUTCOME = "UPDATE call_intents SET outcome = :outcome,"
+            + " finished_at = :finishedAt" + RECORD_OUTCOME_WHERE;
+    /** On PostgreSQL the update defers its transaction's commit itself, sparing a round trip. */
+    private static final String RECORD_OUTCOME_DEFERRING = "WITH deferred AS (SELECT " + Database.DEFER_COMMIT
+            + " AS setting) UPDATE call_intents SET outcome = :outcome, finished_at = :finishedAt FROM deferred"
+            + RECORD_OUTCOME_WHERE;
+
     private final Database database;
     private final StoreSession session;
     private final RunLease lease;
@@ -70,11 +79,9 @@ final class CallJournal implements ExecutionJournal {
         if (keptBack.isEmpty()) {
             return;
         }
-        database.writeDeferred("record the outcomes of the calls of run " + runId, null, connection -> {
-            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE call_intents"
-                    + " SET outcome = :outcome, finished_at = :finishedAt"
-                    + " WHERE run_id = :runId AND call_id = :callId AND outcome IS NULL"
-                    + " AND EXISTS (SELECT 1 FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN + ")")) {
+        String sql = database.dialect() == Dialect.POSTGRESQL ? RECORD_OUTCOME_DEFERRING : RECORD_OUTCOME;
+        database.writeDeferredByItself("record the outcomes of the calls of run " + runId, connection -> {
+            try (NamedStatement update = NamedStatement.prepare(connection, sql)) {
                 LockedRun.bindDriven(update, session, lease).set("runId", runId);
                 for (Finished finished : keptBack) {
                     int updated = update.set("outcome", finished.outcome().code())
