@@ -31,7 +31,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +45,7 @@ import java.util.stream.IntStream;
  * its diff preview); the run pauses; the card is read (untimed) and approved; the tool runs; the model answers and
  * the run completes. Prints the medians, the store's commits per pause and per decision, durable and deferred,
  * and the median CPU time of each on the calling thread; on PostgreSQL also the WAL syncs
- * ({@code pg_stat_wal.wal_sync}) of a stretch of pauses and one of decisions run alone. Arguments: {@code sqlite|postgres}, the number of measured turns (after {@value #WARM_UP} untimed ones).
+ * ({@code pg_stat_wal.wal_sync}) of a stretch of pauses and their decisions run alone. Arguments: {@code sqlite|postgres}, the number of measured turns (after {@value #WARM_UP} untimed ones).
  */
 public final class CommitsBenchmark {
     private static final Actor OPERATOR = Actor.of("bench", Role.OPERATOR);
@@ -59,7 +58,6 @@ public final class CommitsBenchmark {
     private static final int PAUSE = 1;
     private static final int DECISION = 2;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final Duration STATISTICS_REPORTED = Duration.ofSeconds(11);
 
     private CommitsBenchmark() {
     }
@@ -233,33 +231,26 @@ public final class CommitsBenchmark {
         return median;
     }
 
-    /** The server's WAL syncs for pauses alone, then for decisions alone (background writers included). */
+    /**
+     * The server's WAL syncs (background writers included) of pauses alone and then their decisions, counted
+     * together: a backend reports its statistics when it sees fit (at most once a second while busy), so a count
+     * read between the two stretches put some of the pauses' syncs among the decisions' (0.00 per pause at times).
+     */
     private static void walSyncs(DefaultRunService service, Connection bare) throws SQLException {
         long start = walSync(bare);
         String[] runs = new String[ALONE];
         for (int i = 0; i < ALONE; i++) {
             runs[i] = pause(service);
         }
-        long paused = walSync(bare);
         for (String runId : runs) {
             approve(service, readCard(service, runId));
         }
         long decided = walSync(bare);
-        System.out.printf("pg_stat_wal.wal_sync: %.2f per pause, %.2f per decision (%d of each, alone)%n",
-                (paused - start) / (double) ALONE, (decided - paused) / (double) ALONE, ALONE);
+        System.out.printf("pg_stat_wal.wal_sync: %.2f per pause and its decision (%d of each, alone)%n",
+                (decided - start) / (double) ALONE, ALONE);
     }
 
-    /**
-     * The server's WAL syncs so far, once the pool's backends have reported theirs: a backend reports its
-     * statistics at most once a second while busy, and an idle one within ten seconds.
-     */
     private static long walSync(Connection bare) throws SQLException {
-        try {
-            Thread.sleep(STATISTICS_REPORTED.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the server's backends reported their statistics", e);
-        }
         try (Statement statement = bare.createStatement();
              ResultSet row = statement.executeQuery("SELECT wal_sync FROM pg_stat_wal")) {
             row.next();
