@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -49,7 +50,8 @@ public final class RunWorker {
     private final Clock clock;
     private final Options options;
     private final Consumer<Progress> progress;
-    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** The runs this worker's threads run now, as each was taken from the queue. */
+    private final Map<String, StoredRun> inFlight = new ConcurrentHashMap<>();
     private final Object wake = new Object();
     /** Changes signalled so far, guarded by {@code wake}: a thread idles only if none came since it last looked. */
     private long signals;
@@ -213,7 +215,7 @@ public final class RunWorker {
     }
 
     private void execute(StoredRun run) {
-        inFlight.add(run.runId());
+        inFlight.put(run.runId(), run);
         try {
             // The owner's roles as the store knows them now, for every run taken: roles removed stop the work.
             Actor owner = actor(run.initiator());
@@ -263,9 +265,10 @@ public final class RunWorker {
     }
 
     private void renewLeases() {
-        for (String runId : inFlight) {
+        for (StoredRun taken : inFlight.values()) {
+            String runId = taken.runId();
             try {
-                if (!queue.renewLease(runId, id, clock.instant().plus(options.lease())) && takenAway(runId)) {
+                if (!queue.renewLease(runId, id, clock.instant().plus(options.lease())) && takenAway(taken)) {
                     progress.accept(new Progress(runId, Progress.Kind.LEASE_LOST, null, "the lease lapsed and the"
                             + " run was recovered while this worker still ran it"));
                 }
@@ -276,12 +279,14 @@ public final class RunWorker {
     }
 
     /**
-     * Whether a run whose lease this worker could not renew was recovered from it: still queued or running, rather
-     * than ended by this worker's own stretch, whose last commit the renewal can race.
+     * Whether a run whose lease this worker could not renew was recovered from it: still queued or running on the
+     * decision it was taken with, rather than ended by this worker's own stretch, whose last commit the renewal can
+     * race (and whose pause may have been decided, and the run queued again, by then).
      */
-    private boolean takenAway(String runId) {
-        return stored.find(runId).map(StoredRun::status)
-                .map(status -> status == RunStatus.QUEUED || status == RunStatus.RUNNING).orElse(false);
+    private boolean takenAway(StoredRun taken) {
+        return stored.find(taken.runId())
+                .filter(now -> now.status() == RunStatus.QUEUED || now.status() == RunStatus.RUNNING)
+                .map(now -> Objects.equals(now.lastDecision(), taken.lastDecision())).orElse(false);
     }
 
     private long signalsSoFar() {

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
 import io.countersign.engine.invocation.InvocationRules;
+import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ChatModel;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.IdGenerator;
 import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunRepository;
@@ -19,16 +21,21 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A worker's lease renewal that races the last commit of the run's stretch fails because the stretch ended, not
- * because the run was taken away: the worker reports no lost run. The renewal is held until the stretch has ended.
+ * because the run was taken away: the worker reports no lost run, also when the stretch paused and its card was
+ * decided and the run queued again before the renewal asked. The renewal is held until the stretch has ended. A
+ * run recovered while its stretch still runs is reported lost.
  */
 class LeaseRenewalRaceTest {
     @TempDir
@@ -74,17 +81,125 @@ class LeaseRenewalRaceTest {
         }
     }
 
-    /** The store's queue, whose first renewal waits until the run's stretch has ended before it asks the store. */
+    @Test
+    void aRenewalThatFailsAfterTheStretchPausedAndItsCardWasDecidedReportsNoLostRun() throws Exception {
+        CountDownLatch renewing = new CountDownLatch(1);
+        ChatModel scripted = ScriptedChatModel.byModel(LedgerTool.scripts());
+        ChatModel model = request -> {
+            try {
+                renewing.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return scripted.complete(request);
+        };
+        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
+                List.of(new LedgerTool(folder.resolve("ledger.txt"))), LedgerTool.scripts(),
+                InvocationRules.none(), model)) {
+            Store store = rig.store;
+            Actor olga = store.users().ensureUser("olga");
+            DefaultExecutionService[] execution = new DefaultExecutionService[1];
+            // The card is decided, and its run queued again, after the stretch paused and before the renewal asks.
+            HeldRenewals queue = new HeldRenewals(store.runs(), store.runs(), renewing, runId -> {
+                String digest = rig.service.card(olga, runId).orElseThrow().digest();
+                assertThat(execution[0].decideForWorker(olga, runId, digest,
+                        List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
+            });
+            execution[0] = new DefaultExecutionService(rig.service, store.runs(), queue, store.users(),
+                    store.changes(), Clock.systemUTC(), IdGenerator.random());
+            String runId = execution[0].enqueue(olga, LedgerTool.ONE_PAUSE, "Record it", false).runId();
+            List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
+            RunWorker worker = execution[0].worker(olga, new RunWorker.Options(1, Duration.ofSeconds(1),
+                    Duration.ofMillis(100), false), progress::add);
+            Thread working = new Thread(worker::run, "lease-race-worker");
+            working.start();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> queue.renewer.get() != null && queue.answered);
+            worker.stop();
+            working.join();
+            queue.renewer.get().join(TimeUnit.SECONDS.toMillis(30));
+
+            assertThat(store.runs().find(runId).orElseThrow().status()).isEqualTo(RunStatus.QUEUED);
+            assertThat(progress).extracting(RunWorker.Progress::kind)
+                    .containsExactly(RunWorker.Progress.Kind.FIRST_STRETCH);
+        }
+    }
+
+    @Test
+    void aRunRecoveredWhileItsStretchStillRunsIsReportedLost() throws Exception {
+        CountDownLatch recovered = new CountDownLatch(1);
+        ChatModel scripted = ScriptedChatModel.byModel(TallyTool.scripts());
+        // The stretch waits for the model until the run was taken from the worker.
+        ChatModel model = request -> {
+            try {
+                recovered.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return scripted.complete(request);
+        };
+        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
+                List.of(new TallyTool(folder.resolve("ledger.txt"))), TallyTool.scripts(), InvocationRules.none(),
+                model)) {
+            Store store = rig.store;
+            DefaultExecutionService execution = new DefaultExecutionService(rig.service, store.runs(),
+                    store.runs(), store.users(), store.changes(), Clock.systemUTC(), IdGenerator.random());
+            Actor olga = store.users().ensureUser("olga");
+            String runId = execution.enqueue(olga, TallyTool.COUNTER, "Count once", true).runId();
+            List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
+            RunWorker worker = execution.worker(olga, new RunWorker.Options(1, Duration.ofSeconds(1),
+                    Duration.ofMillis(100), false), progress::add);
+            Thread working = new Thread(worker::run, "lease-lost-worker");
+            working.start();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> store.runs().find(runId).orElseThrow().status() == RunStatus.RUNNING);
+
+            // As another worker would once the lease lapsed: the stretch executed nothing, so the run is queued.
+            assertThat(store.runs().recoverAbandoned(Instant.now().plus(Duration.ofHours(1))))
+                    .extracting(StoredRun::runId).containsExactly(runId);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> progress.stream()
+                    .anyMatch(step -> step.kind() == RunWorker.Progress.Kind.LEASE_LOST));
+            recovered.countDown();
+            worker.stop();
+            working.join();
+            assertThat(progress).filteredOn(step -> step.kind() == RunWorker.Progress.Kind.LEASE_LOST)
+                    .extracting(RunWorker.Progress::runId).containsOnly(runId);
+        }
+    }
+
+    /**
+     * The store's queue, whose first renewal waits until the run's stretch has ended, then does what the test
+     * asks, before it asks the store. Meanwhile the worker takes nothing more from the queue.
+     */
     private static final class HeldRenewals extends ForwardingRunQueue {
         private final RunRepository runs;
         private final CountDownLatch renewing;
+        private final Consumer<String> afterTheStretch;
+        private final AtomicInteger claims = new AtomicInteger();
         final AtomicReference<Thread> renewer = new AtomicReference<>();
         volatile boolean answered;
 
         HeldRenewals(RunQueue queue, RunRepository runs, CountDownLatch renewing) {
+            this(queue, runs, renewing, runId -> { });
+        }
+
+        HeldRenewals(RunQueue queue, RunRepository runs, CountDownLatch renewing, Consumer<String> afterTheStretch) {
             super(queue);
             this.runs = runs;
             this.renewing = renewing;
+            this.afterTheStretch = afterTheStretch;
+        }
+
+        @Override
+        public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+            return answered || claims.get() == 0 ? countedClaim(workerId, leaseExpires, at) : Optional.empty();
+        }
+
+        private Optional<StoredRun> countedClaim(String workerId, Instant leaseExpires, Instant at) {
+            Optional<StoredRun> claimed = super.claimNext(workerId, leaseExpires, at);
+            claimed.ifPresent(run -> claims.incrementAndGet());
+            return claimed;
         }
 
         @Override
@@ -95,6 +210,7 @@ class LeaseRenewalRaceTest {
             renewing.countDown();
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> runs.find(runId).map(StoredRun::status).orElseThrow() != RunStatus.RUNNING);
+            afterTheStretch.accept(runId);
             boolean renewed = super.renewLease(runId, workerId, leaseExpires);
             answered = true;
             return renewed;
