@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.countersign.engine.Actor;
+import io.countersign.engine.chat.AssistantTurn;
 import io.countersign.engine.invocation.InvocationRules;
 import io.countersign.engine.decision.Decision;
 import io.countersign.engine.port.ChatModel;
@@ -14,6 +15,7 @@ import io.countersign.engine.port.RunRepository;
 import io.countersign.engine.port.ScriptedChatModel;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.RunStatus;
+import io.countersign.engine.tool.Tool;
 import io.countersign.store.Store;
 import io.countersign.store.StoreLocation;
 import java.nio.file.Path;
@@ -21,11 +23,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -38,42 +41,23 @@ import org.junit.jupiter.api.io.TempDir;
  * run recovered while its stretch still runs is reported lost.
  */
 class LeaseRenewalRaceTest {
+    private static final RunWorker.Options OPTIONS = new RunWorker.Options(1, Duration.ofSeconds(1),
+            Duration.ofMillis(100), false);
+
     @TempDir
     Path folder;
 
     @Test
     void aRenewalThatFailsAsTheStretchEndsReportsNoLostRun() throws Exception {
         CountDownLatch renewing = new CountDownLatch(1);
-        ChatModel scripted = ScriptedChatModel.byModel(TallyTool.scripts());
         // The stretch waits for the model until the renewal has begun, so the renewal finds the run in flight.
-        ChatModel model = request -> {
-            try {
-                renewing.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return scripted.complete(request);
-        };
-        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
-                List.of(new TallyTool(folder.resolve("ledger.txt"))), TallyTool.scripts(), InvocationRules.none(),
-                model)) {
+        try (ServiceRig rig = rig(new TallyTool(folder.resolve("ledger.txt")), TallyTool.scripts(), renewing)) {
             Store store = rig.store;
             HeldRenewals queue = new HeldRenewals(store.runs(), store.runs(), renewing);
-            DefaultExecutionService execution = new DefaultExecutionService(rig.service, store.runs(), queue,
-                    store.users(), store.changes(), Clock.systemUTC(), IdGenerator.random());
             Actor olga = store.users().ensureUser("olga");
-            String runId = execution.enqueue(olga, TallyTool.COUNTER, "Count once", true).runId();
-            List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
-            RunWorker worker = execution.worker(olga, new RunWorker.Options(1, Duration.ofSeconds(1),
-                    Duration.ofMillis(100), false), progress::add);
-            Thread working = new Thread(worker::run, "lease-race-worker");
-            working.start();
+            String runId = execution(rig, queue).enqueue(olga, TallyTool.COUNTER, "Count once", true).runId();
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> queue.renewer.get() != null && queue.answered);
-            worker.stop();
-            working.join();
-            // The renewal's thread reports a lost lease right after the renewal answers, if it does.
-            queue.renewer.get().join(TimeUnit.SECONDS.toMillis(30));
+            List<RunWorker.Progress> progress = workUntilTheRenewalAnswered(execution(rig, queue), olga, queue);
 
             assertThat(store.runs().find(runId).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
             assertThat(progress).extracting(RunWorker.Progress::kind)
@@ -84,18 +68,7 @@ class LeaseRenewalRaceTest {
     @Test
     void aRenewalThatFailsAfterTheStretchPausedAndItsCardWasDecidedReportsNoLostRun() throws Exception {
         CountDownLatch renewing = new CountDownLatch(1);
-        ChatModel scripted = ScriptedChatModel.byModel(LedgerTool.scripts());
-        ChatModel model = request -> {
-            try {
-                renewing.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return scripted.complete(request);
-        };
-        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
-                List.of(new LedgerTool(folder.resolve("ledger.txt"))), LedgerTool.scripts(),
-                InvocationRules.none(), model)) {
+        try (ServiceRig rig = rig(new LedgerTool(folder.resolve("ledger.txt")), LedgerTool.scripts(), renewing)) {
             Store store = rig.store;
             Actor olga = store.users().ensureUser("olga");
             DefaultExecutionService[] execution = new DefaultExecutionService[1];
@@ -105,19 +78,10 @@ class LeaseRenewalRaceTest {
                 assertThat(execution[0].decideForWorker(olga, runId, digest,
                         List.of(Decision.CallVerdict.approve(0)))).isInstanceOf(DecisionResult.Done.class);
             });
-            execution[0] = new DefaultExecutionService(rig.service, store.runs(), queue, store.users(),
-                    store.changes(), Clock.systemUTC(), IdGenerator.random());
+            execution[0] = execution(rig, queue);
             String runId = execution[0].enqueue(olga, LedgerTool.ONE_PAUSE, "Record it", false).runId();
-            List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
-            RunWorker worker = execution[0].worker(olga, new RunWorker.Options(1, Duration.ofSeconds(1),
-                    Duration.ofMillis(100), false), progress::add);
-            Thread working = new Thread(worker::run, "lease-race-worker");
-            working.start();
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> queue.renewer.get() != null && queue.answered);
-            worker.stop();
-            working.join();
-            queue.renewer.get().join(TimeUnit.SECONDS.toMillis(30));
+            List<RunWorker.Progress> progress = workUntilTheRenewalAnswered(execution[0], olga, queue);
 
             assertThat(store.runs().find(runId).orElseThrow().status()).isEqualTo(RunStatus.QUEUED);
             assertThat(progress).extracting(RunWorker.Progress::kind)
@@ -128,29 +92,15 @@ class LeaseRenewalRaceTest {
     @Test
     void aRunRecoveredWhileItsStretchStillRunsIsReportedLost() throws Exception {
         CountDownLatch recovered = new CountDownLatch(1);
-        ChatModel scripted = ScriptedChatModel.byModel(TallyTool.scripts());
         // The stretch waits for the model until the run was taken from the worker.
-        ChatModel model = request -> {
-            try {
-                recovered.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return scripted.complete(request);
-        };
-        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
-                List.of(new TallyTool(folder.resolve("ledger.txt"))), TallyTool.scripts(), InvocationRules.none(),
-                model)) {
+        try (ServiceRig rig = rig(new TallyTool(folder.resolve("ledger.txt")), TallyTool.scripts(), recovered)) {
             Store store = rig.store;
-            DefaultExecutionService execution = new DefaultExecutionService(rig.service, store.runs(),
-                    store.runs(), store.users(), store.changes(), Clock.systemUTC(), IdGenerator.random());
+            DefaultExecutionService execution = execution(rig, store.runs());
             Actor olga = store.users().ensureUser("olga");
             String runId = execution.enqueue(olga, TallyTool.COUNTER, "Count once", true).runId();
             List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
-            RunWorker worker = execution.worker(olga, new RunWorker.Options(1, Duration.ofSeconds(1),
-                    Duration.ofMillis(100), false), progress::add);
-            Thread working = new Thread(worker::run, "lease-lost-worker");
-            working.start();
+            RunWorker worker = execution.worker(olga, OPTIONS, progress::add);
+            Thread working = start(worker);
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> store.runs().find(runId).orElseThrow().status() == RunStatus.RUNNING);
 
@@ -168,15 +118,58 @@ class LeaseRenewalRaceTest {
         }
     }
 
+    /** A rig over a store in the test's folder whose model answers as scripted once {@code answering} is down. */
+    private ServiceRig rig(Tool tool, Map<String, List<AssistantTurn>> scripts, CountDownLatch answering) {
+        ChatModel scripted = ScriptedChatModel.byModel(scripts);
+        ChatModel model = request -> {
+            try {
+                answering.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return scripted.complete(request);
+        };
+        return ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")), List.of(tool), scripts,
+                InvocationRules.none(), model);
+    }
+
+    private static DefaultExecutionService execution(ServiceRig rig, RunQueue queue) {
+        return new DefaultExecutionService(rig.service, rig.store.runs(), queue, rig.store.users(),
+                rig.store.changes(), Clock.systemUTC(), IdGenerator.random());
+    }
+
+    private static Thread start(RunWorker worker) {
+        Thread working = new Thread(worker::run, "lease-race-worker");
+        working.start();
+        return working;
+    }
+
+    /**
+     * Runs a worker of olga's until the held renewal answered, then stops it and waits for it and for the renewal's
+     * thread, which reports a lost lease right after the renewal answers, if it does; returns what it reported.
+     */
+    private static List<RunWorker.Progress> workUntilTheRenewalAnswered(DefaultExecutionService execution,
+                                                                         Actor olga, HeldRenewals queue)
+            throws InterruptedException {
+        List<RunWorker.Progress> progress = new CopyOnWriteArrayList<>();
+        RunWorker worker = execution.worker(olga, OPTIONS, progress::add);
+        Thread working = start(worker);
+        await().atMost(Duration.ofSeconds(30)).until(() -> queue.renewer.get() != null && queue.answered);
+        worker.stop();
+        working.join();
+        queue.renewer.get().join(TimeUnit.SECONDS.toMillis(30));
+        return progress;
+    }
+
     /**
      * The store's queue, whose first renewal waits until the run's stretch has ended, then does what the test
-     * asks, before it asks the store. Meanwhile the worker takes nothing more from the queue.
+     * asks, before it asks the store. The worker takes one run from it, and nothing more.
      */
     private static final class HeldRenewals extends ForwardingRunQueue {
         private final RunRepository runs;
         private final CountDownLatch renewing;
         private final Consumer<String> afterTheStretch;
-        private final AtomicInteger claims = new AtomicInteger();
+        private final AtomicBoolean claimed = new AtomicBoolean();
         final AtomicReference<Thread> renewer = new AtomicReference<>();
         volatile boolean answered;
 
@@ -191,15 +184,15 @@ class LeaseRenewalRaceTest {
             this.afterTheStretch = afterTheStretch;
         }
 
+        /** The first run the worker takes, and nothing after it. */
         @Override
         public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
-            return answered || claims.get() == 0 ? countedClaim(workerId, leaseExpires, at) : Optional.empty();
-        }
-
-        private Optional<StoredRun> countedClaim(String workerId, Instant leaseExpires, Instant at) {
-            Optional<StoredRun> claimed = super.claimNext(workerId, leaseExpires, at);
-            claimed.ifPresent(run -> claims.incrementAndGet());
-            return claimed;
+            if (claimed.get()) {
+                return Optional.empty();
+            }
+            Optional<StoredRun> run = super.claimNext(workerId, leaseExpires, at);
+            claimed.set(run.isPresent());
+            return run;
         }
 
         @Override
