@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The execution journal in {@code call_intents}, of one driver of a run: each intent in a durable commit of its
@@ -25,14 +26,14 @@ final class CallJournal implements ExecutionJournal {
     private static final String INSERT_INTENT = "INSERT INTO call_intents (run_id, call_id, tool_name, started_at)"
             + " SELECT r.id, :callId, :toolName, :startedAt FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN;
 
-    private static final String RECORD_OUTCOME_WHERE = " WHERE run_id = :runId AND call_id = :callId"
-            + " AND outcome IS NULL AND EXISTS (SELECT 1 FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN + ")";
+    /** Records a call's outcome, while the lease's driver drives the run; {@code %s} is what it is joined with. */
     private static final String RECORD_OUTCOME = "UPDATE call_intents SET outcome = :outcome,"
-            + " finished_at = :finishedAt" + RECORD_OUTCOME_WHERE;
+            + " finished_at = :finishedAt%s WHERE run_id = :runId AND call_id = :callId AND outcome IS NULL"
+            + " AND EXISTS (SELECT 1 FROM runs r WHERE r.id = :runId AND " + LockedRun.DRIVEN + ")";
+    private static final String RECORD_OUTCOME_ALONE = String.format(Locale.ROOT, RECORD_OUTCOME, "");
     /** On PostgreSQL the update defers its transaction's commit itself, sparing a round trip. */
     private static final String RECORD_OUTCOME_DEFERRING = "WITH deferred AS (SELECT " + Database.DEFER_COMMIT
-            + " AS setting) UPDATE call_intents SET outcome = :outcome, finished_at = :finishedAt FROM deferred"
-            + RECORD_OUTCOME_WHERE;
+            + " AS setting) " + String.format(Locale.ROOT, RECORD_OUTCOME, " FROM deferred");
 
     private final Database database;
     private final StoreSession session;
@@ -79,7 +80,7 @@ final class CallJournal implements ExecutionJournal {
         if (keptBack.isEmpty()) {
             return;
         }
-        String sql = database.dialect() == Dialect.POSTGRESQL ? RECORD_OUTCOME_DEFERRING : RECORD_OUTCOME;
+        String sql = database.dialect() == Dialect.POSTGRESQL ? RECORD_OUTCOME_DEFERRING : RECORD_OUTCOME_ALONE;
         database.writeDeferredByItself("record the outcomes of the calls of run " + runId, connection -> {
             try (NamedStatement update = NamedStatement.prepare(connection, sql)) {
                 LockedRun.bindDriven(update, session, lease).set("runId", runId);
