@@ -36,6 +36,10 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
             + " event_recorded, written_at_schema";
     private static final String DECISION_VALUES = ":decidedBy, :decidedAt, :kind, :digest, :summary, :verdicts,"
             + " :input, :eventRecorded, " + Migrations.SCHEMA;
+    /** The insert of a decision under lock, returning the stored row its audit chain entry hashes. */
+    private static final String INSERT_DECISION = "INSERT INTO decisions (run_id, pause_number, " + DECISION_COLUMNS
+            + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ") RETURNING "
+            + String.join(", ", AuditRows.DECISION_COLUMNS);
     /** The prefix of the inserted decision's columns the claim's statement returns, for its audit chain entry. */
     private static final String STORED_DECISION = "decision_";
     /** The condition a deadline's fallback adds to its claim: the deadline passed when it decided. */
@@ -49,8 +53,6 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
     private static final String SELECT_DECISIONS = "SELECT " + RunRows.decisionColumns("d", "") + " FROM decisions d"
             + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
             + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = :runId)) ORDER BY d.pause_number DESC";
-
-
 
     private static int claimKey(boolean due, int intents) {
         return intents * 2 + (due ? 1 : 0);
@@ -307,10 +309,10 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                         return new DecisionResult.Stale(decision.runId(), digest);
                     }
                     if (claimable) {
-                        long decisionId = insertDecision(connection, decision, pauseNumber, start);
-                        StoredRun claimedRun = commitClaim(connection, decision, decisionId, run, claimedStatus);
-                        writeStart(connection, claimedRun, start,
-                                AuditChain.storedDecisions(connection, List.of(decisionId)).get(0));
+                        AuditChain.Row stored = insertDecision(connection, decision, pauseNumber, start);
+                        StoredRun claimedRun = commitClaim(connection, decision, Long.parseLong(stored.id()), run,
+                                claimedStatus);
+                        writeStart(connection, claimedRun, start, stored);
                         return new ClaimResult.Claimed(claimedRun);
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
@@ -365,17 +367,19 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         return Optional.empty();
     }
 
-    /** Inserts the decision on the run's current pause; returns its id. */
-    private static long insertDecision(Connection connection, Decision decision, int pauseNumber,
-                                       DecisionStart start) throws SQLException {
-        try (NamedStatement insert = NamedStatement.prepare(connection, "INSERT INTO decisions (run_id,"
-                + " pause_number, " + DECISION_COLUMNS + ") VALUES (:runId, :pauseNumber, " + DECISION_VALUES + ")"
-                + " RETURNING id")) {
+    /**
+     * Inserts the decision on the run's current pause; returns it as stored, for its chain entry, without reading
+     * it back.
+     */
+    private static AuditChain.Row insertDecision(Connection connection, Decision decision, int pauseNumber,
+                                                 DecisionStart start) throws SQLException {
+        try (NamedStatement insert = NamedStatement.prepare(connection, INSERT_DECISION)) {
             insert.set("runId", decision.runId()).set("pauseNumber", pauseNumber);
             bindDecision(insert, decision, start);
-            try (ResultSet key = insert.executeQuery()) {
-                key.next();
-                return key.getLong(1);
+            try (ResultSet stored = insert.executeQuery()) {
+                stored.next();
+                return new AuditChain.Row(Long.toString(stored.getLong("id")),
+                        new AuditRows().stored("decisions", stored));
             }
         }
     }
