@@ -137,30 +137,52 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
             return;
         }
         String what = "record where run " + runId + " stands";
+        Written written = Written.of(outcome);
         if (database.dialect() == Dialect.POSTGRESQL) {
             database.write(what, connection -> {
-                recordInOneStatement(connection, lease, outcome, at);
+                recordInOneStatement(connection, lease, outcome, written, at);
                 return null;
             });
             database.changes().committed(ChangeKind.RUN);
-            return;
+        } else {
+            database.write(what, ChangeKind.RUN, connection -> {
+                recordInTransaction(connection, lease, outcome, written, at);
+                return null;
+            });
         }
-        database.write(what, ChangeKind.RUN, connection -> {
-            PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
-            try (NamedStatement update = NamedStatement.prepare(connection, RECORD_OUTCOME)) {
-                bindOutcome(update, lease, outcome, at, state == null ? null
-                        : StoredDeadlines.agentJson(connection, state.agentConfiguration()));
-                if (update.executeUpdate() == 0) {
-                    throw LockedRun.refusal(session, connection, database.dialect(), lease,
-                            "its outcome cannot be recorded");
-                }
+        if (outcome instanceof RunOutcome.Paused paused) {
+            // The card is read next, most often here: from the state in hand rather than its text decoded again.
+            rows.remember(paused.state(), written.pausedState());
+        }
+    }
+
+    /** The run's transcript, history and paused state (null when it did not pause) as stored: each written once. */
+    private record Written(String transcript, String history, String pausedState) {
+        static Written of(RunOutcome outcome) {
+            String transcript = PausedStateCodec.transcriptToTree(outcome.transcript()).toString();
+            String history = PausedStateCodec.historyToTree(outcome.history()).toString();
+            return new Written(transcript, history, outcome instanceof RunOutcome.Paused paused
+                    ? PausedStateCodec.toJson(paused.state(), transcript, history) : null);
+        }
+    }
+
+    /** SQLite's outcome: the run's update, the clearing of its intents and the card's webhook event. */
+    private void recordInTransaction(Connection connection, RunLease lease, RunOutcome outcome, Written written,
+                                     Instant at) throws SQLException {
+        String runId = outcome.runId();
+        PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
+        try (NamedStatement update = NamedStatement.prepare(connection, RECORD_OUTCOME)) {
+            bindOutcome(update, lease, outcome, written, at, state == null ? null
+                    : StoredDeadlines.agentJson(connection, state.agentConfiguration()));
+            if (update.executeUpdate() == 0) {
+                throw LockedRun.refusal(session, connection, database.dialect(), lease,
+                        "its outcome cannot be recorded");
             }
-            CallJournal.clear(connection, runId);
-            if (state != null) {
-                OutboxRows.waiting(connection, state, at);
-            }
-            return null;
-        });
+        }
+        CallJournal.clear(connection, runId);
+        if (state != null) {
+            OutboxRows.waiting(connection, state, at);
+        }
     }
 
     /**
@@ -169,8 +191,8 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
      * them, and the update holds only while they are still stored so; when they changed, the statement returns them
      * and runs again with them, in the same transaction. The change counter is left alone, as by the claim.
      */
-    private void recordInOneStatement(Connection connection, RunLease lease, RunOutcome outcome, Instant at)
-            throws SQLException {
+    private void recordInOneStatement(Connection connection, RunLease lease, RunOutcome outcome, Written written,
+                                      Instant at) throws SQLException {
         PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
         String agent = state == null ? null : state.agentConfiguration();
         Optional<String> known = agent == null ? Optional.empty() : knownDeadlines.get(agent);
@@ -178,7 +200,7 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
         while (true) {
             try (NamedStatement statement = NamedStatement.prepare(connection, state == null
                     ? RECORD_IN_ONE_STATEMENT : RECORD_PAUSE_IN_ONE_STATEMENT)) {
-                bindOutcome(statement, lease, outcome, at, deadlines);
+                bindOutcome(statement, lease, outcome, written, at, deadlines);
                 if (state != null) {
                     statement.set("agent", agent).set("knownDeadlines", deadlines);
                     OutboxRows.bindWaiting(statement, state, at);
@@ -205,16 +227,16 @@ record RunRecords(Database database, StoreSession session, RunRows rows,
     }
 
     /** Binds {@link #RECORD_OUTCOME}'s parameters, a pause's deadline from its agent's stored deadlines. */
-    private void bindOutcome(NamedStatement update, RunLease lease, RunOutcome outcome, Instant at,
-                             String agentDeadlines) throws SQLException {
+    private void bindOutcome(NamedStatement update, RunLease lease, RunOutcome outcome, Written written,
+                             Instant at, String agentDeadlines) throws SQLException {
         PausedState state = outcome instanceof RunOutcome.Paused paused ? paused.state() : null;
         RunOutcome.Failed failed = outcome instanceof RunOutcome.Failed f ? f : null;
         update.set("status", outcome.status().code()).set("at", at)
                 .set("waitingSince", state == null ? null : at).set("pauses", state == null ? 0 : 1);
-        RunRows.bindPausedState(update, state);
+        RunRows.bindPausedState(update, state, written.pausedState());
         StoredDeadlines.bindPause(update, state, agentDeadlines, at);
-        update.set("transcript", PausedStateCodec.transcriptToTree(outcome.transcript()).toString())
-                .set("history", PausedStateCodec.historyToTree(outcome.history()).toString())
+        update.set("transcript", written.transcript())
+                .set("history", written.history())
                 .set("iterations", outcome.counters().iterations())
                 .set("promptTokens", outcome.counters().usage().promptTokens())
                 .set("completionTokens", outcome.counters().usage().completionTokens())

@@ -209,7 +209,12 @@ final class RunRows {
      * {@code :digest}, the {@code :waitingTools} (one per line) and its {@code :refusedCount}; all NULL for none.
      */
     static void bindPausedState(NamedStatement statement, PausedState state) throws SQLException {
-        statement.set("pausedState", state == null ? null : PausedStateCodec.toJson(state))
+        bindPausedState(statement, state, state == null ? null : PausedStateCodec.toJson(state));
+    }
+
+    /** As {@link #bindPausedState(NamedStatement, PausedState)}, with the state written as {@code json} already. */
+    static void bindPausedState(NamedStatement statement, PausedState state, String json) throws SQLException {
+        statement.set("pausedState", json)
                 .set("digest", state == null ? null : state.digest())
                 .set("waitingTools", state == null ? null : String.join("\n", state.waitingToolNames()))
                 .set("refusedCount", state == null ? null : Integer.valueOf(state.refused().size()));
@@ -254,6 +259,14 @@ final class RunRows {
             throw DamagedRunException.changedBehindCountersign(runId);
         }
         return last.state();
+    }
+
+    /**
+     * Remembers a state this process has just stored as {@code json}, as if decoded from it: the card's next read
+     * here finds it by the same bytes, and any other text stored for the run since is decoded as ever.
+     */
+    void remember(PausedState state, String json) {
+        decoded.put(state.runId(), new Decoded(json.getBytes(StandardCharsets.UTF_8), state, state.digest()));
     }
 
     /** A paused state, the stored text it was decoded from (UTF-8) and its digest. */

@@ -68,6 +68,15 @@ class PausedStateCodecTest {
     }
 
     @Test
+    void aStateWrittenWithItsTranscriptAndHistoryGivenAsTextIsTheSameText() {
+        PausedState state = approvalPause();
+        String transcript = PausedStateCodec.transcriptToTree(state.transcript()).toString();
+        String history = PausedStateCodec.historyToTree(state.history()).toString();
+
+        assertThat(PausedStateCodec.toJson(state, transcript, history)).isEqualTo(PausedStateCodec.toJson(state));
+    }
+
+    @Test
     void anInputPauseSurvivesTheRoundTripWhole() {
         PausedState state = inputPause();
         assertThat(PausedStateCodec.fromJson(PausedStateCodec.toJson(state))).isEqualTo(state);

@@ -1327,15 +1327,26 @@ abstract class StoreSuite extends StoreFixture {
 
             recordOutcome(runs(), pause, later);
 
-            StoredRun run = find("r1");
+            // read as another process reads it, which decodes what this one stored
+            StoredRun run;
+            try (Store other = open()) {
+                run = other.runs().find("r1").orElseThrow();
+            }
             assertThat(run.status()).isEqualTo(RunStatus.WAITING_FOR_APPROVAL);
-            assertThat(run.pausedState()).isEqualTo(pause.state());
+            assertThat(run.pausedState()).isEqualTo(pause.state()).isNotSameAs(pause.state());
             assertThat(run.pausedState().digest()).isEqualTo(pause.state().digest());
             assertThat(run.transcript()).isEqualTo(pause.transcript());
             assertThat(run.history()).isEqualTo(pause.history());
             assertThat(run.history().observations()).hasSize(1);
             assertThat(run.counters()).isEqualTo(pause.counters());
             assertThat(run.waitingSince()).isEqualTo(later);
+        }
+
+        @Test
+        void theProcessThatPausedARunReadsItsCardWithoutDecodingWhatItJustStored() {
+            PausedState state = paused("r1", NOW);
+
+            assertThat(find("r1").pausedState()).isSameAs(state);
         }
 
         @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.countersign.engine.Actor;
 import io.countersign.engine.Json;
 import io.countersign.engine.Names;
@@ -51,13 +52,27 @@ public final class PausedStateCodec {
     }
 
     public static String toJson(PausedState state) {
+        return toJson(state, transcriptToTree(state.transcript()), historyToTree(state.history()));
+    }
+
+    /**
+     * As {@link #toJson(PausedState)}, with the state's transcript and history given as the JSON text that
+     * {@link #transcriptToTree} and {@link #historyToTree} make of them: a store that keeps them in columns of their
+     * own as well writes each once and copies its text into the state.
+     */
+    public static String toJson(PausedState state, String transcriptJson, String historyJson) {
+        return toJson(state, NODES.rawValueNode(new RawValue(transcriptJson)),
+                NODES.rawValueNode(new RawValue(historyJson)));
+    }
+
+    private static String toJson(PausedState state, JsonNode transcript, JsonNode history) {
         ObjectNode root = NODES.objectNode();
         root.put("format", FORMAT);
         root.put("runId", state.runId());
         root.put("status", state.status().code());
         root.put("agentConfiguration", state.agentConfiguration());
         root.set("model", modelToTree(state.model()));
-        root.set("transcript", transcriptToTree(state.transcript()));
+        root.set("transcript", transcript);
         ArrayNode calls = root.putArray("calls");
         state.calls().forEach(call -> calls.add(callToTree(call, true)));
         ObjectNode counters = root.putObject("counters");
@@ -72,7 +87,7 @@ public final class PausedStateCodec {
         ObjectNode scope = options.putObject("scope");
         state.options().scope().forEach(scope::put);
         root.set("inputFields", fieldsToTree(state.inputFields()));
-        root.set("history", historyToTree(state.history()));
+        root.set("history", history);
         root.set("initiatingActor", actorToTree(state.initiatingActor()));
         root.set("actingUser", actorToTree(state.actingUser()));
         root.put("locale", state.locale().toLanguageTag());
