@@ -207,13 +207,23 @@ final class Database implements AutoCloseable {
      * the statement is its own transaction and its commit travels with it, one round trip in all.
      */
     <T> T writeDeferredStatement(String what, SqlWork<T> statement) {
-        if (dialect == Dialect.SQLITE) {
-            return writeDeferredByItself(what, statement);
-        }
+        return dialect == Dialect.SQLITE ? writeDeferredByItself(what, statement)
+                : inAutoCommit(what, deferredCommits, statement);
+    }
+
+    /**
+     * As {@link #write(String, SqlWork)}, for work of one statement: on PostgreSQL it runs in auto-commit, its own
+     * durable transaction, one round trip in all.
+     */
+    <T> T writeStatement(String what, SqlWork<T> statement) {
+        return dialect == Dialect.SQLITE ? write(what, statement) : inAutoCommit(what, durableCommits, statement);
+    }
+
+    private <T> T inAutoCommit(String what, AtomicLong commits, SqlWork<T> statement) {
         refuseIfDamaged();
         try (Connection connection = pool.getConnection()) {
             T result = statement.run(connection);
-            deferredCommits.incrementAndGet();
+            commits.incrementAndGet();
             return result;
         } catch (SQLException e) {
             throw failure(what, e);

@@ -48,9 +48,14 @@ final class RunRows {
     static final String RUN_COLUMNS = RUN_COLUMN_NAMES.stream().map(column -> "r." + column)
             .collect(Collectors.joining(", "));
     /** Each run with its latest decision, if any: the claimed one while it runs, else the last one taken. */
-    static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + ", " + decisionColumns("d", "last_")
-            + " FROM runs r LEFT JOIN decisions d ON d.run_id = r.id"
-            + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
+    static final String SELECT_RUNS = selectRunsFrom("runs");
+
+    /** {@link #SELECT_RUNS} over the rows of {@code source}, a table or a query's name, with the columns of runs. */
+    static String selectRunsFrom(String source) {
+        return "SELECT " + RUN_COLUMNS + ", " + decisionColumns("d", "last_")
+                + " FROM " + source + " r LEFT JOIN decisions d ON d.run_id = r.id"
+                + " AND d.pause_number = (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)";
+    }
     /** About the cards a console shows at once; each costs some tens of kilobytes. */
     private static final int DECODED_RUNS = 100;
 

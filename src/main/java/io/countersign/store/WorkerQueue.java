@@ -3,6 +3,7 @@ package io.countersign.store;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.RunStatus;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,26 +14,41 @@ import java.util.Optional;
  * the worker renews, and recovered when the lease lapses.
  */
 record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRecords runs) {
+    /**
+     * Takes the next queued run, decisions before new runs, each oldest first (V28); the literal status lets both
+     * databases take the queue's partial index. The worker's process becomes the run's owner and the epoch grows: the
+     * journal and outcome writes are this worker thread's alone, whoever drove the run before.
+     */
+    private static final String CLAIM_NEXT = "UPDATE runs SET status = :running, worker_id = :workerId,"
+            + " lease_expires = :leaseExpires, updated_at = :at, queued_at = NULL, owner = :owner,"
+            + " epoch = epoch + 1 WHERE id = (SELECT id FROM runs WHERE status = '" + RunStatus.QUEUED.code() + "'"
+            + " ORDER BY (paused_state IS NULL), queued_at, id LIMIT 1%s) AND status = :queued RETURNING %s";
+    /**
+     * PostgreSQL's claim, returning the claimed run as {@link RunRows#SELECT_RUNS} reads it: one statement, its own
+     * transaction, so that a claim is one round trip with its commit, and one that finds nothing (a worker woken
+     * with the others by a change) one too.
+     */
+    private static final String CLAIM_NEXT_IN_ONE_STATEMENT = "WITH claimed AS ("
+            + String.format(CLAIM_NEXT, Dialect.POSTGRESQL.skipLocked(), "*") + ") "
+            + RunRows.selectRunsFrom("claimed");
+
     /** Hands the next queued run to a worker, decisions first; see {@link RunStore#claimNext}. */
     Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
         // No change signal: a claim only moves a run between two states nobody watches, and an empty claim
         // must not wake every other worker.
-        return database.write("claim a queued run", connection -> {
+        String what = "claim a queued run";
+        if (database.dialect() == Dialect.POSTGRESQL) {
+            return database.writeStatement(what, connection -> {
+                try (NamedStatement claim = NamedStatement.prepare(connection, CLAIM_NEXT_IN_ONE_STATEMENT)) {
+                    return rows.runs(bindClaim(claim, workerId, leaseExpires, at)).stream().findFirst();
+                }
+            });
+        }
+        return database.write(what, connection -> {
             String runId;
-            // The worker's process becomes the run's owner and the epoch grows: the journal and outcome writes are
-            // this worker thread's alone, whoever drove the run before.
-            try (NamedStatement update = NamedStatement.prepare(connection, "UPDATE runs SET status = :running,"
-                    + " worker_id = :workerId, lease_expires = :leaseExpires, updated_at = :at, queued_at = NULL,"
-                    + " owner = :owner, epoch = epoch + 1 WHERE id = (SELECT id FROM runs"
-                    // Decisions before new runs, each oldest first (V28); the literal status lets both databases
-                    // take the queue's partial index.
-                    + " WHERE status = '" + RunStatus.QUEUED.code() + "' ORDER BY (paused_state IS NULL),"
-                    + " queued_at, id LIMIT 1"
-                    + database.dialect().skipLocked() + ") AND status = :queued RETURNING id")) {
-                update.set("running", RunStatus.RUNNING.code()).set("workerId", workerId)
-                        .set("leaseExpires", leaseExpires).set("at", at).set("owner", session.id())
-                        .set("queued", RunStatus.QUEUED.code());
-                try (ResultSet claimed = update.executeQuery()) {
+            try (NamedStatement claim = NamedStatement.prepare(connection,
+                    String.format(CLAIM_NEXT, Dialect.SQLITE.skipLocked(), "id"))) {
+                try (ResultSet claimed = bindClaim(claim, workerId, leaseExpires, at).executeQuery()) {
                     if (!claimed.next()) {
                         return Optional.<StoredRun>empty();
                     }
@@ -41,6 +57,13 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
             }
             return rows.find(connection, runId);
         });
+    }
+
+    private NamedStatement bindClaim(NamedStatement claim, String workerId, Instant leaseExpires, Instant at)
+            throws SQLException {
+        return claim.set("running", RunStatus.RUNNING.code()).set("workerId", workerId)
+                .set("leaseExpires", leaseExpires).set("at", at).set("owner", session.id())
+                .set("queued", RunStatus.QUEUED.code());
     }
 
     /** Extends a worker's lease; false when the worker no longer holds the run. */

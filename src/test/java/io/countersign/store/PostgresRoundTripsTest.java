@@ -8,6 +8,7 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -19,9 +20,11 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -115,6 +118,27 @@ class PostgresRoundTripsTest {
 
         assertThat(claim[0]).isInstanceOf(ClaimResult.Claimed.class);
         assertThat(roundTrips(ran)).as("round trips of a claim: %s", ran).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void aWorkersClaimOfTheNextRunTakesOneRoundTripAndSoDoesOneThatFindsNothing() throws SQLException {
+        paused("r0");
+        store.runs().enqueue("r1", "triage", "maria", "Sort the tickets", false, NOW);
+        List<Optional<StoredRun>> claimed = new ArrayList<>();
+
+        Map<String, Long> taken = statementsOf(() -> claimed.add(store.runs().claimNext("w1", NOW.plusSeconds(60),
+                NOW)));
+        Map<String, Long> none = statementsOf(() -> claimed.add(store.runs().claimNext("w2", NOW.plusSeconds(60),
+                NOW)));
+
+        assertThat(claimed.get(0)).hasValueSatisfying(run -> assertThat(run.runId()).isEqualTo("r1"));
+        assertThat(claimed.get(1)).isEmpty();
+        for (Map<String, Long> ran : List.of(taken, none)) {
+            // No BEGIN ran: the statement was its own transaction, committed with it.
+            assertThat(ran).as("statements of a worker's claim").doesNotContainKey("BEGIN");
+            ran.remove("COMMIT");
+            assertThat(roundTrips(ran)).as("round trips of a worker's claim: %s", ran).isEqualTo(1);
+        }
     }
 
     /** What an approval of the writer's first pause starts: its event and the intent of its one call. */
