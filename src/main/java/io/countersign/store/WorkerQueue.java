@@ -31,6 +31,8 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
     private static final String CLAIM_NEXT_IN_ONE_STATEMENT = "WITH claimed AS ("
             + String.format(CLAIM_NEXT, Dialect.POSTGRESQL.skipLocked(), "*") + ") "
             + RunRows.selectRunsFrom("claimed");
+    /** SQLite's claim, returning the claimed run's id; its writer's lock is the only one, so nothing is skipped. */
+    private static final String CLAIM_NEXT_ID = String.format(CLAIM_NEXT, Dialect.SQLITE.skipLocked(), "id");
 
     /** Hands the next queued run to a worker, decisions first; see {@link RunStore#claimNext}. */
     Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
@@ -46,8 +48,7 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
         }
         return database.write(what, connection -> {
             String runId;
-            try (NamedStatement claim = NamedStatement.prepare(connection,
-                    String.format(CLAIM_NEXT, Dialect.SQLITE.skipLocked(), "id"))) {
+            try (NamedStatement claim = NamedStatement.prepare(connection, CLAIM_NEXT_ID)) {
                 try (ResultSet claimed = bindClaim(claim, workerId, leaseExpires, at).executeQuery()) {
                     if (!claimed.next()) {
                         return Optional.<StoredRun>empty();
