@@ -17,7 +17,8 @@ record WorkerQueue(Database database, StoreSession session, RunRows rows, RunRec
     /**
      * Takes the next queued run, decisions before new runs, each oldest first (V28); the literal status lets both
      * databases take the queue's partial index. The worker's process becomes the run's owner and the epoch grows: the
-     * journal and outcome writes are this worker thread's alone, whoever drove the run before.
+     * journal and outcome writes are this worker thread's alone, whoever drove the run before. Its two {@code %s}:
+     * how the queue's read passes over rows another claim holds, and what the claim returns.
      */
     private static final String CLAIM_NEXT = "UPDATE runs SET status = :running, worker_id = :workerId,"
             + " lease_expires = :leaseExpires, updated_at = :at, queued_at = NULL, owner = :owner,"
