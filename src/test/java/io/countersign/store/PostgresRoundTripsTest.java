@@ -4,6 +4,7 @@ import static io.countersign.store.TestEvents.event;
 import static io.countersign.store.TestRuns.approval;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.countersign.engine.event.EventType;
+import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
@@ -118,6 +119,21 @@ class PostgresRoundTripsTest {
 
         assertThat(claim[0]).isInstanceOf(ClaimResult.Claimed.class);
         assertThat(roundTrips(ran)).as("round trips of a claim: %s", ran).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void aClaimThatLostToAnotherLocksNoRowAsItReadsWhoWon() throws SQLException {
+        PausedState state = paused("r1");
+        assertThat(store.runs().claimForWorker(approval(state, "jonas", NOW))).isInstanceOf(ClaimResult.Claimed.class);
+        ClaimResult[] lost = new ClaimResult[1];
+
+        Map<String, Long> ran = statementsOf(() -> lost[0] = store.runs().claimForWorker(approval(state, "ana",
+                NOW.plusSeconds(1))));
+
+        // A worker takes queued runs passing over locked rows: a loser's lock would hide the run just queued.
+        assertThat(lost[0]).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
+                decided -> assertThat(decided.winner().decidedBy()).isEqualTo("jonas"));
+        assertThat(ran.keySet()).as("statements of a lost claim").noneMatch(query -> query.contains("FOR UPDATE"));
     }
 
     @Test
