@@ -132,8 +132,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * Why PostgreSQL's claim statement claimed nothing, read in one statement that locks no row: the statement's
      * update waited for a competing claim's lock and saw it committed, and one statement reads one snapshot, as
      * consistent as the locked read. Workers take queued runs passing over locked rows (SKIP LOCKED), so a loser's
-     * lock on a run just queued for a worker made every worker pass it over until the next change woke them: 30 ms
-     * of the hand-off at the median (measured, 2 workers, paced). Empty when the run may be claimed after all (its
+     * lock on a run just queued for a worker made every worker pass it over until the next change woke them: 17 ms
+     * of the hand-off's median and more (traced, 2 workers, paced). Empty when the run may be claimed after all (its
      * card waits again, or a deadline's fallback found the deadline moved): the locked path decides then.
      */
     private Optional<ClaimResult> refusalWithoutLock(Decision decision) {
