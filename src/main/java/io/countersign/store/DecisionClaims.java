@@ -61,10 +61,6 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
             + " LEFT JOIN decisions d ON d.run_id = r.id AND (d.digest = :digest OR d.pause_number ="
             + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = r.id)) WHERE r.id = :runId"
             + " ORDER BY d.pause_number DESC";
-    /** The decision taken on a card and the run's latest decision, newest pause first. */
-    private static final String SELECT_DECISIONS = "SELECT " + RunRows.decisionColumns("d", "") + " FROM decisions d"
-            + " WHERE d.run_id = :runId AND (d.digest = :digest OR d.pause_number ="
-            + " (SELECT MAX(m.pause_number) FROM decisions m WHERE m.run_id = :runId)) ORDER BY d.pause_number DESC";
 
     private static int claimKey(boolean due, int intents) {
         return intents * 2 + (due ? 1 : 0);
@@ -137,30 +133,37 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
      * card waits again, or a deadline's fallback found the deadline moved): the locked path decides then.
      */
     private Optional<ClaimResult> refusalWithoutLock(Decision decision) {
+        return database.read("read why the decision on run " + decision.runId() + " was not taken",
+                connection -> readRefusal(connection, decision));
+    }
+
+    /**
+     * Why a claim of the decision is refused, from one consistent view of the run ({@link #SELECT_REFUSAL}); empty
+     * when it may be claimed.
+     */
+    private static Optional<ClaimResult> readRefusal(Connection connection, Decision decision) throws SQLException {
         String runId = decision.runId();
-        return database.read("read why the decision on run " + runId + " was not taken", connection -> {
-            try (NamedStatement select = NamedStatement.prepare(connection, SELECT_REFUSAL)) {
-                try (ResultSet found = select.set("runId", runId).set("digest", decision.digest()).executeQuery()) {
-                    if (!found.next()) {
-                        return Optional.of(new DecisionResult.NotWaiting(runId, null));
-                    }
-                    RunStatus status = RunRows.status(found.getString("status"), found.getString("outcome_unknown"));
-                    String digest = found.getString("run_digest");
-                    found.getLong("claimed_decision");
-                    boolean claimed = !found.wasNull();
-                    Decision onCard = null;
-                    Decision latest = null;
-                    do {
-                        Decision taken = RunRows.decision(found, REFUSAL_DECISION);
-                        if (taken != null) {
-                            latest = latest == null ? taken : latest;
-                            onCard = onCard == null && taken.digest().equals(decision.digest()) ? taken : onCard;
-                        }
-                    } while (found.next());
-                    return refusal(decision, status, digest, claimed, onCard, latest);
+        try (NamedStatement select = NamedStatement.prepare(connection, SELECT_REFUSAL)) {
+            try (ResultSet found = select.set("runId", runId).set("digest", decision.digest()).executeQuery()) {
+                if (!found.next()) {
+                    return Optional.of(new DecisionResult.NotWaiting(runId, null));
                 }
+                RunStatus status = RunRows.status(found.getString("status"), found.getString("outcome_unknown"));
+                String digest = found.getString("run_digest");
+                found.getLong("claimed_decision");
+                boolean claimed = !found.wasNull();
+                Decision onCard = null;
+                Decision latest = null;
+                do {
+                    Decision taken = RunRows.decision(found, REFUSAL_DECISION);
+                    if (taken != null) {
+                        latest = latest == null ? taken : latest;
+                        onCard = onCard == null && taken.digest().equals(decision.digest()) ? taken : onCard;
+                    }
+                } while (found.next());
+                return refusal(decision, status, digest, claimed, onCard, latest);
             }
-        });
+        }
     }
 
     /**
@@ -368,20 +371,8 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
                     }
                     // A statement of its own, after the lock: on PostgreSQL a statement that waited for a lock
                     // still reads other rows as they were when it began, before the competing claim committed.
-                    Decision onCard = null;
-                    Decision latest = null;
-                    try (NamedStatement select = NamedStatement.prepare(connection, SELECT_DECISIONS)) {
-                        try (ResultSet found = select.set("runId", runId).set("digest", decision.digest())
-                                .executeQuery()) {
-                            while (found.next()) {
-                                Decision taken = RunRows.decision(found, "");
-                                latest = latest == null ? taken : latest;
-                                onCard = onCard == null && taken.digest().equals(decision.digest()) ? taken : onCard;
-                            }
-                        }
-                    }
                     // Not claimable, so a refusal: a run waiting on this card was claimed above.
-                    return refusal(decision, run.status(), digest, claimed, onCard, latest).orElseThrow();
+                    return readRefusal(connection, decision).orElseThrow();
                 });
     }
 
