@@ -178,7 +178,7 @@ final class Database implements AutoCloseable {
 
     /** Runs work in one transaction. */
     <T> T write(String what, SqlWork<T> work) {
-        return transaction(what, null, false, false, false, work, result -> false);
+        return transaction(what, null, false, false, false, work, result -> false, false);
     }
 
     /**
@@ -190,7 +190,7 @@ final class Database implements AutoCloseable {
      * machine.
      */
     <T> T writeDeferred(String what, ChangeKind kind, SqlWork<T> work) {
-        return transaction(what, kind, kind != null, true, false, work, result -> true);
+        return transaction(what, kind, kind != null, true, false, work, result -> true, false);
     }
 
     /**
@@ -199,7 +199,7 @@ final class Database implements AutoCloseable {
      * {@link #writeDeferred}.
      */
     <T> T writeDeferredByItself(String what, SqlWork<T> work) {
-        return transaction(what, null, false, true, true, work, result -> false);
+        return transaction(what, null, false, true, true, work, result -> false, false);
     }
 
     /**
@@ -236,7 +236,7 @@ final class Database implements AutoCloseable {
      * old value it records).
      */
     <T> T write(String what, ChangeKind kind, SqlWork<T> work) {
-        return transaction(what, kind, true, false, false, work, result -> true);
+        return transaction(what, kind, true, false, false, work, result -> true, false);
     }
 
     /**
@@ -245,11 +245,22 @@ final class Database implements AutoCloseable {
      * console. Such work takes its own row locks; the bump comes last.
      */
     <T> T writeIf(String what, ChangeKind kind, Predicate<? super T> changed, SqlWork<T> work) {
-        return transaction(what, kind, false, false, false, work, changed);
+        return transaction(what, kind, false, false, false, work, changed, false);
+    }
+
+    /**
+     * Runs work in one transaction that is committed only when the work returns a value, and rolled back when it
+     * returns none, having changed nothing. Its end then waits for no flush, and frees at once the rows its
+     * statements locked: on PostgreSQL an update that waited for a competing one, and then found that row no longer
+     * matched, keeps the row's newest version locked to its transaction's end though it changed nothing.
+     */
+    <T> Optional<T> writeIfPresent(String what, SqlWork<Optional<T>> work) {
+        return transaction(what, null, false, false, false, work, Optional::isPresent, true);
     }
 
     private <T> T transaction(String what, ChangeKind kind, boolean bumpFirst, boolean deferred,
-                              boolean workDefers, SqlWork<T> work, Predicate<? super T> changed) {
+                              boolean workDefers, SqlWork<T> work, Predicate<? super T> changed,
+                              boolean rollBackUnchanged) {
         refuseIfDamaged();
         long counter = 0;
         boolean bumped = false;
@@ -274,8 +285,12 @@ final class Database implements AutoCloseable {
                     counter = changes.bump(connection, kind);
                     bumped = true;
                 }
-                connection.commit();
-                (deferred ? deferredCommits : durableCommits).incrementAndGet();
+                if (rollBackUnchanged && !changed.test(result)) {
+                    connection.rollback();
+                } else {
+                    connection.commit();
+                    (deferred ? deferredCommits : durableCommits).incrementAndGet();
+                }
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
                 throw e;

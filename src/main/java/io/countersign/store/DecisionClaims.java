@@ -198,7 +198,9 @@ record DecisionClaims(Database database, StoreSession session, RunRows rows) {
         WritesInOneStatement.Reader<AuditChain.Head> head = AuditChain.takeHead(afterClaim, entries(start));
         String sql = CLAIMS_IN_ONE_STATEMENT.computeIfAbsent(claimKey(due, intents.size()),
                 key -> claimInOneStatement(due ? " AND " + DUE : "", intents.size())).with(afterClaim);
-        Optional<ClaimResult.Claimed> claimed = database.write(what, connection -> {
+        // Rolled back when it claimed nothing: its update may have waited for a competing claim and then locked the
+        // run as that claim left it, and a worker passes over a locked run just queued for it until the next change.
+        Optional<ClaimResult.Claimed> claimed = database.writeIfPresent(what, connection -> {
             try (NamedStatement statement = NamedStatement.prepare(connection, sql)) {
                 for (int n = 0; n < intents.size(); n++) {
                     statement.set("callId" + n, intents.get(n).callId()).set("toolName" + n, intents.get(n).toolName());

@@ -26,6 +26,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -137,6 +141,36 @@ class PostgresRoundTripsTest {
     }
 
     @Test
+    void aClaimThatWaitedForTheWinnerEndsWithoutACommitSoThatItsLockOnTheRunGoesAtOnce() throws Exception {
+        PausedState state = paused("r1");
+        ExecutorService deciders = Executors.newFixedThreadPool(2);
+        try (Connection holder = EmbeddedPostgresExtension.rawDataSource(location).getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement lock = holder.createStatement()) {
+                lock.executeQuery("SELECT id FROM runs WHERE id = 'r1' FOR UPDATE").close();
+            }
+            StoreCommits before = store.commits();
+            Future<ClaimResult> won = deciders.submit(() -> store.runs().claimForWorker(approval(state, "jonas",
+                    NOW)));
+            awaitClaimsWaitingForTheRun(1);
+            Future<ClaimResult> lost = deciders.submit(() -> store.runs().claimForWorker(approval(state, "ana",
+                    NOW.plusSeconds(1))));
+            awaitClaimsWaitingForTheRun(2);
+
+            holder.commit();
+
+            assertThat(won.get(30, TimeUnit.SECONDS)).isInstanceOf(ClaimResult.Claimed.class);
+            assertThat(lost.get(30, TimeUnit.SECONDS)).isInstanceOfSatisfying(DecisionResult.AlreadyDecided.class,
+                    decided -> assertThat(decided.winner().decidedBy()).isEqualTo("jonas"));
+            // The loser's update waited for the winner's, then locked the run as the winner left it, queued for a
+            // worker: committing that lock would have waited for a flush while workers passed over the run.
+            assertThat(store.commits().since(before)).isEqualTo(new StoreCommits(1, 0));
+        } finally {
+            deciders.shutdownNow();
+        }
+    }
+
+    @Test
     void aWorkersClaimOfTheNextRunTakesOneRoundTripAndSoDoesOneThatFindsNothing() throws SQLException {
         paused("r0");
         store.runs().enqueue("r1", "triage", "maria", "Sort the tickets", false, NOW);
@@ -202,10 +236,36 @@ class PostgresRoundTripsTest {
                 .mapToLong(Map.Entry::getValue).sum();
     }
 
+    /** Waits until as many of the store's statements wait for a lock as the claims started. */
+    private void awaitClaimsWaitingForTheRun(int claims) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try (Connection admin = postgres.getPostgresDatabase().getConnection();
+             PreparedStatement waiting = admin.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                     + " WHERE datname = ? AND wait_event_type = 'Lock'")) {
+            waiting.setString(1, databaseName());
+            while (true) {
+                try (ResultSet count = waiting.executeQuery()) {
+                    count.next();
+                    if (count.getInt(1) >= claims) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(claims + " claims never waited for the run's lock");
+                }
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    private String databaseName() {
+        String url = ((StoreLocation.Postgres) location).jdbcUrl();
+        return url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+    }
+
     /** Read from the server's own database, so that the reads themselves are not counted. */
     private Map<String, Long> statementCalls() throws SQLException {
-        String url = ((StoreLocation.Postgres) location).jdbcUrl();
-        String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+        String database = databaseName();
         Map<String, Long> calls = new HashMap<>();
         try (Connection admin = postgres.getPostgresDatabase().getConnection();
              PreparedStatement select = admin.prepareStatement("SELECT s.query, s.calls FROM pg_stat_statements s"
