@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -40,6 +39,11 @@ import java.util.function.Consumer;
  * should be well above the longest pause of a live worker (a minute by default, renewed every third of it).
  */
 public final class RunWorker {
+    /**
+     * How long a thread that found every queued run held waits before it looks again, doubling up to the idle poll
+     * while they stay held: a losing client's claim holds the run about a round trip past the change.
+     */
+    private static final Duration FIRST_HELD_WAIT = Duration.ofMillis(2);
     private final String id;
     private final DefaultRunService runs;
     private final ClaimedDecisions claimed;
@@ -188,8 +192,9 @@ public final class RunWorker {
     }
 
     private void work() {
+        Duration heldWait = FIRST_HELD_WAIT;
         while (!stopped) {
-            Optional<StoredRun> next;
+            RunQueue.NextRun next;
             long seen = signalsSoFar();
             try {
                 recoverIfDue();
@@ -200,17 +205,24 @@ public final class RunWorker {
                     return;
                 }
                 progress.accept(new Progress(null, Progress.Kind.FAILED, null, e.getMessage()));
-                idle(seen);
+                idle(seen, options.idlePoll());
                 continue;
             }
-            if (next.isEmpty()) {
-                if (options.drain()) {
-                    return;
-                }
-                idle(seen);
+            if (next instanceof RunQueue.NextRun.Held) {
+                // The holder lets go within a round trip or two, and no change will signal it.
+                idle(seen, heldWait);
+                Duration doubled = heldWait.multipliedBy(2);
+                heldWait = doubled.compareTo(options.idlePoll()) < 0 ? doubled : options.idlePoll();
                 continue;
             }
-            execute(next.get());
+            heldWait = FIRST_HELD_WAIT;
+            if (next instanceof RunQueue.NextRun.Taken taken) {
+                execute(taken.run());
+            } else if (options.drain()) {
+                return;
+            } else {
+                idle(seen, options.idlePoll());
+            }
         }
     }
 
@@ -296,16 +308,16 @@ public final class RunWorker {
     }
 
     /**
-     * Waits for a change, unless one came since {@code seen}: a run queued while this thread looked at the queue
-     * would otherwise wait a whole idle poll.
+     * Waits for a change or for {@code timeout}, unless a change came since {@code seen}: a run queued while this
+     * thread looked at the queue would otherwise wait a whole idle poll.
      */
-    private void idle(long seen) {
+    private void idle(long seen, Duration timeout) {
         synchronized (wake) {
             if (stopped || signals != seen) {
                 return;
             }
             try {
-                wake.wait(options.idlePoll().toMillis());
+                wake.wait(Math.max(1, timeout.toMillis()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 stopped = true;

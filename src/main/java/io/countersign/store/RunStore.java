@@ -283,7 +283,7 @@ public final class RunStore implements RunRepository, RunQueue, RecentToolCalls,
      * write lock is held.
      */
     @Override
-    public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+    public NextRun claimNext(String workerId, Instant leaseExpires, Instant at) {
         return queue.claimNext(workerId, leaseExpires, at);
     }
 

@@ -179,7 +179,7 @@ class ExecutionServiceTest {
         StartedRun queued = execution.enqueue(demo.operator, "workspace-auditor", "What is there?", true);
         Instant lapsed = Instant.now().minusSeconds(1);
         StoredRun claimed = demo.runtime.store().runs().claimNext("stopped-worker", lapsed, lapsed.minusSeconds(60))
-                .orElseThrow();
+                .taken().orElseThrow();
         demo.runtime.store().runs().journal(claimed.lease()).beforeExecute(queued.runId(), "call-1", "fs_list");
 
         drain();

@@ -6,7 +6,6 @@ import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.StoredRun;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /** A store's queue passed through unchanged; a test overrides the one operation it holds or interleaves. */
 class ForwardingRunQueue implements RunQueue {
@@ -28,7 +27,7 @@ class ForwardingRunQueue implements RunQueue {
     }
 
     @Override
-    public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+    public NextRun claimNext(String workerId, Instant leaseExpires, Instant at) {
         return queue.claimNext(workerId, leaseExpires, at);
     }
 

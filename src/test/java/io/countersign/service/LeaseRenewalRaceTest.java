@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -186,12 +185,12 @@ class LeaseRenewalRaceTest {
 
         /** The first run the worker takes, and nothing after it. */
         @Override
-        public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
+        public NextRun claimNext(String workerId, Instant leaseExpires, Instant at) {
             if (claimed.get()) {
-                return Optional.empty();
+                return NextRun.EMPTY;
             }
-            Optional<StoredRun> run = super.claimNext(workerId, leaseExpires, at);
-            claimed.set(run.isPresent());
+            NextRun run = super.claimNext(workerId, leaseExpires, at);
+            claimed.set(run.taken().isPresent());
             return run;
         }
 

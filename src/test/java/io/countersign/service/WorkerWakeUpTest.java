@@ -16,15 +16,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A run queued while an idle worker looks at the queue and finds it empty is signalled before the worker waits
- * again; the worker takes it at once instead of sleeping through the signal until its next idle poll.
+ * A worker takes a run without sleeping until its next idle poll: one queued while an idle worker looks at the queue
+ * and finds it empty is signalled before the worker waits again, and one that another transaction held when the
+ * worker looked is looked for again shortly, with no signal.
  */
 class WorkerWakeUpTest {
     /** Far longer than the test waits: a lost signal shows as a run never taken. */
@@ -59,6 +60,31 @@ class WorkerWakeUpTest {
             }
             assertThat(progress).extracting(RunWorker.Progress::kind)
                     .containsExactly(RunWorker.Progress.Kind.FIRST_STRETCH);
+        }
+    }
+
+    @Test
+    void aRunHeldByAnotherTransactionWhenTheWorkerLookedIsTakenWithoutASignal() throws Exception {
+        try (ServiceRig rig = ServiceRig.open(new StoreLocation.SqliteFile(folder.resolve("countersign.db")),
+                List.of(new TallyTool(folder.resolve("ledger.txt"))), TallyTool.scripts())) {
+            Store store = rig.store;
+            HeldAtFirst queue = new HeldAtFirst(store.runs(), 3);
+            DefaultExecutionService execution = new DefaultExecutionService(rig.service, store.runs(), queue,
+                    store.users(), new HandSignalledChanges(), Clock.systemUTC(), IdGenerator.random());
+            Actor olga = store.users().ensureUser("olga");
+            String runId = execution.enqueue(olga, TallyTool.COUNTER, "Count once", true).runId();
+            RunWorker worker = execution.worker(olga, new RunWorker.Options(1, Duration.ofMinutes(1), IDLE_POLL,
+                    false), progress -> { });
+            Thread working = new Thread(worker::run, "held-run-worker");
+            working.start();
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> store.runs().find(runId)
+                        .map(StoredRun::status).orElseThrow() == RunStatus.COMPLETED);
+            } finally {
+                worker.stop();
+                working.join();
+            }
+            assertThat(queue.held).hasValue(0);
         }
     }
 
@@ -101,13 +127,29 @@ class WorkerWakeUpTest {
         }
 
         @Override
-        public Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at) {
-            Optional<StoredRun> next = super.claimNext(workerId, leaseExpires, at);
-            if (next.isEmpty() && queued.get() == null) {
+        public NextRun claimNext(String workerId, Instant leaseExpires, Instant at) {
+            NextRun next = super.claimNext(workerId, leaseExpires, at);
+            if (next.taken().isEmpty() && queued.get() == null) {
                 arrival.run();
                 changes.signal();
             }
             return next;
+        }
+    }
+
+    /** The store's queue, whose first looks answer that another transaction holds every queued run. */
+    private static final class HeldAtFirst extends ForwardingRunQueue {
+        final AtomicInteger held;
+
+        HeldAtFirst(RunQueue queue, int looks) {
+            super(queue);
+            this.held = new AtomicInteger(looks);
+        }
+
+        @Override
+        public NextRun claimNext(String workerId, Instant leaseExpires, Instant at) {
+            return held.getAndUpdate(left -> Math.max(0, left - 1)) > 0 ? NextRun.HELD
+                    : super.claimNext(workerId, leaseExpires, at);
         }
     }
 }

@@ -3,12 +3,14 @@ package io.countersign.store;
 import static io.countersign.store.TestEvents.event;
 import static io.countersign.store.TestRuns.approval;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.countersign.engine.event.EventType;
 import io.countersign.engine.port.DecisionResult;
 import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunQueue.NextRun;
 import io.countersign.engine.port.StoredRun;
 import io.countersign.engine.state.PausedState;
 import io.countersign.engine.state.RunOutcome;
@@ -25,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -174,21 +175,95 @@ class PostgresRoundTripsTest {
     void aWorkersClaimOfTheNextRunTakesOneRoundTripAndSoDoesOneThatFindsNothing() throws SQLException {
         paused("r0");
         store.runs().enqueue("r1", "triage", "maria", "Sort the tickets", false, NOW);
-        List<Optional<StoredRun>> claimed = new ArrayList<>();
+        List<NextRun> claimed = new ArrayList<>();
 
         Map<String, Long> taken = statementsOf(() -> claimed.add(store.runs().claimNext("w1", NOW.plusSeconds(60),
                 NOW)));
         Map<String, Long> none = statementsOf(() -> claimed.add(store.runs().claimNext("w2", NOW.plusSeconds(60),
                 NOW)));
 
-        assertThat(claimed.get(0)).hasValueSatisfying(run -> assertThat(run.runId()).isEqualTo("r1"));
-        assertThat(claimed.get(1)).isEmpty();
+        assertThat(claimed.get(0).taken()).hasValueSatisfying(run -> assertThat(run.runId()).isEqualTo("r1"));
+        assertThat(claimed.get(1)).isEqualTo(NextRun.EMPTY);
         for (Map<String, Long> ran : List.of(taken, none)) {
             // No BEGIN ran: the statement was its own transaction, committed with it.
             assertThat(ran).as("statements of a worker's claim").doesNotContainKey("BEGIN");
             ran.remove("COMMIT");
             assertThat(roundTrips(ran)).as("round trips of a worker's claim: %s", ran).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aQueuedRunAnotherTransactionHoldsIsReportedHeldInTheSameRoundTripAndTakenOnceItIsLetGo() throws Exception {
+        store.runs().enqueue("r1", "triage", "maria", "Sort the tickets", false, NOW);
+        List<NextRun> looks = new ArrayList<>();
+        Map<String, Long> held;
+        try (Connection holder = EmbeddedPostgresExtension.rawDataSource(location).getConnection()) {
+            // As a deciding client's claim that lost its race holds the run it finds queued, until its rollback.
+            holder.setAutoCommit(false);
+            try (Statement lock = holder.createStatement()) {
+                lock.executeQuery("SELECT id FROM runs WHERE id = 'r1' FOR NO KEY UPDATE").close();
+            }
+            held = statementsOf(() -> looks.add(store.runs().claimNext("w1", NOW.plusSeconds(60), NOW)));
+            holder.rollback();
+        }
+        looks.add(store.runs().claimNext("w1", NOW.plusSeconds(60), NOW));
+        looks.add(store.runs().claimNext("w2", NOW.plusSeconds(60), NOW));
+
+        assertThat(looks.get(0)).isEqualTo(NextRun.HELD);
+        assertThat(looks.get(1).taken()).hasValueSatisfying(run -> assertThat(run.runId()).isEqualTo("r1"));
+        assertThat(looks.get(2)).as("the run taken is held by nobody, and nothing else is queued")
+                .isEqualTo(NextRun.EMPTY);
+        held.remove("COMMIT");
+        assertThat(roundTrips(held)).as("round trips of a claim that found the queue held: %s", held).isEqualTo(1);
+    }
+
+    @Test
+    void aRunTakenAtANewerVersionThanTheClaimsSnapshotComesOnlyWithTheDecisionItWasQueuedWith() throws Exception {
+        PausedState state = paused("r1");
+        assertThat(store.runs().claimForWorker(approval(state, "jonas", NOW))).isInstanceOf(ClaimResult.Claimed.class);
+        try (Connection client = EmbeddedPostgresExtension.rawDataSource(location).getConnection();
+             Connection behind = EmbeddedPostgresExtension.rawDataSource(location).getConnection()) {
+            // As when a worker carried the run through its next pause and a client queued it again with a new
+            // decision after the claim's statement took its snapshot: the run's newest version, which the claim
+            // locks, names a decision the snapshot cannot see. Here the new decision is not committed yet, and the
+            // run's version is written past the guard (a superuser's replica role fires no trigger).
+            client.setAutoCommit(false);
+            try (Statement decide = client.createStatement(); Statement move = behind.createStatement()) {
+                decide.execute("SET session_replication_role = replica");
+                decide.executeUpdate("INSERT INTO decisions (" + decisionColumns(client, "") + ") SELECT "
+                        + decisionColumns(client, "d.").replace("d.id", "9999")
+                        .replace("d.pause_number", "d.pause_number + 1").replace("d.decided_by", "'ana'")
+                        + " FROM decisions d WHERE d.run_id = 'r1'");
+                move.execute("SET session_replication_role = replica");
+                move.executeUpdate("UPDATE runs SET pause_number = pause_number + 1, claimed_decision = 9999"
+                        + " WHERE id = 'r1'");
+            }
+
+            assertThatThrownBy(() -> store.runs().claimNext("w1", NOW.plusSeconds(60), NOW))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessage("run r1 was taken from the queue without its decision, which the store cannot read;"
+                            + " it goes back to the queue when this worker's lease lapses");
+            client.commit();
+        }
+
+        assertThat(store.runs().recoverAbandoned(NOW.plusSeconds(61))).extracting(StoredRun::runId)
+                .containsExactly("r1");
+        StoredRun taken = store.runs().claimNext("w2", NOW.plusSeconds(120), NOW.plusSeconds(61)).taken()
+                .orElseThrow();
+        assertThat(taken.lastDecision().decidedBy()).as("the decision the run was queued with").isEqualTo("ana");
+    }
+
+    /** The columns of {@code decisions} in their order, each after the prefix. */
+    private static String decisionColumns(Connection connection, String prefix) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (Statement read = connection.createStatement();
+             ResultSet found = read.executeQuery("SELECT column_name FROM information_schema.columns"
+                     + " WHERE table_name = 'decisions' AND table_schema = current_schema() ORDER BY ordinal_position")) {
+            while (found.next()) {
+                columns.add(prefix + found.getString(1));
+            }
+        }
+        return String.join(", ", columns);
     }
 
     /** What an approval of the writer's first pause starts: its event and the intent of its one call. */

@@ -36,6 +36,7 @@ import io.countersign.engine.port.DecisionStart;
 import io.countersign.engine.port.ExecutionJournal;
 import io.countersign.engine.port.RunClaims.ClaimResult;
 import io.countersign.engine.port.RunLease;
+import io.countersign.engine.port.RunQueue;
 import io.countersign.engine.port.RunSummary;
 import io.countersign.engine.port.RunTakenOverException;
 import io.countersign.engine.port.StoredRun;
@@ -1051,12 +1052,12 @@ abstract class StoreSuite extends StoreFixture {
         void queuedRunIsHandedToOneWorkerOnly() {
             enqueue("r1", NOW);
 
-            StoredRun claimed = store.runs().claimNext("w1", LEASE, NOW).orElseThrow();
+            StoredRun claimed = store.runs().claimNext("w1", LEASE, NOW).taken().orElseThrow();
 
             assertThat(claimed.runId()).isEqualTo("r1");
             assertThat(claimed.status()).isEqualTo(RunStatus.RUNNING);
             assertThat(claimed.pausedState()).isNull();
-            assertThat(store.runs().claimNext("w2", LEASE, NOW)).isEmpty();
+            assertThat(store.runs().claimNext("w2", LEASE, NOW)).isEqualTo(RunQueue.NextRun.EMPTY);
         }
 
         @Test
@@ -1064,7 +1065,7 @@ abstract class StoreSuite extends StoreFixture {
             enqueue("later", NOW.plusSeconds(1));
             enqueue("earlier", NOW);
 
-            assertThat(store.runs().claimNext("w1", LEASE, NOW).orElseThrow().runId()).isEqualTo("earlier");
+            assertThat(store.runs().claimNext("w1", LEASE, NOW).taken().orElseThrow().runId()).isEqualTo("earlier");
         }
 
         @Test
@@ -1073,7 +1074,7 @@ abstract class StoreSuite extends StoreFixture {
             List<String> claimed = new CopyOnWriteArrayList<>();
             List<Thread> workers = IntStream.range(0, 4).mapToObj(w -> new Thread(() -> {
                 Optional<StoredRun> next;
-                while ((next = store.runs().claimNext("w" + w, LEASE, NOW)).isPresent()) {
+                while ((next = store.runs().claimNext("w" + w, LEASE, NOW).taken()).isPresent()) {
                     claimed.add(next.get().runId());
                 }
             })).toList();
@@ -1121,7 +1122,7 @@ abstract class StoreSuite extends StoreFixture {
 
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(1))).singleElement()
                     .satisfies(run -> assertThat(run.status()).isEqualTo(RunStatus.QUEUED));
-            assertThat(store.runs().claimNext("w2", LEASE.plusSeconds(60), LEASE).orElseThrow().runId())
+            assertThat(store.runs().claimNext("w2", LEASE.plusSeconds(60), LEASE).taken().orElseThrow().runId())
                     .isEqualTo("r1");
         }
 
@@ -1136,7 +1137,7 @@ abstract class StoreSuite extends StoreFixture {
                 assertThat(run.unknownOutcomeCalls()).containsExactly("call-1");
             });
             assertThat(store.runs().recoverAbandoned(LEASE.plusSeconds(2))).isEmpty();
-            assertThat(store.runs().claimNext("w2", LEASE, NOW)).isEmpty();
+            assertThat(store.runs().claimNext("w2", LEASE, NOW).taken()).isEmpty();
         }
 
         @Test
@@ -1572,7 +1573,7 @@ abstract class StoreSuite extends StoreFixture {
                 assertThat(claimed.run().status()).isEqualTo(RunStatus.QUEUED);
                 assertThat(claimed.run().lastDecision()).isEqualTo(decision);
             });
-            StoredRun next = store.runs().claimNext("w1", later.plusSeconds(30), later).orElseThrow();
+            StoredRun next = store.runs().claimNext("w1", later.plusSeconds(30), later).taken().orElseThrow();
             assertThat(next.runId()).isEqualTo("r1");
             assertThat(next.lastDecision()).isEqualTo(decision);
         }
@@ -1585,7 +1586,7 @@ abstract class StoreSuite extends StoreFixture {
 
             List<String> order = new ArrayList<>();
             Optional<StoredRun> next;
-            while ((next = store.runs().claimNext("w1", later.plusSeconds(30), later)).isPresent()) {
+            while ((next = store.runs().claimNext("w1", later.plusSeconds(30), later).taken()).isPresent()) {
                 order.add(next.get().runId());
             }
 
@@ -1816,7 +1817,7 @@ abstract class StoreSuite extends StoreFixture {
         @Test
         void workerThreadThatLostItsRunToRecoveryHasItsKeptBackOutcomesRefused() throws SQLException {
             runs().enqueue("r1", "writer", "maria", "Tidy the notes", false, NOW);
-            RunLease frozen = runs().claimNext("w1", NOW.plusSeconds(1), NOW).orElseThrow().lease();
+            RunLease frozen = runs().claimNext("w1", NOW.plusSeconds(1), NOW).taken().orElseThrow().lease();
             ExecutionJournal journal = runs().journal(frozen);
             journal.beforeExecute("r1", "c1", "write");
             journal.afterExecute("r1", "c1", ToolInvocationObservation.Outcome.OK);

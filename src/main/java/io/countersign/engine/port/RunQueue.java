@@ -3,6 +3,7 @@ package io.countersign.engine.port;
 import io.countersign.engine.decision.Decision;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -32,11 +33,46 @@ public interface RunQueue {
      * @param workerId     who claims it; {@link #renewLease} keeps the lease alive
      * @param leaseExpires when the claim lapses unless renewed; a lapsed run is {@linkplain #recoverAbandoned
      *                     recovered}
-     * @return the claimed run: a first stretch when {@link StoredRun#pausedState()} is {@code null}, else a pause
-     *         whose committed decision ({@link StoredRun#lastDecision()}) is to be carried out; empty when no run
-     *         is queued
+     * @return the claimed run; or that none is queued; or that queued runs exist but another transaction held each
+     *         of them at that moment
      */
-    Optional<StoredRun> claimNext(String workerId, Instant leaseExpires, Instant at);
+    NextRun claimNext(String workerId, Instant leaseExpires, Instant at);
+
+    /** What a worker's look at the queue found. */
+    sealed interface NextRun permits NextRun.Taken, NextRun.Empty, NextRun.Held {
+        /** Nothing is queued. */
+        NextRun EMPTY = new Empty();
+        /** Every queued run was held by another transaction. */
+        NextRun HELD = new Held();
+
+        /** The run taken, if this look took one. */
+        default Optional<StoredRun> taken() {
+            return this instanceof Taken t ? Optional.of(t.run()) : Optional.empty();
+        }
+
+        /**
+         * The worker took this run: a first stretch when {@link StoredRun#pausedState()} is {@code null}, else a
+         * pause whose committed decision ({@link StoredRun#lastDecision()}) is to be carried out.
+         */
+        record Taken(StoredRun run) implements NextRun {
+            public Taken {
+                Objects.requireNonNull(run, "run");
+            }
+        }
+
+        /** No run is queued. */
+        record Empty() implements NextRun {
+        }
+
+        /**
+         * Runs are queued, but another transaction held the lock on each of them, so the claim passed over them
+         * (PostgreSQL's {@code SKIP LOCKED}): another worker's claim, or a deciding client's claim that lost its
+         * race for the run, which holds it until its rollback arrives, a round trip after the change that woke the
+         * worker. A look again shortly takes it then.
+         */
+        record Held() implements NextRun {
+        }
+    }
 
     /**
      * Extends a worker's lease on a run it executes.
