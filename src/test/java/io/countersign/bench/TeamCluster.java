@@ -113,14 +113,17 @@ final class TeamCluster implements Closeable {
     /**
      * The server's counters at one moment: the {@code postgres} database's transactions (committed and rolled back,
      * reads included), the cluster's transaction ids handed out (one for each transaction that wrote), its WAL
-     * bytes and its WAL syncs.
+     * bytes and its WAL syncs; and the background work that competes with the team: checkpoints begun, and the
+     * autovacuum daemon's vacuums and analyses of the database's tables.
      */
-    record Counters(long transactions, long writes, long walBytes, long walSyncs) {
-        static final Counters NONE = new Counters(0, 0, 0, 0);
+    record Counters(long transactions, long writes, long walBytes, long walSyncs, long checkpoints,
+                    long autovacuums) {
+        static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0);
 
         Counters since(Counters before) {
             return new Counters(transactions - before.transactions, writes - before.writes,
-                    walBytes - before.walBytes, walSyncs - before.walSyncs);
+                    walBytes - before.walBytes, walSyncs - before.walSyncs, checkpoints - before.checkpoints,
+                    autovacuums - before.autovacuums);
         }
     }
 
@@ -130,10 +133,12 @@ final class TeamCluster implements Closeable {
             statement.execute("SELECT pg_stat_clear_snapshot()");
             try (ResultSet row = statement.executeQuery("SELECT (SELECT xact_commit + xact_rollback"
                     + " FROM pg_stat_database WHERE datname = current_database()),"
-                    + " pg_snapshot_xmax(pg_current_snapshot())::text::bigint, wal_bytes, wal_sync FROM pg_stat_wal")) {
+                    + " pg_snapshot_xmax(pg_current_snapshot())::text::bigint, wal_bytes, wal_sync,"
+                    + " (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter),"
+                    + " (SELECT sum(autovacuum_count + autoanalyze_count) FROM pg_stat_all_tables) FROM pg_stat_wal")) {
                 row.next();
                 return new Counters(row.getLong(1), row.getLong(2), row.getBigDecimal(3).longValue(),
-                        row.getLong(4));
+                        row.getLong(4), row.getLong(5), row.getLong(6));
             }
         }
     }

@@ -105,8 +105,11 @@ public final class TeamScaleBenchmark {
             System.out.printf("%s%nthe workers' logs and the ledgers stay in %s%n%n", options, folder);
             Setup setup = Setup.in(folder);
             List<Row> rows = new ArrayList<>();
-            for (int workers : options.workers()) {
-                rows.add(team(cluster, setup, options, workers, breaches));
+            for (int i = 0; i < options.workers().size(); i++) {
+                // A count given again (to see how far its runs spread) gets a store and a ledger of its own.
+                int workers = options.workers().get(i);
+                String name = workers + (options.workers().subList(0, i).contains(workers) ? "_" + (i + 1) : "");
+                rows.add(team(cluster, setup, options, workers, name, breaches));
             }
             printTeam(rows, options);
             List<InboxRow> inboxes = new ArrayList<>();
@@ -215,11 +218,11 @@ public final class TeamScaleBenchmark {
         }
     }
 
-    private static Row team(TeamCluster cluster, Setup setup, Options options, int workerCount,
+    private static Row team(TeamCluster cluster, Setup setup, Options options, int workerCount, String name,
                             List<String> breaches) throws Exception {
-        String schema = "team_" + workerCount;
+        String schema = "team_" + name;
         StoreLocation.Postgres location = cluster.freshStore(schema);
-        Path ledgerFile = setup.folder().resolve("ledger-" + workerCount + ".txt");
+        Path ledgerFile = setup.folder().resolve("ledger-" + name + ".txt");
         setup.store(location, ledgerFile);
         System.out.printf("%d worker%s of %d thread%s: starting%n", workerCount, workerCount == 1 ? "" : "s",
                 options.threads(), options.threads() == 1 ? "" : "s");
@@ -266,10 +269,12 @@ public final class TeamScaleBenchmark {
                 rate, deciders.lostRaces(), committed.size(), report);
         System.out.printf("  saturated: %.1f pauses/s, %.1f decisions/s, %.1f calls/s, commit to call %s ms;"
                         + " paced at %.1f/s: commit to call %s ms; %,d decisions, %,d lost races; workers: %s;"
-                        + " %d reports of a lost lease%n",
+                        + " %d reports of a lost lease; the server's checkpoints begun and autovacuum runs,"
+                        + " saturated %d and %d, paced %d and %d%n",
                 row.saturated().pausesPerSecond(), row.saturated().decisionsPerSecond(),
                 row.saturated().callsPerSecond(), row.saturated().handOff(), rate, row.paced().handOff(),
-                row.decisions(), row.lostRaces(), report, lostLeases);
+                row.decisions(), row.lostRaces(), report, lostLeases, saturated.counters().checkpoints(),
+                saturated.counters().autovacuums(), paced.counters().checkpoints(), paced.counters().autovacuums());
         return row;
     }
 
