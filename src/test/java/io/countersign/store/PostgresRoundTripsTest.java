@@ -230,10 +230,15 @@ class PostgresRoundTripsTest {
             client.setAutoCommit(false);
             try (Statement decide = client.createStatement(); Statement move = behind.createStatement()) {
                 decide.execute("SET session_replication_role = replica");
-                decide.executeUpdate("INSERT INTO decisions (" + decisionColumns(client, "") + ") SELECT "
-                        + decisionColumns(client, "d.").replace("d.id", "9999")
-                        .replace("d.pause_number", "d.pause_number + 1").replace("d.decided_by", "'ana'")
-                        + " FROM decisions d WHERE d.run_id = 'r1'");
+                List<String> columns = decisionColumns(client);
+                List<String> nextDecision = columns.stream().map(column -> switch (column) {
+                    case "id" -> "9999";
+                    case "pause_number" -> "pause_number + 1";
+                    case "decided_by" -> "'ana'";
+                    default -> column;
+                }).toList();
+                decide.executeUpdate("INSERT INTO decisions (" + String.join(", ", columns) + ") SELECT "
+                        + String.join(", ", nextDecision) + " FROM decisions WHERE run_id = 'r1'");
                 move.execute("SET session_replication_role = replica");
                 move.executeUpdate("UPDATE runs SET pause_number = pause_number + 1, claimed_decision = 9999"
                         + " WHERE id = 'r1'");
@@ -253,18 +258,19 @@ class PostgresRoundTripsTest {
         assertThat(taken.lastDecision().decidedBy()).as("the decision the run was queued with").isEqualTo("ana");
     }
 
-    /** The columns of {@code decisions} in their order, each after the prefix. */
-    private static String decisionColumns(Connection connection, String prefix) throws SQLException {
+    /** The columns of {@code decisions} in their order. */
+    private static List<String> decisionColumns(Connection connection) throws SQLException {
         List<String> columns = new ArrayList<>();
         try (Statement read = connection.createStatement();
              ResultSet found = read.executeQuery("SELECT column_name FROM information_schema.columns"
                      + " WHERE table_name = 'decisions' AND table_schema = current_schema() ORDER BY ordinal_position")) {
             while (found.next()) {
-                columns.add(prefix + found.getString(1));
+                columns.add(found.getString(1));
             }
         }
-        return String.join(", ", columns);
+        return columns;
     }
+
 
     /** What an approval of the writer's first pause starts: its event and the intent of its one call. */
     private static DecisionStart start(String runId) {
